@@ -1,0 +1,47 @@
+// swift-tools-version: 6.0
+import PackageDescription
+
+let package = Package(
+    name: "flow",
+    platforms: [.macOS(.v14)],
+    products: [
+        .library(name: "FlowRuntime", targets: ["FlowRuntime"]),
+        .library(name: "FlowMarbles", targets: ["FlowMarbles"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-collections", from: "1.6.0"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+    ],
+    targets: [
+        // Values, events, schedulers and operators. Knows nothing of the language.
+        .target(
+            name: "FlowRuntime",
+            dependencies: [
+                "CThreadStack",
+                .product(name: "Collections", package: "swift-collections"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+            ]
+        ),
+        // The calling thread's stack bounds, for the runtime's depth guard.
+        .target(name: "CThreadStack"),
+        // Marble notation: parse, test streams, record, render, compare.
+        .target(name: "FlowMarbles", dependencies: ["FlowRuntime"]),
+        .executableTarget(
+            name: "runtime-tour",
+            dependencies: ["FlowRuntime", "FlowMarbles"],
+            path: "examples/runtime-tour"
+        ),
+        .executableTarget(
+            name: "Benchmarks",
+            dependencies: ["FlowRuntime", "FlowMarbles"],
+            path: "Benchmarks"
+        ),
+        .testTarget(
+            name: "FlowRuntimeTests",
+            // The examples are executables the tests run as subprocesses.
+            dependencies: ["FlowRuntime", "FlowMarbles", "runtime-tour"]
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,116 @@
+import FlowRuntime
+
+/// Compares recorded events with an expected marble, and explains the first
+/// difference as a teacher would: both lanes aligned, a caret under it, and
+/// one sentence saying whether the value, the frame or the kind differs.
+public struct MarbleMismatch: CustomStringConvertible {
+    public var expected: String
+    public var actual: String
+    public var caretColumn: Int
+    public var reason: String
+    public var legend: [String]
+
+    public var description: String {
+        var lines = [
+            "expected: \(expected)",
+            "actual:   \(actual)",
+            String(repeating: " ", count: 10 + caretColumn) + "^ " + reason,
+        ]
+        if !legend.isEmpty { lines.append("legend:   " + legend.joined(separator: ", ")) }
+        return lines.joined(separator: "\n")
+    }
+}
+
+public enum MarbleComparison {
+    /// nil when `actual` matches `expected`. With `errorGiven`, an expected
+    /// error must equal the actual error's value or message; without, any
+    /// error matches `#`.
+    public static func compare(
+        expected: [TimedEvent], actual: [TimedEvent], values: [String: Value] = [:], errorGiven: Bool = false
+    ) -> MarbleMismatch? {
+        guard let index = firstDifference(expected, actual, errorGiven: errorGiven) else { return nil }
+        var legend = MarbleLegend(presets: values)
+        let expectedLane = MarbleRenderer.render(expected, legend: &legend)
+        let actualLane = MarbleRenderer.render(actual, legend: &legend)
+        let column: Int
+        switch (index < expected.count, index < actual.count) {
+        case (true, true):
+            column = expected[index].time <= actual[index].time ? expectedLane.columns[index] : actualLane.columns[index]
+        case (true, false): column = expectedLane.columns[index]
+        default: column = actualLane.columns[index]
+        }
+        let reason = explain(index, expected, actual, legend: &legend)
+        return MarbleMismatch(
+            expected: expectedLane.text, actual: actualLane.text, caretColumn: column, reason: reason,
+            legend: legend.explanations(for: expectedLane.symbols.union(actualLane.symbols)))
+    }
+
+    static func firstDifference(_ expected: [TimedEvent], _ actual: [TimedEvent], errorGiven: Bool) -> Int? {
+        for i in 0..<Swift.max(expected.count, actual.count) {
+            guard i < expected.count, i < actual.count else { return i }
+            if expected[i].time != actual[i].time || !matches(expected[i].event, actual[i].event, errorGiven: errorGiven) {
+                return i
+            }
+        }
+        return nil
+    }
+
+    public static func matches(_ expected: Event, _ actual: Event, errorGiven: Bool) -> Bool {
+        switch (expected, actual) {
+        case let (.next(a), .next(b)): return a == b
+        case (.completed, .completed): return true
+        case let (.error(e), .error(a)):
+            guard errorGiven else { return true }
+            return e.value == a.value || e.message == a.message
+        default: return false
+        }
+    }
+
+    private static func explain(_ i: Int, _ expected: [TimedEvent], _ actual: [TimedEvent], legend: inout MarbleLegend) -> String {
+        func describe(_ e: TimedEvent) -> String {
+            switch e.event {
+            case .next(let v):
+                let symbol = legend.symbol(for: v)
+                return MarbleLegend.naturalSymbol(for: v) == symbol ? "next(\(v.literal))" : "next(\(v.literal)) '\(symbol)'"
+            case .error(let err): return "error(\(err.value.literal))"
+            case .completed: return "completion"
+            }
+        }
+        guard i < actual.count else {
+            return "missing event: expected \(describe(expected[i])) at frame \(expected[i].time.frames), but the stream sent nothing more"
+        }
+        guard i < expected.count else {
+            return "unexpected event: \(describe(actual[i])) at frame \(actual[i].time.frames), after all expected events"
+        }
+        let e = expected[i], a = actual[i]
+        let sameKind: Bool
+        switch (e.event, a.event) {
+        case (.next, .next), (.error, .error), (.completed, .completed): sameKind = true
+        default: sameKind = false
+        }
+        if !sameKind {
+            return "kind differs: expected \(describe(e)) at frame \(e.time.frames), got \(describe(a)) at frame \(a.time.frames)"
+        }
+        if e.time != a.time {
+            let what = matches(e.event, a.event, errorGiven: true) ? "" : " (and the value differs: got \(describe(a)))"
+            return "frame differs: expected \(describe(e)) at frame \(e.time.frames), got it at frame \(a.time.frames)\(what)"
+        }
+        return "value differs at frame \(e.time.frames): expected \(describe(e)), got \(describe(a))"
+    }
+
+    /// nil when the logs match; else both sides, one log per line.
+    public static func compare(expected: [SubscriptionLog], actual: [SubscriptionLog]) -> String? {
+        guard expected != actual else { return nil }
+        func show(_ logs: [SubscriptionLog]) -> String {
+            logs.isEmpty ? "[] (never subscribed)" : logs.map { MarbleRenderer.render($0) }.joined(separator: "\n          ")
+        }
+        let index = (0..<Swift.max(expected.count, actual.count)).first {
+            $0 >= expected.count || $0 >= actual.count || expected[$0] != actual[$0]
+        } ?? 0
+        return """
+            subscriptions differ (first at entry \(index + 1)):
+            expected: \(show(expected))
+            actual:   \(show(actual))
+            """
+    }
+}

@@ -1,0 +1,208 @@
+import FlowRuntime
+
+/// One event at a time: what a marble string describes and what a run records.
+public struct TimedEvent: CustomStringConvertible {
+    public var time: TimeSpan
+    public var event: Event
+
+    public init(_ time: TimeSpan, _ event: Event) {
+        self.time = time
+        self.event = event
+    }
+
+    public var description: String { "\(event)@\(time.frames)" }
+}
+
+/// One subscription's life: `^` where it started, `!` where it ended (nil
+/// while still subscribed).
+public struct SubscriptionLog: Equatable, CustomStringConvertible {
+    public var subscribed: TimeSpan
+    public var unsubscribed: TimeSpan?
+
+    public init(subscribed: TimeSpan, unsubscribed: TimeSpan?) {
+        self.subscribed = subscribed
+        self.unsubscribed = unsubscribed
+    }
+
+    public var description: String { MarbleRenderer.render(self) }
+}
+
+/// A problem in a marble string, with the character offset it concerns.
+public struct MarbleSyntaxError: Error, CustomStringConvertible {
+    public var message: String
+    /// Offset in characters from the start of the marble string.
+    public var offset: Int
+    public var description: String { "\(message) (at character \(offset + 1) of the marble string)" }
+}
+
+/// Parses marble strings with RxJS `TestScheduler.run` syntax: `-` is one
+/// 1 ms frame, spaces are ignored, `( )` groups events into one frame,
+/// `10ms`/`1.5s`/`2m` after a space advance time, `|` completes, `#`
+/// fails, `^` marks frame 0 of a hot stream (or a subscription), `!` an
+/// unsubscription.
+public enum MarbleParser {
+    public static let frame = TimeSpan.milliseconds(Int64(1))
+
+    public struct Parsed {
+        public var events: [TimedEvent]
+        /// Time of `^` measured from the string's start, if present.
+        public var subscriptionOffset: TimeSpan?
+    }
+
+    /// Parses an event marble. `values` maps symbols to values (else a
+    /// digit is an Int and any other symbol a String); `error` is the value
+    /// of `#` (default "error"). With `allowSubscriptionPoint`, one `^` may
+    /// mark frame 0 (hot streams), and event times are measured from it.
+    public static func parseEvents(
+        _ marbles: String, values: [String: Value] = [:], error: Value? = nil, allowSubscriptionPoint: Bool = false
+    ) throws -> Parsed {
+        var events: [TimedEvent] = []
+        var subscriptionOffset: TimeSpan?
+        var terminalSeen = false
+        try scan(marbles) { token, time, offset in
+            switch token {
+            case .subscribe:
+                guard allowSubscriptionPoint else {
+                    throw MarbleSyntaxError(message: "'^' marks a subscription point and is only allowed in hot(...) and subscription marbles", offset: offset)
+                }
+                guard subscriptionOffset == nil else { throw MarbleSyntaxError(message: "a second '^'", offset: offset) }
+                subscriptionOffset = time
+            case .unsubscribe:
+                throw MarbleSyntaxError(message: "'!' marks an unsubscription and is only allowed in subscription marbles", offset: offset)
+            case .value(let symbol):
+                try checkNotTerminated(terminalSeen, offset)
+                events.append(TimedEvent(time, .next(lookup(symbol, in: values))))
+            case .complete:
+                try checkNotTerminated(terminalSeen, offset)
+                terminalSeen = true
+                events.append(TimedEvent(time, .completed))
+            case .error:
+                try checkNotTerminated(terminalSeen, offset)
+                terminalSeen = true
+                events.append(TimedEvent(time, .error(FlowError(error ?? .string("error")))))
+            }
+        }
+        if let zero = subscriptionOffset {
+            for i in events.indices { events[i].time = events[i].time - zero }
+        }
+        return Parsed(events: events, subscriptionOffset: subscriptionOffset)
+    }
+
+    /// Parses a subscription marble such as `"--^---!"`.
+    public static func parseSubscription(_ marbles: String) throws -> SubscriptionLog {
+        var start: TimeSpan?
+        var end: TimeSpan?
+        try scan(marbles) { token, time, offset in
+            switch token {
+            case .subscribe:
+                guard start == nil else { throw MarbleSyntaxError(message: "a second '^'", offset: offset) }
+                start = time
+            case .unsubscribe:
+                guard end == nil else { throw MarbleSyntaxError(message: "a second '!'", offset: offset) }
+                end = time
+            default:
+                throw MarbleSyntaxError(message: "a subscription marble holds only '-', '^' and '!'", offset: offset)
+            }
+        }
+        let subscribed = start ?? .zero
+        if let end, end < subscribed {
+            throw MarbleSyntaxError(message: "'!' comes before '^'", offset: marbles.distance(from: marbles.startIndex, to: marbles.firstIndex(of: "!")!))
+        }
+        return SubscriptionLog(subscribed: subscribed, unsubscribed: end)
+    }
+
+    /// The time a marble string spans: `time("---|")` is 3 ms (the frame of `|`).
+    public static func duration(of marbles: String) throws -> TimeSpan {
+        var last: TimeSpan = .zero
+        var sawEvent = false
+        var end: TimeSpan = .zero
+        try scan(marbles) { _, time, _ in
+            last = time
+            sawEvent = true
+        } atEnd: { end = $0 }
+        return sawEvent ? last : end
+    }
+
+    private static func checkNotTerminated(_ terminated: Bool, _ offset: Int) throws {
+        if terminated {
+            throw MarbleSyntaxError(message: "an event after '|' or '#': nothing may follow a terminal event", offset: offset)
+        }
+    }
+
+    static func lookup(_ symbol: Character, in values: [String: Value]) -> Value {
+        if let v = values[String(symbol)] { return v }
+        if let digit = symbol.wholeNumberValue, symbol.isASCII { return .int(digit) }
+        return .string(String(symbol))
+    }
+
+    enum Token {
+        case value(Character), complete, error, subscribe, unsubscribe
+    }
+
+    /// Walks the string, reporting each symbol with its time and offset.
+    static func scan(
+        _ marbles: String, _ visit: (Token, TimeSpan, Int) throws -> Void, atEnd: (TimeSpan) -> Void = { _ in }
+    ) throws {
+        let chars = Array(marbles)
+        var time = TimeSpan.zero
+        var groupStart: TimeSpan?
+        var groupOpenedAt = 0
+        var i = 0
+        while i < chars.count {
+            let c = chars[i]
+            let here = groupStart ?? time
+            var advance = frame
+            switch c {
+            case " ":
+                advance = .zero
+            case "-":
+                break
+            case "(":
+                guard groupStart == nil else { throw MarbleSyntaxError(message: "groups cannot nest", offset: i) }
+                groupStart = time
+                groupOpenedAt = i
+            case ")":
+                guard groupStart != nil else { throw MarbleSyntaxError(message: "')' without '('", offset: i) }
+                groupStart = nil
+            case "|": try visit(.complete, here, i)
+            case "#": try visit(.error, here, i)
+            case "^": try visit(.subscribe, here, i)
+            case "!": try visit(.unsubscribe, here, i)
+            default:
+                if c.isASCII, c.isNumber, i == 0 || chars[i - 1] == " ", let (span, length) = timeProgression(chars, from: i) {
+                    guard groupStart == nil else { throw MarbleSyntaxError(message: "a time progression inside a group", offset: i) }
+                    advance = span
+                    i += length - 1
+                } else if c.isWhitespace {
+                    advance = .zero
+                } else {
+                    try visit(.value(c), here, i)
+                }
+            }
+            time = time + advance
+            i += 1
+        }
+        if groupStart != nil { throw MarbleSyntaxError(message: "'(' is never closed", offset: groupOpenedAt) }
+        atEnd(time)
+    }
+
+    /// `10ms`, `1.5s` or `2m`, followed by a space or the end of the string.
+    private static func timeProgression(_ chars: [Character], from start: Int) -> (TimeSpan, Int)? {
+        var i = start
+        var number = ""
+        while i < chars.count, chars[i].isASCII, chars[i].isNumber || chars[i] == "." {
+            number.append(chars[i])
+            i += 1
+        }
+        guard let amount = Double(number) else { return nil }
+        let rest = String(chars[i..<Swift.min(i + 2, chars.count)])
+        let (unitLength, scale): (Int, Double)
+        if rest.hasPrefix("ms") { (unitLength, scale) = (2, 1) }
+        else if rest.hasPrefix("s") { (unitLength, scale) = (1, 1000) }
+        else if rest.hasPrefix("m") { (unitLength, scale) = (1, 60_000) }
+        else { return nil }
+        let end = i + unitLength
+        guard end == chars.count || chars[end] == " " else { return nil }
+        return (.milliseconds(amount * scale), end - start)
+    }
+}

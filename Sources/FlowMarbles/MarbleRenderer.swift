@@ -1,0 +1,114 @@
+import FlowRuntime
+
+/// Which symbol stands for which value in rendered marbles.
+///
+/// A value keeps the symbol a test gave it; a one-character string or a
+/// digit stands for itself; anything else gets the next free letter and a
+/// line in the legend.
+public struct MarbleLegend {
+    public private(set) var entries: [(symbol: Character, value: Value)] = []
+    private var reserved: Set<Character> = ["-", "|", "#", "^", "!", "(", ")", " "]
+
+    public init(presets: [String: Value] = [:]) {
+        for key in presets.keys.sorted() {
+            guard key.count == 1, let symbol = key.first else { continue }
+            entries.append((symbol, presets[key]!))
+            reserved.insert(symbol)
+        }
+    }
+
+    public mutating func symbol(for value: Value) -> Character {
+        if let known = entries.first(where: { $0.value == value }) { return known.symbol }
+        if let natural = Self.naturalSymbol(for: value), !reserved.contains(natural) {
+            return claim(natural, for: value)
+        }
+        let pool = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+        if let free = pool.first(where: { !reserved.contains($0) }) { return claim(free, for: value) }
+        return "?"
+    }
+
+    private mutating func claim(_ symbol: Character, for value: Value) -> Character {
+        entries.append((symbol, value))
+        reserved.insert(symbol)
+        return symbol
+    }
+
+    /// The symbol that reads back as `value` with no legend: `1` for 1, `a` for "a".
+    static func naturalSymbol(for value: Value) -> Character? {
+        switch value {
+        case .int(let i) where (0...9).contains(i): return Character(String(i))
+        case .string(let s) where s.count == 1 && s.first!.isLetter: return s.first
+        default: return nil
+        }
+    }
+
+    /// Legend lines for the symbols that do not read back by themselves.
+    public func explanations(for used: Set<Character>) -> [String] {
+        entries.filter { used.contains($0.symbol) && Self.naturalSymbol(for: $0.value) != $0.symbol }
+            .map { "\($0.symbol) = \($0.value.literal)" }
+    }
+}
+
+/// Draws events as marble strings: one character per 1 ms frame, events of
+/// one frame grouped `(ab)`, `|` completion, `#` error.
+public enum MarbleRenderer {
+    public struct Lane {
+        public var text: String
+        /// The column of each rendered event, by event index.
+        public var columns: [Int]
+        public var symbols: Set<Character>
+    }
+
+    public static func render(_ events: [TimedEvent], legend: inout MarbleLegend) -> Lane {
+        var text = ""
+        var columns: [Int] = []
+        var used = Set<Character>()
+        var cursor: Int64 = 0
+        var index = 0
+        while index < events.count {
+            let frame = events[index].time.frames
+            var end = index
+            while end < events.count, events[end].time.frames == frame { end += 1 }
+            if frame > cursor {
+                text += String(repeating: "-", count: Int(frame - cursor))
+                cursor = frame
+            }
+            let symbols = events[index..<end].map { symbol(for: $0.event, legend: &legend) }
+            used.formUnion(symbols)
+            let column = text.count
+            if symbols.count == 1 {
+                text.append(symbols[0])
+                cursor += 1
+            } else {
+                text += "(" + String(symbols) + ")"
+                cursor += Int64(symbols.count + 2)
+            }
+            columns += Array(repeating: column, count: end - index)
+            index = end
+        }
+        return Lane(text: text, columns: columns, symbols: used)
+    }
+
+    static func symbol(for event: Event, legend: inout MarbleLegend) -> Character {
+        switch event {
+        case .next(let v): return legend.symbol(for: v)
+        case .error: return "#"
+        case .completed: return "|"
+        }
+    }
+
+    /// `^` at the subscription frame and `!` at the unsubscription frame.
+    public static func render(_ log: SubscriptionLog) -> String {
+        let start = Int(log.subscribed.frames)
+        var text = String(repeating: "-", count: start) + "^"
+        if let end = log.unsubscribed {
+            let gap = Int(end.frames) - start
+            if gap == 0 {
+                text = String(repeating: "-", count: start) + "(^!)"
+            } else {
+                text += String(repeating: "-", count: gap - 1) + "!"
+            }
+        }
+        return text
+    }
+}

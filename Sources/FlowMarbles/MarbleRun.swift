@@ -1,0 +1,74 @@
+import FlowRuntime
+
+/// One virtual-time run with marble expectations, as in RxJS's
+/// `testScheduler.run`: each `expect` subscribes at frame 0 (or at its
+/// subscription marble's `^`) before any other work of that frame, the
+/// clock then runs until no work is left, and every expectation is checked.
+public final class MarbleRun {
+    public let scheduler = VirtualScheduler()
+    private var checks: [() -> ExpectationFailure?] = []
+    private var recorders: [EventRecorder] = []
+
+    /// Bounds for a run that never goes idle (an endless `interval`).
+    public var timeLimit = TimeSpan.seconds(24 * 3600)
+    public var actionLimit = 1_000_000
+
+    public init() {}
+
+    public struct ExpectationFailure: CustomStringConvertible {
+        public var location: SourceLocation?
+        public var message: String
+        public var description: String { message }
+    }
+
+    /// Expects `stream`, subscribed as `subscription` says (default: at
+    /// frame 0, never unsubscribed), to produce `marbles`.
+    public func expect(
+        _ stream: Observable, subscription: SubscriptionLog = SubscriptionLog(subscribed: .zero, unsubscribed: nil),
+        toBe marbles: String, values: [String: Value] = [:], error: Value? = nil, location: SourceLocation? = nil
+    ) throws {
+        let expected = try MarbleParser.parseEvents(marbles, values: values, error: error).events
+        let recorder = observe(stream, subscription: subscription)
+        checks.append {
+            MarbleComparison.compare(expected: expected, actual: recorder.events, values: values, errorGiven: error != nil)
+                .map { ExpectationFailure(location: location, message: $0.description) }
+        }
+    }
+
+    /// Queues the recorder's subscription and unsubscription as scheduler
+    /// work, as RxJS's `expectObservable` does: queued before the run, they
+    /// come before any event their frame produces.
+    public func observe(_ stream: Observable, subscription: SubscriptionLog) -> EventRecorder {
+        let recorder = EventRecorder(scheduler: scheduler)
+        recorders.append(recorder)
+        scheduler.schedule(at: subscription.subscribed) { [scheduler] in stream.subscribe(recorder, on: scheduler) }
+        if let end = subscription.unsubscribed {
+            scheduler.schedule(at: end) { recorder.dispose() }
+        }
+        return recorder
+    }
+
+    /// Expects the subscription log of a marble stream, checked after the run.
+    public func expectSubscriptions(_ stream: LoggedStream, toBe marbles: [String], location: SourceLocation? = nil) throws {
+        let expected = try marbles.map(MarbleParser.parseSubscription)
+        checks.append { [scheduler] in
+            MarbleComparison.compare(expected: expected, actual: stream.subscriptions(on: scheduler))
+                .map { ExpectationFailure(location: location, message: $0) }
+        }
+    }
+
+    /// Runs the clock until idle and checks every expectation.
+    public func run() -> [ExpectationFailure] {
+        let outcome = scheduler.run(timeLimit: timeLimit, actionLimit: actionLimit)
+        for recorder in recorders { recorder.dispose() }
+        var failures: [ExpectationFailure] = []
+        if outcome == .limitReached {
+            failures.append(ExpectationFailure(location: nil, message: """
+                the run never went idle: stopped at virtual time \(scheduler.now) after \(scheduler.executedActions) actions \
+                (limits: \(timeLimit), \(actionLimit) actions); is there an endless interval or timer without take(n)?
+                """))
+        }
+        failures += checks.compactMap { $0() }
+        return failures
+    }
+}

@@ -1,0 +1,180 @@
+import FlowRuntime
+
+/// A stream made from a marble string that logs its subscriptions, per
+/// scheduler run (a top-level stream used by two test blocks keeps two logs).
+public protocol LoggedStream: AnyObject {
+    func subscriptions(on scheduler: Scheduler) -> [SubscriptionLog]
+}
+
+/// The subscription logs of one stream in one run.
+final class SubscriptionLogBook {
+    var logs: [SubscriptionLog] = []
+
+    /// Starts a log entry now; the returned closure ends it (once).
+    func begin(on scheduler: Scheduler) -> () -> Void {
+        let index = logs.count
+        logs.append(SubscriptionLog(subscribed: scheduler.now, unsubscribed: nil))
+        return { [weak self, weak scheduler] in
+            guard let self, let scheduler, logs[index].unsubscribed == nil else { return }
+            logs[index].unsubscribed = scheduler.now
+        }
+    }
+}
+
+/// `cold(marbles)`: each subscription plays the marble from its own start.
+public final class ColdStream: Observable, LoggedStream {
+    public let events: [TimedEvent]
+
+    public init(events: [TimedEvent]) {
+        self.events = events
+        super.init(operatorName: "cold")
+    }
+
+    public convenience init(_ marbles: String, values: [String: Value] = [:], error: Value? = nil) throws {
+        self.init(events: try MarbleParser.parseEvents(marbles, values: values, error: error).events)
+    }
+
+    public func subscriptions(on scheduler: Scheduler) -> [SubscriptionLog] {
+        scheduler.runState(for: self) { SubscriptionLogBook() }.logs
+    }
+
+    override public func subscribeCore(_ observer: Observer, on scheduler: Scheduler) {
+        let end = scheduler.runState(for: self) { SubscriptionLogBook() }.begin(on: scheduler)
+        let tasks = CompositeDisposable()
+        let subscription = ActionDisposable {
+            end()
+            tasks.dispose()
+        }
+        observer.onSubscribe(subscription)
+        let start = scheduler.now
+        for timed in events {
+            tasks.insert(scheduler.schedule(at: start + timed.time) {
+                observer.on(timed.event)
+                if timed.event.isTerminal { subscription.dispose() }
+            })
+        }
+    }
+}
+
+/// `hot(marbles)`: plays once per run on the scheduler's clock, with `^` at
+/// frame 0; subscribers see only what happens while they are subscribed.
+public final class HotStream: Observable, LoggedStream {
+    public let events: [TimedEvent]
+
+    public init(events: [TimedEvent]) {
+        self.events = events
+        super.init(operatorName: "hot")
+    }
+
+    public convenience init(_ marbles: String, values: [String: Value] = [:], error: Value? = nil) throws {
+        let parsed = try MarbleParser.parseEvents(marbles, values: values, error: error, allowSubscriptionPoint: true)
+        self.init(events: parsed.events)
+    }
+
+    final class Run {
+        let subject = PublishSubject()
+        let log = SubscriptionLogBook()
+        var started = false
+    }
+
+    public func subscriptions(on scheduler: Scheduler) -> [SubscriptionLog] {
+        scheduler.runState(for: self) { Run() }.log.logs
+    }
+
+    override public func subscribeCore(_ observer: Observer, on scheduler: Scheduler) {
+        let run = scheduler.runState(for: self) { Run() }
+        if !run.started {
+            run.started = true
+            play(run, on: scheduler)
+        }
+        let end = run.log.begin(on: scheduler)
+        run.subject.subscribe(LoggingObserver(observer, end: end), on: scheduler)
+    }
+
+    /// Schedules the events still ahead of the clock; earlier ones happened
+    /// before anyone could subscribe.
+    private func play(_ run: Run, on scheduler: Scheduler) {
+        let subject = run.subject
+        for timed in events where timed.time >= scheduler.now {
+            scheduler.schedule(at: timed.time) {
+                switch timed.event {
+                case .next(let v): subject.send(v)
+                case .error(let e): subject.fail(e)
+                case .completed: subject.complete()
+                }
+            }
+        }
+    }
+}
+
+/// Ends a subscription log entry on a terminal event or on disposal.
+final class LoggingObserver: Observer, Disposable {
+    private let downstream: Observer
+    private var end: (() -> Void)?
+    private var upstream: Disposable?
+
+    init(_ downstream: Observer, end: @escaping () -> Void) {
+        self.downstream = downstream
+        self.end = end
+    }
+
+    func onSubscribe(_ subscription: Disposable) {
+        upstream = subscription
+        downstream.onSubscribe(self)
+    }
+
+    func onNext(_ value: Value) { downstream.onNext(value) }
+
+    func onError(_ error: FlowError) {
+        finish()
+        downstream.onError(error)
+    }
+
+    func onCompleted() {
+        finish()
+        downstream.onCompleted()
+    }
+
+    private func finish() {
+        end?()
+        end = nil
+    }
+
+    func dispose() {
+        finish()
+        let up = upstream
+        upstream = nil
+        up?.dispose()
+    }
+}
+
+/// Subscribes to a stream and records every event with its time.
+public final class EventRecorder: Observer {
+    public private(set) var events: [TimedEvent] = []
+    private let scheduler: Scheduler
+    private var subscription: Disposable?
+    public private(set) var isDisposed = false
+
+    public init(scheduler: Scheduler) { self.scheduler = scheduler }
+
+    public func onSubscribe(_ s: Disposable) {
+        if isDisposed { s.dispose() } else { subscription = s }
+    }
+
+    public func onNext(_ value: Value) { record(.next(value)) }
+    public func onError(_ error: FlowError) { record(.error(error)) }
+    public func onCompleted() { record(.completed) }
+
+    private func record(_ event: Event) {
+        guard !isDisposed else { return }
+        events.append(TimedEvent(scheduler.now, event))
+        if event.isTerminal { subscription = nil }
+    }
+
+    public func dispose() {
+        isDisposed = true
+        let s = subscription
+        subscription = nil
+        s?.dispose()
+    }
+}

@@ -1,0 +1,247 @@
+/// The operator table: every operator once, under its canonical (RxSwift)
+/// name, with Combine's and RxJS's names as aliases, its signatures, a
+/// one-line description and how to build it. The language resolves calls
+/// through it, so adding an operator is adding one entry.
+public struct OperatorSpec: Sendable {
+    public enum Family: String, CaseIterable, Sendable {
+        case creation, subjects, transformation, filtering, combining, higherOrder = "higher-order"
+        case errors, time, sharing, utility, aggregation
+    }
+
+    /// Whether it is called as a free function (`merge(a, b)`), as a method
+    /// on a stream (`a.map { }`), or both.
+    public enum Form: Sendable { case function, method, both }
+
+    public let name: String
+    public let aliases: [String]
+    public let family: Family
+    public let form: Form
+    public let summary: String
+    public let signatures: [Signature]
+
+    public init(_ name: String, aliases: [String] = [], _ family: Family, _ form: Form, _ summary: String, _ signatures: [Signature]) {
+        self.name = name
+        self.aliases = aliases
+        self.family = family
+        self.form = form
+        self.summary = summary
+        self.signatures = signatures
+    }
+
+    /// `name(label: Type, ...)` for each signature.
+    public var signatureDescriptions: [String] {
+        signatures.map { "\(name)(\($0.parameters.map(\.description).joined(separator: ", ")))" }
+    }
+}
+
+public enum ParameterType: String, Sendable {
+    case stream = "Stream"
+    case function = "Closure"
+    case int = "Int"
+    case duration = "Duration"
+    case bool = "Bool"
+    case string = "String"
+    case value = "Value"
+
+    /// Whether a value can be passed as this type (used to pick overloads and
+    /// to decide whether an optional or variadic parameter takes an argument).
+    public func accepts(_ value: Value) -> Bool {
+        switch (self, value) {
+        case (.value, _), (.stream, .stream), (.function, .function), (.int, .int), (.duration, .duration),
+             (.bool, .bool), (.string, .string):
+            return true
+        default:
+            return false
+        }
+    }
+}
+
+public struct Parameter: CustomStringConvertible, Sendable {
+    public var label: String?
+    public var name: String
+    public var type: ParameterType
+    public var isOptional: Bool
+    public var isVariadic: Bool
+
+    public var description: String {
+        let head = label.map { "\($0): " } ?? ""
+        return head + type.rawValue + (isVariadic ? "..." : "") + (isOptional ? "?" : "")
+    }
+}
+
+/// Parameter constructors, to keep the table readable.
+public func arg(_ name: String, _ type: ParameterType) -> Parameter {
+    Parameter(label: nil, name: name, type: type, isOptional: false, isVariadic: false)
+}
+public func optionalArg(_ name: String, _ type: ParameterType) -> Parameter {
+    Parameter(label: nil, name: name, type: type, isOptional: true, isVariadic: false)
+}
+public func labelled(_ label: String, _ type: ParameterType, optional: Bool = false) -> Parameter {
+    Parameter(label: label, name: label, type: type, isOptional: optional, isVariadic: false)
+}
+public func variadic(_ name: String, _ type: ParameterType) -> Parameter {
+    Parameter(label: nil, name: name, type: type, isOptional: true, isVariadic: true)
+}
+
+public struct Signature: Sendable {
+    public let parameters: [Parameter]
+    public let build: @Sendable (Arguments) throws -> Value
+
+    public init(_ parameters: [Parameter], build: @escaping @Sendable (Arguments) throws -> Value) {
+        self.parameters = parameters
+        self.build = build
+    }
+
+    /// Matches arguments to parameters by label and order, trying each
+    /// optional parameter both with and without an argument. `types` gives
+    /// each argument's value when known; an unknown one fits any type.
+    /// Returns, per parameter, the indices of the arguments it takes.
+    public func bind(labels: [String?], values: [Value?]) -> [[Int]]? {
+        var plan = Array(repeating: [Int](), count: parameters.count)
+        return bind(param: 0, arg: 0, labels: labels, values: values, plan: &plan) ? plan : nil
+    }
+
+    private func bind(param p: Int, arg a: Int, labels: [String?], values: [Value?], plan: inout [[Int]]) -> Bool {
+        if p == parameters.count { return a == labels.count }
+        let parameter = parameters[p]
+        func fits(_ i: Int) -> Bool {
+            i < labels.count && labels[i] == parameter.label && (values[i].map(parameter.type.accepts) ?? true)
+        }
+        if parameter.isVariadic {
+            var end = a
+            while fits(end) { end += 1 }
+            // Greedy first, then give arguments back for later parameters.
+            for stop in stride(from: end, through: a, by: -1) {
+                plan[p] = Array(a..<stop)
+                if bind(param: p + 1, arg: stop, labels: labels, values: values, plan: &plan) { return true }
+            }
+            plan[p] = []
+            return false
+        }
+        if fits(a) {
+            plan[p] = [a]
+            if bind(param: p + 1, arg: a + 1, labels: labels, values: values, plan: &plan) { return true }
+        }
+        plan[p] = []
+        return parameter.isOptional && bind(param: p + 1, arg: a, labels: labels, values: values, plan: &plan)
+    }
+}
+
+/// What an operator's builder needs at run time besides its arguments.
+public struct OperatorContext {
+    /// Where `print` writes its lines.
+    public var output: (String) -> Void
+    /// The scheduler of the current run, for operators that act at once (`connect`).
+    public var scheduler: Scheduler?
+    /// The call's place in the script, attached to errors the call raises.
+    public var location: SourceLocation?
+
+    public init(output: @escaping (String) -> Void, scheduler: Scheduler? = nil, location: SourceLocation? = nil) {
+        self.output = output
+        self.scheduler = scheduler
+        self.location = location
+    }
+}
+
+/// The bound arguments of one call, read by parameter position.
+public struct Arguments {
+    public let spec: OperatorSpec
+    public let signature: Signature
+    public let receiver: Value?
+    public let context: OperatorContext
+    private let values: [[Value]]
+
+    init(spec: OperatorSpec, signature: Signature, receiver: Value?, values: [[Value]], context: OperatorContext) {
+        self.spec = spec
+        self.signature = signature
+        self.receiver = receiver
+        self.values = values
+        self.context = context
+    }
+
+    public func has(_ i: Int) -> Bool { !values[i].isEmpty }
+    public func value(_ i: Int) -> Value? { values[i].first }
+    public func all(_ i: Int) -> [Value] { values[i] }
+
+    private func convert<T>(_ i: Int, _ body: (Value) throws -> T) throws -> T? {
+        guard let v = values[i].first else { return nil }
+        do { return try body(v) } catch {
+            let p = signature.parameters[i]
+            throw FlowError("\(spec.name): argument '\(p.name)' must be \(p.type.rawValue), got \(v.typeName) \(v.literal)",
+                            at: context.location)
+        }
+    }
+
+    public func stream(_ i: Int) throws -> Observable { try convert(i) { try $0.asStream() }! }
+    public func function(_ i: Int) throws -> Function { try convert(i) { try $0.asFunction() }! }
+    public func optionalFunction(_ i: Int) throws -> Function? { try convert(i) { try $0.asFunction() } }
+    public func int(_ i: Int) throws -> Int { try convert(i) { try $0.asInt() }! }
+    public func optionalInt(_ i: Int) throws -> Int? { try convert(i) { try $0.asInt() } }
+    public func duration(_ i: Int) throws -> TimeSpan { try convert(i) { try $0.asDuration() }! }
+    public func optionalDuration(_ i: Int) throws -> TimeSpan? { try convert(i) { try $0.asDuration() } }
+    public func bool(_ i: Int, default fallback: Bool) throws -> Bool { try convert(i) { try $0.asBool() } ?? fallback }
+    public func string(_ i: Int, default fallback: String) throws -> String { try convert(i) { try $0.asString() } ?? fallback }
+    public func streams(_ i: Int) throws -> [Observable] {
+        try values[i].map { v in try convert(i) { _ in try v.asStream() }! }
+    }
+
+    /// The stream the method was called on.
+    public func source() throws -> Observable {
+        guard let receiver else { throw FlowError("\(spec.name) must be called on a stream", at: context.location) }
+        do { return try receiver.asStream() } catch {
+            throw FlowError("\(spec.name) must be called on a stream, not on \(receiver.typeName) \(receiver.literal)", at: context.location)
+        }
+    }
+}
+
+/// All operators, looked up by canonical name or alias.
+public final class OperatorTable: Sendable {
+    public let entries: [OperatorSpec]
+    private let byName: [String: Int]
+
+    init(_ entries: [OperatorSpec]) {
+        self.entries = entries
+        var index: [String: Int] = [:]
+        for (i, entry) in entries.enumerated() {
+            for name in [entry.name] + entry.aliases {
+                precondition(index[name] == nil, "operator name '\(name)' registered twice")
+                index[name] = i
+            }
+        }
+        byName = index
+    }
+
+    public func lookup(_ name: String) -> OperatorSpec? { byName[name].map { entries[$0] } }
+
+    /// Every name a user may type: canonical names and aliases.
+    public var allNames: [String] { byName.keys.sorted() }
+
+    public enum CallError: Error, Equatable {
+        case unknown(String)
+        case notAFunction(String)
+        case notAMethod(String)
+        case noMatchingSignature(String)
+    }
+
+    /// Calls an operator. `receiver` is the value a method is called on, or
+    /// nil for a free-function call.
+    public func call(
+        _ name: String, receiver: Value?, labels: [String?], arguments: [Value], context: OperatorContext
+    ) throws -> Value {
+        guard let spec = lookup(name) else { throw FlowError("unknown operator '\(name)'", at: context.location) }
+        if receiver == nil && spec.form == .method {
+            throw FlowError("'\(name)' is a method: call it on a stream, as in source.\(name)(...)", at: context.location)
+        }
+        if receiver != nil && spec.form == .function {
+            throw FlowError("'\(name)' is a free function, not a method: call it as \(name)(...)", at: context.location)
+        }
+        for signature in spec.signatures {
+            guard let plan = signature.bind(labels: labels, values: arguments) else { continue }
+            let args = Arguments(spec: spec, signature: signature, receiver: receiver,
+                                 values: plan.map { $0.map { arguments[$0] } }, context: context)
+            return try signature.build(args)
+        }
+        throw FlowError("no form of '\(spec.name)' takes these arguments; it takes "
+                        + spec.signatureDescriptions.joined(separator: " or "), at: context.location)
+    }
+}

@@ -1,0 +1,72 @@
+/// A stream: a description of events that runs when something subscribes.
+///
+/// Streams are immutable nodes of an operator graph. Each holds the streams
+/// it reads from in `inputs`, which gives the graph a uniform shape for
+/// tools (`:graph`, tracing) and lets teardown of a very deep graph run as
+/// a loop instead of a recursion that would overflow the stack.
+open class Observable {
+    /// The operator that made this node, by its canonical name (`map`).
+    public let operatorName: String
+    /// How the node was written, when the language knows (`map { $0 * 2 }`).
+    public var label: String?
+    public internal(set) var inputs: [Observable]
+
+    public init(operatorName: String, inputs: [Observable] = []) {
+        self.operatorName = operatorName
+        self.inputs = inputs
+    }
+
+    /// Subscribes `observer`, scheduling any timed work on `scheduler`.
+    ///
+    /// Recursion through nested subscriptions is checked against the
+    /// thread's stack: a graph too deep to subscribe fails with a stream
+    /// error rather than overflowing.
+    public final func subscribe(_ observer: Observer, on scheduler: Scheduler) {
+        guard StackGuard.hasRoom() else {
+            // Fail from the scheduler, where the stack is shallow again: the
+            // failure has to travel back through every level above this one.
+            let failure = scheduler.schedule(after: .zero) {
+                observer.onSubscribe(NopDisposable.shared)
+                observer.onError(StackGuard.tooDeepError)
+            }
+            _ = failure
+            return
+        }
+        subscribeCore(observer, on: scheduler)
+    }
+
+    /// Subclasses implement subscription here; callers use `subscribe`.
+    open func subscribeCore(_ observer: Observer, on scheduler: Scheduler) {
+        preconditionFailure("\(type(of: self)) must override subscribeCore")
+    }
+
+    /// Subscribes with closures; the result cancels the subscription.
+    @discardableResult
+    public final func subscribe(
+        on scheduler: Scheduler,
+        onNext: ((Value) -> Void)? = nil,
+        onError: ((FlowError) -> Void)? = nil,
+        onCompleted: (() -> Void)? = nil
+    ) -> CallbackObserver {
+        let observer = CallbackObserver(onNext: onNext, onError: onError, onCompleted: onCompleted)
+        subscribe(observer, on: scheduler)
+        return observer
+    }
+
+    /// How a node prints in graphs and traces: its label, else its operator name.
+    public var displayName: String { label ?? operatorName }
+
+    deinit {
+        // Release a long chain iteratively: each uniquely held input gives up
+        // its own inputs before it is freed, so no deinit recurses.
+        guard !inputs.isEmpty else { return }
+        var pending = inputs
+        inputs = []
+        while var node = pending.popLast() {
+            if isKnownUniquelyReferenced(&node) {
+                pending.append(contentsOf: node.inputs)
+                node.inputs = []
+            }
+        }
+    }
+}

@@ -1,0 +1,165 @@
+/// The per-subscription half of an operator: receives from upstream,
+/// forwards to downstream, and is the disposable downstream cancels.
+///
+/// It enforces the contract for every operator: nothing after a terminal
+/// event or disposal, and resources released once, on whichever comes first.
+class Sink: Observer, Disposable {
+    final let downstream: Observer
+    final private(set) var upstream: Disposable?
+    /// No event may be sent any more.
+    final var isStopped = false
+    private final var isReleased = false
+    private final var isAnnounced = false
+
+    init(_ downstream: Observer) { self.downstream = downstream }
+
+    func onSubscribe(_ subscription: Disposable) {
+        if isStopped { subscription.dispose(); return }
+        upstream = subscription
+        announce()
+    }
+
+    /// Hands this sink to downstream as its subscription. Operators that
+    /// subscribe several sources, or emit before their source does, call it
+    /// first; otherwise the source's `onSubscribe` does.
+    final func announce() {
+        guard !isAnnounced else { return }
+        isAnnounced = true
+        downstream.onSubscribe(self)
+    }
+
+    func onNext(_ value: Value) { sendNext(value) }
+    func onError(_ error: FlowError) { sendError(error) }
+    func onCompleted() { sendCompleted() }
+
+    @inline(__always)
+    final func sendNext(_ value: Value) {
+        if !isStopped { downstream.onNext(value) }
+    }
+
+    final func sendError(_ error: FlowError) {
+        guard !isStopped else { return }
+        isStopped = true
+        downstream.onError(error)
+        release()
+    }
+
+    final func sendCompleted() {
+        guard !isStopped else { return }
+        isStopped = true
+        downstream.onCompleted()
+        release()
+    }
+
+    final func dispose() {
+        isStopped = true
+        release()
+    }
+
+    /// Stop listening upstream without ending downstream (an operator that
+    /// keeps going on other inputs after its source ends, for example).
+    final func cancelUpstream() {
+        let up = upstream
+        upstream = nil
+        up?.dispose()
+    }
+
+    private final func release() {
+        guard !isReleased else { return }
+        isReleased = true
+        cancelUpstream()
+        disposeResources()
+    }
+
+    /// Release timers, inner subscriptions and buffers. Called once.
+    func disposeResources() {}
+}
+
+/// A sink with several inputs (merge, zip, flatMap's inner streams): each
+/// input is observed through an `InnerObserver` that reports to it.
+protocol InnerHost: AnyObject {
+    func innerNext(_ inner: InnerObserver, _ value: Value)
+    func innerError(_ inner: InnerObserver, _ error: FlowError)
+    func innerCompleted(_ inner: InnerObserver)
+}
+
+final class InnerObserver: Observer, Disposable {
+    private var host: InnerHost?
+    let index: Int
+    /// Per-input data a host may keep here (a group's key, a buffer).
+    var tag: Value = .null
+    private var subscription: Disposable?
+    private(set) var isDone = false
+    /// Some value has arrived on this input.
+    var hasValue = false
+
+    init(host: InnerHost, index: Int) {
+        self.host = host
+        self.index = index
+    }
+
+    func onSubscribe(_ s: Disposable) {
+        if isDone && host == nil { s.dispose(); return }
+        subscription = s
+    }
+
+    func onNext(_ value: Value) {
+        guard !isDone, let host else { return }
+        hasValue = true
+        host.innerNext(self, value)
+    }
+
+    func onError(_ error: FlowError) {
+        guard !isDone, let host else { return }
+        finish()
+        host.innerError(self, error)
+    }
+
+    func onCompleted() {
+        guard !isDone, let host else { return }
+        finish()
+        host.innerCompleted(self)
+    }
+
+    private func finish() {
+        isDone = true
+        subscription = nil
+    }
+
+    func dispose() {
+        isDone = true
+        host = nil
+        let s = subscription
+        subscription = nil
+        s?.dispose()
+    }
+}
+
+/// A unary operator node whose behaviour lives entirely in its sink.
+final class SinkNode: Observable {
+    private let makeSink: (Observer, Scheduler) -> Observer
+
+    init(_ name: String, _ source: Observable, makeSink: @escaping (Observer, Scheduler) -> Observer) {
+        self.makeSink = makeSink
+        super.init(operatorName: name, inputs: [source])
+    }
+
+    override func subscribeCore(_ observer: Observer, on scheduler: Scheduler) {
+        inputs[0].subscribe(makeSink(observer, scheduler), on: scheduler)
+    }
+}
+
+/// A node whose subscription is written as one closure: sources, and
+/// operators that coordinate several inputs.
+final class ClosureNode: Observable {
+    private let body: (Observer, Scheduler, [Observable]) -> Void
+
+    init(_ name: String, inputs: [Observable] = [], body: @escaping (Observer, Scheduler, [Observable]) -> Void) {
+        self.body = body
+        super.init(operatorName: name, inputs: inputs)
+    }
+
+    override func subscribeCore(_ observer: Observer, on scheduler: Scheduler) {
+        body(observer, scheduler, inputs)
+    }
+}

@@ -1,0 +1,50 @@
+import CThreadStack
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Knows how much of the current thread's stack is left.
+///
+/// Subscribing to a graph recurses once per nested operator. Chains of
+/// simple stages are fused and `concat` is flattened, so common deep graphs
+/// recurse little; anything else is checked here, and a graph deeper than
+/// the stack allows fails with a clear stream error instead of a segfault.
+enum StackGuard {
+    static let tooDeepError = FlowError(
+        "stream graph too deep to subscribe on this thread's stack; build it flatter (for example concat(a, b, c) instead of nesting)")
+
+    /// Per thread, the lowest stack address subscription may reach.
+    private static let limitKey: pthread_key_t = {
+        var key = pthread_key_t()
+        pthread_key_create(&key, nil)
+        return key
+    }()
+
+    @inline(__always)
+    static func hasRoom() -> Bool {
+        var marker: UInt8 = 0
+        let here = withUnsafeMutablePointer(to: &marker) { UInt(bitPattern: $0) }
+        var limit = UInt(bitPattern: pthread_getspecific(limitKey))
+        if limit == 0 {
+            limit = computeLimit()
+            pthread_setspecific(limitKey, UnsafeRawPointer(bitPattern: limit))
+        }
+        return here > limit
+    }
+
+    /// An eighth of the way up the stack. Subscribing may use that eighth:
+    /// the events that follow (`onSubscribe`, a synchronous source's values,
+    /// an error turned into a value and back) travel through the same levels
+    /// from the deepest one, and in debug builds take about three times the
+    /// stack per level that subscribing did. Live runs use a 512 MiB stack,
+    /// so an eighth still holds hundreds of thousands of nested operators.
+    private static func computeLimit() -> UInt {
+        var low: UnsafeMutableRawPointer?
+        var size = 0
+        guard flow_thread_stack_bounds(&low, &size) == 0, let low else { return 1 }
+        let reserve = size - size / 8
+        return UInt(bitPattern: low) + UInt(reserve)
+    }
+}

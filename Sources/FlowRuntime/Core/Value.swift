@@ -1,0 +1,124 @@
+import Collections
+
+/// The dynamic value that flows through every stream.
+///
+/// Small scalars are stored inline so the hot path of `map`/`filter`/`scan`
+/// over numbers allocates nothing; collections are immutable values.
+public enum Value {
+    case null
+    case bool(Bool)
+    case int(Int)
+    case double(Double)
+    case string(String)
+    case duration(TimeSpan)
+    case array([Value])
+    indirect case dictionary(OrderedDictionary<Value, Value>)
+    indirect case tuple(Tuple)
+    case function(Function)
+    case stream(Observable)
+    indirect case event(Event)
+}
+
+/// A tuple, optionally with labels: `(1, "a")` or `(value: 1, time: 5ms)`.
+/// Labelled tuples double as records (`r.name`).
+public struct Tuple {
+    public var elements: [Value]
+    public var labels: [String?]
+
+    public init(_ elements: [Value], labels: [String?]? = nil) {
+        self.elements = elements
+        self.labels = labels ?? Array(repeating: nil, count: elements.count)
+    }
+
+    public init(labelled pairs: KeyValuePairs<String, Value>) {
+        self.init(pairs.map(\.value), labels: pairs.map(\.key))
+    }
+
+    public func element(labelled name: String) -> Value? {
+        labels.firstIndex(of: name).map { elements[$0] }
+    }
+}
+
+extension Value {
+    public static func tuple(_ elements: [Value]) -> Value { .tuple(Tuple(elements)) }
+    public static func record(_ pairs: KeyValuePairs<String, Value>) -> Value { .tuple(Tuple(labelled: pairs)) }
+
+    /// The name of the value's type, as errors and `type(of:)` show it.
+    public var typeName: String {
+        switch self {
+        case .null: "Nil"
+        case .bool: "Bool"
+        case .int: "Int"
+        case .double: "Double"
+        case .string: "String"
+        case .duration: "Duration"
+        case .array: "Array"
+        case .dictionary: "Dictionary"
+        case .tuple: "Tuple"
+        case .function: "Closure"
+        case .stream: "Stream"
+        case .event: "Event"
+        }
+    }
+
+    public var isNull: Bool { if case .null = self { true } else { false } }
+
+    /// Truthiness is strict, as in Swift: only a Bool is a condition.
+    public func asBool() throws -> Bool {
+        if case .bool(let b) = self { return b }
+        throw FlowError("expected a Bool, got \(typeName) \(literal)")
+    }
+
+    public func asInt() throws -> Int {
+        switch self {
+        case .int(let i): return i
+        case .double(let d) where d == d.rounded() && abs(d) < 9e18: return Int(d)
+        default: throw FlowError("expected an Int, got \(typeName) \(literal)")
+        }
+    }
+
+    public func asDouble() throws -> Double {
+        switch self {
+        case .int(let i): return Double(i)
+        case .double(let d): return d
+        default: throw FlowError("expected a number, got \(typeName) \(literal)")
+        }
+    }
+
+    public func asString() throws -> String {
+        if case .string(let s) = self { return s }
+        throw FlowError("expected a String, got \(typeName) \(literal)")
+    }
+
+    public func asDuration() throws -> TimeSpan {
+        switch self {
+        case .duration(let t): return t
+        default: throw FlowError("expected a duration such as 5ms, got \(typeName) \(literal)")
+        }
+    }
+
+    public func asStream() throws -> Observable {
+        if case .stream(let s) = self { return s }
+        throw FlowError("expected a stream, got \(typeName) \(literal)")
+    }
+
+    public func asFunction() throws -> Function {
+        if case .function(let f) = self { return f }
+        throw FlowError("expected a closure, got \(typeName) \(literal)")
+    }
+
+    public func asArray() throws -> [Value] {
+        switch self {
+        case .array(let a): return a
+        case .tuple(let t): return t.elements
+        default: throw FlowError("expected an Array, got \(typeName) \(literal)")
+        }
+    }
+
+    /// The elements a tuple argument spreads into (a closure of N parameters
+    /// called with one N-tuple gets its elements).
+    public var tupleElements: [Value]? {
+        if case .tuple(let t) = self { return t.elements }
+        return nil
+    }
+}

@@ -1,0 +1,78 @@
+/// Arithmetic on values. Every fault (overflow, division by zero, a type
+/// that has no such operation) throws a FlowError instead of trapping, so a
+/// bad closure ends its stream, never the process.
+extension Value {
+    public static func add(_ a: Value, _ b: Value) throws -> Value {
+        switch (a, b) {
+        case let (.int(x), .int(y)): return .int(try checked(x.addingReportingOverflow(y), "+"))
+        case let (.string(x), .string(y)): return .string(x + y)
+        case let (.array(x), .array(y)): return .array(x + y)
+        case let (.duration(x), .duration(y)): return .duration(x + y)
+        default: return try numeric(a, b, "+", (+))
+        }
+    }
+
+    public static func subtract(_ a: Value, _ b: Value) throws -> Value {
+        switch (a, b) {
+        case let (.int(x), .int(y)): return .int(try checked(x.subtractingReportingOverflow(y), "-"))
+        case let (.duration(x), .duration(y)): return .duration(x - y)
+        default: return try numeric(a, b, "-", (-))
+        }
+    }
+
+    public static func multiply(_ a: Value, _ b: Value) throws -> Value {
+        switch (a, b) {
+        case let (.int(x), .int(y)): return .int(try checked(x.multipliedReportingOverflow(by: y), "*"))
+        case let (.duration(t), .int(k)), let (.int(k), .duration(t)): return .duration(t * Int64(k))
+        case let (.duration(t), .double(k)), let (.double(k), .duration(t)):
+            return .duration(TimeSpan(nanoseconds: Int64((Double(t.nanoseconds) * k).rounded())))
+        default: return try numeric(a, b, "*", (*))
+        }
+    }
+
+    public static func divide(_ a: Value, _ b: Value) throws -> Value {
+        switch (a, b) {
+        case let (.int(x), .int(y)):
+            if y == 0 { throw FlowError("division by zero") }
+            return .int(try checked(x.dividedReportingOverflow(by: y), "/"))
+        case let (.duration(t), .int(k)):
+            if k == 0 { throw FlowError("division by zero") }
+            return .duration(TimeSpan(nanoseconds: t.nanoseconds / Int64(k)))
+        default:
+            return try numeric(a, b, "/", (/))
+        }
+    }
+
+    public static func remainder(_ a: Value, _ b: Value) throws -> Value {
+        switch (a, b) {
+        case let (.int(x), .int(y)):
+            if y == 0 { throw FlowError("division by zero") }
+            return .int(try checked(x.remainderReportingOverflow(dividingBy: y), "%"))
+        default:
+            return try numeric(a, b, "%") { $0.truncatingRemainder(dividingBy: $1) }
+        }
+    }
+
+    public static func negate(_ a: Value) throws -> Value {
+        switch a {
+        case .int(let x): return .int(try checked((0).subtractingReportingOverflow(x), "-"))
+        case .double(let x): return .double(-x)
+        case .duration(let t): return .duration(TimeSpan(nanoseconds: -t.nanoseconds))
+        default: throw FlowError("cannot negate \(a.typeName) \(a.literal)")
+        }
+    }
+
+    private static func checked(_ r: (partialValue: Int, overflow: Bool), _ op: String) throws -> Int {
+        if r.overflow { throw FlowError("integer overflow in '\(op)'") }
+        return r.partialValue
+    }
+
+    private static func numeric(_ a: Value, _ b: Value, _ op: String, _ f: (Double, Double) -> Double) throws -> Value {
+        switch (a, b) {
+        case (.int, .double), (.double, .int), (.double, .double):
+            return .double(f(try a.asDouble(), try b.asDouble()))
+        default:
+            throw FlowError("cannot apply '\(op)' to \(a.typeName) \(a.literal) and \(b.typeName) \(b.literal)")
+        }
+    }
+}

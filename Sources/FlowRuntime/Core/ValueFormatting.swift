@@ -1,0 +1,71 @@
+/// How values print, following Swift's `print`: a string at top level prints
+/// bare, inside a collection it prints quoted (its "literal" form).
+extension Value: CustomStringConvertible {
+    public var description: String {
+        if case .string(let s) = self { return s }
+        return literal
+    }
+
+    /// The form a value takes inside a collection: strings quoted and escaped.
+    public var literal: String {
+        switch self {
+        case .null: return "nil"
+        case .bool(let b): return b ? "true" : "false"
+        case .int(let i): return String(i)
+        case .double(let d): return Self.format(d)
+        case .string(let s): return Self.quote(s)
+        case .duration(let t): return t.description
+        case .array(let a): return "[" + a.map(\.literal).joined(separator: ", ") + "]"
+        case .dictionary(let d):
+            if d.isEmpty { return "[:]" }
+            return "[" + d.map { "\($0.key.literal): \($0.value.literal)" }.joined(separator: ", ") + "]"
+        case .tuple(let t):
+            let parts = zip(t.labels, t.elements).map { label, value in
+                label.map { "\($0): \(value.literal)" } ?? value.literal
+            }
+            return "(" + parts.joined(separator: ", ") + ")"
+        case .function(let f): return "<closure \(f.name)>"
+        case .stream(let s): return "<stream \(s.operatorName)>"
+        case .event(let e): return Self.format(e)
+        }
+    }
+
+    static func format(_ d: Double) -> String {
+        if d.isNaN { return "nan" }
+        if d.isInfinite { return d < 0 ? "-inf" : "inf" }
+        return "\(d)"
+    }
+
+    static func format(_ event: Event) -> String {
+        switch event {
+        case .next(let v): return "next(\(v.literal))"
+        case .error(let e): return "error(\(e.value.literal))"
+        case .completed: return "completed"
+        }
+    }
+
+    public static func quote(_ s: String) -> String {
+        var out = "\""
+        for ch in s.unicodeScalars {
+            switch ch {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case "\n": out += "\\n"
+            case "\t": out += "\\t"
+            case "\r": out += "\\r"
+            case "\0": out += "\\0"
+            default:
+                if ch.value < 0x20 || ch.value == 0x7F {
+                    out += "\\u{" + String(ch.value, radix: 16) + "}"
+                } else {
+                    out.unicodeScalars.append(ch)
+                }
+            }
+        }
+        return out + "\""
+    }
+}
+
+extension Event: CustomStringConvertible {
+    public var description: String { Value.format(self) }
+}

@@ -1,0 +1,48 @@
+/// Named members of values: record (labelled tuple) fields, dictionary
+/// keys, tuple positions (`t.0`), an event's `kind`/`value`/`error`, a
+/// group's `key`, and the sizes of collections.
+extension Value {
+    public func member(_ name: String) throws -> Value {
+        switch self {
+        case .tuple(let t):
+            if let v = t.element(labelled: name) { return v }
+            if let i = Int(name), t.elements.indices.contains(i) { return t.elements[i] }
+            if name == "count" { return .int(t.elements.count) }
+        case .dictionary(let d):
+            if let v = d[.string(name)] { return v }
+            if name == "count" { return .int(d.count) }
+            if name == "isEmpty" { return .bool(d.isEmpty) }
+            if name == "keys" { return .array(Array(d.keys)) }
+            if name == "values" { return .array(Array(d.values)) }
+            return .null
+        case .event(let e):
+            switch (name, e) {
+            case ("kind", .next): return "next"
+            case ("kind", .error): return "error"
+            case ("kind", .completed): return "completed"
+            case ("value", .next(let v)): return v
+            case ("value", _): return .null
+            case ("error", .error(let err)): return err.value
+            case ("error", _): return .null
+            default: break
+            }
+        case .stream(let s):
+            if name == "key", let group = s as? GroupedSubject { return group.key }
+            if name == "value", let behavior = s as? BehaviorSubject { return behavior.value }
+        case .array(let a):
+            if name == "count" { return .int(a.count) }
+            if name == "isEmpty" { return .bool(a.isEmpty) }
+            if name == "first" { return a.first ?? .null }
+            if name == "last" { return a.last ?? .null }
+        case .string(let s):
+            if name == "count" { return .int(s.count) }
+            if name == "isEmpty" { return .bool(s.isEmpty) }
+        case .duration(let t):
+            if name == "seconds" { return .double(t.seconds) }
+            if name == "milliseconds" { return .double(t.milliseconds) }
+        default:
+            break
+        }
+        throw FlowError("\(typeName) \(literal) has no member '\(name)'")
+    }
+}

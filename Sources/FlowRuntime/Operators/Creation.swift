@@ -1,0 +1,108 @@
+/// Sources: streams made from values, ranges and the clock.
+///
+/// Synchronous sources are plain loops that poll their subscription's flag
+/// between values, so a downstream `take` stops them early.
+extension Observable {
+    /// Emits `value`, then completes.
+    public static func just(_ value: Value) -> Observable {
+        from([value], name: "just")
+    }
+
+    /// Emits each value in order, then completes. (`of`, and `from` on an array.)
+    public static func from(_ values: [Value], name: String = "from") -> Observable {
+        ClosureNode(name) { observer, _, _ in
+            let flag = BooleanDisposable()
+            observer.onSubscribe(flag)
+            for value in values {
+                if flag.isDisposed { return }
+                observer.onNext(value)
+            }
+            if !flag.isDisposed { observer.onCompleted() }
+        }
+    }
+
+    /// Emits `count` consecutive integers from `start`, then completes.
+    /// A negative count is an error when subscribed.
+    public static func range(start: Int, count: Int) -> Observable {
+        ClosureNode("range") { observer, _, _ in
+            let flag = BooleanDisposable()
+            observer.onSubscribe(flag)
+            guard count >= 0 else { return observer.onError(.argumentOutOfRange("range count \(count) is negative")) }
+            let (end, overflow) = start.addingReportingOverflow(count)
+            guard !overflow else { return observer.onError(.argumentOutOfRange("range end overflows")) }
+            var i = start
+            while i < end {
+                if flag.isDisposed { return }
+                observer.onNext(.int(i))
+                i += 1
+            }
+            if !flag.isDisposed { observer.onCompleted() }
+        }
+    }
+
+    /// Completes at once.
+    public static func empty() -> Observable {
+        ClosureNode("empty") { observer, _, _ in
+            observer.onSubscribe(NopDisposable.shared)
+            observer.onCompleted()
+        }
+    }
+
+    /// Never emits and never ends.
+    public static func never() -> Observable {
+        ClosureNode("never") { observer, _, _ in
+            observer.onSubscribe(NopDisposable.shared)
+        }
+    }
+
+    /// Fails at once with `error`.
+    public static func error(_ error: FlowError) -> Observable {
+        ClosureNode("error") { observer, _, _ in
+            observer.onSubscribe(NopDisposable.shared)
+            observer.onError(error)
+        }
+    }
+
+    /// Calls `factory` on each subscription and subscribes to the stream it
+    /// returns; an error thrown by the factory is the stream's error.
+    public static func deferred(_ factory: Function) -> Observable {
+        ClosureNode("deferred") { observer, scheduler, _ in
+            let stream: Observable
+            do {
+                stream = try factory.call([]).asStream()
+            } catch {
+                observer.onSubscribe(NopDisposable.shared)
+                observer.onError(FlowError.wrap(error))
+                return
+            }
+            stream.subscribe(observer, on: scheduler)
+        }
+    }
+
+    /// Emits 0, 1, 2, ... at `period`, 2·`period`, 3·`period`, ... Never completes.
+    public static func interval(_ period: TimeSpan) -> Observable {
+        timer(period, period: period, name: "interval")
+    }
+
+    /// Emits 0 after `delay` and completes; with a `period`, keeps emitting
+    /// 1, 2, ... every `period` after that instead of completing.
+    public static func timer(_ delay: TimeSpan, period: TimeSpan? = nil, name: String = "timer") -> Observable {
+        ClosureNode(name) { observer, scheduler, _ in
+            let first = scheduler.now + delay
+            guard let period else {
+                let task = scheduler.schedule(at: first) {
+                    observer.onNext(.int(0))
+                    observer.onCompleted()
+                }
+                observer.onSubscribe(task)
+                return
+            }
+            var tick = 0
+            let task = scheduler.schedulePeriodic(first: first, period: period) {
+                observer.onNext(.int(tick))
+                tick += 1
+            }
+            observer.onSubscribe(task)
+        }
+    }
+}

@@ -1,0 +1,102 @@
+import DequeModule
+
+/// Subjects: streams that scripts push values into (`send`, `complete`,
+/// `fail`) and many observers share.
+///
+/// Delivery is never re-entrant: a value sent from inside an observer's
+/// callback is queued and delivered once the current delivery has reached
+/// every observer, so all observers see the same order.
+public class Subject: Observable {
+    private var observers: [(id: Int, observer: Observer)] = []
+    private var nextID = 0
+    private var pending = Deque<Event>()
+    private var isDelivering = false
+    /// The terminal event, once sent; later subscribers receive it at once.
+    public private(set) var terminal: Event?
+
+    init(name: String) { super.init(operatorName: name) }
+
+    public var hasObservers: Bool { !observers.isEmpty }
+
+    public func send(_ value: Value) { post(.next(value)) }
+    public func complete() { post(.completed) }
+    public func fail(_ error: FlowError) { post(.error(error)) }
+
+    private func post(_ event: Event) {
+        guard terminal == nil else { return }
+        if event.isTerminal { terminal = event }
+        pending.append(event)
+        guard !isDelivering else { return }
+        isDelivering = true
+        defer { isDelivering = false }
+        while let next = pending.popFirst() {
+            record(next)
+            for (_, observer) in observers { observer.on(next) }
+            if next.isTerminal { observers = [] }
+        }
+    }
+
+    /// Remember what later subscribers must be replayed.
+    func record(_ event: Event) {}
+    /// Replay to a new subscriber before it joins.
+    func replay(to observer: Observer) {}
+
+    override public func subscribeCore(_ observer: Observer, on scheduler: Scheduler) {
+        let id = nextID
+        nextID += 1
+        observer.onSubscribe(ActionDisposable { [weak self] in
+            self?.observers.removeAll { $0.id == id }
+        })
+        replay(to: observer)
+        if let terminal {
+            observer.on(terminal)
+            return
+        }
+        observers.append((id, observer))
+    }
+}
+
+/// Forwards to its current observers only (RxSwift's PublishSubject).
+public final class PublishSubject: Subject {
+    public init() { super.init(name: "subject") }
+}
+
+/// Holds a current value, replayed to each new subscriber.
+public final class BehaviorSubject: Subject {
+    public private(set) var value: Value
+
+    public init(_ initial: Value) {
+        value = initial
+        super.init(name: "behaviorSubject")
+    }
+
+    override func record(_ event: Event) {
+        if case .next(let v) = event { value = v }
+    }
+
+    override func replay(to observer: Observer) {
+        if terminal == nil { observer.onNext(value) }
+    }
+}
+
+/// Replays up to `bufferSize` latest values to each new subscriber, even
+/// after it has terminated.
+public final class ReplaySubject: Subject {
+    private let bufferSize: Int
+    private var buffer = Deque<Value>()
+
+    public init(bufferSize: Int) {
+        self.bufferSize = Swift.max(0, bufferSize)
+        super.init(name: "replaySubject")
+    }
+
+    override func record(_ event: Event) {
+        guard case .next(let v) = event, bufferSize > 0 else { return }
+        buffer.append(v)
+        if buffer.count > bufferSize { buffer.removeFirst() }
+    }
+
+    override func replay(to observer: Observer) {
+        for v in buffer { observer.onNext(v) }
+    }
+}

@@ -1,0 +1,201 @@
+import NIOCore
+import NIOPosix
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Wall-clock time on a swift-nio event loop. Every event of a live run is
+/// delivered on that loop's one thread; I/O that completes on other
+/// threads hops onto it with `post` or a callback from `makeCallback`.
+///
+/// The scheduler counts outstanding work (timers not yet run or cancelled,
+/// and `hold`s taken by I/O in flight) so a program can end when none is left.
+public final class LiveScheduler: Scheduler {
+    public let eventLoop: EventLoop
+    private let start: NIODeadline
+    private var outstanding = 0
+    private var idleHandler: (() -> Void)?
+    private var store = RunStateStore()
+
+    /// Must be created on `eventLoop`'s thread.
+    public init(eventLoop: EventLoop) {
+        eventLoop.preconditionInEventLoop()
+        self.eventLoop = eventLoop
+        self.start = .now()
+    }
+
+    public var isVirtual: Bool { false }
+
+    public var now: TimeSpan {
+        TimeSpan(nanoseconds: Int64(NIODeadline.now().uptimeNanoseconds) - Int64(start.uptimeNanoseconds))
+    }
+
+    /// True while timers or holds are outstanding.
+    public var hasPendingWork: Bool { outstanding > 0 }
+
+    @discardableResult
+    public func schedule(at time: TimeSpan, _ action: @escaping () -> Void) -> Disposable {
+        let timer = LiveTimer(scheduler: self, action: action)
+        beginWork()
+        let deadline = start + .nanoseconds(Swift.max(time.nanoseconds, 0))
+        timer.task = eventLoop.assumeIsolated().scheduleTask(deadline: deadline) { timer.fire() }
+        return timer
+    }
+
+    public func runState<State: AnyObject>(for owner: AnyObject, create: () -> State) -> State {
+        store.state(for: owner, create: create)
+    }
+
+    /// Keeps the run alive until the returned disposable is disposed: taken
+    /// by I/O for as long as it may still deliver events.
+    public func hold() -> Disposable {
+        beginWork()
+        return ActionDisposable { [weak self] in self?.endWork() }
+    }
+
+    /// Called (on the loop) whenever outstanding work drops to zero.
+    public func whenIdle(_ handler: @escaping () -> Void) {
+        idleHandler = handler
+    }
+
+    /// Runs `action` on the loop, from any thread.
+    public func post(_ action: @escaping @Sendable () -> Void) {
+        eventLoop.execute(action)
+    }
+
+    /// Wraps a loop-bound handler into one any thread may call: the call
+    /// hops onto the loop before the handler runs.
+    public func makeCallback<Payload: Sendable>(_ handler: @escaping (Payload) -> Void) -> @Sendable (Payload) -> Void {
+        let bound = NIOLoopBound(handler, eventLoop: eventLoop)
+        let loop = eventLoop
+        return { payload in loop.execute { bound.value(payload) } }
+    }
+
+    fileprivate func beginWork() { outstanding += 1 }
+
+    fileprivate func endWork() {
+        outstanding -= 1
+        if outstanding == 0 { notifyIfIdle() }
+    }
+
+    /// Reports idleness after the current event has finished, since it may
+    /// still schedule more work.
+    public func notifyIfIdle() {
+        eventLoop.assumeIsolated().execute { [self] in
+            if outstanding == 0 { idleHandler?() }
+        }
+    }
+
+    /// Runs `body` on a new event loop whose thread has a large stack (so
+    /// deep operator graphs have room), and returns when the loop stops.
+    /// The loop stops when `body`'s scheduler goes idle, or when `stop` is
+    /// called on the handle passed to it.
+    public static func run(stackSize: Int = 512 << 20, _ body: @escaping (LiveScheduler, LiveRunHandle) -> Void) {
+        runOnNewThread(stackSize: stackSize) {
+            // The run owns its scheduler until the loop stops: timers and
+            // holds only refer to it weakly.
+            var scheduler: LiveScheduler?
+            MultiThreadedEventLoopGroup.withCurrentThreadAsEventLoop { loop in
+                let live = LiveScheduler(eventLoop: loop)
+                scheduler = live
+                let handle = LiveRunHandle(loop: loop)
+                live.whenIdle { handle.stop() }
+                body(live, handle)
+                live.notifyIfIdle()
+            }
+            withExtendedLifetime(scheduler) {}
+        }
+    }
+}
+
+/// Stops a live run from the loop or any other thread.
+public final class LiveRunHandle: Sendable {
+    private let loop: EventLoop
+
+    init(loop: EventLoop) { self.loop = loop }
+
+    public func stop() {
+        loop.shutdownGracefully { _ in }
+    }
+}
+
+final class LiveTimer: Disposable {
+    private weak var scheduler: LiveScheduler?
+    private var action: (() -> Void)?
+    var task: Scheduled<Void>?
+
+    init(scheduler: LiveScheduler, action: @escaping () -> Void) {
+        self.scheduler = scheduler
+        self.action = action
+    }
+
+    func fire() {
+        guard let action else { return }
+        self.action = nil
+        task = nil
+        action()
+        scheduler?.endWork()
+    }
+
+    func dispose() {
+        guard action != nil else { return }
+        action = nil
+        task?.cancel()
+        task = nil
+        scheduler?.endWork()
+    }
+}
+
+/// Runs `body` on a fresh thread with `stackSize` bytes of stack and waits for it.
+func runOnNewThread(stackSize: Int, _ body: @escaping () -> Void) {
+    final class Box: @unchecked Sendable {
+        // Handed to exactly one thread, which the caller joins before returning.
+        let body: () -> Void
+        init(_ body: @escaping () -> Void) { self.body = body }
+    }
+    var attributes = pthread_attr_t()
+    pthread_attr_init(&attributes)
+    defer { pthread_attr_destroy(&attributes) }
+    pthread_attr_setstacksize(&attributes, stackSize)
+    let context = Unmanaged.passRetained(Box(body)).toOpaque()
+    #if canImport(Glibc)
+    var thread = pthread_t()
+    #else
+    var thread: pthread_t?
+    #endif
+    let rc = pthread_create(&thread, &attributes, { raw in
+        let box = Unmanaged<Box>.fromOpaque(raw!).takeRetainedValue()
+        box.body()
+        return nil
+    }, context)
+    guard rc == 0 else {
+        Unmanaged<Box>.fromOpaque(context).release()
+        body()
+        return
+    }
+    #if canImport(Glibc)
+    pthread_join(thread, nil)
+    #else
+    pthread_join(thread!, nil)
+    #endif
+}
+
+/// Runs `body` on a thread with a large stack and returns its result.
+/// Virtual-time runs of deep graphs use it the way live runs use `LiveScheduler.run`.
+public func withLargeStack<T>(size: Int = 512 << 20, _ body: () throws -> T) rethrows -> T {
+    try withoutActuallyEscaping(body) { escapable in
+        let result = ResultSlot<T>()
+        runOnNewThread(stackSize: size) {
+            result.value = Swift.Result { try escapable() }
+        }
+        return try result.value!.get()
+    }
+}
+
+/// Written by a worker thread before it is joined, read after: the join
+/// orders the two accesses.
+private final class ResultSlot<T>: @unchecked Sendable {
+    var value: Swift.Result<T, Error>?
+}

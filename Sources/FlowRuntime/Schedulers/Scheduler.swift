@@ -1,0 +1,85 @@
+/// A clock and a serial queue of timed work. Every event of a run is
+/// delivered from the one thread that drives its scheduler.
+///
+/// Two implementations: `VirtualScheduler` (deterministic, instant) and
+/// `LiveScheduler` (a swift-nio event loop on the wall clock). Operators
+/// are written once against this protocol and behave the same on both.
+public protocol Scheduler: AnyObject {
+    /// Time since the scheduler started.
+    var now: TimeSpan { get }
+    /// True for virtual time, where marbles are exact.
+    var isVirtual: Bool { get }
+    /// Runs `action` at `time` (at once, after already queued work, if
+    /// `time` has passed). Work at equal times runs in the order scheduled.
+    @discardableResult
+    func schedule(at time: TimeSpan, _ action: @escaping () -> Void) -> Disposable
+    /// Per-run state of a stream that must be shared by every subscriber of
+    /// the run (a hot source playing once), created on first use.
+    func runState<State: AnyObject>(for owner: AnyObject, create: () -> State) -> State
+}
+
+extension Scheduler {
+    @discardableResult
+    public func schedule(after delay: TimeSpan, _ action: @escaping () -> Void) -> Disposable {
+        schedule(at: now + delay, action)
+    }
+
+    /// Runs `action` at `first`, then every `period` after it, measured from
+    /// `first` so that the ticks do not drift.
+    public func schedulePeriodic(first: TimeSpan, period: TimeSpan, _ action: @escaping () -> Void) -> Disposable {
+        let task = PeriodicTask(scheduler: self, first: first, period: max(period, TimeSpan(nanoseconds: 1)), action: action)
+        task.arm()
+        return task
+    }
+}
+
+/// Per-run state keyed by the identity of the stream that owns it and the
+/// kind of state. The owner is kept alive with its state so that its
+/// identity cannot be reused.
+public struct RunStateStore {
+    private struct Key: Hashable {
+        let owner: ObjectIdentifier
+        let kind: ObjectIdentifier
+    }
+    private var entries: [Key: (owner: AnyObject, state: AnyObject)] = [:]
+    public init() {}
+
+    public mutating func state<State: AnyObject>(for owner: AnyObject, create: () -> State) -> State {
+        let key = Key(owner: ObjectIdentifier(owner), kind: ObjectIdentifier(State.self))
+        if let existing = entries[key]?.state as? State { return existing }
+        let state = create()
+        entries[key] = (owner, state)
+        return state
+    }
+}
+
+final class PeriodicTask: Disposable {
+    private unowned let scheduler: Scheduler
+    private let first: TimeSpan
+    private let period: TimeSpan
+    private var action: (() -> Void)?
+    private var tick: Int64 = 0
+    private let current = SerialDisposable()
+
+    init(scheduler: Scheduler, first: TimeSpan, period: TimeSpan, action: @escaping () -> Void) {
+        self.scheduler = scheduler
+        self.first = first
+        self.period = period
+        self.action = action
+    }
+
+    func arm() {
+        let due = first + period * tick
+        current.disposable = scheduler.schedule(at: due) { [self] in
+            guard let action else { return }
+            tick += 1
+            action()
+            if self.action != nil { arm() }
+        }
+    }
+
+    func dispose() {
+        action = nil
+        current.dispose()
+    }
+}

@@ -1,0 +1,111 @@
+import HeapModule
+
+/// Deterministic virtual time: work is ordered by (time, order scheduled),
+/// so ties run first-in first-out, and the clock jumps from one piece of
+/// work to the next. Marble tests and `flow run --virtual` run on it.
+public final class VirtualScheduler: Scheduler {
+    public private(set) var now: TimeSpan = .zero
+    public var isVirtual: Bool { true }
+    /// Actions executed so far, to bound a run that never goes idle.
+    public private(set) var executedActions = 0
+
+    private var queue = Heap<Entry>()
+    private var nextSequence: UInt64 = 0
+    private var store = RunStateStore()
+
+    public init() {}
+
+    @discardableResult
+    public func schedule(at time: TimeSpan, _ action: @escaping () -> Void) -> Disposable {
+        let item = ScheduledAction(action)
+        queue.insert(Entry(time: max(time, now), sequence: nextSequence, item: item))
+        nextSequence += 1
+        return item
+    }
+
+    public func runState<State: AnyObject>(for owner: AnyObject, create: () -> State) -> State {
+        store.state(for: owner, create: create)
+    }
+
+    /// True while some scheduled action has not run or been cancelled.
+    public var hasPendingWork: Bool {
+        dropCancelled()
+        return !queue.isEmpty
+    }
+
+    /// The time of the next pending action.
+    public var nextDueTime: TimeSpan? {
+        dropCancelled()
+        return queue.min?.time
+    }
+
+    public enum RunOutcome: Equatable {
+        /// No work is left.
+        case idle
+        /// Work remains past the time limit, or beyond the action limit.
+        case limitReached
+    }
+
+    /// Runs until no work is left, or until the next action would start
+    /// after `timeLimit` or exceed `actionLimit` actions.
+    @discardableResult
+    public func run(timeLimit: TimeSpan = TimeSpan(nanoseconds: .max), actionLimit: Int = .max) -> RunOutcome {
+        while let entry = popNext(notAfter: timeLimit) {
+            if executedActions >= actionLimit { requeue(entry); return .limitReached }
+            execute(entry)
+        }
+        return hasPendingWork ? .limitReached : .idle
+    }
+
+    /// Runs everything due up to and including `time`, then sets the clock to it.
+    public func advance(to time: TimeSpan) {
+        while let entry = popNext(notAfter: time) { execute(entry) }
+        if time > now { now = time }
+    }
+
+    public func advance(by span: TimeSpan) { advance(to: now + span) }
+
+    private func execute(_ entry: Entry) {
+        now = entry.time
+        executedActions += 1
+        entry.item.run()
+    }
+
+    private func popNext(notAfter limit: TimeSpan) -> Entry? {
+        dropCancelled()
+        guard let head = queue.min, head.time <= limit else { return nil }
+        return queue.removeMin()
+    }
+
+    private func requeue(_ entry: Entry) { queue.insert(entry) }
+
+    private func dropCancelled() {
+        while let head = queue.min, head.item.isCancelled { queue.removeMin() }
+    }
+
+    private struct Entry: Comparable {
+        let time: TimeSpan
+        let sequence: UInt64
+        let item: ScheduledAction
+
+        static func < (a: Entry, b: Entry) -> Bool {
+            a.time != b.time ? a.time < b.time : a.sequence < b.sequence
+        }
+        static func == (a: Entry, b: Entry) -> Bool { a.time == b.time && a.sequence == b.sequence }
+    }
+}
+
+/// One scheduled action; disposing it before it runs cancels it.
+final class ScheduledAction: Disposable {
+    private var action: (() -> Void)?
+    init(_ action: @escaping () -> Void) { self.action = action }
+    var isCancelled: Bool { action == nil }
+
+    func run() {
+        guard let action else { return }
+        self.action = nil
+        action()
+    }
+
+    func dispose() { action = nil }
+}

@@ -1,0 +1,148 @@
+import Foundation
+import Testing
+
+@testable import FlowRuntime
+
+@Suite struct VirtualSchedulerTests {
+    @Test func tiesRunFirstInFirstOut() {
+        let scheduler = VirtualScheduler()
+        var order: [Int] = []
+        for i in 0..<5 { scheduler.schedule(at: .milliseconds(Int64(2))) { order.append(i) } }
+        scheduler.schedule(at: .milliseconds(Int64(1))) { order.append(-1) }
+        #expect(scheduler.run() == .idle)
+        #expect(order == [-1, 0, 1, 2, 3, 4])
+        #expect(scheduler.now == .milliseconds(Int64(2)))
+    }
+
+    @Test func cancelledWorkDoesNotRunAndDoesNotCountAsPending() {
+        let scheduler = VirtualScheduler()
+        var ran = false
+        let task = scheduler.schedule(after: .milliseconds(Int64(3))) { ran = true }
+        #expect(scheduler.hasPendingWork)
+        task.dispose()
+        #expect(!scheduler.hasPendingWork)
+        scheduler.run()
+        #expect(!ran)
+    }
+
+    @Test func periodicWorkDoesNotDrift() {
+        let scheduler = VirtualScheduler()
+        var times: [Int64] = []
+        let task = scheduler.schedulePeriodic(first: .milliseconds(Int64(5)), period: .milliseconds(Int64(10))) {
+            times.append(scheduler.now.frames)
+        }
+        scheduler.advance(to: .milliseconds(Int64(40)))
+        task.dispose()
+        #expect(times == [5, 15, 25, 35])
+        #expect(scheduler.run() == .idle)
+    }
+
+    @Test func advanceRunsDueWorkAndMovesTheClock() {
+        let scheduler = VirtualScheduler()
+        var ran: [Int] = []
+        scheduler.schedule(at: .milliseconds(Int64(3))) { ran.append(3) }
+        scheduler.schedule(at: .milliseconds(Int64(8))) { ran.append(8) }
+        scheduler.advance(to: .milliseconds(Int64(5)))
+        #expect(ran == [3])
+        #expect(scheduler.now == .milliseconds(Int64(5)))
+        scheduler.advance(by: .milliseconds(Int64(3)))
+        #expect(ran == [3, 8])
+    }
+
+    @Test func aRunThatNeverGoesIdleStopsAtItsLimits() {
+        let scheduler = VirtualScheduler()
+        Observable.interval(.milliseconds(Int64(1))).subscribe(on: scheduler)
+        #expect(scheduler.run(timeLimit: .seconds(1)) == .limitReached)
+        #expect(scheduler.now <= .seconds(1))
+        let other = VirtualScheduler()
+        Observable.interval(.milliseconds(Int64(1))).subscribe(on: other)
+        #expect(other.run(actionLimit: 100) == .limitReached)
+        #expect(other.executedActions == 100)
+    }
+
+    @Test func workScheduledInThePastRunsNowAfterQueuedWork() {
+        let scheduler = VirtualScheduler()
+        var order: [String] = []
+        scheduler.schedule(at: .milliseconds(Int64(2))) {
+            scheduler.schedule(at: .zero) { order.append("late") }
+            order.append("first")
+        }
+        scheduler.schedule(at: .milliseconds(Int64(2))) { order.append("second") }
+        scheduler.run()
+        #expect(order == ["first", "second", "late"])
+    }
+}
+
+/// The live scheduler on a swift-nio event loop: checked with bounds, never exact times.
+@Suite struct LiveSchedulerTests {
+    final class Box: @unchecked Sendable {
+        // Written on the loop thread, read after the run (which joins it).
+        var events: [Event] = []
+        var times: [TimeSpan] = []
+        var thread: String = ""
+    }
+
+    @Test func timeOperatorsRunOnTheWallClockAndTheRunEndsWhenIdle() {
+        let box = Box()
+        let started = Date()
+        LiveScheduler.run { scheduler, _ in
+            Observable.interval(.milliseconds(Int64(10))).take(3).delay(.milliseconds(Int64(5)))
+                .subscribe(on: scheduler, onNext: { box.events.append(.next($0)); box.times.append(scheduler.now) },
+                           onCompleted: { box.events.append(.completed) })
+        }
+        let elapsed = Date().timeIntervalSince(started)
+        #expect(box.events.map(\.description) == ["next(0)", "next(1)", "next(2)", "completed"])
+        #expect(box.times.count == 3)
+        #expect(box.times[0] >= .milliseconds(Int64(15)))
+        #expect(box.times[2] >= .milliseconds(Int64(35)))
+        #expect(zip(box.times, box.times.dropFirst()).allSatisfy { $0 <= $1 })
+        #expect(elapsed >= 0.035 && elapsed < 5)
+    }
+
+    @Test func disposedTimersDoNotKeepTheRunAlive() {
+        let started = Date()
+        LiveScheduler.run { scheduler, _ in
+            let subscription = Observable.timer(.seconds(30)).subscribe(on: scheduler)
+            scheduler.schedule(after: .milliseconds(Int64(5))) { subscription.dispose() }
+        }
+        #expect(Date().timeIntervalSince(started) < 5)
+    }
+
+    @Test func workPostedFromAnotherThreadHopsOntoTheLoop() {
+        let box = Box()
+        LiveScheduler.run { scheduler, _ in
+            let subject = PublishSubject()
+            subject.subscribe(on: scheduler, onNext: { box.events.append(.next($0)) }, onCompleted: {
+                box.events.append(.completed)
+            })
+            let hold = scheduler.hold()
+            let deliver = scheduler.makeCallback { (n: Int) in
+                subject.send(.int(n))
+                if n == 3 {
+                    subject.complete()
+                    hold.dispose()
+                }
+            }
+            Thread.detachNewThread {
+                for n in 1...3 {
+                    usleep(2000)
+                    deliver(n)
+                }
+            }
+        }
+        #expect(box.events.map(\.description) == ["next(1)", "next(2)", "next(3)", "completed"])
+    }
+
+    @Test func debounceAndThrottleBehaveAsInVirtualTime() {
+        let box = Box()
+        LiveScheduler.run { scheduler, _ in
+            let subject = PublishSubject()
+            subject.debounce(.milliseconds(Int64(30))).subscribe(on: scheduler, onNext: { box.events.append(.next($0)) })
+            for (i, at) in [0, 5, 10, 80].enumerated() {
+                scheduler.schedule(after: .milliseconds(Int64(at))) { subject.send(.int(i)) }
+            }
+            scheduler.schedule(after: .milliseconds(Int64(150))) { subject.complete() }
+        }
+        #expect(values(box.events) == [2, 3])
+    }
+}
