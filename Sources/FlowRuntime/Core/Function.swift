@@ -12,15 +12,17 @@ public final class Function {
     public let name: String
     /// How many parameters the closure names; nil when it takes any number.
     public let parameterCount: Int?
-    private let unary: Unary?
-    private let binary: Binary?
+    // Always present (adapters over `variadic` when not given), so the
+    // per-event entry points are one indirect call with no branch.
+    private let unary: Unary
+    private let binary: Binary
     private let variadic: Variadic
 
     public init(name: String = "closure", parameterCount: Int?, unary: Unary? = nil, binary: Binary? = nil, variadic: @escaping Variadic) {
         self.name = name
         self.parameterCount = parameterCount
-        self.unary = unary
-        self.binary = binary
+        self.unary = unary ?? { try variadic([$0]) }
+        self.binary = binary ?? { try variadic([$0, $1]) }
         self.variadic = variadic
     }
 
@@ -43,21 +45,15 @@ public final class Function {
     }
 
     @inline(__always)
-    public func call(_ a: Value) throws -> Value {
-        if let unary { return try unary(a) }
-        return try variadic([a])
-    }
+    public func call(_ a: Value) throws -> Value { try unary(a) }
 
     @inline(__always)
-    public func call(_ a: Value, _ b: Value) throws -> Value {
-        if let binary { return try binary(a, b) }
-        return try variadic([a, b])
-    }
+    public func call(_ a: Value, _ b: Value) throws -> Value { try binary(a, b) }
 
     public func call(_ args: [Value]) throws -> Value {
         switch args.count {
-        case 1 where unary != nil: return try unary!(args[0])
-        case 2 where binary != nil: return try binary!(args[0], args[1])
+        case 1: return try unary(args[0])
+        case 2: return try binary(args[0], args[1])
         default: return try variadic(args)
         }
     }

@@ -92,6 +92,8 @@ final class InnerObserver: Observer, Disposable {
     private(set) var isDone = false
     /// Some value has arrived on this input.
     var hasValue = false
+    /// Position in the host's `InnerSet`, if it keeps one.
+    var slot = -1
 
     init(host: InnerHost, index: Int) {
         self.host = host
@@ -161,5 +163,40 @@ final class ClosureNode: Observable {
 
     override func subscribeCore(_ observer: Observer, on scheduler: Scheduler) {
         body(observer, scheduler, inputs)
+    }
+}
+
+/// The running inner subscriptions of a sink: insertion and removal in
+/// constant time without hashing (each inner remembers its slot).
+struct InnerSet {
+    private(set) var members: [InnerObserver] = []
+
+    var isEmpty: Bool { members.isEmpty }
+    var count: Int { members.count }
+
+    mutating func insert(_ inner: InnerObserver) {
+        inner.slot = members.count
+        members.append(inner)
+    }
+
+    mutating func remove(_ inner: InnerObserver) {
+        let slot = inner.slot
+        guard slot >= 0, slot < members.count, members[slot] === inner else { return }
+        let last = members.removeLast()
+        if slot < members.count {
+            members[slot] = last
+            last.slot = slot
+        }
+        inner.slot = -1
+    }
+
+    /// Empties the set, disposing every member.
+    mutating func disposeAll() {
+        let all = members
+        members = []
+        for inner in all {
+            inner.slot = -1
+            inner.dispose()
+        }
     }
 }

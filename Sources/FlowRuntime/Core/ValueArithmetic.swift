@@ -2,7 +2,18 @@
 /// that has no such operation) throws a FlowError instead of trapping, so a
 /// bad closure ends its stream, never the process.
 extension Value {
+    /// `a + b`: an Int fast path inlined into callers, the rest out of line.
+    @inlinable
     public static func add(_ a: Value, _ b: Value) throws -> Value {
+        if case .int(let x) = a, case .int(let y) = b {
+            let (result, overflow) = x.addingReportingOverflow(y)
+            if !overflow { return .int(result) }
+        }
+        return try addSlowly(a, b)
+    }
+
+    @usableFromInline
+    static func addSlowly(_ a: Value, _ b: Value) throws -> Value {
         switch (a, b) {
         case let (.int(x), .int(y)): return .int(try checked(x.addingReportingOverflow(y), "+"))
         case let (.string(x), .string(y)): return .string(x + y)
@@ -12,7 +23,18 @@ extension Value {
         }
     }
 
+    /// `a - b`: an Int fast path inlined into callers, the rest out of line.
+    @inlinable
     public static func subtract(_ a: Value, _ b: Value) throws -> Value {
+        if case .int(let x) = a, case .int(let y) = b {
+            let (result, overflow) = x.subtractingReportingOverflow(y)
+            if !overflow { return .int(result) }
+        }
+        return try subtractSlowly(a, b)
+    }
+
+    @usableFromInline
+    static func subtractSlowly(_ a: Value, _ b: Value) throws -> Value {
         switch (a, b) {
         case let (.int(x), .int(y)): return .int(try checked(x.subtractingReportingOverflow(y), "-"))
         case let (.duration(x), .duration(y)): return .duration(x - y)
@@ -20,7 +42,18 @@ extension Value {
         }
     }
 
+    /// `a * b`: an Int fast path inlined into callers, the rest out of line.
+    @inlinable
     public static func multiply(_ a: Value, _ b: Value) throws -> Value {
+        if case .int(let x) = a, case .int(let y) = b {
+            let (result, overflow) = x.multipliedReportingOverflow(by: y)
+            if !overflow { return .int(result) }
+        }
+        return try multiplySlowly(a, b)
+    }
+
+    @usableFromInline
+    static func multiplySlowly(_ a: Value, _ b: Value) throws -> Value {
         switch (a, b) {
         case let (.int(x), .int(y)): return .int(try checked(x.multipliedReportingOverflow(by: y), "*"))
         case let (.duration(t), .int(k)), let (.int(k), .duration(t)): return .duration(t * Int64(k))
@@ -30,7 +63,15 @@ extension Value {
         }
     }
 
+    /// `a / b`: an Int fast path inlined into callers, the rest out of line.
+    @inlinable
     public static func divide(_ a: Value, _ b: Value) throws -> Value {
+        if case .int(let x) = a, case .int(let y) = b, y != 0, y != -1 { return .int(x / y) }
+        return try divideSlowly(a, b)
+    }
+
+    @usableFromInline
+    static func divideSlowly(_ a: Value, _ b: Value) throws -> Value {
         switch (a, b) {
         case let (.int(x), .int(y)):
             if y == 0 { throw FlowError("division by zero") }
@@ -43,7 +84,15 @@ extension Value {
         }
     }
 
+    /// `a % b`: an Int fast path inlined into callers, the rest out of line.
+    @inlinable
     public static func remainder(_ a: Value, _ b: Value) throws -> Value {
+        if case .int(let x) = a, case .int(let y) = b, y != 0, y != -1 { return .int(x % y) }
+        return try remainderSlowly(a, b)
+    }
+
+    @usableFromInline
+    static func remainderSlowly(_ a: Value, _ b: Value) throws -> Value {
         switch (a, b) {
         case let (.int(x), .int(y)):
             if y == 0 { throw FlowError("division by zero") }

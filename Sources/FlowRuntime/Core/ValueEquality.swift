@@ -4,7 +4,14 @@
 /// writer expects; dictionaries compare regardless of insertion order;
 /// closures and streams compare by identity.
 extension Value: Hashable {
+    @inlinable
     public static func == (lhs: Value, rhs: Value) -> Bool {
+        if case .int(let a) = lhs, case .int(let b) = rhs { return a == b }
+        return equalSlowly(lhs, rhs)
+    }
+
+    @usableFromInline
+    static func equalSlowly(_ lhs: Value, _ rhs: Value) -> Bool {
         switch (lhs, rhs) {
         case (.null, .null): return true
         case let (.bool(a), .bool(b)): return a == b

@@ -73,7 +73,11 @@ class CombiningSink: Sink, InnerHost {
 
     final func emit(_ values: [Value]) {
         guard let combine else { return sendNext(.tuple(values)) }
-        do { sendNext(try combine.call(values)) } catch { sendError(FlowError.wrap(error)) }
+        do {
+            sendNext(values.count == 2 ? try combine.call(values[0], values[1]) : try combine.call(values))
+        } catch {
+            sendError(FlowError.wrap(error))
+        }
     }
 
     func innerNext(_ inner: InnerObserver, _ value: Value) {}

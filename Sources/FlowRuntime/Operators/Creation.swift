@@ -5,7 +5,7 @@
 extension Observable {
     /// Emits `value`, then completes.
     public static func just(_ value: Value) -> Observable {
-        from([value], name: "just")
+        JustNode(value)
     }
 
     /// Emits each value in order, then completes. (`of`, and `from` on an array.)
@@ -104,5 +104,23 @@ extension Observable {
             }
             observer.onSubscribe(task)
         }
+    }
+}
+
+/// `just`: common enough inside `flatMap` closures to deserve a node that
+/// allocates nothing but itself.
+final class JustNode: Observable {
+    let value: Value
+
+    init(_ value: Value) {
+        self.value = value
+        super.init(operatorName: "just")
+    }
+
+    override func subscribeCore(_ observer: Observer, on scheduler: Scheduler) {
+        let flag = BooleanDisposable()
+        observer.onSubscribe(flag)
+        if !flag.isDisposed { observer.onNext(value) }
+        if !flag.isDisposed { observer.onCompleted() }
     }
 }

@@ -116,7 +116,7 @@ final class FlattenSink: Sink, InnerHost {
     private let scheduler: Scheduler
     private let strategy: FlattenStrategy
     private let transform: Function?
-    private var active: [ObjectIdentifier: InnerObserver] = [:]
+    private var active = InnerSet()
     private var queue = Deque<Observable>()
     private var outerDone = false
     private var draining = false
@@ -150,8 +150,7 @@ final class FlattenSink: Sink, InnerHost {
             queue.append(inner)
             drain()
         case .latest:
-            for (_, old) in active { old.dispose() }
-            active = [:]
+            active.disposeAll()
             subscribeInner(inner)
         case .first:
             if active.isEmpty { subscribeInner(inner) }
@@ -187,7 +186,7 @@ final class FlattenSink: Sink, InnerHost {
     private func subscribeInner(_ stream: Observable) {
         let inner = InnerObserver(host: self, index: innerCount)
         innerCount += 1
-        active[ObjectIdentifier(inner)] = inner
+        active.insert(inner)
         stream.subscribe(inner, on: scheduler)
     }
 
@@ -196,14 +195,12 @@ final class FlattenSink: Sink, InnerHost {
     func innerError(_ inner: InnerObserver, _ error: FlowError) { sendError(error) }
 
     func innerCompleted(_ inner: InnerObserver) {
-        active.removeValue(forKey: ObjectIdentifier(inner))
+        active.remove(inner)
         drain()
     }
 
     override func disposeResources() {
-        let inners = active.values
-        active = [:]
         queue = []
-        for inner in inners { inner.dispose() }
+        active.disposeAll()
     }
 }

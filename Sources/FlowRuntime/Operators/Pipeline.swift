@@ -45,19 +45,28 @@ final class PipelineNode: Observable {
 }
 
 final class PipelineSink: Sink {
-    private let stages: ContiguousArray<Stage>
+    /// Owns the stages for the sink's lifetime.
+    private let stages: [Stage]
+    /// The same stages without reference counting: the loop below runs
+    /// once per event per stage, and retaining each stage there cost more
+    /// than the stage's own work.
+    private let unowned: UnsafeMutableBufferPointer<Unmanaged<Stage>>
 
     init(_ downstream: Observer, stages: [Stage]) {
-        self.stages = ContiguousArray(stages)
+        self.stages = stages
+        unowned = .allocate(capacity: stages.count)
+        _ = unowned.initialize(from: stages.map { Unmanaged.passUnretained($0) })
         super.init(downstream)
     }
+
+    deinit { unowned.deallocate() }
 
     override func onNext(_ value: Value) {
         if isStopped { return }
         var current = value
         do {
-            for stage in stages {
-                switch try stage.process(&current) {
+            for stage in unowned {
+                switch try stage._withUnsafeGuaranteedRef({ try $0.process(&current) }) {
                 case .pass: continue
                 case .drop: return
                 case .passThenComplete:

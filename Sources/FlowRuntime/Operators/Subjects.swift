@@ -25,15 +25,20 @@ public class Subject: Observable {
     private func post(_ event: Event) {
         guard terminal == nil else { return }
         if event.isTerminal { terminal = event }
-        pending.append(event)
-        guard !isDelivering else { return }
-        isDelivering = true
-        defer { isDelivering = false }
-        while let next = pending.popFirst() {
-            record(next)
-            for (_, observer) in observers { observer.on(next) }
-            if next.isTerminal { observers = [] }
+        if isDelivering {
+            pending.append(event)
+            return
         }
+        isDelivering = true
+        deliver(event)
+        while let next = pending.popFirst() { deliver(next) }
+        isDelivering = false
+    }
+
+    private func deliver(_ event: Event) {
+        record(event)
+        for (_, observer) in observers { observer.on(event) }
+        if event.isTerminal { observers = [] }
     }
 
     /// Remember what later subscribers must be replayed.

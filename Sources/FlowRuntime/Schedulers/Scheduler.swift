@@ -13,6 +13,9 @@ public protocol Scheduler: AnyObject {
     /// `time` has passed). Work at equal times runs in the order scheduled.
     @discardableResult
     func schedule(at time: TimeSpan, _ action: @escaping () -> Void) -> Disposable
+    /// Runs `action` at `first`, then every `period` after it, measured from
+    /// `first` so that the ticks do not drift.
+    func schedulePeriodic(first: TimeSpan, period: TimeSpan, _ action: @escaping () -> Void) -> Disposable
     /// Per-run state of a stream that must be shared by every subscriber of
     /// the run (a hot source playing once), created on first use.
     func runState<State: AnyObject>(for owner: AnyObject, create: () -> State) -> State
@@ -24,8 +27,8 @@ extension Scheduler {
         schedule(at: now + delay, action)
     }
 
-    /// Runs `action` at `first`, then every `period` after it, measured from
-    /// `first` so that the ticks do not drift.
+    /// Periodic work built from one-shot work, for schedulers without a
+    /// native form.
     public func schedulePeriodic(first: TimeSpan, period: TimeSpan, _ action: @escaping () -> Void) -> Disposable {
         let task = PeriodicTask(scheduler: self, first: first, period: max(period, TimeSpan(nanoseconds: 1)), action: action)
         task.arm()

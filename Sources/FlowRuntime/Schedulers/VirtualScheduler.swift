@@ -23,6 +23,14 @@ public final class VirtualScheduler: Scheduler {
         return item
     }
 
+    /// One action re-queued after each run: an `interval` allocates nothing per tick.
+    public func schedulePeriodic(first: TimeSpan, period: TimeSpan, _ action: @escaping () -> Void) -> Disposable {
+        let item = ScheduledAction(action, period: Swift.max(period, TimeSpan(nanoseconds: 1)))
+        queue.insert(Entry(time: Swift.max(first, now), sequence: nextSequence, item: item))
+        nextSequence += 1
+        return item
+    }
+
     public func runState<State: AnyObject>(for owner: AnyObject, create: () -> State) -> State {
         store.state(for: owner, create: create)
     }
@@ -69,6 +77,10 @@ public final class VirtualScheduler: Scheduler {
         now = entry.time
         executedActions += 1
         entry.item.run()
+        if let period = entry.item.period, !entry.item.isCancelled {
+            queue.insert(Entry(time: entry.time + period, sequence: nextSequence, item: entry.item))
+            nextSequence += 1
+        }
     }
 
     private func popNext(notAfter limit: TimeSpan) -> Entry? {
@@ -95,15 +107,22 @@ public final class VirtualScheduler: Scheduler {
     }
 }
 
-/// One scheduled action; disposing it before it runs cancels it.
+/// One scheduled action, or a periodic one; disposing it cancels what has
+/// not run yet.
 final class ScheduledAction: Disposable {
     private var action: (() -> Void)?
-    init(_ action: @escaping () -> Void) { self.action = action }
+    let period: TimeSpan?
+
+    init(_ action: @escaping () -> Void, period: TimeSpan? = nil) {
+        self.action = action
+        self.period = period
+    }
+
     var isCancelled: Bool { action == nil }
 
     func run() {
         guard let action else { return }
-        self.action = nil
+        if period == nil { self.action = nil }
         action()
     }
 
