@@ -5,12 +5,14 @@ let package = Package(
     name: "flow",
     platforms: [.macOS(.v14)],
     products: [
+        .executable(name: "flow", targets: ["flow"]),
         .library(name: "FlowRuntime", targets: ["FlowRuntime"]),
         .library(name: "FlowMarbles", targets: ["FlowMarbles"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-collections", from: "1.6.0"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
     ],
     targets: [
         // Values, events, schedulers and operators. Knows nothing of the language.
@@ -27,6 +29,13 @@ let package = Package(
         .target(name: "CThreadStack"),
         // Marble notation: parse, test streams, record, render, compare.
         .target(name: "FlowMarbles", dependencies: ["FlowRuntime"]),
+        // The language: lexer, parser, diagnostics, resolver, compiler to the graph.
+        .target(name: "FlowLanguage", dependencies: ["FlowRuntime", "FlowMarbles"]),
+        // The command line: flow run / test / check.
+        .executableTarget(
+            name: "flow",
+            dependencies: ["FlowLanguage", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+        ),
         .executableTarget(
             name: "runtime-tour",
             dependencies: ["FlowRuntime", "FlowMarbles"],

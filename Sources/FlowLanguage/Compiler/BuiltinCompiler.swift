@@ -1,0 +1,260 @@
+import FlowMarbles
+import FlowRuntime
+
+/// The language's own functions, and the marble forms of the contract.
+extension Compiler {
+    func compileBuiltin(_ name: String, _ nameSpan: Span, _ arguments: [CallArgument], _ span: Span, in scope: Scope) -> Code {
+        switch name {
+        case "print": return compilePrint(arguments, in: scope)
+        case "cold", "hot": return compileMarbleSource(name, nameSpan, arguments, in: scope)
+        case "time": return compileTime(nameSpan, arguments, in: scope)
+        case "marbles": return compileMarbles(nameSpan, arguments, in: scope)
+        case "expect":
+            error("an expectation needs toBe, as in expect(s).toBe(\"-a-|\")", span)
+            return { _ in .null }
+        default: return compileConversion(name, nameSpan, arguments, in: scope)
+        }
+    }
+
+    /// `print(a, b)`: the values' descriptions, separated by spaces.
+    private func compilePrint(_ arguments: [CallArgument], in scope: Scope) -> Code {
+        for argument in arguments where argument.label != nil && argument.label != "separator" {
+            error("print has no argument labelled '\(argument.label!)'", argument.labelSpan!, help: "it takes values and separator:")
+        }
+        let args = compileArguments(arguments, in: scope)
+        let env = environment
+        return { frame in
+            let values = try args.evaluate(frame)
+            var separator = " "
+            var shown: [String] = []
+            for (label, value) in zip(args.labels, values) {
+                if label == "separator" { separator = value.description } else { shown.append(value.description) }
+            }
+            env.output(shown.joined(separator: separator))
+            return .null
+        }
+    }
+
+    /// Checks a literal marble string now, reporting a mistake at its character.
+    private func checkMarble(_ argument: CallArgument, as kind: MarbleKind) {
+        guard case .literal(.string(let marble), let span) = argument.value else { return }
+        do {
+            switch kind {
+            case .cold: _ = try MarbleParser.parseEvents(marble)
+            case .hot: _ = try MarbleParser.parseEvents(marble, allowSubscriptionPoint: true)
+            case .subscription: _ = try MarbleParser.parseSubscription(marble)
+            case .time: _ = try MarbleParser.duration(of: marble)
+            }
+        } catch let e as MarbleSyntaxError {
+            // Point at the offending character when the literal has no escapes
+            // (then characters of the string and of the source line agree).
+            var at = span
+            if !file.text(of: span).contains("\\") {
+                let before = String(marble.prefix(e.offset)).utf8.count
+                let width = Swift.max(1, String(marble.dropFirst(e.offset).prefix(1)).utf8.count)
+                at = Span(span.start + 1 + before, span.start + 1 + before + width)
+            }
+            error("bad marble: \(e.message)", at, help: "marbles use - | # ^ ! ( ) values and time like 10ms; see grammar.md")
+        } catch {}
+    }
+
+    enum MarbleKind { case cold, hot, subscription, time }
+
+    /// `cold("-a-|", a: 1, error: "boom")`, `hot("-^-a")`.
+    private func compileMarbleSource(_ name: String, _ nameSpan: Span, _ arguments: [CallArgument], in scope: Scope) -> Code {
+        guard let first = arguments.first, first.label == nil else {
+            error("\(name) needs a marble string first, as in \(name)(\"-a-b-|\", a: 1)", nameSpan)
+            return { _ in .null }
+        }
+        checkMarble(first, as: name == "cold" ? .cold : .hot)
+        let values = compileMarbleValues(Array(arguments.dropFirst()), in: scope)
+        let marble = compile(first.value, in: scope)
+        let location = self.location(first.value.span)
+        return { frame in
+            let text = try located(location) { try marble(frame).asString() }
+            let (symbols, errorValue) = try values(frame)
+            return try located(location) {
+                do {
+                    let stream: Observable = name == "cold"
+                        ? try ColdStream(text, values: symbols, error: errorValue)
+                        : try HotStream(text, values: symbols, error: errorValue)
+                    return .stream(stream)
+                } catch let e as MarbleSyntaxError {
+                    throw FlowError("bad marble: \(e.description)")
+                }
+            }
+        }
+    }
+
+    /// The labelled values of a marble (`a: 1`) and its `error:` value.
+    func compileMarbleValues(_ arguments: [CallArgument], in scope: Scope) -> (Frame) throws -> ([String: Value], Value?) {
+        var entries: [(String, Code)] = []
+        for argument in arguments {
+            guard let label = argument.label else {
+                error("marble values are labelled with their symbol, as in a: 1", argument.value.span)
+                continue
+            }
+            if label != "error" && label.count != 1 {
+                error("'\(label)' is not a marble symbol: symbols are single letters or digits", argument.labelSpan!,
+                      help: "use error: for the value of #")
+            }
+            entries.append((label, compile(argument.value, in: scope)))
+        }
+        return { frame in
+            var symbols: [String: Value] = [:]
+            var errorValue: Value?
+            for (label, code) in entries {
+                if label == "error" { errorValue = try code(frame) } else { symbols[label] = try code(frame) }
+            }
+            return (symbols, errorValue)
+        }
+    }
+
+    /// `time("---|")`: the duration a marble spans (3ms).
+    private func compileTime(_ nameSpan: Span, _ arguments: [CallArgument], in scope: Scope) -> Code {
+        guard arguments.count == 1, arguments[0].label == nil else {
+            error("time takes one marble string, as in time(\"---|\")", nameSpan)
+            return { _ in .null }
+        }
+        checkMarble(arguments[0], as: .time)
+        let marble = compile(arguments[0].value, in: scope)
+        let location = self.location(arguments[0].value.span)
+        return { frame in
+            try located(location) {
+                do { return .duration(try MarbleParser.duration(of: try marble(frame).asString())) } catch let e as MarbleSyntaxError {
+                    throw FlowError("bad marble: \(e.description)")
+                }
+            }
+        }
+    }
+
+    /// `marbles(a, b, c)`: lanes drawn when the run ends, labelled as written.
+    private func compileMarbles(_ nameSpan: Span, _ arguments: [CallArgument], in scope: Scope) -> Code {
+        if arguments.isEmpty { error("marbles needs the streams to draw, as in marbles(a, b)", nameSpan) }
+        let lanes = arguments.map { argument -> (String, Code) in
+            (argument.label ?? file.text(of: argument.value.span), compile(argument.value, in: scope))
+        }
+        let env = environment
+        let location = self.location(nameSpan)
+        return { frame in
+            var group: [(label: String, recorder: EventRecorder)] = []
+            for (label, code) in lanes {
+                let stream = try located(location) { try code(frame).asStream() }
+                let recorder = env.run.marbles.observe(stream, subscription: SubscriptionLog(subscribed: .zero, unsubscribed: nil))
+                group.append((label, recorder))
+            }
+            env.run.lanes.append(group)
+            return .null
+        }
+    }
+
+    private func compileConversion(_ name: String, _ nameSpan: Span, _ arguments: [CallArgument], in scope: Scope) -> Code {
+        guard arguments.count == 1, arguments[0].label == nil else {
+            error("\(name) takes one value, as in \(name)(x)", nameSpan)
+            return { _ in .null }
+        }
+        let value = compile(arguments[0].value, in: scope)
+        let location = self.location(nameSpan)
+        return { frame in
+            let v = try value(frame)
+            return try located(location) {
+                switch (name, v) {
+                case ("String", _): return .string(v.description)
+                case ("Int", .string(let s)): return Int(s.trimmingWhitespace()).map(Value.int) ?? .null
+                case ("Int", .double(let d)):
+                    guard d.isFinite, abs(d) < 9.2e18 else { throw FlowError("\(d) does not fit in an Int") }
+                    return .int(Int(d))
+                case ("Int", .int), ("Double", .double): return v
+                case ("Double", .int(let i)): return .double(Double(i))
+                case ("Double", .string(let s)): return Double(s.trimmingWhitespace()).map(Value.double) ?? .null
+                default: throw FlowError("cannot convert \(v.typeName) \(v.literal) to \(name)")
+                }
+            }
+        }
+    }
+
+    // MARK: - expect
+
+    /// `expect(s).toBe("-a-|", a: 1)`, `expect(s, subscription: "^--!")`,
+    /// `expect(s, unsubscribe: "--!")`, `expect(s.subscriptions).toBe(["^-!"])`.
+    func compileExpectation(_ expectArgs: [CallArgument], _ expectSpan: Span, toBe: [CallArgument], _ span: Span, in scope: Scope) -> Code {
+        guard let target = expectArgs.first, target.label == nil else {
+            error("expect needs the stream to check, as in expect(s).toBe(\"-a|\")", expectSpan)
+            return { _ in .null }
+        }
+        for extra in expectArgs.dropFirst() where extra.label != "subscription" && extra.label != "unsubscribe" {
+            error("expect takes a stream and subscription: or unsubscribe:", extra.labelSpan ?? extra.value.span,
+                  help: extra.label.flatMap { Suggestions.didYouMean($0, among: ["subscription", "unsubscribe"]) })
+        }
+        guard let marbleArgument = toBe.first, marbleArgument.label == nil else {
+            error("toBe needs the expected marble first, as in toBe(\"-a-|\", a: 1)", span)
+            return { _ in .null }
+        }
+        let location = self.location(expectSpan)
+        let env = environment
+        if case .member(let base, "subscriptions", _, _) = target.value {
+            return compileSubscriptionExpectation(base, marbleArgument, toBe, location, in: scope)
+        }
+        checkMarble(marbleArgument, as: .cold)
+        let stream = compile(target.value, in: scope)
+        let marble = compile(marbleArgument.value, in: scope)
+        let values = compileMarbleValues(Array(toBe.dropFirst()), in: scope)
+        let subscription = expectArgs.dropFirst().first.map { argument -> (String?, Code) in
+            checkMarble(argument, as: .subscription)
+            return (argument.label, compile(argument.value, in: scope))
+        }
+        return { frame in
+            let observable = try located(location) { try stream(frame).asStream() }
+            let expected = try located(location) { try marble(frame).asString() }
+            let (symbols, errorValue) = try values(frame)
+            var log = SubscriptionLog(subscribed: .zero, unsubscribed: nil)
+            if let (label, code) = subscription {
+                let text = try located(location) { try code(frame).asString() }
+                log = try located(location) {
+                    do {
+                        return try MarbleParser.parseSubscription(label == "unsubscribe" ? "^" + text.dropFirst() : text)
+                    } catch let e as MarbleSyntaxError { throw FlowError("bad marble: \(e.description)") }
+                }
+            }
+            try located(location) {
+                do {
+                    try env.run.marbles.expect(observable, subscription: log, toBe: expected, values: symbols, error: errorValue, location: location)
+                } catch let e as MarbleSyntaxError { throw FlowError("bad marble: \(e.description)") }
+            }
+            env.run.expectationCount += 1
+            return .null
+        }
+    }
+
+    private func compileSubscriptionExpectation(
+        _ base: Expr, _ marbleArgument: CallArgument, _ toBe: [CallArgument], _ location: SourceLocation, in scope: Scope
+    ) -> Code {
+        if toBe.count > 1 { error("a subscription log is compared with marbles only", toBe[1].value.span) }
+        if case .array(let elements, _) = marbleArgument.value {
+            for element in elements { checkMarble(CallArgument(label: nil, labelSpan: nil, value: element, isTrailing: false), as: .subscription) }
+        } else {
+            checkMarble(marbleArgument, as: .subscription)
+        }
+        let stream = compile(base, in: scope)
+        let marble = compile(marbleArgument.value, in: scope)
+        let env = environment
+        return { frame in
+            let value = try stream(frame)
+            guard case .stream(let s) = value, let logged = s as? LoggedStream else {
+                throw FlowError("only cold(...) and hot(...) streams log their subscriptions", at: location)
+            }
+            let expected = try marble(frame)
+            let marbles: [String] = try located(location) {
+                if case .string(let one) = expected { return [one] }
+                return try expected.asArray().map { try $0.asString() }
+            }
+            try located(location) {
+                do { try env.run.marbles.expectSubscriptions(logged, toBe: marbles, location: location) } catch let e as MarbleSyntaxError {
+                    throw FlowError("bad marble: \(e.description)")
+                }
+            }
+            env.run.expectationCount += 1
+            return .null
+        }
+    }
+}

@@ -1,0 +1,210 @@
+import FlowMarbles
+import FlowRuntime
+
+/// Compiling calls: operators, language builtins, methods, closures.
+extension Compiler {
+    struct CompiledArguments {
+        var labels: [String?]
+        var codes: [Code]
+        /// Values of arguments that are literals, for static checks.
+        var constants: [Value?]
+        var spans: [Span]
+
+        func evaluate(_ frame: Frame) throws -> [Value] { try codes.map { try $0(frame) } }
+    }
+
+    func compileArguments(_ arguments: [CallArgument], in scope: Scope) -> CompiledArguments {
+        CompiledArguments(
+            labels: arguments.map(\.label), codes: arguments.map { compile($0.value, in: scope) },
+            constants: arguments.map { Self.staticValue($0.value) }, spans: arguments.map(\.value.span))
+    }
+
+    /// The kind of value an argument is known to have before running:
+    /// literals, and closures (stood in for by a placeholder function).
+    static func staticValue(_ expr: Expr) -> Value? {
+        switch expr {
+        case .literal(let v, _): return v
+        case .string: return .string("")
+        case .closure: return .function(placeholderFunction)
+        case .array: return .array([])
+        default: return nil
+        }
+    }
+
+    private static var placeholderFunction: Function { Function.variadic { _ in .null } }
+
+    func compileCall(_ callee: Expr, _ arguments: [CallArgument], _ span: Span, in scope: Scope) -> Code {
+        if case .member(let base, "toBe", _, _) = callee, case .call(.name("expect", _), let expectArgs, let expectSpan) = base,
+           scope.lookup("expect") == nil {
+            return compileExpectation(expectArgs, expectSpan, toBe: arguments, span, in: scope)
+        }
+        switch callee {
+        case .name(let name, let nameSpan) where scope.lookup(name) == nil:
+            return compileFunctionCall(name, nameSpan, arguments, span, in: scope)
+        case .member(let base, let name, let nameSpan, _):
+            return compileMethodCall(base, name, nameSpan, arguments, span, in: scope)
+        default:
+            return compileValueCall(callee, arguments, span, in: scope)
+        }
+    }
+
+    /// Calling a closure held in a value: `f(1, 2)`.
+    private func compileValueCall(_ callee: Expr, _ arguments: [CallArgument], _ span: Span, in scope: Scope) -> Code {
+        if let labelled = arguments.first(where: { $0.label != nil }) {
+            error("closures take no argument labels", labelled.labelSpan ?? labelled.value.span)
+        }
+        let function = compile(callee, in: scope)
+        let args = compileArguments(arguments, in: scope)
+        let location = self.location(span)
+        return { frame in
+            let f = try function(frame)
+            let values = try args.evaluate(frame)
+            return try located(location) { try f.asFunction().call(values) }
+        }
+    }
+
+    private func compileFunctionCall(_ name: String, _ nameSpan: Span, _ arguments: [CallArgument], _ span: Span, in scope: Scope) -> Code {
+        if Builtins.languageFunctions.contains(name) {
+            return compileBuiltin(name, nameSpan, arguments, span, in: scope)
+        }
+        if let spec = operatorTable.lookup(name) {
+            if spec.form == .method {
+                error("'\(name)' is a method: call it on a stream, as in source.\(name)(...)", nameSpan)
+                return { _ in .null }
+            }
+            return compileOperator(spec, receiver: nil, nameSpan, arguments, span, in: scope)
+        }
+        error("unknown function '\(name)'", nameSpan, help: Suggestions.didYouMean(name, among: scope.visibleNames + Builtins.allNames))
+        return { _ in .null }
+    }
+
+    private func compileMethodCall(
+        _ base: Expr, _ name: String, _ nameSpan: Span, _ arguments: [CallArgument], _ span: Span, in scope: Scope
+    ) -> Code {
+        if case .call(.name("expect", _), _, _) = base, scope.lookup("expect") == nil {
+            error("an expectation is completed with toBe, as in expect(s).toBe(\"-a-|\")", nameSpan,
+                  help: Suggestions.didYouMean(name, among: ["toBe"]))
+            return { _ in .null }
+        }
+        if Builtins.subscribingMethods.contains(name) {
+            return compileSubscription(base, name, nameSpan, arguments, span, in: scope)
+        }
+        let spec = operatorTable.lookup(name).flatMap { $0.form == .function ? nil : $0 }
+        let isHelper = CollectionHelpers.names.contains(name)
+        guard spec != nil || isHelper else {
+            error("unknown method '\(name)'", nameSpan, help: Suggestions.didYouMean(name, among: Builtins.allMethods))
+            return { _ in .null }
+        }
+        let receiver = compile(base, in: scope)
+        let args = compileArguments(arguments, in: scope)
+        let helper = isHelper ? helperInvoker(name, nameSpan, args) : nil
+        guard let spec else {
+            return { frame in try helper!(try receiver(frame), frame) }
+        }
+        let invoke = operatorInvoker(spec, nameSpan, args, span, check: !isHelper)
+        return { frame in
+            let value = try receiver(frame)
+            // The same name on an array or a string is the collection helper.
+            if let helper, !value.isStream { return try helper(value, frame) }
+            return try invoke(value, frame)
+        }
+    }
+
+    func compileOperator(
+        _ spec: OperatorSpec, receiver: Code?, _ nameSpan: Span, _ arguments: [CallArgument], _ span: Span, in scope: Scope
+    ) -> Code {
+        let invoke = operatorInvoker(spec, nameSpan, compileArguments(arguments, in: scope), span, check: true)
+        return { frame in try invoke(try receiver?(frame), frame) }
+    }
+
+    /// Calls an operator of the table on an evaluated receiver (nil for a
+    /// free function) with arguments evaluated in the caller's frame.
+    private func operatorInvoker(
+        _ spec: OperatorSpec, _ nameSpan: Span, _ args: CompiledArguments, _ span: Span, check: Bool
+    ) -> (Value?, Frame) throws -> Value {
+        if check, !spec.signatures.contains(where: { $0.bind(labels: args.labels, values: args.constants) != nil }) {
+            reportBadCall(spec, args, nameSpan)
+        }
+        let env = environment
+        let label = file.text(of: Span(nameSpan.start, span.end))
+        let name = spec.name
+        return { target, frame in
+            let values = try args.evaluate(frame)
+            let result = try operatorTable.call(name, receiver: target, labels: args.labels, arguments: values, context: env.context(at: nameSpan))
+            if case .stream(let stream) = result, stream.label == nil { stream.label = label }
+            return result
+        }
+    }
+
+    /// Calls a collection helper on an evaluated receiver.
+    private func helperInvoker(_ name: String, _ nameSpan: Span, _ args: CompiledArguments) -> (Value, Frame) throws -> Value {
+        let location = self.location(nameSpan)
+        return { target, frame in
+            let values = try args.evaluate(frame)
+            return try located(location) { try CollectionHelpers.call(name, on: target, labels: args.labels, arguments: values) }
+        }
+    }
+
+    /// Says why no signature fits: an unknown label, a literal of the wrong
+    /// kind (a non-closure where a closure is needed), or the count.
+    private func reportBadCall(_ spec: OperatorSpec, _ args: CompiledArguments, _ nameSpan: Span) {
+        let forms = "'\(spec.name)' takes " + spec.signatureDescriptions.joined(separator: " or ")
+        let knownLabels = Set(spec.signatures.flatMap { $0.parameters.compactMap(\.label) })
+        for (i, label) in args.labels.enumerated() {
+            if let label, !knownLabels.contains(label) {
+                let hint = Suggestions.closest(to: label, among: knownLabels).map { "did you mean '\($0):'? " } ?? ""
+                error("'\(spec.name)' has no argument labelled '\(label)'", args.spans[i], help: hint + forms)
+                return
+            }
+        }
+        let shapeFits = spec.signatures.contains { $0.bind(labels: args.labels, values: args.labels.map { _ in nil }) != nil }
+        if shapeFits {
+            for (i, constant) in args.constants.enumerated() {
+                guard let constant else { continue }
+                let wanted = spec.signatures.compactMap { signature -> ParameterType? in
+                    guard let plan = signature.bind(labels: args.labels, values: args.labels.map { _ in nil }),
+                          let p = plan.firstIndex(where: { $0.contains(i) }) else { return nil }
+                    return signature.parameters[p].type
+                }
+                if let type = wanted.first, !type.accepts(constant) {
+                    let what = type == .function ? "a closure" : "a \(type.rawValue)"
+                    error("'\(spec.name)' needs \(what) here, not \(constant.typeName) \(constant.literal)", args.spans[i],
+                          help: type == .function ? "write a closure, as in \(spec.name) { $0 }" : forms)
+                    return
+                }
+            }
+        }
+        error("wrong arguments for '\(spec.name)'", nameSpan, help: forms)
+    }
+
+    // MARK: - Subscribing
+
+    private func compileSubscription(
+        _ base: Expr, _ name: String, _ nameSpan: Span, _ arguments: [CallArgument], _ span: Span, in scope: Scope
+    ) -> Code {
+        let allowed: [String?] = name == "sink" ? [nil, "receiveValue", "receiveCompletion"] : [nil, "onNext", "onError", "onCompleted"]
+        for argument in arguments where !allowed.contains(argument.label) {
+            error("'\(name)' has no argument labelled '\(argument.label!)'", argument.labelSpan ?? argument.value.span,
+                  help: "it takes " + allowed.compactMap { $0.map { "\($0):" } }.joined(separator: ", ") + " or a trailing closure")
+        }
+        let stream = compile(base, in: scope)
+        let args = compileArguments(arguments, in: scope)
+        let env = environment
+        let location = self.location(span)
+        return { frame in
+            let source = try stream(frame)
+            let values = try args.evaluate(frame)
+            var handlers: [String: Function] = [:]
+            for (label, value) in zip(args.labels, values) {
+                let key = label ?? (name == "sink" ? "receiveValue" : "onNext")
+                handlers[key] = try located(location) { try value.asFunction() }
+            }
+            let observable = try located(location) { try source.asStream() }
+            env.subscribe(observable, at: location, onNext: handlers["receiveValue"] ?? handlers["onNext"],
+                          onError: handlers["onError"], onCompleted: handlers["onCompleted"],
+                          onCompletion: handlers["receiveCompletion"])
+            return .null
+        }
+    }
+}
+

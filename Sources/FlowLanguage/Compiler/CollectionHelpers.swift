@@ -1,0 +1,217 @@
+import Collections
+import FlowRuntime
+
+/// The helpers arrays, strings and dictionaries have in scripts. The same
+/// name on a stream is the stream operator; these run on values at once.
+enum CollectionHelpers {
+    static let names: Set<String> = [
+        "map", "filter", "reduce", "contains", "sorted", "joined", "split", "compactMap", "flatMap", "reversed",
+        "first", "last", "min", "max", "allSatisfy", "prefix", "dropFirst", "dropLast", "suffix", "firstIndex",
+        "uppercased", "lowercased", "hasPrefix", "hasSuffix", "trimmed", "replacingOccurrences", "enumerated",
+        "sum", "count", "isEmpty", "keys", "values", "appending", "mapValues",
+    ]
+
+    static func call(_ name: String, on receiver: Value, labels: [String?], arguments: [Value]) throws -> Value {
+        let args = Args(name: name, labels: labels, values: arguments)
+        switch receiver {
+        case .array(let a): return try array(name, a, args)
+        case .tuple(let t): return try array(name, t.elements, args)
+        case .string(let s): return try string(name, s, args)
+        case .dictionary(let d): return try dictionary(name, d, args)
+        default:
+            throw FlowError("\(receiver.typeName) \(receiver.literal) has no method '\(name)'")
+        }
+    }
+
+    /// CallArgument access with clear errors.
+    struct Args {
+        let name: String
+        let labels: [String?]
+        let values: [Value]
+
+        func expect(_ count: Int, labels wanted: [String?]? = nil) throws {
+            guard values.count == count, wanted == nil || labels == wanted! else {
+                let shown = (wanted ?? Array(repeating: nil, count: count)).map { $0.map { "\($0): " } ?? "_" }
+                throw FlowError("\(name) takes (\(shown.joined(separator: ", "))), got \(values.count) argument\(values.count == 1 ? "" : "s")")
+            }
+        }
+
+        func function(_ i: Int) throws -> Function { try values[i].asFunction() }
+    }
+
+    private static func array(_ name: String, _ a: [Value], _ args: Args) throws -> Value {
+        switch name {
+        case "count": try args.expect(0); return .int(a.count)
+        case "isEmpty": try args.expect(0); return .bool(a.isEmpty)
+        case "map": try args.expect(1); let f = try args.function(0); return .array(try a.map { try f.call($0) })
+        case "compactMap":
+            try args.expect(1); let f = try args.function(0)
+            return .array(try a.compactMap { let v = try f.call($0); return v.isNull ? nil : v })
+        case "flatMap":
+            try args.expect(1); let f = try args.function(0)
+            return .array(try a.flatMap { try f.call($0).asArray() })
+        case "filter": try args.expect(1); let f = try args.function(0); return .array(try a.filter { try f.test($0) })
+        case "reduce":
+            try args.expect(2); let f = try args.function(1)
+            return try a.reduce(args.values[0]) { try f.call($0, $1) }
+        case "contains":
+            if args.labels == ["where"] { let f = try args.function(0); return .bool(try a.contains { try f.test($0) }) }
+            try args.expect(1); return .bool(a.contains(args.values[0]))
+        case "allSatisfy": try args.expect(1); let f = try args.function(0); return .bool(try a.allSatisfy { try f.test($0) })
+        case "first":
+            if args.values.isEmpty { return a.first ?? .null }
+            try args.expect(1, labels: ["where"]); let f = try args.function(0)
+            return try a.first { try f.test($0) } ?? .null
+        case "last": try args.expect(0); return a.last ?? .null
+        case "firstIndex":
+            try args.expect(1, labels: ["of"]); return a.firstIndex(of: args.values[0]).map(Value.int) ?? .null
+        case "sorted":
+            if args.values.isEmpty { return .array(try sort(a) { try $0.compare(to: $1) < 0 }) }
+            try args.expect(1, labels: ["by"]); let f = try args.function(0)
+            return .array(try sort(a) { try f.call($0, $1).asBool() })
+        case "reversed": try args.expect(0); return .array(a.reversed())
+        case "min", "max":
+            try args.expect(0)
+            var best: Value?
+            let sign = name == "min" ? -1 : 1
+            for v in a {
+                if let current = best, try v.compare(to: current) * sign <= 0 { continue }
+                best = v
+            }
+            return best ?? .null
+        case "sum": try args.expect(0); return try a.reduce(.int(0)) { try Value.add($0, $1) }
+        case "joined":
+            if args.values.isEmpty { return .string(a.map(\.description).joined()) }
+            try args.expect(1, labels: ["separator"])
+            return .string(a.map(\.description).joined(separator: try args.values[0].asString()))
+        case "prefix": try args.expect(1); return .array(Array(a.prefix(Swift.max(0, try args.values[0].asInt()))))
+        case "suffix": try args.expect(1); return .array(Array(a.suffix(Swift.max(0, try args.values[0].asInt()))))
+        case "dropFirst":
+            return .array(Array(a.dropFirst(args.values.isEmpty ? 1 : Swift.max(0, try args.values[0].asInt()))))
+        case "dropLast":
+            return .array(Array(a.dropLast(args.values.isEmpty ? 1 : Swift.max(0, try args.values[0].asInt()))))
+        case "enumerated":
+            try args.expect(0)
+            return .array(a.enumerated().map { .tuple(Tuple([.int($0.offset), $0.element], labels: ["offset", "element"])) })
+        case "appending": try args.expect(1); return .array(a + [args.values[0]])
+        default: throw FlowError("Array has no method '\(name)'")
+        }
+    }
+
+    /// A sort whose comparison may throw.
+    private static func sort(_ a: [Value], by less: (Value, Value) throws -> Bool) throws -> [Value] {
+        var failure: Error?
+        let sorted = a.sorted { x, y in
+            guard failure == nil else { return false }
+            do { return try less(x, y) } catch { failure = error; return false }
+        }
+        if let failure { throw failure }
+        return sorted
+    }
+
+    private static func string(_ name: String, _ s: String, _ args: Args) throws -> Value {
+        func text(_ i: Int) throws -> String { try args.values[i].asString() }
+        switch name {
+        case "count": try args.expect(0); return .int(s.count)
+        case "isEmpty": try args.expect(0); return .bool(s.isEmpty)
+        case "uppercased": try args.expect(0); return .string(s.uppercased())
+        case "lowercased": try args.expect(0); return .string(s.lowercased())
+        case "trimmed": try args.expect(0); return .string(s.trimmingWhitespace())
+        case "hasPrefix": try args.expect(1); return .bool(s.hasPrefix(try text(0)))
+        case "hasSuffix": try args.expect(1); return .bool(s.hasSuffix(try text(0)))
+        case "contains": try args.expect(1); return .bool(try s.contains(text(0)))
+        case "split":
+            let separator = args.values.isEmpty ? " " : try text(0)
+            guard !separator.isEmpty else { throw FlowError("split needs a non-empty separator") }
+            return .array(s.split(separator: separator, omittingEmptySubsequences: args.values.isEmpty).map { .string(String($0)) })
+        case "replacingOccurrences":
+            try args.expect(2, labels: ["of", "with"])
+            return .string(s.replacing(try text(0), with: try text(1)))
+        case "reversed": try args.expect(0); return .string(String(s.reversed()))
+        case "first": try args.expect(0); return s.first.map { .string(String($0)) } ?? .null
+        case "last": try args.expect(0); return s.last.map { .string(String($0)) } ?? .null
+        case "prefix": try args.expect(1); return .string(String(s.prefix(Swift.max(0, try args.values[0].asInt()))))
+        case "suffix": try args.expect(1); return .string(String(s.suffix(Swift.max(0, try args.values[0].asInt()))))
+        case "dropFirst": return .string(String(s.dropFirst(args.values.isEmpty ? 1 : Swift.max(0, try args.values[0].asInt()))))
+        case "dropLast": return .string(String(s.dropLast(args.values.isEmpty ? 1 : Swift.max(0, try args.values[0].asInt()))))
+        default:
+            // The rest treat the string as an array of one-character strings.
+            return try array(name, s.map { .string(String($0)) }, args)
+        }
+    }
+
+    private static func dictionary(_ name: String, _ d: OrderedDictionary<Value, Value>, _ args: Args) throws -> Value {
+        switch name {
+        case "count": try args.expect(0); return .int(d.count)
+        case "isEmpty": try args.expect(0); return .bool(d.isEmpty)
+        case "keys": try args.expect(0); return .array(Array(d.keys))
+        case "values": try args.expect(0); return .array(Array(d.values))
+        case "mapValues":
+            try args.expect(1); let f = try args.function(0)
+            var out = OrderedDictionary<Value, Value>()
+            for (k, v) in d { out[k] = try f.call(v) }
+            return .dictionary(out)
+        case "contains":
+            if args.labels == ["where"] {
+                let f = try args.function(0)
+                return .bool(try d.contains { try f.test(.tuple(Tuple([$0.key, $0.value], labels: ["key", "value"]))) })
+            }
+            try args.expect(1); return .bool(d[args.values[0]] != nil)
+        default:
+            let entries = d.map { Value.tuple(Tuple([$0.key, $0.value], labels: ["key", "value"])) }
+            return try array(name, entries, args)
+        }
+    }
+}
+
+extension String {
+    func trimmingWhitespace() -> String {
+        var s = Substring(self)
+        while let c = s.first, c.isWhitespace { s.removeFirst() }
+        while let c = s.last, c.isWhitespace { s.removeLast() }
+        return String(s)
+    }
+
+    func replacing(_ target: String, with replacement: String) -> String {
+        guard !target.isEmpty else { return self }
+        return components(separatedByString: target).joined(separator: replacement)
+    }
+
+    func components(separatedByString separator: String) -> [String] {
+        split(separator: separator, omittingEmptySubsequences: false).map(String.init)
+    }
+}
+
+extension Value {
+    var isStream: Bool { if case .stream = self { true } else { false } }
+
+    static var emptyDictionary: Value { .dictionary([:]) }
+
+    func inserting(_ key: Value, _ value: Value) throws -> Value {
+        guard case .dictionary(var d) = self else { throw FlowError("not a dictionary") }
+        d[key] = value
+        return .dictionary(d)
+    }
+
+    /// `a[i]`, `d["k"]` (nil when missing), `s[i]`, `t[i]`.
+    func subscripted(by key: Value) throws -> Value {
+        switch self {
+        case .array(let a):
+            let i = try key.asInt()
+            guard a.indices.contains(i) else { throw FlowError("index \(i) out of range for an array of \(a.count) element\(a.count == 1 ? "" : "s")") }
+            return a[i]
+        case .tuple(let t):
+            let i = try key.asInt()
+            guard t.elements.indices.contains(i) else { throw FlowError("index \(i) out of range for a tuple of \(t.elements.count)") }
+            return t.elements[i]
+        case .string(let s):
+            let i = try key.asInt()
+            guard i >= 0, i < s.count else { throw FlowError("index \(i) out of range for a string of \(s.count) characters") }
+            return .string(String(s[s.index(s.startIndex, offsetBy: i)]))
+        case .dictionary(let d):
+            return d[key] ?? .null
+        default:
+            throw FlowError("\(typeName) \(literal) cannot be subscripted")
+        }
+    }
+}

@@ -1,0 +1,327 @@
+import FlowMarbles
+import FlowRuntime
+
+/// Resolves every name of a script and compiles it to Swift closures over
+/// frame slots, before anything runs. All problems are collected, so one
+/// `flow check` reports every unknown name, bad call and duplicate `let`.
+///
+/// Closures are compiled once: calling `{ $0 * 2 }` a million times walks
+/// no tree and looks up no name.
+final class Compiler {
+    let file: SourceFile
+    let environment: Environment
+    private(set) var diagnostics: [Diagnostic] = []
+    /// In the REPL a new `let` replaces the old one instead of being an error.
+    var allowsRedeclaration = false
+
+    init(file: SourceFile, environment: Environment) {
+        self.file = file
+        self.environment = environment
+    }
+
+    func error(_ message: String, _ span: Span, help: String? = nil) {
+        diagnostics.append(Diagnostic(message, in: file, at: span, help: help))
+    }
+
+    func location(_ span: Span) -> SourceLocation { file.location(of: span.start) }
+
+    // MARK: - Statements
+
+    /// A compiled statement; `test` blocks are returned separately.
+    struct CompiledTest {
+        let name: String
+        let span: Span
+        let scope: Scope
+        let body: [Code]
+    }
+
+    func compileTopLevel(_ statements: [Statement], in scope: Scope) -> (body: [Code], tests: [CompiledTest]) {
+        var body: [Code] = []
+        var tests: [CompiledTest] = []
+        var testNames: [String: Span] = [:]
+        for statement in statements {
+            if case .test(let name, let statementsOfTest, let span) = statement {
+                if testNames[name] != nil {
+                    error("a test named \"\(name)\" is already declared", span, help: "give each test block its own name")
+                }
+                testNames[name] = span
+                let testScope = Scope(kind: .test, parent: scope)
+                let code = statementsOfTest.map { compileStatement($0, in: testScope) }
+                tests.append(CompiledTest(name: name, span: span, scope: testScope, body: code))
+            } else {
+                body.append(compileStatement(statement, in: scope))
+            }
+        }
+        return (body, tests)
+    }
+
+    func compileStatement(_ statement: Statement, in scope: Scope) -> Code {
+        switch statement {
+        case .binding(let name, let nameSpan, let valueExpr, _):
+            let value = compile(valueExpr, in: scope)
+            let slot: Int
+            if allowsRedeclaration {
+                slot = scope.redeclare(name, at: nameSpan)
+            } else if let declared = scope.declare(name, at: nameSpan) {
+                slot = declared
+            } else {
+                let previous = scope.previousDeclaration(of: name).map { file.lineAndColumn(of: $0.start).line }
+                error("'\(name)' is already declared in this scope" + (previous.map { " (line \($0))" } ?? ""), nameSpan,
+                      help: "choose another name; a script's names are declared once")
+                return { _ in .null }
+            }
+            return { frame in
+                frame.slots[slot] = try value(frame)
+                return .null
+            }
+        case .expression(let expr):
+            return compileExpressionStatement(expr, in: scope)
+        case .return(let expr, _):
+            let value = expr.map { compile($0, in: scope) }
+            return { frame in throw ReturnSignal(value: try value?(frame) ?? .null) }
+        case .test(_, _, let span):
+            error("test blocks can only be written at the top level of a script", span)
+            return { _ in .null }
+        }
+    }
+
+    /// A statement that ends in `.print(...)` subscribes the stream, as
+    /// `sink` does; any other expression is evaluated for its effects.
+    private func compileExpressionStatement(_ expr: Expr, in scope: Scope) -> Code {
+        let code = compile(expr, in: scope)
+        guard case .call(let callee, _, let span) = expr, case .member(_, "print", _, _) = callee else { return code }
+        let env = environment
+        let location = self.location(span)
+        return { frame in
+            let value = try code(frame)
+            if case .stream(let stream) = value { env.subscribe(stream, at: location, onNext: nil) }
+            return value
+        }
+    }
+
+    // MARK: - Expressions
+
+    func compile(_ expr: Expr, in scope: Scope) -> Code {
+        switch expr {
+        case .literal(let value, _):
+            return { _ in value }
+        case .string(let parts, _):
+            return compileInterpolation(parts, in: scope)
+        case .name(let name, let span):
+            return compileName(name, span, in: scope)
+        case .shorthand(let n, let span):
+            return compileShorthand(n, span, in: scope)
+        case .array(let elements, _):
+            let codes = elements.map { compile($0, in: scope) }
+            return { frame in .array(try codes.map { try $0(frame) }) }
+        case .dictionary(let pairs, _):
+            let codes = pairs.map { (compile($0.key, in: scope), compile($0.value, in: scope)) }
+            return { frame in
+                var dictionary = Value.emptyDictionary
+                for (key, value) in codes { dictionary = try dictionary.inserting(try key(frame), try value(frame)) }
+                return dictionary
+            }
+        case .tuple(let elements, let labels, _):
+            let codes = elements.map { compile($0, in: scope) }
+            return { frame in .tuple(Tuple(try codes.map { try $0(frame) }, labels: labels)) }
+        case .closure(let closure):
+            return compileClosure(closure, in: scope)
+        case .unary(let op, let operand, let span):
+            return compileUnary(op, operand, span, in: scope)
+        case .binary(let op, let lhs, let rhs, let opSpan, _):
+            return compileBinary(op, lhs, rhs, opSpan, in: scope)
+        case .ternary(let condition, let whenTrue, let whenFalse, _):
+            let c = compile(condition, in: scope), t = compile(whenTrue, in: scope), f = compile(whenFalse, in: scope)
+            let location = self.location(condition.span)
+            return { frame in try located(location) { try c(frame).asBool() } ? try t(frame) : try f(frame) }
+        case .member(let base, let name, let nameSpan, _):
+            return compileMember(base, name, nameSpan, in: scope)
+        case .subscriptAccess(let base, let index, let span):
+            let b = compile(base, in: scope), i = compile(index, in: scope)
+            let location = self.location(span)
+            return { frame in
+                let container = try b(frame), key = try i(frame)
+                return try located(location) { try container.subscripted(by: key) }
+            }
+        case .call(let callee, let arguments, let span):
+            return compileCall(callee, arguments, span, in: scope)
+        }
+    }
+
+    private func compileInterpolation(_ parts: [StringPart], in scope: Scope) -> Code {
+        let pieces: [Code] = parts.map { part in
+            switch part {
+            case .text(let text): let value = Value.string(text); return { _ in value }
+            case .interpolation(let expr): return compile(expr, in: scope)
+            }
+        }
+        return { frame in .string(try pieces.map { try $0(frame).description }.joined()) }
+    }
+
+    private func compileName(_ name: String, _ span: Span, in scope: Scope) -> Code {
+        if name == "_" {
+            error("'_' can only name an ignored closure parameter", span)
+            return { _ in .null }
+        }
+        if let (depth, slot) = scope.lookup(name) {
+            switch depth {
+            case 0: return { frame in frame.slots[slot] }
+            case 1: return { frame in frame.parent!.slots[slot] }
+            default: return { frame in frame.ancestor(depth).slots[slot] }
+            }
+        }
+        if name == "args" {
+            let env = environment
+            return { _ in .array(env.arguments.map(Value.string)) }
+        }
+        if Builtins.isFunction(name) {
+            error("'\(name)' is a function: call it, as in \(name)(...)", span)
+            return { _ in .null }
+        }
+        error("unknown name '\(name)'", span, help: Suggestions.didYouMean(name, among: scope.visibleNames + Builtins.allNames))
+        return { _ in .null }
+    }
+
+    private func compileShorthand(_ n: Int, _ span: Span, in scope: Scope) -> Code {
+        guard let closure = scope.enclosingClosure else {
+            error("'$\(n)' can only be used inside a closure", span, help: "write a closure, as in { $0 * 2 }")
+            return { _ in .null }
+        }
+        if closure !== scope {
+            error("'$\(n)' cannot be used inside a nested block; name the parameter instead", span)
+            return { _ in .null }
+        }
+        closure.shorthandCount = Swift.max(closure.shorthandCount, n + 1)
+        return { frame in frame.slots[n] }
+    }
+
+    private func compileUnary(_ op: String, _ operand: Expr, _ span: Span, in scope: Scope) -> Code {
+        let value = compile(operand, in: scope)
+        let location = self.location(span)
+        switch op {
+        case "-": return { frame in try located(location) { try Value.negate(try value(frame)) } }
+        default: return { frame in try located(location) { .bool(!(try value(frame).asBool())) } }
+        }
+    }
+
+    private func compileBinary(_ op: String, _ lhs: Expr, _ rhs: Expr, _ opSpan: Span, in scope: Scope) -> Code {
+        let l = compile(lhs, in: scope), r = compile(rhs, in: scope)
+        let location = self.location(opSpan)
+        switch op {
+        case "&&":
+            return { frame in try located(location) { .bool(try l(frame).asBool() && r(frame).asBool()) } }
+        case "||":
+            return { frame in try located(location) { .bool(try l(frame).asBool() || r(frame).asBool()) } }
+        case "??":
+            return { frame in
+                let left = try l(frame)
+                return left.isNull ? try r(frame) : left
+            }
+        case "==": return { frame in .bool(try l(frame) == r(frame)) }
+        case "!=": return { frame in .bool(try l(frame) != r(frame)) }
+        default:
+            break
+        }
+        if let constant = Self.constant(rhs) {
+            return Self.arithmetic(op, location) { frame in (try l(frame), constant) }
+        }
+        return Self.arithmetic(op, location) { frame in (try l(frame), try r(frame)) }
+    }
+
+    static func constant(_ expr: Expr) -> Value? {
+        if case .literal(let value, _) = expr { return value }
+        return nil
+    }
+
+    /// Arithmetic and ordering, with the operand pair computed by `operands`.
+    private static func arithmetic(_ op: String, _ location: SourceLocation, _ operands: @escaping (Frame) throws -> (Value, Value)) -> Code {
+        func wrap(_ f: @escaping (Value, Value) throws -> Value) -> Code {
+            return { frame in
+                let (a, b) = try operands(frame)
+                do { return try f(a, b) } catch { throw FlowError.wrap(error).located(at: location) }
+            }
+        }
+        switch op {
+        case "+": return wrap(Value.add)
+        case "-": return wrap(Value.subtract)
+        case "*": return wrap(Value.multiply)
+        case "/": return wrap(Value.divide)
+        case "%": return wrap(Value.remainder)
+        case "<": return wrap { .bool(try $0.compare(to: $1) < 0) }
+        case "<=": return wrap { .bool(try $0.compare(to: $1) <= 0) }
+        case ">": return wrap { .bool(try $0.compare(to: $1) > 0) }
+        default: return wrap { .bool(try $0.compare(to: $1) >= 0) }
+        }
+    }
+
+    private func compileMember(_ base: Expr, _ name: String, _ nameSpan: Span, in scope: Scope) -> Code {
+        if name == "subscriptions" {
+            error("'subscriptions' can only be checked inside expect, as in expect(s.subscriptions).toBe(\"^--!\")", nameSpan)
+            return { _ in .null }
+        }
+        let b = compile(base, in: scope)
+        let location = self.location(nameSpan)
+        return { frame in
+            let value = try b(frame)
+            return try located(location) { try value.member(name) }
+        }
+    }
+
+    // MARK: - Closures
+
+    private func compileClosure(_ closure: Closure, in scope: Scope) -> Code {
+        scope.createsClosures = true
+        var ancestor = scope.parent
+        while let s = ancestor { s.createsClosures = true; ancestor = s.parent }
+        let inner = Scope(kind: .closure, parent: scope)
+        let declared = closure.parameters
+        for (name, span) in declared ?? [] {
+            if name == "_" { _ = inner.reserve(); continue }
+            if inner.declare(name, at: span) == nil { error("two parameters named '\(name)'", span) }
+        }
+        // `$n` parameters take the first slots: reserve the most a closure
+        // may use before its own `let`s are placed.
+        let shorthandSlots = declared == nil ? ClosureShape.maxShorthand : 0
+        for _ in 0..<shorthandSlots { _ = inner.reserve() }
+        if declared != nil, Self.usesShorthand(closure.body) {
+            error("a closure with named parameters cannot also use $0", closure.span, help: "use the parameter names")
+        }
+        let body = closure.body.map { compileStatement($0, in: inner) }
+        let shape = ClosureShape(
+            declared: declared?.count, shorthand: inner.shorthandCount, frameSize: inner.count,
+            reusesFrame: !inner.createsClosures, location: location(closure.span), name: "closure at \(location(closure.span))")
+        return { frame in .function(shape.makeFunction(body: body, captured: frame)) }
+    }
+
+    private static func usesShorthand(_ statements: [Statement]) -> Bool {
+        statements.contains { statement in
+            switch statement {
+            case .binding(_, _, let e, _), .expression(let e): return usesShorthand(e)
+            case .return(let e, _): return e.map(usesShorthand) ?? false
+            case .test: return false
+            }
+        }
+    }
+
+    private static func usesShorthand(_ expr: Expr) -> Bool {
+        switch expr {
+        case .shorthand: return true
+        case .literal, .name, .closure: return false
+        case .string(let parts, _):
+            return parts.contains { if case .interpolation(let e) = $0 { usesShorthand(e) } else { false } }
+        case .array(let es, _), .tuple(let es, _, _): return es.contains(where: usesShorthand)
+        case .dictionary(let pairs, _): return pairs.contains { usesShorthand($0.key) || usesShorthand($0.value) }
+        case .unary(_, let e, _), .member(let e, _, _, _): return usesShorthand(e)
+        case .binary(_, let a, let b, _, _), .subscriptAccess(let a, let b, _): return usesShorthand(a) || usesShorthand(b)
+        case .ternary(let a, let b, let c, _): return usesShorthand(a) || usesShorthand(b) || usesShorthand(c)
+        case .call(let callee, let arguments, _):
+            return usesShorthand(callee) || arguments.contains { usesShorthand($0.value) }
+        }
+    }
+}
+
+/// Runs `body`, giving any error without a location this one.
+@inline(__always)
+func located<T>(_ location: SourceLocation, _ body: () throws -> T) throws -> T {
+    do { return try body() } catch { throw FlowError.wrap(error).located(at: location) }
+}

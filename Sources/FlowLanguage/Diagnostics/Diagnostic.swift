@@ -1,0 +1,126 @@
+import FlowRuntime
+
+/// A problem found in a script, before or while it runs: where it is, what
+/// is wrong, and, where one can be guessed, how to fix it.
+public struct Diagnostic: Error, @unchecked Sendable, CustomStringConvertible {
+    // @unchecked: SourceFile is immutable; the runtime value inside a
+    // stream error is only ever read on the thread that made it.
+    public enum Severity: String, Sendable { case error, warning }
+
+    public var severity: Severity
+    public var message: String
+    public var file: SourceFile
+    public var span: Span
+    public var help: String?
+
+    public init(_ message: String, in file: SourceFile, at span: Span, help: String? = nil, severity: Severity = .error) {
+        self.message = message
+        self.file = file
+        self.span = span
+        self.help = help
+        self.severity = severity
+    }
+
+    public var location: SourceLocation { file.location(of: span.start) }
+
+    public var description: String { render(color: false) }
+
+    /// `file:line:col: error: message`, the source line, a caret under the
+    /// culprit, and the suggested fix.
+    public func render(color: Bool) -> String {
+        let (line, column) = file.lineAndColumn(of: span.start)
+        let paint = Paint(enabled: color)
+        var out = paint.bold("\(file.path):\(line):\(column): ") + paint.red("\(severity.rawValue):") + paint.bold(" \(message)")
+        out += "\n" + Self.excerpt(file: file, span: span, paint: paint)
+        if let help { out += "\n" + paint.cyan("   = help: ") + help }
+        return out
+    }
+
+    /// The line of `span` with a caret underline; very long lines are cut
+    /// around the culprit.
+    static func excerpt(file: SourceFile, span: Span, paint: Paint) -> String {
+        let (line, column) = file.lineAndColumn(of: span.start)
+        var text = Array(file.lineText(line).map { $0 == "\t" ? " " : $0 })
+        let endOnLine = file.lineAndColumn(of: span.end)
+        var width = endOnLine.line == line ? Swift.max(1, endOnLine.column - column) : Swift.max(1, text.count - column + 1)
+        var caretColumn = column - 1
+        let maxShown = 120
+        if text.count > maxShown {
+            let from = Swift.max(0, Swift.min(caretColumn - 40, text.count - maxShown))
+            text = Array(text[from..<Swift.min(text.count, from + maxShown)])
+            caretColumn -= from
+            if from > 0 { text = Array("…") + text; caretColumn += 1 }
+            width = Swift.min(width, maxShown - caretColumn)
+        }
+        text = text.map { $0.isPrintableForExcerpt ? $0 : "?" }
+        let number = String(line)
+        let gutter = String(repeating: " ", count: number.count)
+        return """
+            \(paint.blue(" \(number) |")) \(String(text))
+            \(paint.blue(" \(gutter) |")) \(String(repeating: " ", count: Swift.max(0, caretColumn)))\(paint.red("^" + String(repeating: "~", count: Swift.max(0, width - 1))))
+            """
+    }
+}
+
+extension Character {
+    var isPrintableForExcerpt: Bool {
+        guard let scalar = unicodeScalars.first else { return false }
+        return !(scalar.properties.generalCategory == .control || scalar.properties.generalCategory == .format
+            || scalar.properties.generalCategory == .unassigned || scalar == "\u{FFFD}")
+    }
+}
+
+/// ANSI colours, or none.
+struct Paint {
+    let enabled: Bool
+    private func wrap(_ s: String, _ code: String) -> String { enabled ? "\u{1B}[\(code)m\(s)\u{1B}[0m" : s }
+    func bold(_ s: String) -> String { wrap(s, "1") }
+    func red(_ s: String) -> String { wrap(s, "1;31") }
+    func blue(_ s: String) -> String { wrap(s, "1;34") }
+    func cyan(_ s: String) -> String { wrap(s, "1;36") }
+}
+
+/// Several diagnostics at once: the resolver reports all it finds.
+public struct DiagnosticList: Error, @unchecked Sendable {
+    public var diagnostics: [Diagnostic]
+    public init(_ diagnostics: [Diagnostic]) { self.diagnostics = diagnostics }
+}
+
+/// "did you mean ...?" by edit distance.
+enum Suggestions {
+    static func closest(to name: String, among candidates: some Sequence<String>) -> String? {
+        let limit = Swift.max(1, name.count / 3 + 1)
+        var best: (String, Int)?
+        for candidate in candidates where candidate != name {
+            let d = distance(name.lowercased(), candidate.lowercased())
+            if d <= limit, best == nil || d < best!.1 || (d == best!.1 && candidate < best!.0) { best = (candidate, d) }
+        }
+        return best?.0
+    }
+
+    static func didYouMean(_ name: String, among candidates: some Sequence<String>) -> String? {
+        closest(to: name, among: candidates).map { "did you mean '\($0)'?" }
+    }
+
+    /// Levenshtein distance with adjacent transpositions counted as one edit.
+    static func distance(_ a: String, _ b: String) -> Int {
+        let a = Array(a), b = Array(b)
+        if a.isEmpty { return b.count }
+        if b.isEmpty { return a.count }
+        var previous2 = [Int](repeating: 0, count: b.count + 1)
+        var previous = Array(0...b.count)
+        var current = [Int](repeating: 0, count: b.count + 1)
+        for i in 1...a.count {
+            current[0] = i
+            for j in 1...b.count {
+                let cost = a[i - 1] == b[j - 1] ? 0 : 1
+                current[j] = Swift.min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + cost)
+                if i > 1, j > 1, a[i - 1] == b[j - 2], a[i - 2] == b[j - 1] {
+                    current[j] = Swift.min(current[j], previous2[j - 2] + 1)
+                }
+            }
+            (previous2, previous, current) = (previous, current, previous2)
+        }
+        return previous[b.count]
+    }
+}

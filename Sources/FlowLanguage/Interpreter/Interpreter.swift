@@ -1,0 +1,124 @@
+import FlowMarbles
+import FlowRuntime
+
+/// A compiled script, ready to run on the live clock, in virtual time, or as tests.
+public final class Program {
+    public let file: SourceFile
+    let environment: Environment
+    private let topLevel: [Code]
+    private let tests: [Compiler.CompiledTest]
+    private let globalSize: Int
+    private let console: Console
+
+    /// Parses and compiles; throws every diagnostic at once.
+    public init(file: SourceFile, console: Console, arguments: [String] = []) throws {
+        var parser = Parser(file: file)
+        let script = parser.parseScript()
+        if !parser.diagnostics.isEmpty { throw DiagnosticList(parser.diagnostics) }
+        let env = Environment(file: file, output: console.out, run: .virtual(name: file.path), arguments: arguments)
+        let compiler = Compiler(file: file, environment: env)
+        let scope = Scope(kind: .script, parent: nil)
+        let (body, tests) = compiler.compileTopLevel(script.statements, in: scope)
+        if !compiler.diagnostics.isEmpty { throw DiagnosticList(compiler.diagnostics) }
+        self.file = file
+        self.environment = env
+        self.topLevel = body
+        self.tests = tests
+        self.globalSize = scope.count
+        self.console = console
+        env.reportStreamError = { [console, file] error in console.err(Report.streamError(error, file: file, color: console.color)) }
+    }
+
+    public var testNames: [String] { tests.map(\.name) }
+
+    /// The outcome of a run: how many expectations failed, whether a stream
+    /// or a statement ended in an error.
+    public struct Outcome {
+        public var failures: [MarbleRun.ExpectationFailure] = []
+        public var errors: [FlowError] = []
+        public var expectations = 0
+        public var passed: Bool { failures.isEmpty && errors.isEmpty }
+    }
+
+    private var globals: Frame?
+
+    /// Runs the top-level statements: subscriptions on the live clock (or
+    /// virtual time), then expectations and `marbles` lanes in virtual time.
+    public func run(virtual: Bool) -> Outcome {
+        let frame = Frame(count: globalSize, parent: nil)
+        globals = frame
+        if virtual {
+            let run = RunState.virtual(name: file.path)
+            return execute(topLevel, in: frame, run: run)
+        }
+        var outcome = Outcome()
+        let marbles = MarbleRun()
+        var liveRun: RunState?
+        LiveScheduler.run { [self] scheduler, _ in
+            let run = RunState(name: file.path, scheduler: scheduler, marbles: marbles)
+            liveRun = run
+            outcome.errors += executeStatements(topLevel, in: frame, run: run)
+        }
+        guard let run = liveRun else { return outcome }
+        outcome.errors += run.streamErrors
+        let after = finish(run)
+        outcome.failures = after.failures
+        outcome.expectations = run.expectationCount
+        return outcome
+    }
+
+    /// Runs one test block in its own virtual-time run. The top level must
+    /// have run first (its bindings are the block's outer scope).
+    public func runTest(_ index: Int) -> Outcome {
+        let test = tests[index]
+        let globals = self.globals ?? Frame(count: globalSize, parent: nil)
+        let frame = Frame(count: test.scope.count, parent: globals)
+        return execute(test.body, in: frame, run: .virtual(name: test.name))
+    }
+
+    public func testLocation(_ index: Int) -> SourceLocation { file.location(of: tests[index].span.start) }
+
+    private func execute(_ body: [Code], in frame: Frame, run: RunState) -> Outcome {
+        var outcome = Outcome()
+        outcome.errors = executeStatements(body, in: frame, run: run)
+        let after = finish(run)
+        outcome.failures = after.failures
+        outcome.errors += run.streamErrors
+        outcome.expectations = run.expectationCount
+        return outcome
+    }
+
+    /// Runs statements in order; a statement that throws stops the rest.
+    private func executeStatements(_ body: [Code], in frame: Frame, run: RunState) -> [FlowError] {
+        environment.run = run
+        do {
+            for statement in body { _ = try statement(frame) }
+            return []
+        } catch {
+            let failure = FlowError.wrap(error)
+            console.err(Report.streamError(failure, file: file, color: console.color))
+            return [failure]
+        }
+    }
+
+    /// Runs the virtual clock to idle, draws the lanes, checks expectations.
+    private func finish(_ run: RunState) -> (failures: [MarbleRun.ExpectationFailure], Void) {
+        environment.run = run
+        let failures = run.marbles.run()
+        for group in run.lanes { console.out(Report.lanes(group)) }
+        return (failures, ())
+    }
+}
+
+/// Where a program's output goes.
+public struct Console: Sendable {
+    public var out: @Sendable (String) -> Void
+    public var err: @Sendable (String) -> Void
+    public var color: Bool
+
+    public init(out: @escaping @Sendable (String) -> Void, err: @escaping @Sendable (String) -> Void, color: Bool) {
+        self.out = out
+        self.err = err
+        self.color = color
+    }
+}

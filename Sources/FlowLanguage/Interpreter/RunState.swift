@@ -1,0 +1,56 @@
+import FlowMarbles
+import FlowRuntime
+
+/// One run of statements: the script's top level, or one test block.
+/// Compiled code reaches it through the `Environment`.
+public final class RunState {
+    public let name: String
+    /// Where `print`/`sink` subscriptions run: live or virtual.
+    public let scheduler: Scheduler
+    /// The virtual-time run that records `expect` and `marbles`.
+    public let marbles: MarbleRun
+    /// Lanes registered by `marbles(...)`, drawn when the run ends.
+    var lanes: [[(label: String, recorder: EventRecorder)]] = []
+    /// Expectations registered in this run (a test block with none passes trivially).
+    var expectationCount = 0
+    /// Stream errors that reached a subscriber with no error handler.
+    var streamErrors: [FlowError] = []
+    /// Subscriptions made by `print`/`sink`, disposed when the run is cancelled.
+    var subscriptions: [Disposable] = []
+
+    init(name: String, scheduler: Scheduler, marbles: MarbleRun) {
+        self.name = name
+        self.scheduler = scheduler
+        self.marbles = marbles
+    }
+
+    /// A run entirely in virtual time.
+    static func virtual(name: String) -> RunState {
+        let marbles = MarbleRun()
+        return RunState(name: name, scheduler: marbles.scheduler, marbles: marbles)
+    }
+}
+
+/// What compiled code needs from the interpreter at run time.
+public final class Environment {
+    let file: SourceFile
+    /// Where `print` writes.
+    var output: (String) -> Void
+    /// The run in progress.
+    var run: RunState
+    /// Arguments given to the script after its path.
+    var arguments: [String]
+    /// Shows a stream error as soon as it happens.
+    var reportStreamError: (FlowError) -> Void = { _ in }
+
+    init(file: SourceFile, output: @escaping (String) -> Void, run: RunState, arguments: [String]) {
+        self.file = file
+        self.output = output
+        self.run = run
+        self.arguments = arguments
+    }
+
+    func context(at span: Span) -> OperatorContext {
+        OperatorContext(output: output, scheduler: run.scheduler, location: file.location(of: span.start))
+    }
+}

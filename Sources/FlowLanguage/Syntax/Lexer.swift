@@ -1,0 +1,310 @@
+import FlowRuntime
+
+/// Turns source bytes into tokens. Never fails: a character it cannot read
+/// becomes a diagnostic and is skipped, so every error in a file is reported.
+struct Lexer {
+    let file: SourceFile
+    private let bytes: [UInt8]
+    private var position: Int
+    private let end: Int
+    private(set) var diagnostics: [Diagnostic] = []
+
+    init(file: SourceFile, range: Range<Int>? = nil) {
+        self.file = file
+        bytes = file.bytes
+        position = range?.lowerBound ?? 0
+        end = range?.upperBound ?? file.bytes.count
+        if range == nil { skipShebang() }
+    }
+
+    static let symbols: [String] = [
+        "&&", "||", "==", "!=", "<=", ">=", "??", "->",
+        "(", ")", "[", "]", "{", "}", ",", ":", ".", "?", "!", "+", "-", "*", "/", "%", "<", ">", "=",
+    ]
+
+    mutating func tokenize() -> [Token] {
+        var tokens: [Token] = []
+        while true {
+            let token = next()
+            if token.kind == .newline, tokens.last?.kind == .newline || tokens.isEmpty { continue }
+            tokens.append(token)
+            if token.kind == .end { return tokens }
+        }
+    }
+
+    private func peek(_ ahead: Int = 0) -> UInt8 {
+        position + ahead < end ? bytes[position + ahead] : 0
+    }
+
+    private mutating func skipShebang() {
+        if peek() == UInt8(ascii: "#"), peek(1) == UInt8(ascii: "!") {
+            while position < end, peek() != UInt8(ascii: "\n") { position += 1 }
+        }
+    }
+
+    private mutating func next() -> Token {
+        skipSpaceAndComments()
+        guard position < end else { return Token(kind: .end, span: Span(end, end)) }
+        let start = position
+        let c = peek()
+        if c == UInt8(ascii: "\n") {
+            position += 1
+            // A line that begins with `.` continues the previous one.
+            if continuesWithDot() { return next() }
+            return Token(kind: .newline, span: Span(start, start + 1))
+        }
+        if c.isIdentifierStart { return identifier() }
+        if c.isDigit { return number() }
+        if c == UInt8(ascii: "\"") { return string() }
+        if c == UInt8(ascii: "$") { return shorthand() }
+        for symbol in Self.symbols where matches(symbol) {
+            position += symbol.utf8.count
+            return Token(kind: .symbol(symbol), span: Span(start, position))
+        }
+        return unexpectedCharacter()
+    }
+
+    private func matches(_ symbol: String) -> Bool {
+        var i = 0
+        for b in symbol.utf8 {
+            if peek(i) != b { return false }
+            i += 1
+        }
+        return true
+    }
+
+    private mutating func skipSpaceAndComments() {
+        while position < end {
+            let c = peek()
+            if c == UInt8(ascii: " ") || c == UInt8(ascii: "\t") || c == UInt8(ascii: "\r") {
+                position += 1
+            } else if c == UInt8(ascii: "#") {
+                while position < end, peek() != UInt8(ascii: "\n") { position += 1 }
+            } else {
+                return
+            }
+        }
+    }
+
+    /// After a newline: is the next code on a following line a `.member`?
+    private mutating func continuesWithDot() -> Bool {
+        let saved = position
+        while position < end {
+            skipSpaceAndComments()
+            if peek() == UInt8(ascii: "\n") { position += 1; continue }
+            break
+        }
+        if peek() == UInt8(ascii: "."), peek(1).isIdentifierStart { return true }
+        position = saved
+        return false
+    }
+
+    private mutating func identifier() -> Token {
+        let start = position
+        while peek().isIdentifierPart { position += 1 }
+        let text = String(decoding: bytes[start..<position], as: UTF8.self)
+        let kind: TokenKind = Keyword(rawValue: text).map { .keyword($0) } ?? .identifier(text)
+        return Token(kind: kind, span: Span(start, position))
+    }
+
+    private mutating func number() -> Token {
+        let start = position
+        var digits = ""
+        var isDouble = false
+        func takeDigits() {
+            while peek().isDigit || (peek() == UInt8(ascii: "_") && peek(1).isDigit) {
+                if peek() != UInt8(ascii: "_") { digits.append(Character(UnicodeScalar(peek()))) }
+                position += 1
+            }
+        }
+        takeDigits()
+        if peek() == UInt8(ascii: "."), peek(1).isDigit {
+            isDouble = true
+            digits.append(".")
+            position += 1
+            takeDigits()
+        }
+        if peek() == UInt8(ascii: "e") || peek() == UInt8(ascii: "E"),
+           peek(1).isDigit || ((peek(1) == UInt8(ascii: "-") || peek(1) == UInt8(ascii: "+")) && peek(2).isDigit) {
+            isDouble = true
+            digits.append("e")
+            position += 1
+            if !peek().isDigit {
+                digits.append(Character(UnicodeScalar(peek())))
+                position += 1
+            }
+            takeDigits()
+        }
+        if let unit = durationUnit() {
+            let amount = Double(digits) ?? 0
+            position += unit.length
+            let nanoseconds = amount * unit.nanoseconds
+            guard nanoseconds.isFinite, abs(nanoseconds) < 9e18 else {
+                return error("duration literal is too large", Span(start, position))
+            }
+            return Token(kind: .duration(TimeSpan(nanoseconds: Int64(nanoseconds.rounded()))), span: Span(start, position))
+        }
+        if peek().isIdentifierStart {
+            let suffixStart = position
+            while peek().isIdentifierPart { position += 1 }
+            let suffix = String(decoding: bytes[suffixStart..<position], as: UTF8.self)
+            diagnostics.append(Diagnostic("'\(suffix)' is not a unit of time", in: file, at: Span(suffixStart, position),
+                                          help: "durations are written 5ms, 1.5s, 2m or 1h"))
+            return Token(kind: .integer(0), span: Span(start, position))
+        }
+        let span = Span(start, position)
+        if isDouble {
+            guard let value = Double(digits), value.isFinite else { return error("number literal is out of range", span) }
+            return Token(kind: .double(value), span: span)
+        }
+        guard let value = Int(digits) else {
+            return error("integer literal overflows Int (at most \(Int.max))", span)
+        }
+        return Token(kind: .integer(value), span: span)
+    }
+
+    private func durationUnit() -> (length: Int, nanoseconds: Double)? {
+        let units: [(String, Double)] = [("ms", 1e6), ("us", 1e3), ("ns", 1), ("s", 1e9), ("m", 60e9), ("h", 3600e9)]
+        for (name, scale) in units where matches(name) && !peek(name.utf8.count).isIdentifierPart {
+            return (name.utf8.count, scale)
+        }
+        return nil
+    }
+
+    private mutating func shorthand() -> Token {
+        let start = position
+        position += 1
+        let digitsStart = position
+        while peek().isDigit { position += 1 }
+        guard position > digitsStart, let index = Int(String(decoding: bytes[digitsStart..<position], as: UTF8.self)), index < 64 else {
+            return error("'$' must be followed by a parameter number, as in $0", Span(start, Swift.max(position, start + 1)))
+        }
+        return Token(kind: .shorthand(index), span: Span(start, position))
+    }
+
+    private mutating func string() -> Token {
+        let start = position
+        position += 1
+        var segments: [StringSegment] = []
+        var text: [UInt8] = []
+        func flush() {
+            if !text.isEmpty { segments.append(.text(String(decoding: text, as: UTF8.self))) }
+            text = []
+        }
+        while true {
+            guard position < end, peek() != UInt8(ascii: "\n") else {
+                return error("unterminated string literal", Span(start, position), help: "close it with \" on the same line")
+            }
+            let c = peek()
+            if c == UInt8(ascii: "\"") {
+                position += 1
+                break
+            }
+            if c != UInt8(ascii: "\\") {
+                text.append(c)
+                position += 1
+                continue
+            }
+            let escapeStart = position
+            position += 1
+            switch peek() {
+            case UInt8(ascii: "n"): text.append(10); position += 1
+            case UInt8(ascii: "t"): text.append(9); position += 1
+            case UInt8(ascii: "r"): text.append(13); position += 1
+            case UInt8(ascii: "0"): text.append(0); position += 1
+            case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "'"): text.append(peek()); position += 1
+            case UInt8(ascii: "u"): text += unicodeEscape(from: escapeStart)
+            case UInt8(ascii: "("):
+                flush()
+                position += 1
+                let exprStart = position
+                guard skipBalanced() else {
+                    return error("unterminated interpolation: '\\(' is never closed", Span(escapeStart, position))
+                }
+                segments.append(.interpolation(Span(exprStart, position - 1)))
+            default:
+                diagnostics.append(Diagnostic("unknown escape sequence", in: file, at: Span(escapeStart, position + 1),
+                                              help: "escapes are \\n \\t \\r \\0 \\\" \\\\ \\u{...} and \\(expression)"))
+                position += 1
+            }
+        }
+        flush()
+        return Token(kind: .string(segments), span: Span(start, position))
+    }
+
+    private mutating func unicodeEscape(from escapeStart: Int) -> [UInt8] {
+        position += 1
+        guard peek() == UInt8(ascii: "{") else {
+            diagnostics.append(Diagnostic("expected '{' after \\u", in: file, at: Span(escapeStart, position)))
+            return []
+        }
+        position += 1
+        let digitsStart = position
+        while peek().isHexDigit { position += 1 }
+        let hex = String(decoding: bytes[digitsStart..<position], as: UTF8.self)
+        guard peek() == UInt8(ascii: "}"), let code = UInt32(hex, radix: 16), let scalar = UnicodeScalar(code) else {
+            diagnostics.append(Diagnostic("invalid unicode escape", in: file, at: Span(escapeStart, position + 1),
+                                          help: "write a hexadecimal code point, as in \\u{1F600}"))
+            return []
+        }
+        position += 1
+        return Array(String(Character(scalar)).utf8)
+    }
+
+    /// Skips to just after the `)` that closes an interpolation, stepping
+    /// over nested parentheses and strings. False at the end of the line.
+    private mutating func skipBalanced() -> Bool {
+        var depth = 1
+        while position < end, peek() != UInt8(ascii: "\n") {
+            let c = peek()
+            if c == UInt8(ascii: "\"") {
+                let before = diagnostics.count
+                _ = string()
+                if diagnostics.count > before { return false }
+                continue
+            }
+            position += 1
+            if c == UInt8(ascii: "(") { depth += 1 }
+            if c == UInt8(ascii: ")") {
+                depth -= 1
+                if depth == 0 { return true }
+            }
+        }
+        return false
+    }
+
+    private mutating func unexpectedCharacter() -> Token {
+        let start = position
+        // Step over one whole UTF-8 sequence (or one invalid byte).
+        let c = peek()
+        let length = c < 0x80 ? 1 : c >= 0xF0 ? 4 : c >= 0xE0 ? 3 : c >= 0xC0 ? 2 : 1
+        position = Swift.min(end, position + length)
+        let scalar = String(decoding: bytes[start..<position], as: UTF8.self).unicodeScalars.first
+        let shown: String
+        if let scalar, scalar != "\u{FFFD}", scalar.properties.isAlphabetic || scalar.value > 0x20 && scalar.value < 0x7F {
+            shown = "'\(scalar)'"
+        } else if let scalar, scalar != "\u{FFFD}" {
+            shown = "U+" + String(scalar.value, radix: 16, uppercase: true)
+        } else {
+            shown = "byte 0x" + String(c, radix: 16, uppercase: true) + " (not valid UTF-8)"
+        }
+        var help: String?
+        if c == UInt8(ascii: "'") { help = "strings are written in double quotes" }
+        if c == UInt8(ascii: ";") { help = "statements end at the end of the line; remove the ';'" }
+        if c == UInt8(ascii: "&") || c == UInt8(ascii: "|") { help = "did you mean '&&' or '||'?" }
+        diagnostics.append(Diagnostic("unexpected character \(shown)", in: file, at: Span(start, position), help: help))
+        return next()
+    }
+
+    private mutating func error(_ message: String, _ span: Span, help: String? = nil) -> Token {
+        diagnostics.append(Diagnostic(message, in: file, at: span, help: help))
+        return Token(kind: .integer(0), span: span)
+    }
+}
+
+extension UInt8 {
+    var isDigit: Bool { self >= 48 && self <= 57 }
+    var isHexDigit: Bool { isDigit || (self >= 65 && self <= 70) || (self >= 97 && self <= 102) }
+    var isIdentifierStart: Bool { (self >= 65 && self <= 90) || (self >= 97 && self <= 122) || self == 95 }
+    var isIdentifierPart: Bool { isIdentifierStart || isDigit }
+}

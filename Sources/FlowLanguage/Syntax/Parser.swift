@@ -1,0 +1,474 @@
+import FlowRuntime
+
+/// Recursive-descent parser for flow scripts (see grammar.md).
+///
+/// Newlines end statements except inside `( )` and `[ ]`, where the parser
+/// ignores them; inside `{ }` they count again. An error inside a statement
+/// is recorded and the parser skips to the next statement, so one run
+/// reports every syntax error in the file.
+public struct Parser {
+    /// Deeper nesting is reported instead of recursing towards a stack overflow.
+    static let maximumNesting = 200
+
+    let file: SourceFile
+    private var tokens: [Token]
+    private var index = 0
+    private var newlineSignificant: [Bool] = [true]
+    private var nesting = 0
+    public private(set) var diagnostics: [Diagnostic]
+
+    struct Failure: Error { let diagnostic: Diagnostic }
+    /// Nesting too deep: abandon the whole parse.
+    struct Abort: Error {}
+
+    public init(file: SourceFile) {
+        var lexer = Lexer(file: file)
+        tokens = lexer.tokenize()
+        diagnostics = lexer.diagnostics
+        self.file = file
+    }
+
+    init(file: SourceFile, range: Range<Int>) {
+        var lexer = Lexer(file: file, range: range)
+        tokens = lexer.tokenize()
+        diagnostics = lexer.diagnostics
+        self.file = file
+        newlineSignificant = [false]
+    }
+
+    /// Parses a whole script. Diagnostics are in `diagnostics`.
+    public mutating func parseScript() -> Script {
+        do {
+            let statements = try parseStatements(context: .topLevel)
+            return Script(file: file, statements: statements)
+        } catch {
+            return Script(file: file, statements: [])
+        }
+    }
+
+    // MARK: - Tokens
+
+    private mutating func peek() -> Token {
+        if newlineSignificant.last == false {
+            while tokens[index].kind == .newline { index += 1 }
+        }
+        return tokens[index]
+    }
+
+    private mutating func peek(offset: Int) -> Token {
+        _ = peek()
+        var i = index
+        var remaining = offset
+        while remaining > 0, i < tokens.count - 1 {
+            i += 1
+            if newlineSignificant.last == false && tokens[i].kind == .newline { continue }
+            remaining -= 1
+        }
+        return tokens[i]
+    }
+
+    @discardableResult
+    private mutating func advance() -> Token {
+        let token = peek()
+        if index < tokens.count - 1 { index += 1 }
+        return token
+    }
+
+    private mutating func check(_ symbol: String) -> Bool { peek().isSymbol(symbol) }
+
+    private mutating func accept(_ symbol: String) -> Token? {
+        check(symbol) ? advance() : nil
+    }
+
+    private mutating func expect(_ symbol: String, _ what: String, help: String? = nil) throws -> Token {
+        if let token = accept(symbol) { return token }
+        throw fail("expected \(what)", at: peek().span, help: help)
+    }
+
+    private func fail(_ message: String, at span: Span, help: String? = nil) -> Failure {
+        Failure(diagnostic: Diagnostic(message, in: file, at: span, help: help))
+    }
+
+    private mutating func withNewlines<T>(significant: Bool, _ body: (inout Parser) throws -> T) rethrows -> T {
+        newlineSignificant.append(significant)
+        defer { newlineSignificant.removeLast() }
+        return try body(&self)
+    }
+
+    private mutating func nested<T>(at span: Span, _ body: (inout Parser) throws -> T) throws -> T {
+        nesting += 1
+        defer { nesting -= 1 }
+        if nesting > Self.maximumNesting {
+            diagnostics.append(Diagnostic("expression nested too deeply (more than \(Self.maximumNesting) levels)", in: file, at: span,
+                                          help: "split it with let bindings"))
+            throw Abort()
+        }
+        return try body(&self)
+    }
+
+    // MARK: - Statements
+
+    enum Context { case topLevel, test, closure }
+
+    private mutating func parseStatements(context: Context) throws -> [Statement] {
+        var statements: [Statement] = []
+        while true {
+            while peek().kind == .newline { advance() }
+            if peek().kind == .end || (context != .topLevel && check("}")) { return statements }
+            if context == .topLevel, check("}") {
+                diagnostics.append(Diagnostic("unmatched '}'", in: file, at: advance().span))
+                continue
+            }
+            do {
+                statements.append(try parseStatement(context: context))
+                let next = peek()
+                if next.kind != .newline && next.kind != .end && !(context != .topLevel && next.isSymbol("}")) {
+                    throw fail("expected a new line after this statement", at: next.span,
+                               help: next.isSymbol("{") ? "a trailing closure must start on the same line as its call" : nil)
+                }
+            } catch let failure as Failure {
+                diagnostics.append(failure.diagnostic)
+                synchronize()
+            }
+        }
+    }
+
+    /// Skips to the end of the broken statement: the next newline outside
+    /// brackets, or a `}` that closes the enclosing block.
+    private mutating func synchronize() {
+        var depth = 0
+        while true {
+            let token = tokens[index]
+            switch token.kind {
+            case .end: return
+            case .newline where depth == 0: return
+            case .symbol("("), .symbol("["), .symbol("{"): depth += 1
+            case .symbol(")"), .symbol("]"): depth = Swift.max(0, depth - 1)
+            case .symbol("}"):
+                if depth == 0 { return }
+                depth -= 1
+            default: break
+            }
+            index += 1
+        }
+    }
+
+    private mutating func parseStatement(context: Context) throws -> Statement {
+        let first = peek()
+        if first.isKeyword(.let) {
+            advance()
+            let nameToken = advance()
+            guard case .identifier(let name) = nameToken.kind, name != "_" else {
+                throw fail("expected a name after 'let'", at: nameToken.span)
+            }
+            _ = try expect("=", "'=' after 'let \(name)'")
+            let value = try parseExpression()
+            return .binding(name: name, nameSpan: nameToken.span, value: value, first.span.to(value.span))
+        }
+        if first.isKeyword(.test) {
+            advance()
+            guard context == .topLevel else {
+                throw fail("test blocks can only be written at the top level of a script", at: first.span)
+            }
+            let nameToken = advance()
+            guard case .string(let segments) = nameToken.kind else {
+                throw fail("expected the test's name as a string, as in test \"map doubles\" { ... }", at: nameToken.span)
+            }
+            let name = segments.map { if case .text(let t) = $0 { t } else { "" } }.joined()
+            let open = try expect("{", "'{' to start the test's body")
+            let body = try nested(at: open.span) { parser in
+                try parser.withNewlines(significant: true) { try $0.parseStatements(context: .test) }
+            }
+            let close = try expect("}", "'}' to close the test \"\(name)\"")
+            return .test(name: name, body: body, first.span.to(close.span))
+        }
+        if first.isKeyword(.return) {
+            advance()
+            guard context == .closure else { throw fail("'return' can only be used inside a closure", at: first.span) }
+            if peek().kind == .newline || check("}") { return .return(nil, first.span) }
+            let value = try parseExpression()
+            return .return(value, first.span.to(value.span))
+        }
+        return .expression(try parseExpression())
+    }
+
+    // MARK: - Expressions, lowest precedence first (as in Swift)
+
+    mutating func parseExpression() throws -> Expr {
+        try nested(at: peek().span) { try $0.parseTernary() }
+    }
+
+    private mutating func parseTernary() throws -> Expr {
+        let condition = try parseOr()
+        guard accept("?") != nil else { return condition }
+        let whenTrue = try parseExpression()
+        _ = try expect(":", "':' in the conditional expression")
+        let whenFalse = try parseExpression()
+        return .ternary(condition, whenTrue, whenFalse, condition.span.to(whenFalse.span))
+    }
+
+    private mutating func parseOr() throws -> Expr {
+        try parseLeftAssociative(["||"]) { try $0.parseAnd() }
+    }
+
+    private mutating func parseAnd() throws -> Expr {
+        try parseLeftAssociative(["&&"]) { try $0.parseComparison() }
+    }
+
+    private mutating func parseComparison() throws -> Expr {
+        let left = try parseCoalescing()
+        let comparisons = ["==", "!=", "<", "<=", ">", ">="]
+        guard case .symbol(let op) = peek().kind, comparisons.contains(op) else { return left }
+        let opSpan = advance().span
+        let right = try parseCoalescing()
+        if case .symbol(let again) = peek().kind, comparisons.contains(again) {
+            throw fail("comparisons cannot be chained", at: peek().span, help: "combine them with &&, as in a < b && b < c")
+        }
+        return .binary(op: op, left, right, opSpan: opSpan, left.span.to(right.span))
+    }
+
+    private mutating func parseCoalescing() throws -> Expr {
+        let left = try parseAdditive()
+        guard let op = accept("??") else { return left }
+        let right = try nested(at: op.span) { try $0.parseCoalescing() }
+        return .binary(op: "??", left, right, opSpan: op.span, left.span.to(right.span))
+    }
+
+    private mutating func parseAdditive() throws -> Expr {
+        try parseLeftAssociative(["+", "-"]) { try $0.parseMultiplicative() }
+    }
+
+    private mutating func parseMultiplicative() throws -> Expr {
+        try parseLeftAssociative(["*", "/", "%"]) { try $0.parsePrefix() }
+    }
+
+    private mutating func parseLeftAssociative(_ ops: [String], _ operand: (inout Parser) throws -> Expr) throws -> Expr {
+        var left = try operand(&self)
+        while case .symbol(let op) = peek().kind, ops.contains(op) {
+            let opSpan = advance().span
+            let right = try operand(&self)
+            left = .binary(op: op, left, right, opSpan: opSpan, left.span.to(right.span))
+        }
+        return left
+    }
+
+    private mutating func parsePrefix() throws -> Expr {
+        if case .symbol(let op) = peek().kind, op == "-" || op == "!" {
+            let opToken = advance()
+            let operand = try nested(at: opToken.span) { try $0.parsePrefix() }
+            if op == "-", case .literal(let v, let span) = operand {
+                switch v {
+                case .int(let i): return .literal(.int(-i), opToken.span.to(span))
+                case .double(let d): return .literal(.double(-d), opToken.span.to(span))
+                case .duration(let t): return .literal(.duration(TimeSpan(nanoseconds: -t.nanoseconds)), opToken.span.to(span))
+                default: break
+                }
+            }
+            return .unary(op: op, operand, opToken.span.to(operand.span))
+        }
+        return try parsePostfix()
+    }
+
+    private mutating func parsePostfix() throws -> Expr {
+        var expr = try parsePrimary()
+        while true {
+            let token = peek()
+            if token.isSymbol(".") {
+                advance()
+                let nameToken = advance()
+                switch nameToken.kind {
+                case .identifier(let name): expr = .member(expr, name, nameSpan: nameToken.span, expr.span.to(nameToken.span))
+                case .keyword(let k): expr = .member(expr, k.rawValue, nameSpan: nameToken.span, expr.span.to(nameToken.span))
+                case .integer(let i): expr = .member(expr, String(i), nameSpan: nameToken.span, expr.span.to(nameToken.span))
+                default: throw fail("expected a member name after '.'", at: nameToken.span)
+                }
+            } else if token.isSymbol("(") && onSameLine(token) {
+                let open = advance()
+                var arguments = try nested(at: open.span) { parser in
+                    try parser.withNewlines(significant: false) { try $0.parseArguments(closing: ")") }
+                }
+                let close = try withNewlines(significant: false) { try $0.expect(")", "')' to close the call", help: nil) }
+                var span = expr.span.to(close.span)
+                if let trailing = try parseTrailingClosure() {
+                    arguments.append(trailing)
+                    span = span.to(trailing.value.span)
+                }
+                expr = .call(callee: expr, arguments: arguments, span)
+            } else if token.isSymbol("[") && onSameLine(token) {
+                let open = advance()
+                let index = try nested(at: open.span) { parser in
+                    try parser.withNewlines(significant: false) { try $0.parseExpression() }
+                }
+                let close = try withNewlines(significant: false) { try $0.expect("]", "']' to close the subscript") }
+                expr = .subscriptAccess(expr, index, expr.span.to(close.span))
+            } else if let trailing = try parseTrailingClosure() {
+                expr = .call(callee: expr, arguments: [trailing], expr.span.to(trailing.value.span))
+            } else {
+                return expr
+            }
+        }
+    }
+
+    /// A `(`, `[` or `{` continues the expression only on the same line:
+    /// otherwise it starts a new statement.
+    private func onSameLine(_ token: Token) -> Bool {
+        index == 0 || tokens[index - 1].kind != .newline
+    }
+
+    private mutating func parseTrailingClosure() throws -> CallArgument? {
+        guard check("{"), onSameLine(peek()) else { return nil }
+        let closure = try parseClosure()
+        return CallArgument(label: nil, labelSpan: nil, value: closure, isTrailing: true)
+    }
+
+    private mutating func parseArguments(closing: String) throws -> [CallArgument] {
+        var arguments: [CallArgument] = []
+        while !check(closing) {
+            var label: String?
+            var labelSpan: Span?
+            if case .identifier(let name) = peek().kind, peek(offset: 1).isSymbol(":") {
+                labelSpan = advance().span
+                label = name
+                advance()
+            }
+            arguments.append(CallArgument(label: label, labelSpan: labelSpan, value: try parseExpression(), isTrailing: false))
+            if accept(",") == nil { break }
+        }
+        return arguments
+    }
+
+    private mutating func parsePrimary() throws -> Expr {
+        let token = peek()
+        switch token.kind {
+        case .integer(let i): advance(); return .literal(.int(i), token.span)
+        case .double(let d): advance(); return .literal(.double(d), token.span)
+        case .duration(let t): advance(); return .literal(.duration(t), token.span)
+        case .keyword(.true): advance(); return .literal(.bool(true), token.span)
+        case .keyword(.false): advance(); return .literal(.bool(false), token.span)
+        case .keyword(.nil): advance(); return .literal(.null, token.span)
+        case .string(let segments): advance(); return try parseString(segments, token.span)
+        case .identifier(let name): advance(); return .name(name, token.span)
+        case .shorthand(let n): advance(); return .shorthand(n, token.span)
+        case .symbol("("): return try parseParenthesized()
+        case .symbol("["): return try parseCollection()
+        case .symbol("{"): return try parseClosure()
+        case .newline, .end:
+            throw fail("expected an expression", at: token.span)
+        case .keyword(let k):
+            throw fail("'\(k.rawValue)' cannot be used as an expression here", at: token.span,
+                       help: k == .let ? "a 'let' must start its own line" : nil)
+        case .symbol(let s):
+            throw fail("expected an expression, found '\(s)'", at: token.span)
+        }
+    }
+
+    private mutating func parseString(_ segments: [StringSegment], _ span: Span) throws -> Expr {
+        var parts: [StringPart] = []
+        for segment in segments {
+            switch segment {
+            case .text(let text): parts.append(.text(text))
+            case .interpolation(let range):
+                var sub = Parser(file: file, range: range.start..<range.end)
+                sub.nesting = nesting
+                let expr = try sub.parseExpression()
+                diagnostics += sub.diagnostics
+                if sub.peek().kind != .end {
+                    throw fail("unexpected text in the interpolation", at: sub.peek().span)
+                }
+                parts.append(.interpolation(expr))
+            }
+        }
+        if parts.allSatisfy({ if case .text = $0 { true } else { false } }) {
+            return .literal(.string(parts.map { if case .text(let t) = $0 { t } else { "" } }.joined()), span)
+        }
+        return .string(parts, span)
+    }
+
+    private mutating func parseParenthesized() throws -> Expr {
+        let open = advance()
+        return try nested(at: open.span) { parser in
+            try parser.withNewlines(significant: false) { p in
+                var elements: [Expr] = []
+                var labels: [String?] = []
+                while !p.check(")") {
+                    var label: String?
+                    if case .identifier(let name) = p.peek().kind, p.peek(offset: 1).isSymbol(":") {
+                        label = name
+                        p.advance()
+                        p.advance()
+                    }
+                    labels.append(label)
+                    elements.append(try p.parseExpression())
+                    if p.accept(",") == nil { break }
+                }
+                let close = try p.expect(")", "')'")
+                let span = open.span.to(close.span)
+                if elements.count == 1 && labels[0] == nil { return elements[0] }
+                return .tuple(elements, labels: labels, span)
+            }
+        }
+    }
+
+    private mutating func parseCollection() throws -> Expr {
+        let open = advance()
+        return try nested(at: open.span) { parser in
+            try parser.withNewlines(significant: false) { p in
+                if p.accept(":") != nil {
+                    let close = try p.expect("]", "']' after '[:'")
+                    return .dictionary([], open.span.to(close.span))
+                }
+                var elements: [Expr] = []
+                var pairs: [(key: Expr, value: Expr)] = []
+                var isDictionary: Bool?
+                while !p.check("]") {
+                    let element = try p.parseExpression()
+                    if p.accept(":") != nil {
+                        if isDictionary == false { throw p.fail("a dictionary entry in an array", at: element.span) }
+                        isDictionary = true
+                        pairs.append((element, try p.parseExpression()))
+                    } else {
+                        if isDictionary == true {
+                            throw p.fail("expected ':' and a value for this dictionary key", at: p.peek().span)
+                        }
+                        isDictionary = false
+                        elements.append(element)
+                    }
+                    if p.accept(",") == nil { break }
+                }
+                let close = try p.expect("]", "']' to close the \(isDictionary == true ? "dictionary" : "array")")
+                let span = open.span.to(close.span)
+                return isDictionary == true ? .dictionary(pairs, span) : .array(elements, span)
+            }
+        }
+    }
+
+    private mutating func parseClosure() throws -> Expr {
+        let open = advance()
+        return try nested(at: open.span) { parser in
+            try parser.withNewlines(significant: true) { p in
+                let parameters = p.parseClosureParameters()
+                let body = try p.parseStatements(context: .closure)
+                let close = try p.expect("}", "'}' to close the closure")
+                return .closure(Closure(parameters: parameters, body: body, span: open.span.to(close.span)))
+            }
+        }
+    }
+
+    /// `x in`, `a, b in`, `(a, b) in` or `_ in`: consumed if present.
+    private mutating func parseClosureParameters() -> [(name: String, span: Span)]? {
+        let start = index
+        var names: [(String, Span)] = []
+        let parenthesized = accept("(") != nil
+        while case .identifier(let name) = peek().kind {
+            names.append((name, advance().span))
+            if accept(",") == nil { break }
+        }
+        if parenthesized && accept(")") == nil { index = start; return nil }
+        if !names.isEmpty || parenthesized, peek().isKeyword(.in) {
+            advance()
+            return names
+        }
+        index = start
+        return nil
+    }
+}

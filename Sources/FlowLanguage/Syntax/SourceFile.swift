@@ -1,0 +1,127 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import FlowRuntime
+
+/// A script's text, with the line table that turns offsets into
+/// `line:column` for diagnostics.
+public final class SourceFile: Sendable {
+    public let path: String
+    public let text: String
+    /// UTF-8 bytes of `text`; every offset in a `Span` indexes this.
+    let bytes: [UInt8]
+    private let lineStarts: [Int]
+
+    public init(path: String, text: String) {
+        self.path = path
+        self.text = text
+        bytes = Array(text.utf8)
+        var starts = [0]
+        for (i, b) in bytes.enumerated() where b == UInt8(ascii: "\n") { starts.append(i + 1) }
+        lineStarts = starts
+    }
+
+    /// 1-based line and column (in characters) of a byte offset.
+    public func lineAndColumn(of offset: Int) -> (line: Int, column: Int) {
+        let offset = Swift.min(Swift.max(offset, 0), bytes.count)
+        var low = 0, high = lineStarts.count - 1
+        while low < high {
+            let mid = (low + high + 1) / 2
+            if lineStarts[mid] <= offset { low = mid } else { high = mid - 1 }
+        }
+        let start = lineStarts[low]
+        let prefix = bytes[start..<offset]
+        let column = String(decoding: prefix, as: UTF8.self).count + 1
+        return (low + 1, column)
+    }
+
+    public func location(of offset: Int) -> SourceLocation {
+        let (line, column) = lineAndColumn(of: offset)
+        return SourceLocation(file: path, line: line, column: column)
+    }
+
+    /// The text of a 1-based line, without its newline.
+    public func lineText(_ line: Int) -> String {
+        guard line >= 1, line <= lineStarts.count else { return "" }
+        let start = lineStarts[line - 1]
+        var end = line < lineStarts.count ? lineStarts[line] - 1 : bytes.count
+        if end > start, bytes[end - 1] == UInt8(ascii: "\r") { end -= 1 }
+        return String(decoding: bytes[start..<Swift.max(start, end)], as: UTF8.self)
+    }
+
+    public func text(of span: Span) -> String {
+        String(decoding: bytes[Swift.max(0, span.start)..<Swift.min(bytes.count, span.end)], as: UTF8.self)
+    }
+}
+
+/// A half-open range of byte offsets in a source file.
+public struct Span: Hashable, Sendable {
+    public var start: Int
+    public var end: Int
+
+    public init(_ start: Int, _ end: Int) {
+        self.start = start
+        self.end = Swift.max(start, end)
+    }
+
+    public func to(_ other: Span) -> Span { Span(Swift.min(start, other.start), Swift.max(end, other.end)) }
+}
+
+extension SourceFile {
+    /// The byte offset of a 1-based line and column (the inverse of `lineAndColumn`).
+    func offset(line: Int, column: Int) -> Int {
+        guard line >= 1, line <= lineStarts.count else { return bytes.count }
+        let start = lineStarts[line - 1]
+        let text = lineText(line)
+        let prefix = text.prefix(Swift.max(0, column - 1))
+        return start + prefix.utf8.count
+    }
+
+    /// A file read from disk: nil text means it is not valid UTF-8.
+    public static func load(path: String) throws -> SourceFile {
+        let data = try readFile(path)
+        guard let text = String(validating: data, as: UTF8.self) else {
+            let bad = String(decoding: data, as: UTF8.self)
+            let file = SourceFile(path: path, text: bad)
+            let offset = firstInvalidByte(in: data)
+            throw DiagnosticList([Diagnostic("the file is not UTF-8 text (invalid byte 0x\(String(data[offset], radix: 16, uppercase: true)))",
+                                             in: file, at: Span(0, 0), help: "flow scripts are UTF-8 text files")])
+        }
+        return SourceFile(path: path, text: text)
+    }
+
+    /// The offset of the first byte that does not decode as UTF-8.
+    private static func firstInvalidByte(in data: [UInt8]) -> Int {
+        var iterator = data.makeIterator()
+        var decoder = UTF8()
+        var offset = 0
+        while true {
+            switch decoder.decode(&iterator) {
+            case .scalarValue(let scalar): offset += UTF8.width(scalar)
+            case .emptyInput, .error: return Swift.min(offset, Swift.max(0, data.count - 1))
+            }
+        }
+    }
+}
+
+/// Reads a whole file, or throws a FlowError naming the path and the reason.
+func readFile(_ path: String) throws -> [UInt8] {
+    #if canImport(Glibc)
+    guard let handle = fopen(path, "rb") else {
+        throw FlowError("cannot read \(path): \(String(cString: strerror(errno)))")
+    }
+    defer { fclose(handle) }
+    var result: [UInt8] = []
+    var buffer = [UInt8](repeating: 0, count: 65536)
+    while true {
+        let n = fread(&buffer, 1, buffer.count, handle)
+        if n > 0 { result.append(contentsOf: buffer[0..<n]) }
+        if n < buffer.count {
+            if ferror(handle) != 0 { throw FlowError("cannot read \(path): \(String(cString: strerror(errno)))") }
+            return result
+        }
+    }
+    #else
+    throw FlowError("reading files is not supported on this platform")
+    #endif
+}

@@ -1,0 +1,170 @@
+import ArgumentParser
+import FlowLanguage
+import FlowRuntime
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Exit codes of the contract.
+enum ExitStatus: Int32 {
+    case success = 0
+    case failed = 1
+    case usage = 2
+    case invalidScript = 3
+}
+
+@main
+struct Flow: ParsableCommand {
+    static let version = "0.1.0"
+
+    static let configuration = CommandConfiguration(
+        commandName: "flow",
+        abstract: "Run dataflow scripts written like RxSwift and Combine code.",
+        discussion: """
+            Examples:
+              flow examples/purchase.flow          run a script on the live clock
+              flow run --virtual script.flow       run it in virtual time, instantly
+              flow test examples Tests/scripts     run every test block, print N passed, N failed
+              flow check script.flow               report every error without running
+              echo 'just(1).print()' | flow -      run standard input
+
+            Exit codes: 0 success, 1 a failed expectation or a stream that ended in
+            an error, 2 bad usage, 3 a syntax or resolution error.
+            """,
+        version: version,
+        subcommands: [Run.self, Test.self, Check.self],
+        defaultSubcommand: Run.self)
+
+    static func main() {
+        do {
+            var command = try parseAsRoot()
+            try command.run()
+        } catch let status as ExitCode {
+            Glibc.exit(status.rawValue)
+        } catch {
+            if exitCode(for: error) == .validationFailure {
+                Output.err(fullMessage(for: error))
+                Glibc.exit(ExitStatus.usage.rawValue)
+            }
+            exit(withError: error)
+        }
+    }
+}
+
+/// Writes to the standard streams, one system call per message, so lines
+/// of a live run appear as they happen even when piped.
+enum Output {
+    static func out(_ text: String) { write(1, text + "\n") }
+    static func err(_ text: String) { write(2, text + "\n") }
+
+    private static func write(_ fd: Int32, _ text: String) {
+        var bytes = Array(text.utf8)
+        var offset = 0
+        while offset < bytes.count {
+            let n = bytes.withUnsafeMutableBytes { Glibc.write(fd, $0.baseAddress! + offset, $0.count - offset) }
+            if n <= 0 { return }
+            offset += n
+        }
+    }
+
+    /// Colour on a terminal, never when piped or with NO_COLOR set.
+    static var colorOnStandardError: Bool { isatty(2) == 1 && getenv("NO_COLOR") == nil }
+
+    static var console: Console { Console(out: { out($0) }, err: { err($0) }, color: colorOnStandardError) }
+}
+
+/// Loads and compiles a script, reporting problems the way every command does.
+enum Loader {
+    static func load(_ path: String?) throws -> SourceFile {
+        guard let path, path != "-" else {
+            if path == nil, isatty(0) == 1 {
+                Output.err("flow: give a script to run (flow FILE.flow), or pipe one in; see flow --help")
+                throw ExitCode(ExitStatus.usage.rawValue)
+            }
+            return SourceFile(path: "<stdin>", text: readStandardInput())
+        }
+        do {
+            return try SourceFile.load(path: path)
+        } catch let list as DiagnosticList {
+            report(list)
+            throw ExitCode(ExitStatus.invalidScript.rawValue)
+        } catch {
+            Output.err("flow: " + FlowError.wrap(error).message)
+            throw ExitCode(ExitStatus.usage.rawValue)
+        }
+    }
+
+    static func compile(_ file: SourceFile, arguments: [String] = []) throws -> Program {
+        do {
+            return try Program(file: file, console: Output.console, arguments: arguments)
+        } catch let list as DiagnosticList {
+            report(list)
+            throw ExitCode(ExitStatus.invalidScript.rawValue)
+        }
+    }
+
+    static func report(_ list: DiagnosticList) {
+        for diagnostic in list.diagnostics { Output.err(diagnostic.render(color: Output.colorOnStandardError)) }
+        let count = list.diagnostics.count
+        Output.err("\(count) error\(count == 1 ? "" : "s")")
+    }
+
+    static func readStandardInput() -> String {
+        var bytes: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 65536)
+        while true {
+            let n = read(0, &buffer, buffer.count)
+            if n <= 0 { break }
+            bytes.append(contentsOf: buffer[0..<n])
+        }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+}
+
+struct Run: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Run a script on the live clock until every subscription has ended (the default command).")
+
+    @Flag(name: .long, help: "Run in virtual time: instantly and deterministically.")
+    var virtual = false
+
+    @Argument(help: "The script to run; '-' or nothing (with a pipe) reads standard input.")
+    var script: String?
+
+    @Argument(parsing: .captureForPassthrough, help: "Arguments for the script, available to it as `args`.")
+    var arguments: [String] = []
+
+    func run() throws {
+        let file = try Loader.load(script)
+        let program = try Loader.compile(file, arguments: arguments)
+        let outcome = program.run(virtual: virtual)
+        for failure in outcome.failures {
+            Output.err(Report.expectationFailure(failure, file: file, color: Output.colorOnStandardError))
+        }
+        if !outcome.passed { throw ExitCode(ExitStatus.failed.rawValue) }
+    }
+}
+
+struct Check: ParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Parse and resolve scripts without running them; report every error.")
+
+    @Argument(help: "The scripts to check.")
+    var scripts: [String]
+
+    func validate() throws {
+        if scripts.isEmpty { throw ValidationError("give at least one script to check") }
+    }
+
+    func run() throws {
+        var status = ExitStatus.success
+        for path in scripts {
+            do {
+                _ = try Loader.compile(try Loader.load(path))
+                Output.out("\(path): no problems found")
+            } catch let code as ExitCode {
+                if code.rawValue > status.rawValue { status = ExitStatus(rawValue: code.rawValue) ?? .invalidScript }
+            }
+        }
+        if status != .success { throw ExitCode(status.rawValue) }
+    }
+}

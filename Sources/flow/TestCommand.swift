@@ -1,0 +1,90 @@
+import ArgumentParser
+import FlowLanguage
+import FlowMarbles
+import FlowRuntime
+#if canImport(Glibc)
+import Glibc
+#endif
+
+struct Test: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Run the test blocks of scripts in virtual time; end with a line 'N passed, N failed'.")
+
+    @Argument(help: "Scripts, or folders searched for *.flow files.")
+    var paths: [String]
+
+    func validate() throws {
+        if paths.isEmpty { throw ValidationError("give the scripts or folders to test") }
+    }
+
+    func run() throws {
+        var files: [String] = []
+        for path in paths {
+            guard let found = ScriptFinder.scripts(at: path) else {
+                Output.err("flow: no such file or folder: \(path)")
+                throw ExitCode(ExitStatus.usage.rawValue)
+            }
+            files += found
+        }
+        var programs: [Program] = []
+        var invalid = false
+        for path in files {
+            do { programs.append(try Loader.compile(try Loader.load(path))) } catch { invalid = true }
+        }
+        var passed = 0, failed = 0
+        let color = Output.colorOnStandardError
+        for program in programs {
+            let file = program.file
+            func report(_ name: String, _ outcome: Program.Outcome) {
+                if outcome.passed {
+                    passed += 1
+                    Output.out("✓ \(file.path): \(name)")
+                    return
+                }
+                failed += 1
+                Output.out("✗ \(file.path): \(name)")
+                for failure in outcome.failures { Output.err(Report.expectationFailure(failure, file: file, color: color)) }
+            }
+            // The statements outside any block form one more run, named after the file.
+            let topLevel = program.run(virtual: true)
+            if topLevel.expectations > 0 || !topLevel.passed { report(file.path, topLevel) }
+            for (index, name) in program.testNames.enumerated() {
+                report(name, program.runTest(index))
+            }
+        }
+        Output.out("\(passed) passed, \(failed) failed")
+        if invalid { throw ExitCode(ExitStatus.invalidScript.rawValue) }
+        if failed > 0 { throw ExitCode(ExitStatus.failed.rawValue) }
+    }
+}
+
+/// Finds scripts: a file as given, or every *.flow below a folder, sorted.
+enum ScriptFinder {
+    static func scripts(at path: String) -> [String]? {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return nil }
+        guard (info.st_mode & S_IFMT) == S_IFDIR else { return [path] }
+        var found: [String] = []
+        collect(path, into: &found)
+        return found.sorted()
+    }
+
+    private static func collect(_ folder: String, into found: inout [String]) {
+        guard let directory = opendir(folder) else { return }
+        defer { closedir(directory) }
+        while let entry = readdir(directory) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+                String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
+            }
+            if name.hasPrefix(".") { continue }
+            let path = folder.hasSuffix("/") ? folder + name : folder + "/" + name
+            var info = stat()
+            guard stat(path, &info) == 0 else { continue }
+            if (info.st_mode & S_IFMT) == S_IFDIR {
+                collect(path, into: &found)
+            } else if name.hasSuffix(".flow") {
+                found.append(path)
+            }
+        }
+    }
+}
