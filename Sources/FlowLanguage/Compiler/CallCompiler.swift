@@ -101,7 +101,11 @@ extension Compiler {
         guard let spec else {
             return { frame in try helper!(try receiver(frame), frame) }
         }
-        let invoke = operatorInvoker(spec, nameSpan, args, span, check: !isHelper)
+        // A name shared with a collection helper is checked as an operator
+        // unless it uses a label only the helper has (`first(where:)`).
+        let helperOnlyLabels: Set<String> = ["where", "by", "separator", "of", "with"]
+        let check = !isHelper || !args.labels.contains { $0.map(helperOnlyLabels.contains) ?? false }
+        let invoke = operatorInvoker(spec, nameSpan, args, span, check: check)
         return { frame in
             let value = try receiver(frame)
             // The same name on an array or a string is the collection helper.
@@ -127,10 +131,23 @@ extension Compiler {
         }
         let env = environment
         let label = file.text(of: Span(nameSpan.start, span.end))
-        let name = spec.name
+        let location = self.location(nameSpan)
+        let site = OperatorTable.CallSite()
+        if spec.name == "send", args.labels == [nil] {
+            // Sending into a subject happens per event in loops: skip the table.
+            return { target, frame in
+                if case .stream(let stream)? = target, let subject = stream as? Subject {
+                    subject.send(try args.codes[0](frame))
+                    return .null
+                }
+                return try operatorTable.call(spec, receiver: target, labels: args.labels, arguments: try args.evaluate(frame),
+                                              context: env.context(at: location), site: site)
+            }
+        }
         return { target, frame in
             let values = try args.evaluate(frame)
-            let result = try operatorTable.call(name, receiver: target, labels: args.labels, arguments: values, context: env.context(at: nameSpan))
+            let result = try operatorTable.call(spec, receiver: target, labels: args.labels, arguments: values,
+                                                context: env.context(at: location), site: site)
             if case .stream(let stream) = result, stream.label == nil { stream.label = label }
             return result
         }

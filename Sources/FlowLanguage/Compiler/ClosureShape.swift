@@ -46,20 +46,49 @@ struct ClosureShape {
             return try run(f)
         }
         let count = parameterCount
-        let unary: Function.Unary? = count == 1 || count == 0 ? { a in
+        let unary: Function.Unary = { a in
+            guard count <= 1 else { return try variadic([a]) }
             let (f, cached) = frame()
             defer { if cached { cache.inUse = false } }
             if count == 1 { f.slots[0] = a }
             return try run(f)
-        } : nil
-        let binary: Function.Binary? = count == 2 ? { a, b in
+        }
+        let binary: Function.Binary = { a, b in
+            guard count == 2 else { return try variadic([a, b]) }
             let (f, cached) = frame()
             defer { if cached { cache.inUse = false } }
             f.slots[0] = a
             f.slots[1] = b
             return try run(f)
-        } : nil
+        }
         return Function(name: name, parameterCount: declared, unary: unary, binary: binary, variadic: variadic)
+    }
+
+    /// A function over a direct body: arguments in registers, no frame.
+    func makeDirectFunction(_ body: @escaping DirectCode, captured: Frame) -> Function {
+        let shape = self
+        let variadic: Function.Variadic = { args in
+            let values = try shape.bind(args)
+            return try body(values.first ?? .null, values.count > 1 ? values[1] : .null, captured)
+        }
+        switch parameterCount {
+        case 0:
+            return Function(name: name, parameterCount: declared, unary: { _ in try body(.null, .null, captured) },
+                            binary: { _, _ in try body(.null, .null, captured) }, variadic: variadic)
+        case 1:
+            // A `$0` closure ignores extra arguments; a named one must not get them.
+            let binary: Function.Binary = declared == nil ? { a, _ in try body(a, .null, captured) } : { a, b in try variadic([a, b]) }
+            return Function(name: name, parameterCount: declared, unary: { a in try body(a, .null, captured) },
+                            binary: binary, variadic: variadic)
+        default:
+            // One pair (from combineLatest, zip, pairwise) spreads over the two parameters.
+            let unary: Function.Unary = { a in
+                if case .tuple(let t) = a, t.elements.count == 2 { return try body(t.elements[0], t.elements[1], captured) }
+                return try variadic([a])
+            }
+            return Function(name: name, parameterCount: declared, unary: unary,
+                            binary: { a, b in try body(a, b, captured) }, variadic: variadic)
+        }
     }
 
     /// The arguments as the closure's parameters, by the contract's rules.

@@ -217,41 +217,19 @@ final class Compiler {
                 let left = try l(frame)
                 return left.isNull ? try r(frame) : left
             }
-        case "==": return { frame in .bool(try l(frame) == r(frame)) }
-        case "!=": return { frame in .bool(try l(frame) != r(frame)) }
         default:
             break
         }
-        if let constant = Self.constant(rhs) {
-            return Self.arithmetic(op, location) { frame in (try l(frame), constant) }
+        let op = BinaryOperator(rawValue: op)!
+        if let k = Self.constant(rhs) {
+            return { frame in try op.apply(try l(frame), k, at: location) }
         }
-        return Self.arithmetic(op, location) { frame in (try l(frame), try r(frame)) }
+        return { frame in try op.apply(try l(frame), try r(frame), at: location) }
     }
 
     static func constant(_ expr: Expr) -> Value? {
         if case .literal(let value, _) = expr { return value }
         return nil
-    }
-
-    /// Arithmetic and ordering, with the operand pair computed by `operands`.
-    private static func arithmetic(_ op: String, _ location: SourceLocation, _ operands: @escaping (Frame) throws -> (Value, Value)) -> Code {
-        func wrap(_ f: @escaping (Value, Value) throws -> Value) -> Code {
-            return { frame in
-                let (a, b) = try operands(frame)
-                do { return try f(a, b) } catch { throw FlowError.wrap(error).located(at: location) }
-            }
-        }
-        switch op {
-        case "+": return wrap(Value.add)
-        case "-": return wrap(Value.subtract)
-        case "*": return wrap(Value.multiply)
-        case "/": return wrap(Value.divide)
-        case "%": return wrap(Value.remainder)
-        case "<": return wrap { .bool(try $0.compare(to: $1) < 0) }
-        case "<=": return wrap { .bool(try $0.compare(to: $1) <= 0) }
-        case ">": return wrap { .bool(try $0.compare(to: $1) > 0) }
-        default: return wrap { .bool(try $0.compare(to: $1) >= 0) }
-        }
     }
 
     private func compileMember(_ base: Expr, _ name: String, _ nameSpan: Span, in scope: Scope) -> Code {
@@ -290,6 +268,10 @@ final class Compiler {
         let shape = ClosureShape(
             declared: declared?.count, shorthand: inner.shorthandCount, frameSize: inner.count,
             reusesFrame: !inner.createsClosures, location: location(closure.span), name: "closure at \(location(closure.span))")
+        if shape.parameterCount <= 2, closure.body.count == 1, case .expression(let expr) = closure.body[0],
+           let direct = DirectCompiler(file: file, scope: inner, parameterCount: shape.parameterCount).compile(expr) {
+            return { frame in .function(shape.makeDirectFunction(direct, captured: frame)) }
+        }
         return { frame in .function(shape.makeFunction(body: body, captured: frame)) }
     }
 

@@ -14,12 +14,14 @@ public final class Program {
     public init(file: SourceFile, console: Console, arguments: [String] = []) throws {
         var parser = Parser(file: file)
         let script = parser.parseScript()
-        if !parser.diagnostics.isEmpty { throw DiagnosticList(parser.diagnostics) }
         let env = Environment(file: file, output: console.out, run: .virtual(name: file.path), arguments: arguments)
         let compiler = Compiler(file: file, environment: env)
         let scope = Scope(kind: .script, parent: nil)
+        for (name, span) in parser.brokenBindings { _ = scope.declare(name, at: span) }
         let (body, tests) = compiler.compileTopLevel(script.statements, in: scope)
-        if !compiler.diagnostics.isEmpty { throw DiagnosticList(compiler.diagnostics) }
+        // Syntax and resolution problems together, in the order they appear.
+        let problems = (parser.diagnostics + compiler.diagnostics).sorted { $0.span.start < $1.span.start }
+        if !problems.isEmpty { throw DiagnosticList(problems) }
         self.file = file
         self.environment = env
         self.topLevel = body

@@ -15,8 +15,6 @@ public final class RunState {
     var expectationCount = 0
     /// Stream errors that reached a subscriber with no error handler.
     var streamErrors: [FlowError] = []
-    /// Subscriptions made by `print`/`sink`, disposed when the run is cancelled.
-    var subscriptions: [Disposable] = []
 
     init(name: String, scheduler: Scheduler, marbles: MarbleRun) {
         self.name = name
@@ -50,7 +48,8 @@ public final class Environment {
         self.arguments = arguments
     }
 
-    func context(at span: Span) -> OperatorContext {
-        OperatorContext(output: output, scheduler: run.scheduler, location: file.location(of: span.start))
+    /// What an operator call needs; its location is computed once, when compiling.
+    func context(at location: SourceLocation) -> OperatorContext {
+        OperatorContext(output: output, scheduler: run.scheduler, location: location)
     }
 }

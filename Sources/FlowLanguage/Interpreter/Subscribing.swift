@@ -38,7 +38,6 @@ extension Environment {
                 }
             })
         subscription = observer
-        run.subscriptions.append(observer)
         stream.subscribe(observer, on: run.scheduler)
     }
 }

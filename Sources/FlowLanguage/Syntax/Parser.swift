@@ -15,7 +15,12 @@ public struct Parser {
     private var index = 0
     private var newlineSignificant: [Bool] = [true]
     private var nesting = 0
+    /// Brackets opened and not yet closed, innermost last.
+    private var openers: [Token] = []
     public private(set) var diagnostics: [Diagnostic]
+    /// Names of `let`s whose value failed to parse: still declared, so
+    /// their uses do not cascade into "unknown name" errors.
+    public private(set) var brokenBindings: [(name: String, span: Span)] = []
 
     struct Failure: Error { let diagnostic: Diagnostic }
     /// Nesting too deep: abandon the whole parse.
@@ -85,6 +90,16 @@ public struct Parser {
         throw fail("expected \(what)", at: peek().span, help: help)
     }
 
+    /// Expects the bracket that closes `opened`; at the end of the file,
+    /// blames the bracket that was never closed.
+    private mutating func close(_ symbol: String, opened: Token, _ what: String) throws -> Token {
+        if let token = accept(symbol) { return token }
+        if peek().kind == .end, case .symbol(let open) = opened.kind {
+            throw fail("'\(open)' is never closed", at: opened.span, help: "add '\(symbol)' where the \(what) ends")
+        }
+        throw fail("expected '\(symbol)' to close the \(what)", at: peek().span)
+    }
+
     private func fail(_ message: String, at span: Span, help: String? = nil) -> Failure {
         Failure(diagnostic: Diagnostic(message, in: file, at: span, help: help))
     }
@@ -93,6 +108,14 @@ public struct Parser {
         newlineSignificant.append(significant)
         defer { newlineSignificant.removeLast() }
         return try body(&self)
+    }
+
+    /// Like `nested`, for the contents of a bracket: an unexpected end of the
+    /// file inside is blamed on the bracket.
+    private mutating func bracketed<T>(_ open: Token, _ body: (inout Parser) throws -> T) throws -> T {
+        openers.append(open)
+        defer { openers.removeLast() }
+        return try nested(at: open.span, body)
     }
 
     private mutating func nested<T>(at span: Span, _ body: (inout Parser) throws -> T) throws -> T {
@@ -161,9 +184,14 @@ public struct Parser {
             guard case .identifier(let name) = nameToken.kind, name != "_" else {
                 throw fail("expected a name after 'let'", at: nameToken.span)
             }
-            _ = try expect("=", "'=' after 'let \(name)'")
-            let value = try parseExpression()
-            return .binding(name: name, nameSpan: nameToken.span, value: value, first.span.to(value.span))
+            do {
+                _ = try expect("=", "'=' after 'let \(name)'")
+                let value = try parseExpression()
+                return .binding(name: name, nameSpan: nameToken.span, value: value, first.span.to(value.span))
+            } catch {
+                if context == .topLevel { brokenBindings.append((name, nameToken.span)) }
+                throw error
+            }
         }
         if first.isKeyword(.test) {
             advance()
@@ -176,10 +204,10 @@ public struct Parser {
             }
             let name = segments.map { if case .text(let t) = $0 { t } else { "" } }.joined()
             let open = try expect("{", "'{' to start the test's body")
-            let body = try nested(at: open.span) { parser in
+            let body = try bracketed(open) { parser in
                 try parser.withNewlines(significant: true) { try $0.parseStatements(context: .test) }
             }
-            let close = try expect("}", "'}' to close the test \"\(name)\"")
+            let close = try close("}", opened: open, "test \"\(name)\"")
             return .test(name: name, body: body, first.span.to(close.span))
         }
         if first.isKeyword(.return) {
@@ -284,10 +312,10 @@ public struct Parser {
                 }
             } else if token.isSymbol("(") && onSameLine(token) {
                 let open = advance()
-                var arguments = try nested(at: open.span) { parser in
+                var arguments = try bracketed(open) { parser in
                     try parser.withNewlines(significant: false) { try $0.parseArguments(closing: ")") }
                 }
-                let close = try withNewlines(significant: false) { try $0.expect(")", "')' to close the call", help: nil) }
+                let close = try withNewlines(significant: false) { try $0.close(")", opened: open, "call") }
                 var span = expr.span.to(close.span)
                 if let trailing = try parseTrailingClosure() {
                     arguments.append(trailing)
@@ -296,10 +324,10 @@ public struct Parser {
                 expr = .call(callee: expr, arguments: arguments, span)
             } else if token.isSymbol("[") && onSameLine(token) {
                 let open = advance()
-                let index = try nested(at: open.span) { parser in
+                let index = try bracketed(open) { parser in
                     try parser.withNewlines(significant: false) { try $0.parseExpression() }
                 }
-                let close = try withNewlines(significant: false) { try $0.expect("]", "']' to close the subscript") }
+                let close = try withNewlines(significant: false) { try $0.close("]", opened: open, "subscript") }
                 expr = .subscriptAccess(expr, index, expr.span.to(close.span))
             } else if let trailing = try parseTrailingClosure() {
                 expr = .call(callee: expr, arguments: [trailing], expr.span.to(trailing.value.span))
@@ -352,7 +380,13 @@ public struct Parser {
         case .symbol("("): return try parseParenthesized()
         case .symbol("["): return try parseCollection()
         case .symbol("{"): return try parseClosure()
-        case .newline, .end:
+        case .end:
+            if let open = openers.last, case .symbol(let symbol) = open.kind {
+                let closing = ["(": ")", "[": "]", "{": "}"][symbol] ?? ""
+                throw fail("'\(symbol)' is never closed", at: open.span, help: "add '\(closing)' where it ends")
+            }
+            throw fail("expected an expression, but the file ends here", at: token.span)
+        case .newline:
             throw fail("expected an expression", at: token.span)
         case .keyword(let k):
             throw fail("'\(k.rawValue)' cannot be used as an expression here", at: token.span,
@@ -386,7 +420,7 @@ public struct Parser {
 
     private mutating func parseParenthesized() throws -> Expr {
         let open = advance()
-        return try nested(at: open.span) { parser in
+        return try bracketed(open) { parser in
             try parser.withNewlines(significant: false) { p in
                 var elements: [Expr] = []
                 var labels: [String?] = []
@@ -401,7 +435,7 @@ public struct Parser {
                     elements.append(try p.parseExpression())
                     if p.accept(",") == nil { break }
                 }
-                let close = try p.expect(")", "')'")
+                let close = try p.close(")", opened: open, "parenthesis")
                 let span = open.span.to(close.span)
                 if elements.count == 1 && labels[0] == nil { return elements[0] }
                 return .tuple(elements, labels: labels, span)
@@ -411,7 +445,7 @@ public struct Parser {
 
     private mutating func parseCollection() throws -> Expr {
         let open = advance()
-        return try nested(at: open.span) { parser in
+        return try bracketed(open) { parser in
             try parser.withNewlines(significant: false) { p in
                 if p.accept(":") != nil {
                     let close = try p.expect("]", "']' after '[:'")
@@ -435,7 +469,7 @@ public struct Parser {
                     }
                     if p.accept(",") == nil { break }
                 }
-                let close = try p.expect("]", "']' to close the \(isDictionary == true ? "dictionary" : "array")")
+                let close = try p.close("]", opened: open, isDictionary == true ? "dictionary" : "array")
                 let span = open.span.to(close.span)
                 return isDictionary == true ? .dictionary(pairs, span) : .array(elements, span)
             }
@@ -444,11 +478,11 @@ public struct Parser {
 
     private mutating func parseClosure() throws -> Expr {
         let open = advance()
-        return try nested(at: open.span) { parser in
+        return try bracketed(open) { parser in
             try parser.withNewlines(significant: true) { p in
                 let parameters = p.parseClosureParameters()
                 let body = try p.parseStatements(context: .closure)
-                let close = try p.expect("}", "'}' to close the closure")
+                let close = try p.close("}", opened: open, "closure")
                 return .closure(Closure(parameters: parameters, body: body, span: open.span.to(close.span)))
             }
         }

@@ -194,6 +194,17 @@ public struct Arguments {
     }
 }
 
+extension OperatorTable {
+    /// Whether a remembered plan still types these arguments.
+    static func fits(_ plan: [[Int]], _ signature: Signature, _ arguments: [Value]) -> Bool {
+        for (p, indices) in plan.enumerated() {
+            let type = signature.parameters[p].type
+            for i in indices where i >= arguments.count || !type.accepts(arguments[i]) { return false }
+        }
+        return true
+    }
+}
+
 /// All operators, looked up by canonical name or alias.
 public final class OperatorTable: Sendable {
     public let entries: [OperatorSpec]
@@ -229,14 +240,39 @@ public final class OperatorTable: Sendable {
         _ name: String, receiver: Value?, labels: [String?], arguments: [Value], context: OperatorContext
     ) throws -> Value {
         guard let spec = lookup(name) else { throw FlowError("unknown operator '\(name)'", at: context.location) }
+        return try call(spec, receiver: receiver, labels: labels, arguments: arguments, context: context)
+    }
+
+    /// Remembers, for one place in a script, which signature matched last
+    /// and how: calls made per event (a `flatMap` closure building a stream)
+    /// then skip the search.
+    public final class CallSite {
+        var signature = -1
+        var plan: [[Int]] = []
+        public init() {}
+    }
+
+    /// Calls an operator already looked up (the language resolves names once, when compiling).
+    public func call(
+        _ spec: OperatorSpec, receiver: Value?, labels: [String?], arguments: [Value], context: OperatorContext,
+        site: CallSite? = nil
+    ) throws -> Value {
+        if let site, site.signature >= 0, Self.fits(site.plan, spec.signatures[site.signature], arguments) {
+            let signature = spec.signatures[site.signature]
+            return try signature.build(Arguments(spec: spec, signature: signature, receiver: receiver,
+                                                 values: site.plan.map { $0.map { arguments[$0] } }, context: context))
+        }
+        let name = spec.name
         if receiver == nil && spec.form == .method {
             throw FlowError("'\(name)' is a method: call it on a stream, as in source.\(name)(...)", at: context.location)
         }
         if receiver != nil && spec.form == .function {
             throw FlowError("'\(name)' is a free function, not a method: call it as \(name)(...)", at: context.location)
         }
-        for signature in spec.signatures {
+        for (index, signature) in spec.signatures.enumerated() {
             guard let plan = signature.bind(labels: labels, values: arguments) else { continue }
+            site?.signature = index
+            site?.plan = plan
             let args = Arguments(spec: spec, signature: signature, receiver: receiver,
                                  values: plan.map { $0.map { arguments[$0] } }, context: context)
             return try signature.build(args)

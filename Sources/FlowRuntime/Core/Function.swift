@@ -18,12 +18,30 @@ public final class Function {
     private let binary: Binary
     private let variadic: Variadic
 
-    public init(name: String = "closure", parameterCount: Int?, unary: Unary? = nil, binary: Binary? = nil, variadic: @escaping Variadic) {
+    /// All three entry points given. They are taken as non-optional
+    /// closures on purpose: an optional closure is stored in its most
+    /// general form and every call would pass through conversion thunks.
+    public init(name: String = "closure", parameterCount: Int?, unary: @escaping Unary, binary: @escaping Binary, variadic: @escaping Variadic) {
         self.name = name
         self.parameterCount = parameterCount
-        self.unary = unary ?? { try variadic([$0]) }
-        self.binary = binary ?? { try variadic([$0, $1]) }
+        self.unary = unary
+        self.binary = binary
         self.variadic = variadic
+    }
+
+    /// Only the general entry point; one and two arguments go through it.
+    public convenience init(name: String = "closure", parameterCount: Int?, variadic: @escaping Variadic) {
+        self.init(name: name, parameterCount: parameterCount, unary: { try variadic([$0]) }, binary: { try variadic([$0, $1]) }, variadic: variadic)
+    }
+
+    /// A one-argument function; the other entry points adapt to it.
+    public convenience init(name: String = "closure", parameterCount: Int?, unary: @escaping Unary, variadic: @escaping Variadic) {
+        self.init(name: name, parameterCount: parameterCount, unary: unary, binary: { try variadic([$0, $1]) }, variadic: variadic)
+    }
+
+    /// A two-argument function; the other entry points adapt to it.
+    public convenience init(name: String = "closure", parameterCount: Int?, binary: @escaping Binary, variadic: @escaping Variadic) {
+        self.init(name: name, parameterCount: parameterCount, unary: { try variadic([$0]) }, binary: binary, variadic: variadic)
     }
 
     public static func unary(name: String = "closure", _ body: @escaping Unary) -> Function {

@@ -23,19 +23,23 @@ public enum Value {
 /// Labelled tuples double as records (`r.name`).
 public struct Tuple {
     public var elements: [Value]
-    public var labels: [String?]
+    /// One label per element, or nil when no element is labelled (most
+    /// tuples: storing nothing then saves an allocation per tuple).
+    public var labels: [String?]?
 
     public init(_ elements: [Value], labels: [String?]? = nil) {
         self.elements = elements
-        self.labels = labels ?? Array(repeating: nil, count: elements.count)
+        self.labels = labels.flatMap { $0.contains { $0 != nil } ? $0 : nil }
     }
 
     public init(labelled pairs: KeyValuePairs<String, Value>) {
         self.init(pairs.map(\.value), labels: pairs.map(\.key))
     }
 
+    public func label(at index: Int) -> String? { labels?[index] }
+
     public func element(labelled name: String) -> Value? {
-        labels.firstIndex(of: name).map { elements[$0] }
+        labels?.firstIndex(of: name).map { elements[$0] }
     }
 }
 

@@ -20,8 +20,8 @@ extension Value: CustomStringConvertible {
             if d.isEmpty { return "[:]" }
             return "[" + d.map { "\($0.key.literal): \($0.value.literal)" }.joined(separator: ", ") + "]"
         case .tuple(let t):
-            let parts = zip(t.labels, t.elements).map { label, value in
-                label.map { "\($0): \(value.literal)" } ?? value.literal
+            let parts = t.elements.indices.map { i in
+                t.label(at: i).map { "\($0): \(t.elements[i].literal)" } ?? t.elements[i].literal
             }
             return "(" + parts.joined(separator: ", ") + ")"
         case .function(let f): return "<closure \(f.name)>"

@@ -41,6 +41,10 @@ public class Subject: Observable {
         if event.isTerminal { observers = [] }
     }
 
+    fileprivate func remove(_ id: Int) {
+        if let index = observers.firstIndex(where: { $0.id == id }) { observers.remove(at: index) }
+    }
+
     /// Remember what later subscribers must be replayed.
     func record(_ event: Event) {}
     /// Replay to a new subscriber before it joins.
@@ -49,15 +53,32 @@ public class Subject: Observable {
     override public func subscribeCore(_ observer: Observer, on scheduler: Scheduler) {
         let id = nextID
         nextID += 1
-        observer.onSubscribe(ActionDisposable { [weak self] in
-            self?.observers.removeAll { $0.id == id }
-        })
+        observer.onSubscribe(SubjectSubscription(subject: self, id: id))
         replay(to: observer)
         if let terminal {
             observer.on(terminal)
             return
         }
         observers.append((id, observer))
+    }
+}
+
+/// One observer's place in a subject. It holds the subject strongly (no
+/// weak reference: those make every retain of the subject take a slow
+/// path); the cycle through the observer ends when either is done.
+final class SubjectSubscription: Disposable {
+    private var subject: Subject?
+    private let id: Int
+
+    init(subject: Subject, id: Int) {
+        self.subject = subject
+        self.id = id
+    }
+
+    func dispose() {
+        let s = subject
+        subject = nil
+        s?.remove(id)
     }
 }
 
