@@ -43,8 +43,14 @@ let package = Package(
         ),
         .executableTarget(
             name: "Benchmarks",
-            dependencies: ["FlowRuntime", "FlowMarbles"],
-            path: "Benchmarks"
+            dependencies: ["FlowRuntime", "FlowMarbles", "FlowLanguage"],
+            path: "Benchmarks",
+            exclude: ["scripts"]
+        ),
+        .testTarget(
+            name: "FlowLanguageTests",
+            dependencies: ["FlowLanguage", "FlowRuntime", "FlowMarbles", "flow"],
+            exclude: ["Diagnostics", "Scripts"]
         ),
         .testTarget(
             name: "FlowRuntimeTests",

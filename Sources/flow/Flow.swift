@@ -38,7 +38,8 @@ struct Flow: ParsableCommand {
     static func main() {
         do {
             var command = try parseAsRoot()
-            try command.run()
+            // Scripts may nest deeply: run on a thread with a large stack.
+            try withLargeStack { try command.run() }
         } catch let status as ExitCode {
             Glibc.exit(status.rawValue)
         } catch {

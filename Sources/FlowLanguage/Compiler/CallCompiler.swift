@@ -74,7 +74,7 @@ extension Compiler {
             }
             return compileOperator(spec, receiver: nil, nameSpan, arguments, span, in: scope)
         }
-        error("unknown function '\(name)'", nameSpan, help: Suggestions.didYouMean(name, among: scope.visibleNames + Builtins.allNames))
+        error("unknown function '\(name)'", nameSpan, help: suggestion(for: name, among: scope.visibleNames + Builtins.allNames))
         return { _ in .null }
     }
 
@@ -92,7 +92,7 @@ extension Compiler {
         let spec = operatorTable.lookup(name).flatMap { $0.form == .function ? nil : $0 }
         let isHelper = CollectionHelpers.names.contains(name)
         guard spec != nil || isHelper else {
-            error("unknown method '\(name)'", nameSpan, help: Suggestions.didYouMean(name, among: Builtins.allMethods))
+            error("unknown method '\(name)'", nameSpan, help: suggestion(for: name, among: Builtins.allMethods))
             return { _ in .null }
         }
         let receiver = compile(base, in: scope)
@@ -190,6 +190,17 @@ extension Compiler {
                     return
                 }
             }
+        }
+        let counts = spec.signatures.map { signature in
+            (signature.parameters.filter { !$0.isOptional }.count,
+             signature.parameters.contains(where: \.isVariadic) ? Int.max : signature.parameters.count)
+        }
+        let least = counts.map(\.0).min() ?? 0, most = counts.map(\.1).max() ?? 0
+        let given = args.labels.count
+        if given < least || given > most {
+            let wanted = least == most ? "\(least)" : most == Int.max ? "at least \(least)" : "\(least) to \(most)"
+            error("'\(spec.name)' takes \(wanted) argument\(most == 1 && least == 1 ? "" : "s"), got \(given)", nameSpan, help: forms)
+            return
         }
         error("wrong arguments for '\(spec.name)'", nameSpan, help: forms)
     }

@@ -23,6 +23,16 @@ final class Compiler {
         diagnostics.append(Diagnostic(message, in: file, at: span, help: help))
     }
 
+    /// "did you mean" for the first hundred problems only: a file with
+    /// thousands of errors is still reported at once.
+    private var suggestionsLeft = 100
+
+    func suggestion(for name: String, among candidates: @autoclosure () -> [String]) -> String? {
+        guard suggestionsLeft > 0 else { return nil }
+        suggestionsLeft -= 1
+        return Suggestions.didYouMean(name, among: candidates())
+    }
+
     func location(_ span: Span) -> SourceLocation { file.location(of: span.start) }
 
     // MARK: - Statements
@@ -102,6 +112,10 @@ final class Compiler {
     // MARK: - Expressions
 
     func compile(_ expr: Expr, in scope: Scope) -> Code {
+        guard StackSpace.remaining() > 128 * 1024 else {
+            error("expression too deeply nested to compile", expr.span, help: "split it with let bindings")
+            return { _ in .null }
+        }
         switch expr {
         case .literal(let value, _):
             return { _ in value }
@@ -178,7 +192,7 @@ final class Compiler {
             error("'\(name)' is a function: call it, as in \(name)(...)", span)
             return { _ in .null }
         }
-        error("unknown name '\(name)'", span, help: Suggestions.didYouMean(name, among: scope.visibleNames + Builtins.allNames))
+        error("unknown name '\(name)'", span, help: suggestion(for: name, among: scope.visibleNames + Builtins.allNames))
         return { _ in .null }
     }
 

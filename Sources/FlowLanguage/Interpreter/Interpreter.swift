@@ -12,15 +12,25 @@ public final class Program {
 
     /// Parses and compiles; throws every diagnostic at once.
     public init(file: SourceFile, console: Console, arguments: [String] = []) throws {
-        var parser = Parser(file: file)
-        let script = parser.parseScript()
         let env = Environment(file: file, output: console.out, run: .virtual(name: file.path), arguments: arguments)
-        let compiler = Compiler(file: file, environment: env)
         let scope = Scope(kind: .script, parent: nil)
-        for (name, span) in parser.brokenBindings { _ = scope.declare(name, at: span) }
-        let (body, tests) = compiler.compileTopLevel(script.statements, in: scope)
-        // Syntax and resolution problems together, in the order they appear.
-        let problems = (parser.diagnostics + compiler.diagnostics).sorted { $0.span.start < $1.span.start }
+        // Parsing and compiling recurse once per nesting level: give them a
+        // large stack whatever thread the caller is on. The tree is released
+        // there too.
+        let (body, tests, problems) = withLargeStack(size: 256 << 20) { () -> ([Code], [Compiler.CompiledTest], [Diagnostic]) in
+            var parser = Parser(file: file)
+            let script = parser.parseScript()
+            let compiler = Compiler(file: file, environment: env)
+            for (name, span) in parser.brokenBindings { _ = scope.declare(name, at: span) }
+            let (body, tests) = compiler.compileTopLevel(script.statements, in: scope)
+            // Syntax and resolution problems together, in the order they
+            // appear, one per place (a bad token is not reported twice).
+            var seen = Set<Int>()
+            let problems = (parser.diagnostics + compiler.diagnostics)
+                .sorted { $0.span.start < $1.span.start }
+                .filter { seen.insert($0.span.start).inserted }
+            return (body, tests, problems)
+        }
         if !problems.isEmpty { throw DiagnosticList(problems) }
         self.file = file
         self.environment = env

@@ -56,6 +56,7 @@ struct Lexer {
         if c.isIdentifierStart { return identifier() }
         if c.isDigit { return number() }
         if c == UInt8(ascii: "\"") { return string() }
+        if c == UInt8(ascii: "'") { return singleQuotedString() }
         if c == UInt8(ascii: "$") { return shorthand() }
         for symbol in Self.symbols where matches(symbol) {
             position += symbol.utf8.count
@@ -230,6 +231,24 @@ struct Lexer {
         }
         flush()
         return Token(kind: .string(segments), span: Span(start, position))
+    }
+
+    /// `'text'`: reported once, then read as the string it was meant to be.
+    private mutating func singleQuotedString() -> Token {
+        let start = position
+        position += 1
+        while position < end, peek() != UInt8(ascii: "'"), peek() != UInt8(ascii: "\n") { position += 1 }
+        guard peek() == UInt8(ascii: "'") else {
+            position = start + 1
+            diagnostics.append(Diagnostic("unexpected character '''", in: file, at: Span(start, start + 1),
+                                          help: "strings are written in double quotes"))
+            return next()
+        }
+        position += 1
+        let text = String(decoding: bytes[(start + 1)..<(position - 1)], as: UTF8.self)
+        diagnostics.append(Diagnostic("strings are written in double quotes", in: file, at: Span(start, position),
+                                      help: "write \"\(text)\""))
+        return Token(kind: .string([.text(text)]), span: Span(start, position))
     }
 
     private mutating func unicodeEscape(from escapeStart: Int) -> [UInt8] {

@@ -9,6 +9,11 @@ import FlowRuntime
 public struct Parser {
     /// Deeper nesting is reported instead of recursing towards a stack overflow.
     static let maximumNesting = 200
+    /// Calls chained in one expression (`a.map{}.filter{}...`); each adds a
+    /// level to the tree the compiler walks.
+    static let maximumChain = 10_000
+    /// Stack kept free while parsing: below this, nesting is reported.
+    static let stackReserve = 256 * 1024
 
     let file: SourceFile
     private var tokens: [Token]
@@ -121,7 +126,7 @@ public struct Parser {
     private mutating func nested<T>(at span: Span, _ body: (inout Parser) throws -> T) throws -> T {
         nesting += 1
         defer { nesting -= 1 }
-        if nesting > Self.maximumNesting {
+        if nesting > Self.maximumNesting || StackSpace.remaining() < Self.stackReserve {
             diagnostics.append(Diagnostic("expression nested too deeply (more than \(Self.maximumNesting) levels)", in: file, at: span,
                                           help: "split it with let bindings"))
             throw Abort()
@@ -299,8 +304,15 @@ public struct Parser {
 
     private mutating func parsePostfix() throws -> Expr {
         var expr = try parsePrimary()
+        var chained = 0
         while true {
             let token = peek()
+            chained += 1
+            if chained > Self.maximumChain || StackSpace.remaining() < Self.stackReserve {
+                diagnostics.append(Diagnostic("expression too long: more than \(Self.maximumChain) calls and members chained", in: file,
+                                              at: token.span, help: "split the chain with let bindings"))
+                throw Abort()
+            }
             if token.isSymbol(".") {
                 advance()
                 let nameToken = advance()

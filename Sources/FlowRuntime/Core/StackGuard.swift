@@ -12,6 +12,16 @@ import Darwin
 /// recurse little; anything else is checked here, and a graph deeper than
 /// the stack allows fails with a clear stream error instead of a segfault.
 enum StackGuard {
+    /// Bytes of stack left below the current frame on this thread.
+    static func remaining() -> Int {
+        var marker: UInt8 = 0
+        let here = withUnsafeMutablePointer(to: &marker) { UInt(bitPattern: $0) }
+        var low: UnsafeMutableRawPointer?
+        var size = 0
+        guard flow_thread_stack_bounds(&low, &size) == 0, let low else { return .max }
+        return Int(here) - Int(UInt(bitPattern: low))
+    }
+
     static let tooDeepError = FlowError(
         "stream graph too deep to subscribe on this thread's stack; build it flatter (for example concat(a, b, c) instead of nesting)")
 
@@ -47,4 +57,11 @@ enum StackGuard {
         let reserve = size - size / 8
         return UInt(bitPattern: low) + UInt(reserve)
     }
+}
+
+/// How much stack the current thread has left, for recursive algorithms
+/// outside the runtime (the language's parser and compiler) that must stop
+/// with an error instead of overflowing.
+public enum StackSpace {
+    public static func remaining() -> Int { StackGuard.remaining() }
 }

@@ -1,0 +1,139 @@
+import Foundation
+import Testing
+
+/// The `flow` executable, run as a user runs it.
+@Suite struct CommandLineTests {
+    static var flowBinary: URL {
+        var url = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
+        while url.pathExtension != "xctest" && url.path != "/" { url.deleteLastPathComponent() }
+        return url.deletingLastPathComponent().appendingPathComponent("flow")
+    }
+
+    struct Result {
+        var status: Int32
+        var out: String
+        var err: String
+    }
+
+    static func flow(_ arguments: [String], stdin: String? = nil, in directory: URL? = nil) throws -> Result {
+        let process = Process()
+        process.executableURL = flowBinary
+        process.arguments = arguments
+        process.currentDirectoryURL = directory ?? projectDirectory
+        var environment = ProcessInfo.processInfo.environment
+        environment["NO_COLOR"] = "1"
+        process.environment = environment
+        let out = Pipe(), err = Pipe(), input = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        process.standardInput = input
+        try process.run()
+        if let stdin { input.fileHandleForWriting.write(Data(stdin.utf8)) }
+        try input.fileHandleForWriting.close()
+        let outData = out.fileHandleForReading.readDataToEndOfFile()
+        let errData = err.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return Result(status: process.terminationStatus, out: String(decoding: outData, as: UTF8.self),
+                      err: String(decoding: errData, as: UTF8.self))
+    }
+
+    static func script(_ text: String) throws -> String {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("flow-\(UUID().uuidString).flow").path
+        try text.write(toFile: path, atomically: true, encoding: .utf8)
+        return path
+    }
+
+    @Test func runsAScriptAndItsSubscriptions() throws {
+        let path = try Self.script("range(1, 3).map { $0 * 10 }.sink { print($0) }\n")
+        let result = try Self.flow([path])
+        #expect(result.status == 0)
+        #expect(result.out == "10\n20\n30\n")
+        #expect(try Self.flow(["run", path]).out == "10\n20\n30\n")
+        #expect(try Self.flow(["run", "--virtual", path]).out == "10\n20\n30\n")
+    }
+
+    @Test func liveTimeIsRealAndTheScriptEndsWhenIdle() throws {
+        let path = try Self.script("interval(20ms).take(3).print(\"tick\")\n")
+        let start = Date()
+        let result = try Self.flow([path])
+        let elapsed = Date().timeIntervalSince(start)
+        #expect(result.status == 0)
+        #expect(result.out.contains("tick: receive value: (2)"))
+        #expect(result.out.hasSuffix("tick: receive finished\n"))
+        #expect(elapsed >= 0.06 && elapsed < 10)
+    }
+
+    @Test func standardInputAndShebang() throws {
+        let source = "#!/usr/bin/env flow\njust(\"piped\").sink { print($0) }\n"
+        #expect(try Self.flow(["-"], stdin: source).out == "piped\n")
+        #expect(try Self.flow([], stdin: source).out == "piped\n")
+    }
+
+    @Test func scriptArguments() throws {
+        let path = try Self.script("print(args.joined(separator: \",\"))\n")
+        #expect(try Self.flow([path, "a", "b"]).out == "a,b\n")
+    }
+
+    @Test func exitCodes() throws {
+        let failing = try Self.script("expect(just(1)).toBe(\"(2|)\")\n")
+        let failed = try Self.flow([failing])
+        #expect(failed.status == 1)
+        #expect(failed.err.contains("expectation failed"))
+        #expect(failed.err.contains("value differs at frame 0: expected next(2), got next(1)"))
+
+        let erroring = try Self.script("just(0).map { 1 / $0 }.sink { print($0) }\n")
+        let errored = try Self.flow([erroring])
+        #expect(errored.status == 1)
+        #expect(errored.err.contains(":1:17: error: division by zero"))
+        #expect(errored.err.contains("just(0).map { 1 / $0 }"))
+
+        let invalid = try Self.script("let x = just(1).debounc(1ms)\n")
+        let rejected = try Self.flow([invalid])
+        #expect(rejected.status == 3)
+        #expect(rejected.err.contains("did you mean 'debounce'?"))
+
+        #expect(try Self.flow(["run", "/no/such/file.flow"]).status == 2)
+        #expect(try Self.flow(["--no-such-option"]).status == 2)
+        #expect(try Self.flow(["check"]).status == 2)
+    }
+
+    @Test func checkReportsEverythingWithoutRunning() throws {
+        let bad = try Self.script("let a = nope\nlet b = alsoNope\n")
+        let result = try Self.flow(["check", bad])
+        #expect(result.status == 3)
+        #expect(result.err.contains("unknown name 'nope'"))
+        #expect(result.err.contains("unknown name 'alsoNope'"))
+        #expect(result.err.contains("2 errors"))
+        let good = try Self.script("interval(1s).print()\n")
+        let ok = try Self.flow(["check", good])
+        #expect(ok.status == 0)
+        #expect(ok.out.contains("no problems found"))
+    }
+
+    @Test func testCommandCountsAndFails() throws {
+        let path = try Self.script("""
+            test "passes" { expect(just(1)).toBe("(1|)") }
+            test "fails" { expect(just(1)).toBe("-(1|)") }
+            """)
+        let result = try Self.flow(["test", path])
+        #expect(result.status == 1)
+        #expect(result.out.contains("✓ \(path): passes"))
+        #expect(result.out.contains("✗ \(path): fails"))
+        #expect(result.out.hasSuffix("1 passed, 1 failed\n"))
+        #expect(result.err.contains("frame differs"))
+    }
+
+    @Test func testCommandSearchesFolders() throws {
+        let result = try Self.flow(["test", "Tests/FlowLanguageTests/Scripts"])
+        #expect(result.status == 0, "\(result.err)")
+        #expect(result.out.contains(" passed, 0 failed"))
+    }
+
+    @Test func versionAndHelp() throws {
+        #expect(try Self.flow(["--version"]).out == "0.1.0\n")
+        let help = try Self.flow(["--help"])
+        #expect(help.status == 0)
+        #expect(help.out.contains("flow test examples"))
+        #expect(help.out.contains("Exit codes"))
+    }
+}

@@ -1,0 +1,98 @@
+import Foundation
+import Testing
+
+@testable import FlowLanguage
+
+/// Every malformed script in Diagnostics/ must produce exactly the
+/// messages in its .expected file. Set FLOW_UPDATE_GOLDEN=1 to rewrite them
+/// after a deliberate change, and review the diff.
+@Suite struct DiagnosticGoldenTests {
+    static var cases: [String] {
+        let folder = testsDirectory.appendingPathComponent("Diagnostics")
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
+        return names.filter { $0.hasSuffix(".flow") }.sorted()
+    }
+
+    @Test(arguments: cases)
+    func diagnosticsMatchTheGoldenFile(_ name: String) throws {
+        let folder = testsDirectory.appendingPathComponent("Diagnostics")
+        let source = try String(contentsOf: folder.appendingPathComponent(name), encoding: .utf8)
+        let actual = diagnostics(of: source, path: "Diagnostics/" + name) + "\n"
+        let expectedURL = folder.appendingPathComponent(name.replacingOccurrences(of: ".flow", with: ".expected"))
+        if ProcessInfo.processInfo.environment["FLOW_UPDATE_GOLDEN"] == "1" {
+            try actual.write(to: expectedURL, atomically: true, encoding: .utf8)
+            return
+        }
+        let expected = try String(contentsOf: expectedURL, encoding: .utf8)
+        #expect(actual == expected, "\n--- expected\n\(expected)--- actual\n\(actual)")
+        #expect(!actual.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty, "a malformed script must be reported")
+    }
+}
+
+/// Input no script writer means to write: none may crash, hang, or pass silently.
+@Suite struct PathologicalInputTests {
+    func expectReported(_ source: String, containing text: String, within seconds: Double = 10) {
+        let start = Date()
+        let output = diagnostics(of: source)
+        #expect(output.contains(text), "\(output.prefix(2000))")
+        #expect(Date().timeIntervalSince(start) < seconds)
+    }
+
+    @Test func deeplyNestedBrackets() {
+        expectReported(String(repeating: "(", count: 100_000) + "1" + String(repeating: ")", count: 100_000),
+                       containing: "expression nested too deeply")
+        expectReported("let a = " + String(repeating: "[", count: 50_000), containing: "nested too deeply")
+        expectReported("let f = " + String(repeating: "{ ", count: 50_000), containing: "nested too deeply")
+        expectReported("let x = " + String(repeating: "-", count: 100_000) + "1", containing: "nested too deeply")
+    }
+
+    @Test func binaryBytes() {
+        var bytes: [UInt8] = Array("let a = 1\n".utf8)
+        for i in 0..<2000 { bytes.append(UInt8((i * 7919) % 256)) }
+        let source = String(decoding: bytes, as: UTF8.self)
+        expectReported(source, containing: "error:")
+        expectReported("let a = 1\u{0}\u{7}", containing: "unexpected character U+0")
+    }
+
+    @Test func aOneMegabyteLine() {
+        let line = "let a = just(1)" + String(repeating: ".map { $0 + 1 }", count: 70_000) + " $"
+        #expect(line.utf8.count > 1_000_000)
+        let output = diagnostics(of: line)
+        #expect(output.contains("expression too long: more than 10000 calls"))
+        // The excerpt is cut around the culprit, not a megabyte wide.
+        #expect(output.count < 2000)
+        let long = String(repeating: "x", count: 1_100_000)
+        expectReported("let s = \"" + long + "\"\nlet t = zz", containing: "unknown name 'zz'")
+    }
+
+    @Test func manyLinesAndManyErrors() {
+        let source = (0..<20_000).map { "let v\($0) = nope\($0)" }.joined(separator: "\n")
+        let output = diagnostics(of: source)
+        #expect(output.components(separatedBy: "unknown name").count - 1 == 20_000)
+    }
+
+    @Test func randomInputNeverCrashes() {
+        var seed: UInt64 = 0x9E3779B97F4A7C15
+        let alphabet = Array("abc xyz$0123 (){}[].,:?!+-*/%<>=&|\"\\#\n'_ letinreturntestjustmap{ $0 }ms")
+        for _ in 0..<300 {
+            var text = ""
+            for _ in 0..<200 {
+                seed = seed &* 6364136223846793005 &+ 1442695040888963407
+                text.append(alphabet[Int(seed >> 33) % alphabet.count])
+            }
+            _ = diagnostics(of: text)
+        }
+    }
+
+    @Test func notUTF8() throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("flow-binary-\(UUID().uuidString).flow").path
+        try Data([0x6C, 0x65, 0x74, 0x20, 0xFF, 0xFE, 0x00]).write(to: URL(fileURLWithPath: path))
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        do {
+            _ = try SourceFile.load(path: path)
+            Issue.record("a file that is not UTF-8 must be refused")
+        } catch let list as DiagnosticList {
+            #expect(list.diagnostics[0].message.contains("not UTF-8 text (invalid byte 0xFF)"))
+        }
+    }
+}
