@@ -3,7 +3,8 @@
 // several runs after a warm-up), the result to check, and the ratio to
 // the fastest peer library on the same workload.
 //
-//   swift run -c release Benchmarks [--runs N] [WORKLOAD...]
+//   swift run -c release Benchmarks [--runs N] [WORKLOAD...]     (W1 … W7, W1s … W7s for the scripts)
+import FlowLanguage
 import FlowRuntime
 #if canImport(Glibc)
 import Glibc
@@ -86,6 +87,26 @@ let workloads: [Workload] = [
     },
 ]
 
+/// The same workloads as `.flow` scripts run by the interpreter, closures
+/// interpreted. Each script prints its result; compiling is not timed.
+func scriptWorkload(_ swift: Workload) -> Workload {
+    let path = "Benchmarks/scripts/\(swift.id.lowercased()).flow"
+    let source = (try? SourceFile.load(path: path)) ?? SourceFile(path: path, text: "print(\"missing \(path): run from the project folder\")")
+    return Workload(id: swift.id + "s", title: "script " + path, events: swift.events, expected: swift.expected,
+                    fastestPeer: swift.fastestPeer) {
+        final class Printed: @unchecked Sendable { var lines: [String] = [] }
+        let printed = Printed()
+        let console = Console(out: { printed.lines.append($0) }, err: { printed.lines.append("error: " + $0) }, color: false)
+        do {
+            let program = try Program(file: source, console: console)
+            _ = program.run(virtual: true)
+        } catch {
+            return .string("does not compile: \(error)")
+        }
+        return printed.lines.last.flatMap { Int($0) }.map(Value.int) ?? .string(printed.lines.joined(separator: " "))
+    }
+}
+
 func measure(_ workload: Workload, runs: Int) -> (median: Double, result: Value) {
     var result = workload.body()  // warm-up, twice: the first run also pays for page faults and clock ramp-up
     result = workload.body()
@@ -115,7 +136,8 @@ func format(_ x: Double) -> String {
 
 print(pad("id", 4), pad("ns/event", 10), pad("result", 14), pad("fastest peer (ns/event)", 32), "speed-up", "  workload")
 var allCorrect = true
-for workload in workloads where selected.isEmpty || selected.contains(workload.id) {
+let everything = workloads + workloads.map(scriptWorkload)
+for workload in everything where selected.isEmpty || selected.contains(workload.id) {
     let (median, result) = measure(workload, runs: runs)
     let correct = result == workload.expected
     allCorrect = allCorrect && correct

@@ -46,6 +46,7 @@ struct Test: ParsableCommand {
                 for failure in outcome.failures { Output.err(Report.expectationFailure(failure, file: file, color: color)) }
             }
             // The statements outside any block form one more run, named after the file.
+            program.drawsLanes = false
             let topLevel = program.run(virtual: true)
             if topLevel.expectations > 0 || !topLevel.passed { report(file.path, topLevel) }
             for (index, name) in program.testNames.enumerated() {

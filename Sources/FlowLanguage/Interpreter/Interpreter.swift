@@ -56,6 +56,9 @@ public final class Program {
 
     /// Runs the top-level statements: subscriptions on the live clock (or
     /// virtual time), then expectations and `marbles` lanes in virtual time.
+    /// Whether `marbles(...)` lanes are drawn (not while running tests).
+    public var drawsLanes = true
+
     public func run(virtual: Bool) -> Outcome {
         let frame = Frame(count: globalSize, parent: nil)
         globals = frame
@@ -117,7 +120,7 @@ public final class Program {
     private func finish(_ run: RunState) -> (failures: [MarbleRun.ExpectationFailure], Void) {
         environment.run = run
         let failures = run.marbles.run()
-        for group in run.lanes { console.out(Report.lanes(group)) }
+        if drawsLanes { for group in run.lanes { console.out(Report.lanes(group)) } }
         return (failures, ())
     }
 }

@@ -49,8 +49,9 @@ struct Lexer {
         let c = peek()
         if c == UInt8(ascii: "\n") {
             position += 1
-            // A line that begins with `.` continues the previous one.
-            if continuesWithDot() { return next() }
+            // A line that begins with `.` (or with an operator no statement
+            // can start with) continues the previous one.
+            if continuesPreviousLine() { return next() }
             return Token(kind: .newline, span: Span(start, start + 1))
         }
         if c.isIdentifierStart { return identifier() }
@@ -87,8 +88,9 @@ struct Lexer {
         }
     }
 
-    /// After a newline: is the next code on a following line a `.member`?
-    private mutating func continuesWithDot() -> Bool {
+    /// After a newline: does the next line of code start with `.member`,
+    /// or with `?`, `:`, `&&`, `||` or `??`, which cannot start a statement?
+    private mutating func continuesPreviousLine() -> Bool {
         let saved = position
         while position < end {
             skipSpaceAndComments()
@@ -96,6 +98,8 @@ struct Lexer {
             break
         }
         if peek() == UInt8(ascii: "."), peek(1).isIdentifierStart { return true }
+        if peek() == UInt8(ascii: "?") || peek() == UInt8(ascii: ":") { return true }
+        if matches("&&") || matches("||") { return true }
         position = saved
         return false
     }

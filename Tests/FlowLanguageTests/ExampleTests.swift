@@ -1,0 +1,30 @@
+import Foundation
+import Testing
+
+/// Every script in examples/ runs, and its tests pass, through the `flow` command.
+@Suite struct ExampleScriptTests {
+    static var examples: [String] {
+        let folder = projectDirectory.appendingPathComponent("examples")
+        return ((try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []).filter { $0.hasSuffix(".flow") }.sorted()
+    }
+
+    @Test(arguments: examples)
+    func exampleTestsPass(_ name: String) throws {
+        let result = try CommandLineTests.flow(["test", "examples/" + name])
+        #expect(result.status == 0, "\(result.out)\n\(result.err)")
+        #expect(result.out.contains(" passed, 0 failed"))
+        #expect(!result.out.contains(" 0 passed"))
+    }
+
+    @Test(arguments: examples)
+    func exampleRunsAndDrawsItsLanes(_ name: String) throws {
+        let result = try CommandLineTests.flow(["run", "--virtual", "examples/" + name])
+        #expect(result.status == 0, "\(result.err)")
+        #expect(result.err.isEmpty)
+        #expect(!result.out.isEmpty)
+    }
+
+    @Test func thereAreExamples() {
+        #expect(Self.examples.count >= 7)
+    }
+}
