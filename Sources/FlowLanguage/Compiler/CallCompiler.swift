@@ -217,22 +217,24 @@ extension Compiler {
         }
         let stream = compile(base, in: scope)
         let args = compileArguments(arguments, in: scope)
+        let roles: [Handlers.Role] = args.labels.map { label in
+            switch label {
+            case "onError": return .error
+            case "onCompleted": return .completed
+            case "receiveCompletion": return .completion
+            default: return .next
+            }
+        }
         let env = environment
         let location = self.location(span)
         return { frame in
-            let source = try stream(frame)
-            let values = try args.evaluate(frame)
-            var handlers: [String: Function] = [:]
-            for (label, value) in zip(args.labels, values) {
-                let key = label ?? (name == "sink" ? "receiveValue" : "onNext")
-                handlers[key] = try located(location) { try value.asFunction() }
+            let observable = try located(location) { try stream(frame).asStream() }
+            var handlers = Handlers()
+            for (role, code) in zip(roles, args.codes) {
+                handlers.set(role, try located(location) { try code(frame).asFunction() })
             }
-            let observable = try located(location) { try source.asStream() }
-            env.subscribe(observable, at: location, onNext: handlers["receiveValue"] ?? handlers["onNext"],
-                          onError: handlers["onError"], onCompleted: handlers["onCompleted"],
-                          onCompletion: handlers["receiveCompletion"])
+            env.subscribe(observable, at: location, handlers: handlers)
             return .null
         }
     }
 }
-

@@ -24,71 +24,12 @@ struct ClosureShape {
     var parameterCount: Int { declared ?? shorthand }
 
     func makeFunction(body: [Code], captured: Frame) -> Function {
-        let run = Self.runner(body)
-        let shape = self
-        let cache = Frame(count: frameSize, parent: captured)
-
-        /// A frame for one call: the cached one unless a call is in progress.
-        @inline(__always)
-        func frame() -> (Frame, Bool) {
-            if reusesFrame && !cache.inUse {
-                cache.inUse = true
-                return (cache, true)
-            }
-            return (Frame(count: shape.frameSize, parent: captured), false)
-        }
-
-        let variadic: Function.Variadic = { args in
-            let values = try shape.bind(args)
-            let (f, cached) = frame()
-            defer { if cached { cache.inUse = false } }
-            for (i, v) in values.enumerated() { f.slots[i] = v }
-            return try run(f)
-        }
-        let count = parameterCount
-        let unary: Function.Unary = { a in
-            guard count <= 1 else { return try variadic([a]) }
-            let (f, cached) = frame()
-            defer { if cached { cache.inUse = false } }
-            if count == 1 { f.slots[0] = a }
-            return try run(f)
-        }
-        let binary: Function.Binary = { a, b in
-            guard count == 2 else { return try variadic([a, b]) }
-            let (f, cached) = frame()
-            defer { if cached { cache.inUse = false } }
-            f.slots[0] = a
-            f.slots[1] = b
-            return try run(f)
-        }
-        return Function(name: name, parameterCount: declared, unary: unary, binary: binary, variadic: variadic)
+        FrameFunction(shape: self, run: Self.runner(body), captured: captured)
     }
 
     /// A function over a direct body: arguments in registers, no frame.
     func makeDirectFunction(_ body: @escaping DirectCode, captured: Frame) -> Function {
-        let shape = self
-        let variadic: Function.Variadic = { args in
-            let values = try shape.bind(args)
-            return try body(values.first ?? .null, values.count > 1 ? values[1] : .null, captured)
-        }
-        switch parameterCount {
-        case 0:
-            return Function(name: name, parameterCount: declared, unary: { _ in try body(.null, .null, captured) },
-                            binary: { _, _ in try body(.null, .null, captured) }, variadic: variadic)
-        case 1:
-            // A `$0` closure ignores extra arguments; a named one must not get them.
-            let binary: Function.Binary = declared == nil ? { a, _ in try body(a, .null, captured) } : { a, b in try variadic([a, b]) }
-            return Function(name: name, parameterCount: declared, unary: { a in try body(a, .null, captured) },
-                            binary: binary, variadic: variadic)
-        default:
-            // One pair (from combineLatest, zip, pairwise) spreads over the two parameters.
-            let unary: Function.Unary = { a in
-                if case .tuple(let t) = a, t.elements.count == 2 { return try body(t.elements[0], t.elements[1], captured) }
-                return try variadic([a])
-            }
-            return Function(name: name, parameterCount: declared, unary: unary,
-                            binary: { a, b in try body(a, b, captured) }, variadic: variadic)
-        }
+        DirectFunction(shape: self, body: body, captured: captured)
     }
 
     /// The arguments as the closure's parameters, by the contract's rules.
@@ -126,5 +67,103 @@ struct ClosureShape {
                 }
             }
         }
+    }
+}
+
+/// A closure whose body runs in a frame of its own (it has `let`s, several
+/// statements, or calls).
+final class FrameFunction: Function {
+    private let shape: ClosureShape
+    private let run: (Frame) throws -> Value
+    private let captured: Frame
+    /// The frame reused between calls, when the body creates no closures.
+    private var cache: Frame?
+
+    init(shape: ClosureShape, run: @escaping (Frame) throws -> Value, captured: Frame) {
+        self.shape = shape
+        self.run = run
+        self.captured = captured
+        super.init(name: shape.name, parameterCount: shape.declared)
+    }
+
+    /// Runs the body in a frame filled by `fill`: the cached frame unless a
+    /// call is already using it (a re-entrant call gets a fresh one).
+    @inline(__always)
+    private func invoke(_ fill: (Frame) -> Void) throws -> Value {
+        if shape.reusesFrame {
+            let frame = cache ?? Frame(count: shape.frameSize, parent: captured)
+            cache = frame
+            if !frame.inUse {
+                frame.inUse = true
+                defer { frame.inUse = false }
+                fill(frame)
+                return try run(frame)
+            }
+        }
+        let frame = Frame(count: shape.frameSize, parent: captured)
+        fill(frame)
+        return try run(frame)
+    }
+
+    override func call(_ a: Value) throws -> Value {
+        switch shape.parameterCount {
+        case 0: return try invoke { _ in }
+        case 1: return try invoke { $0.slots[0] = a }
+        default: return try call([a])
+        }
+    }
+
+    override func call(_ a: Value, _ b: Value) throws -> Value {
+        switch shape.parameterCount {
+        case 0: return try invoke { _ in }
+        case 2: return try invoke { $0.slots[0] = a; $0.slots[1] = b }
+        default: return try call([a, b])
+        }
+    }
+
+    override func call(_ args: [Value]) throws -> Value {
+        let values = try shape.bind(args)
+        return try invoke { frame in for (i, v) in values.enumerated() { frame.slots[i] = v } }
+    }
+}
+
+/// A closure compiled by `DirectCompiler`: one expression over at most two
+/// parameters, evaluated with no frame.
+final class DirectFunction: Function {
+    private let shape: ClosureShape
+    private let body: DirectCode
+    private let captured: Frame
+
+    init(shape: ClosureShape, body: @escaping DirectCode, captured: Frame) {
+        self.shape = shape
+        self.body = body
+        self.captured = captured
+        super.init(name: shape.name, parameterCount: shape.declared)
+    }
+
+    override func call(_ a: Value) throws -> Value {
+        switch shape.parameterCount {
+        case 0: return try body(.null, .null, captured)
+        case 1: return try body(a, .null, captured)
+        default:
+            // One pair (from combineLatest, zip, pairwise) spreads over the two parameters.
+            if case .tuple(let t) = a, t.elements.count == 2 { return try body(t.elements[0], t.elements[1], captured) }
+            return try call([a])
+        }
+    }
+
+    override func call(_ a: Value, _ b: Value) throws -> Value {
+        switch shape.parameterCount {
+        case 0: return try body(.null, .null, captured)
+        case 2: return try body(a, b, captured)
+        // A `$0` closure ignores extra arguments; a named one must not get them.
+        case 1 where shape.declared == nil: return try body(a, .null, captured)
+        default: return try call([a, b])
+        }
+    }
+
+    override func call(_ args: [Value]) throws -> Value {
+        let values = try shape.bind(args)
+        return try body(values.first ?? .null, values.count > 1 ? values[1] : .null, captured)
     }
 }

@@ -104,7 +104,7 @@ final class Compiler {
         let location = self.location(span)
         return { frame in
             let value = try code(frame)
-            if case .stream(let stream) = value { env.subscribe(stream, at: location, onNext: nil) }
+            if case .stream(let stream) = value { env.subscribe(stream, at: location, handlers: Handlers()) }
             return value
         }
     }
@@ -283,7 +283,7 @@ final class Compiler {
             declared: declared?.count, shorthand: inner.shorthandCount, frameSize: inner.count,
             reusesFrame: !inner.createsClosures, location: location(closure.span), name: "closure at \(location(closure.span))")
         if shape.parameterCount <= 2, closure.body.count == 1, case .expression(let expr) = closure.body[0],
-           let direct = DirectCompiler(file: file, scope: inner, parameterCount: shape.parameterCount).compile(expr) {
+           let direct = DirectCompiler(file: file, environment: environment, scope: inner, parameterCount: shape.parameterCount).compile(expr) {
             return { frame in .function(shape.makeDirectFunction(direct, captured: frame)) }
         }
         return { frame in .function(shape.makeFunction(body: body, captured: frame)) }

@@ -9,6 +9,7 @@ typealias DirectCode = (Value, Value, Frame) throws -> Value
 
 struct DirectCompiler {
     let file: SourceFile
+    let environment: Environment
     /// The closure's scope: its parameters are slots 0 and 1 at depth 0.
     let scope: Scope
     let parameterCount: Int
@@ -55,8 +56,58 @@ struct DirectCompiler {
                 let c = try container(a, b, f), k = try key(a, b, f)
                 return try located(location) { try c.subscripted(by: k) }
             }
+        case .call(let callee, let arguments, _):
+            return operatorCall(callee, arguments)
         default:
             return nil
+        }
+    }
+
+    /// A call of an operator of the table (`just($0)`, `s.send($0)`,
+    /// `range(0, $0)`); other calls need a frame. The frame-mode compile of
+    /// the same closure has already checked the call.
+    private func operatorCall(_ callee: Expr, _ arguments: [CallArgument]) -> DirectCode? {
+        let spec: OperatorSpec
+        let receiver: DirectCode?
+        let nameSpan: Span
+        switch callee {
+        case .name(let name, let span):
+            guard scope.lookup(name) == nil, !Builtins.languageFunctions.contains(name),
+                  let found = operatorTable.lookup(name), found.form != .method else { return nil }
+            (spec, receiver, nameSpan) = (found, nil, span)
+        case .member(let base, let name, let span, _):
+            guard !CollectionHelpers.names.contains(name), !Builtins.subscribingMethods.contains(name),
+                  let found = operatorTable.lookup(name), found.form != .function, let target = compile(base) else { return nil }
+            (spec, receiver, nameSpan) = (found, target, span)
+        default:
+            return nil
+        }
+        var codes: [DirectCode] = []
+        for argument in arguments {
+            guard let code = compile(argument.value) else { return nil }
+            codes.append(code)
+        }
+        let labels = arguments.map(\.label)
+        let location = self.location(nameSpan)
+        let env = environment
+        let site = OperatorTable.CallSite()
+        if spec.name == "send", codes.count == 1, labels == [nil], let receiver {
+            let value = codes[0]
+            return { a, b, f in
+                let target = try receiver(a, b, f)
+                if case .stream(let stream) = target, let subject = stream as? Subject {
+                    subject.send(try value(a, b, f))
+                    return .null
+                }
+                return try operatorTable.call(spec, receiver: target, labels: labels, arguments: [try value(a, b, f)],
+                                              context: env.context(at: location), site: site)
+            }
+        }
+        return { a, b, f in
+            let target = try receiver?(a, b, f)
+            let values = try codes.map { try $0(a, b, f) }
+            return try operatorTable.call(spec, receiver: target, labels: labels, arguments: values,
+                                          context: env.context(at: location), site: site)
         }
     }
 

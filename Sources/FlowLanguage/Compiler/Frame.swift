@@ -9,7 +9,7 @@ final class Frame {
     let count: Int
     /// A closure that creates no closures can reuse its frame between
     /// calls; this marks the frame as taken by a call in progress.
-    var inUse = false
+    @exclusivity(unchecked) var inUse = false
 
     init(count: Int, parent: Frame?) {
         self.parent = parent

@@ -1,43 +1,106 @@
 import FlowRuntime
 
+/// The handlers a script gives `sink` or `subscribe`.
+struct Handlers {
+    var next: Function?
+    var error: Function?
+    var completed: Function?
+    /// Combine's `receiveCompletion`: called with `completed` or `error(e)`.
+    var completion: Function?
+
+    enum Role { case next, error, completed, completion }
+
+    mutating func set(_ role: Role, _ function: Function) {
+        switch role {
+        case .next: next = function
+        case .error: error = function
+        case .completed: completed = function
+        case .completion: completion = function
+        }
+    }
+}
+
 extension Environment {
     /// Subscribes a stream for its effects (`sink`, `subscribe`, a
     /// statement ending in `.print`). An error that reaches a subscriber
     /// without an error handler is reported and fails the run.
-    func subscribe(
-        _ stream: Observable, at location: SourceLocation, onNext: Function?,
-        onError: Function? = nil, onCompleted: Function? = nil, onCompletion: Function? = nil
-    ) {
-        let run = self.run
-        let report: (FlowError) -> Void = { [weak self] error in
-            let located = error.located(at: location)
-            run.streamErrors.append(located)
-            self?.reportStreamError(located)
+    func subscribe(_ stream: Observable, at location: SourceLocation, handlers: Handlers) {
+        stream.subscribe(ScriptSubscriber(handlers: handlers, location: location, environment: self), on: run.scheduler)
+    }
+}
+
+/// The end of a script's chain: calls its handlers, and reports an error
+/// nobody handles (a handler that throws ends the subscription with it).
+final class ScriptSubscriber: Observer, Disposable {
+    private let handlers: Handlers
+    private let location: SourceLocation
+    private let environment: Environment
+    private let run: RunState
+    private var upstream: Disposable?
+    private var isDone = false
+
+    init(handlers: Handlers, location: SourceLocation, environment: Environment) {
+        self.handlers = handlers
+        self.location = location
+        self.environment = environment
+        self.run = environment.run
+    }
+
+    func onSubscribe(_ subscription: Disposable) {
+        if isDone { subscription.dispose() } else { upstream = subscription }
+    }
+
+    func onNext(_ value: Value) {
+        guard !isDone, let next = handlers.next else { return }
+        do { _ = try next.call(value) } catch {
+            dispose()
+            report(FlowError.wrap(error))
         }
-        var subscription: CallbackObserver?
-        /// A handler that throws ends the subscription with its error.
-        func guarded(_ body: () throws -> Void) {
-            do { try body() } catch {
-                subscription?.dispose()
-                report(FlowError.wrap(error))
+    }
+
+    func onError(_ error: FlowError) {
+        guard finish() else { return }
+        do {
+            if let handler = handlers.error {
+                _ = try handler.call(error.value)
+            } else if let completion = handlers.completion {
+                _ = try completion.call(.event(.error(error)))
+            } else {
+                report(error)
             }
+        } catch {
+            report(FlowError.wrap(error))
         }
-        let observer = CallbackObserver(
-            onNext: { value in guarded { _ = try onNext?.call(value) } },
-            onError: { error in
-                guarded {
-                    if let onError { _ = try onError.call(error.value) }
-                    else if let onCompletion { _ = try onCompletion.call(.event(.error(error))) }
-                    else { report(error) }
-                }
-            },
-            onCompleted: {
-                guarded {
-                    _ = try onCompleted?.call([])
-                    _ = try onCompletion?.call(.event(.completed))
-                }
-            })
-        subscription = observer
-        stream.subscribe(observer, on: run.scheduler)
+    }
+
+    func onCompleted() {
+        guard finish() else { return }
+        do {
+            _ = try handlers.completed?.call([])
+            _ = try handlers.completion?.call(.event(.completed))
+        } catch {
+            report(FlowError.wrap(error))
+        }
+    }
+
+    /// Marks the end; false if it had already ended.
+    private func finish() -> Bool {
+        guard !isDone else { return false }
+        isDone = true
+        upstream = nil
+        return true
+    }
+
+    func dispose() {
+        isDone = true
+        let up = upstream
+        upstream = nil
+        up?.dispose()
+    }
+
+    private func report(_ error: FlowError) {
+        let located = error.located(at: location)
+        run.streamErrors.append(located)
+        environment.reportStreamError(located)
     }
 }

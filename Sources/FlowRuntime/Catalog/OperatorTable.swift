@@ -149,22 +149,26 @@ public struct Arguments {
     public let signature: Signature
     public let receiver: Value?
     public let context: OperatorContext
-    private let values: [[Value]]
+    /// The call's arguments as given, and which of them each parameter took:
+    /// read through the plan, so a call allocates no per-parameter arrays.
+    private let arguments: [Value]
+    private let plan: [[Int]]
 
-    init(spec: OperatorSpec, signature: Signature, receiver: Value?, values: [[Value]], context: OperatorContext) {
+    init(spec: OperatorSpec, signature: Signature, receiver: Value?, arguments: [Value], plan: [[Int]], context: OperatorContext) {
         self.spec = spec
         self.signature = signature
         self.receiver = receiver
-        self.values = values
+        self.arguments = arguments
+        self.plan = plan
         self.context = context
     }
 
-    public func has(_ i: Int) -> Bool { !values[i].isEmpty }
-    public func value(_ i: Int) -> Value? { values[i].first }
-    public func all(_ i: Int) -> [Value] { values[i] }
+    public func has(_ i: Int) -> Bool { !plan[i].isEmpty }
+    public func value(_ i: Int) -> Value? { plan[i].first.map { arguments[$0] } }
+    public func all(_ i: Int) -> [Value] { plan[i].map { arguments[$0] } }
 
     private func convert<T>(_ i: Int, _ body: (Value) throws -> T) throws -> T? {
-        guard let v = values[i].first else { return nil }
+        guard let v = value(i) else { return nil }
         do { return try body(v) } catch {
             let p = signature.parameters[i]
             throw FlowError("\(spec.name): argument '\(p.name)' must be \(p.type.rawValue), got \(v.typeName) \(v.literal)",
@@ -182,7 +186,7 @@ public struct Arguments {
     public func bool(_ i: Int, default fallback: Bool) throws -> Bool { try convert(i) { try $0.asBool() } ?? fallback }
     public func string(_ i: Int, default fallback: String) throws -> String { try convert(i) { try $0.asString() } ?? fallback }
     public func streams(_ i: Int) throws -> [Observable] {
-        try values[i].map { v in try convert(i) { _ in try v.asStream() }! }
+        try all(i).map { v in try convert(i) { _ in try v.asStream() }! }
     }
 
     /// The stream the method was called on.
@@ -260,7 +264,7 @@ public final class OperatorTable: Sendable {
         if let site, site.signature >= 0, Self.fits(site.plan, spec.signatures[site.signature], arguments) {
             let signature = spec.signatures[site.signature]
             return try signature.build(Arguments(spec: spec, signature: signature, receiver: receiver,
-                                                 values: site.plan.map { $0.map { arguments[$0] } }, context: context))
+                                                 arguments: arguments, plan: site.plan, context: context))
         }
         let name = spec.name
         if receiver == nil && spec.form == .method {
@@ -274,7 +278,7 @@ public final class OperatorTable: Sendable {
             site?.signature = index
             site?.plan = plan
             let args = Arguments(spec: spec, signature: signature, receiver: receiver,
-                                 values: plan.map { $0.map { arguments[$0] } }, context: context)
+                                 arguments: arguments, plan: plan, context: context)
             return try signature.build(args)
         }
         throw FlowError("no form of '\(spec.name)' takes these arguments; it takes "

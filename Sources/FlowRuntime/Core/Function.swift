@@ -3,8 +3,9 @@
 ///
 /// One- and two-argument calls have their own entry points because `map`,
 /// `filter` and `scan` call them once per event: they must not build an
-/// argument array each time.
-public final class Function {
+/// argument array each time. Subclasses override what they can do fast;
+/// the language's closures are subclasses, so creating one is one object.
+open class Function {
     public typealias Unary = (Value) throws -> Value
     public typealias Binary = (Value, Value) throws -> Value
     public typealias Variadic = ([Value]) throws -> Value
@@ -12,46 +13,38 @@ public final class Function {
     public let name: String
     /// How many parameters the closure names; nil when it takes any number.
     public let parameterCount: Int?
-    // Always present (adapters over `variadic` when not given), so the
-    // per-event entry points are one indirect call with no branch.
-    private let unary: Unary
-    private let binary: Binary
-    private let variadic: Variadic
 
-    /// All three entry points given. They are taken as non-optional
-    /// closures on purpose: an optional closure is stored in its most
-    /// general form and every call would pass through conversion thunks.
-    public init(name: String = "closure", parameterCount: Int?, unary: @escaping Unary, binary: @escaping Binary, variadic: @escaping Variadic) {
+    public init(name: String, parameterCount: Int?) {
         self.name = name
         self.parameterCount = parameterCount
-        self.unary = unary
-        self.binary = binary
-        self.variadic = variadic
     }
 
-    /// Only the general entry point; one and two arguments go through it.
-    public convenience init(name: String = "closure", parameterCount: Int?, variadic: @escaping Variadic) {
-        self.init(name: name, parameterCount: parameterCount, unary: { try variadic([$0]) }, binary: { try variadic([$0, $1]) }, variadic: variadic)
+    open func call(_ a: Value) throws -> Value { try call([a]) }
+    open func call(_ a: Value, _ b: Value) throws -> Value { try call([a, b]) }
+    open func call(_ args: [Value]) throws -> Value {
+        switch args.count {
+        case 1: return try call(args[0])
+        case 2: return try call(args[0], args[1])
+        default: throw FlowError("closure '\(name)' cannot take \(args.count) arguments")
+        }
     }
 
-    /// A one-argument function; the other entry points adapt to it.
-    public convenience init(name: String = "closure", parameterCount: Int?, unary: @escaping Unary, variadic: @escaping Variadic) {
-        self.init(name: name, parameterCount: parameterCount, unary: unary, binary: { try variadic([$0, $1]) }, variadic: variadic)
-    }
-
-    /// A two-argument function; the other entry points adapt to it.
-    public convenience init(name: String = "closure", parameterCount: Int?, binary: @escaping Binary, variadic: @escaping Variadic) {
-        self.init(name: name, parameterCount: parameterCount, unary: { try variadic([$0]) }, binary: binary, variadic: variadic)
+    /// Calls a predicate: its result must be a Bool.
+    @inline(__always)
+    public final func test(_ a: Value) throws -> Bool {
+        let result = try call(a)
+        if case .bool(let b) = result { return b }
+        throw FlowError("closure '\(name)' must return a Bool, returned \(result.typeName) \(result.literal)")
     }
 
     public static func unary(name: String = "closure", _ body: @escaping Unary) -> Function {
-        Function(name: name, parameterCount: 1, unary: body) { args in
+        ClosureFunction(name: name, parameterCount: 1, unary: body) { args in
             try body(args.count == 1 ? args[0] : .tuple(args))
         }
     }
 
     public static func binary(name: String = "closure", _ body: @escaping Binary) -> Function {
-        Function(name: name, parameterCount: 2, binary: body) { args in
+        ClosureFunction(name: name, parameterCount: 2, binary: body) { args in
             if args.count == 2 { return try body(args[0], args[1]) }
             if args.count == 1, let parts = args[0].tupleElements, parts.count == 2 { return try body(parts[0], parts[1]) }
             throw FlowError("closure takes 2 arguments, got \(args.count)")
@@ -59,28 +52,44 @@ public final class Function {
     }
 
     public static func variadic(name: String = "closure", _ body: @escaping Variadic) -> Function {
-        Function(name: name, parameterCount: nil, variadic: body)
+        ClosureFunction(name: name, parameterCount: nil, variadic: body)
+    }
+}
+
+/// A function made of Swift closures.
+public final class ClosureFunction: Function {
+    // Non-optional on purpose: an optional closure is stored in its most
+    // general form and every call would pass through conversion thunks.
+    private let unary: Unary
+    private let binary: Binary
+    private let variadic: Variadic
+
+    public init(name: String = "closure", parameterCount: Int?, unary: @escaping Unary, binary: @escaping Binary, variadic: @escaping Variadic) {
+        self.unary = unary
+        self.binary = binary
+        self.variadic = variadic
+        super.init(name: name, parameterCount: parameterCount)
     }
 
-    @inline(__always)
-    public func call(_ a: Value) throws -> Value { try unary(a) }
+    public convenience init(name: String = "closure", parameterCount: Int?, variadic: @escaping Variadic) {
+        self.init(name: name, parameterCount: parameterCount, unary: { try variadic([$0]) }, binary: { try variadic([$0, $1]) }, variadic: variadic)
+    }
 
-    @inline(__always)
-    public func call(_ a: Value, _ b: Value) throws -> Value { try binary(a, b) }
+    public convenience init(name: String = "closure", parameterCount: Int?, unary: @escaping Unary, variadic: @escaping Variadic) {
+        self.init(name: name, parameterCount: parameterCount, unary: unary, binary: { try variadic([$0, $1]) }, variadic: variadic)
+    }
 
-    public func call(_ args: [Value]) throws -> Value {
+    public convenience init(name: String = "closure", parameterCount: Int?, binary: @escaping Binary, variadic: @escaping Variadic) {
+        self.init(name: name, parameterCount: parameterCount, unary: { try variadic([$0]) }, binary: binary, variadic: variadic)
+    }
+
+    override public func call(_ a: Value) throws -> Value { try unary(a) }
+    override public func call(_ a: Value, _ b: Value) throws -> Value { try binary(a, b) }
+    override public func call(_ args: [Value]) throws -> Value {
         switch args.count {
         case 1: return try unary(args[0])
         case 2: return try binary(args[0], args[1])
         default: return try variadic(args)
         }
-    }
-
-    /// Calls a predicate: its result must be a Bool.
-    @inline(__always)
-    public func test(_ a: Value) throws -> Bool {
-        let result = try call(a)
-        if case .bool(let b) = result { return b }
-        throw FlowError("closure '\(name)' must return a Bool, returned \(result.typeName) \(result.literal)")
     }
 }

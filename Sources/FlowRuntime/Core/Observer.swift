@@ -28,11 +28,11 @@ extension Observer {
 /// The end of a chain: closures for each event, and the disposable that
 /// cancels the whole subscription.
 public final class CallbackObserver: Observer, Disposable {
-    private var next: ((Value) -> Void)?
+    @exclusivity(unchecked) private var next: ((Value) -> Void)?
     private var error: ((FlowError) -> Void)?
     private var completed: (() -> Void)?
     private var upstream: Disposable?
-    public private(set) var isDisposed = false
+    @exclusivity(unchecked) public private(set) var isDisposed = false
     /// True once a terminal event arrived.
     public private(set) var isTerminated = false
 

@@ -7,7 +7,7 @@ class Sink: Observer, Disposable {
     final let downstream: Observer
     final private(set) var upstream: Disposable?
     /// No event may be sent any more.
-    final var isStopped = false
+    @exclusivity(unchecked) final var isStopped = false
     private final var isReleased = false
     private final var isAnnounced = false
 
@@ -84,14 +84,14 @@ protocol InnerHost: AnyObject {
 }
 
 final class InnerObserver: Observer, Disposable {
-    private var host: InnerHost?
+    @exclusivity(unchecked) private var host: InnerHost?
     let index: Int
     /// Per-input data a host may keep here (a group's key, a buffer).
     var tag: Value = .null
     private var subscription: Disposable?
-    private(set) var isDone = false
+    @exclusivity(unchecked) private(set) var isDone = false
     /// Some value has arrived on this input.
-    var hasValue = false
+    @exclusivity(unchecked) var hasValue = false
     /// Position in the host's `InnerSet`, if it keeps one.
     var slot = -1
 

@@ -80,7 +80,7 @@ extension Observable {
 }
 
 final class AggregateSink: Sink {
-    private var state: Value?
+    @exclusivity(unchecked) private var state: Value?
     private let step: (Value?, Value) throws -> Value
     private let finish: (Value?) throws -> Value?
 

@@ -92,7 +92,7 @@ class CombiningSink: Sink, InnerHost {
 }
 
 final class ZipSink: CombiningSink {
-    private var buffers: [Deque<Value>]
+    @exclusivity(unchecked) private var buffers: [Deque<Value>]
     private var completed: [Bool]
 
     init(_ downstream: Observer, scheduler: Scheduler, arity: Int, combine: Function?) {
@@ -123,8 +123,8 @@ final class ZipSink: CombiningSink {
 }
 
 final class CombineLatestSink: CombiningSink {
-    private var latest: [Value?]
-    private var missing: Int
+    @exclusivity(unchecked) private var latest: [Value?]
+    @exclusivity(unchecked) private var missing: Int
     private var remaining: Int
 
     init(_ downstream: Observer, scheduler: Scheduler, arity: Int, combine: Function?) {

@@ -188,8 +188,8 @@ final class ElementSink: Sink {
     enum Mode { case first, last, single, at(Int) }
     private let mode: Mode
     private let predicate: Function?
-    private var found: Value?
-    private var index = 0
+    @exclusivity(unchecked) private var found: Value?
+    @exclusivity(unchecked) private var index = 0
 
     init(_ downstream: Observer, mode: Mode, predicate: Function?) {
         self.mode = mode

@@ -116,12 +116,12 @@ final class FlattenSink: Sink, InnerHost {
     private let scheduler: Scheduler
     private let strategy: FlattenStrategy
     private let transform: Function?
-    private var active = InnerSet()
-    private var queue = Deque<Observable>()
-    private var outerDone = false
-    private var draining = false
-    private var drainAgain = false
-    private var innerCount = 0
+    @exclusivity(unchecked) private var active = InnerSet()
+    @exclusivity(unchecked) private var queue = Deque<Observable>()
+    @exclusivity(unchecked) private var outerDone = false
+    @exclusivity(unchecked) private var draining = false
+    @exclusivity(unchecked) private var drainAgain = false
+    @exclusivity(unchecked) private var innerCount = 0
 
     init(_ downstream: Observer, scheduler: Scheduler, strategy: FlattenStrategy, transform: Function?) {
         self.scheduler = scheduler

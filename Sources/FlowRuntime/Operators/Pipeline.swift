@@ -114,7 +114,7 @@ final class FilterStage: Stage {
 
 final class ScanStage: Stage {
     let accumulator: Function
-    var state: Value?
+    @exclusivity(unchecked) var state: Value?
     init(seed: Value?, _ accumulator: Function) {
         self.state = seed
         self.accumulator = accumulator
@@ -129,7 +129,7 @@ final class ScanStage: Stage {
 }
 
 final class TakeStage: Stage {
-    var remaining: Int
+    @exclusivity(unchecked) var remaining: Int
     init(_ count: Int) { remaining = count }
     override func process(_ value: inout Value) throws -> StageVerdict {
         remaining -= 1
@@ -138,7 +138,7 @@ final class TakeStage: Stage {
 }
 
 final class SkipStage: Stage {
-    var remaining: Int
+    @exclusivity(unchecked) var remaining: Int
     init(_ count: Int) { remaining = count }
     override func process(_ value: inout Value) throws -> StageVerdict {
         if remaining > 0 { remaining -= 1; return .drop }
@@ -172,7 +172,7 @@ final class SkipWhileStage: Stage {
 
 final class DistinctUntilChangedStage: Stage {
     let key: Function?
-    var previous: Value?
+    @exclusivity(unchecked) var previous: Value?
     init(key: Function?) { self.key = key }
     override func process(_ value: inout Value) throws -> StageVerdict {
         let current = try key?.call(value) ?? value
@@ -183,7 +183,7 @@ final class DistinctUntilChangedStage: Stage {
 }
 
 final class EnumeratedStage: Stage {
-    var index = 0
+    @exclusivity(unchecked) var index = 0
     override func process(_ value: inout Value) throws -> StageVerdict {
         value = .tuple(Tuple([.int(index), value], labels: ["index", "element"]))
         index += 1

@@ -7,12 +7,12 @@ import DequeModule
 /// callback is queued and delivered once the current delivery has reached
 /// every observer, so all observers see the same order.
 public class Subject: Observable {
-    private var observers: [(id: Int, observer: Observer)] = []
+    @exclusivity(unchecked) private var observers: [(id: Int, observer: Observer)] = []
     private var nextID = 0
-    private var pending = Deque<Event>()
-    private var isDelivering = false
+    @exclusivity(unchecked) private var pending = Deque<Event>()
+    @exclusivity(unchecked) private var isDelivering = false
     /// The terminal event, once sent; later subscribers receive it at once.
-    public private(set) var terminal: Event?
+    @exclusivity(unchecked) public private(set) var terminal: Event?
 
     init(name: String) { super.init(operatorName: name) }
 

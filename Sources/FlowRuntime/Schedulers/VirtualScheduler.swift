@@ -4,13 +4,13 @@ import HeapModule
 /// so ties run first-in first-out, and the clock jumps from one piece of
 /// work to the next. Marble tests and `flow run --virtual` run on it.
 public final class VirtualScheduler: Scheduler {
-    public private(set) var now: TimeSpan = .zero
+    @exclusivity(unchecked) public private(set) var now: TimeSpan = .zero
     public var isVirtual: Bool { true }
     /// Actions executed so far, to bound a run that never goes idle.
-    public private(set) var executedActions = 0
+    @exclusivity(unchecked) public private(set) var executedActions = 0
 
-    private var queue = Heap<Entry>()
-    private var nextSequence: UInt64 = 0
+    @exclusivity(unchecked) private var queue = Heap<Entry>()
+    @exclusivity(unchecked) private var nextSequence: UInt64 = 0
     private var store = RunStateStore()
 
     public init() {}
@@ -110,7 +110,7 @@ public final class VirtualScheduler: Scheduler {
 /// One scheduled action, or a periodic one; disposing it cancels what has
 /// not run yet.
 final class ScheduledAction: Disposable {
-    private var action: (() -> Void)?
+    @exclusivity(unchecked) private var action: (() -> Void)?
     let period: TimeSpan?
 
     init(_ action: @escaping () -> Void, period: TimeSpan? = nil) {
