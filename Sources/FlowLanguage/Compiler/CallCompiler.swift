@@ -9,14 +9,29 @@ extension Compiler {
         /// Values of arguments that are literals, for static checks.
         var constants: [Value?]
         var spans: [Span]
-
-        func evaluate(_ frame: Frame) throws -> [Value] { try codes.map { try $0(frame) } }
+        /// All arguments' values. Composed rather than mapped over `codes`:
+        /// a closure taken out of an array comes wrapped in conversion thunks.
+        var evaluate: (Frame) throws -> [Value]
     }
 
     func compileArguments(_ arguments: [CallArgument], in scope: Scope) -> CompiledArguments {
-        CompiledArguments(
-            labels: arguments.map(\.label), codes: arguments.map { compile($0.value, in: scope) },
-            constants: arguments.map { Self.staticValue($0.value) }, spans: arguments.map(\.value.span))
+        var codes: [Code] = []
+        var evaluate: (Frame) throws -> [Value] = { _ in [] }
+        let count = arguments.count
+        for argument in arguments {
+            let code = compile(argument.value, in: scope)
+            codes.append(code)
+            let before = evaluate
+            evaluate = { frame in
+                var values = try before(frame)
+                values.reserveCapacity(count)
+                values.append(try code(frame))
+                return values
+            }
+        }
+        return CompiledArguments(
+            labels: arguments.map(\.label), codes: codes,
+            constants: arguments.map { Self.staticValue($0.value) }, spans: arguments.map(\.value.span), evaluate: evaluate)
     }
 
     /// The kind of value an argument is known to have before running:

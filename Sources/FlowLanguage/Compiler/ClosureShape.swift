@@ -23,8 +23,8 @@ struct ClosureShape {
     /// Arguments the closure actually reads.
     var parameterCount: Int { declared ?? shorthand }
 
-    func makeFunction(body: [Code], captured: Frame) -> Function {
-        FrameFunction(shape: self, run: Self.runner(body), captured: captured)
+    func makeFunction(body: @escaping Code, captured: Frame) -> Function {
+        FrameFunction(shape: self, run: body, captured: captured)
     }
 
     /// A function over a direct body: arguments in registers, no frame.
@@ -47,27 +47,6 @@ struct ClosureShape {
         throw FlowError("closure \(what) but was called with \(args.count)", at: location)
     }
 
-    /// Runs the body's statements; the last one's value is the result.
-    static func runner(_ body: [Code]) -> (Frame) throws -> Value {
-        switch body.count {
-        case 0: return { _ in .null }
-        case 1:
-            let only = body[0]
-            return { frame in
-                do { return try only(frame) } catch let signal as ReturnSignal { return signal.value }
-            }
-        default:
-            return { frame in
-                do {
-                    var result = Value.null
-                    for statement in body { result = try statement(frame) }
-                    return result
-                } catch let signal as ReturnSignal {
-                    return signal.value
-                }
-            }
-        }
-    }
 }
 
 /// A closure whose body runs in a frame of its own (it has `let`s, several

@@ -278,15 +278,42 @@ final class Compiler {
         if declared != nil, Self.usesShorthand(closure.body) {
             error("a closure with named parameters cannot also use $0", closure.span, help: "use the parameter names")
         }
-        let body = closure.body.map { compileStatement($0, in: inner) }
+        let body = compileBody(closure.body, in: inner)
         let shape = ClosureShape(
             declared: declared?.count, shorthand: inner.shorthandCount, frameSize: inner.count,
             reusesFrame: !inner.createsClosures, location: location(closure.span), name: "closure at \(location(closure.span))")
-        if shape.parameterCount <= 2, closure.body.count == 1, case .expression(let expr) = closure.body[0],
-           let direct = DirectCompiler(file: file, environment: environment, scope: inner, parameterCount: shape.parameterCount).compile(expr) {
+        if shape.parameterCount <= 2,
+           let direct = DirectCompiler(file: file, environment: environment, scope: inner, parameterCount: shape.parameterCount)
+               .compile(body: closure.body) {
             return { frame in .function(shape.makeDirectFunction(direct, captured: frame)) }
         }
         return { frame in .function(shape.makeFunction(body: body, captured: frame)) }
+    }
+
+    /// A closure's statements as one closure whose value is the last
+    /// statement's, catching `return`. Composed closure by closure: a
+    /// closure taken out of an array comes wrapped in conversion thunks,
+    /// and this runs on every call.
+    private func compileBody(_ statements: [Statement], in scope: Scope) -> Code {
+        var body: Code = { _ in .null }
+        var first = true
+        for statement in statements {
+            let code = compileStatement(statement, in: scope)
+            if first {
+                body = code
+                first = false
+            } else {
+                let before = body
+                body = { frame in
+                    _ = try before(frame)
+                    return try code(frame)
+                }
+            }
+        }
+        let run = body
+        return { frame in
+            do { return try run(frame) } catch let signal as ReturnSignal { return signal.value }
+        }
     }
 
     private static func usesShorthand(_ statements: [Statement]) -> Bool {

@@ -2,9 +2,10 @@ import FlowRuntime
 
 /// Closures such as `{ $0 * 2 }`, `{ $0 % 3 == 0 }` or `{ a, b in a + b }`
 /// make up most of a stream script's per-event work. When a closure's body
-/// is one expression over at most two parameters, constants and outer
-/// names, it is compiled a second time to take its arguments directly, with
-/// no frame: the call costs what a Swift closure doing the same would.
+/// is expressions over at most two parameters, constants, outer names and
+/// operator calls (no `let`, no nested closure), it is compiled a second
+/// time to take its arguments directly, with no frame: the call costs what
+/// a Swift closure doing the same would.
 typealias DirectCode = (Value, Value, Frame) throws -> Value
 
 struct DirectCompiler {
@@ -15,6 +16,22 @@ struct DirectCompiler {
     let parameterCount: Int
 
     func location(_ span: Span) -> SourceLocation { file.location(of: span.start) }
+
+    /// A body of expression statements; the last one's value is the result.
+    /// Composed closure by closure, never through an array: a closure taken
+    /// out of an array comes wrapped in conversion thunks.
+    func compile(body: [Statement]) -> DirectCode? {
+        guard case .expression(let lastExpr)? = body.last, var code = compile(lastExpr) else { return nil }
+        for statement in body.dropLast().reversed() {
+            guard case .expression(let expr) = statement, let first = compile(expr) else { return nil }
+            let rest = code
+            code = { a, b, f in
+                _ = try first(a, b, f)
+                return try rest(a, b, f)
+            }
+        }
+        return code
+    }
 
     /// nil when the expression uses something only frames support.
     func compile(_ expr: Expr) -> DirectCode? {
@@ -75,24 +92,20 @@ struct DirectCompiler {
             guard scope.lookup(name) == nil, !Builtins.languageFunctions.contains(name),
                   let found = operatorTable.lookup(name), found.form != .method else { return nil }
             (spec, receiver, nameSpan) = (found, nil, span)
+        case .member(let base, let name, _, _) where Builtins.subscribingMethods.contains(name):
+            return subscription(base, arguments, callee.span)
         case .member(let base, let name, let span, _):
-            guard !CollectionHelpers.names.contains(name), !Builtins.subscribingMethods.contains(name),
-                  let found = operatorTable.lookup(name), found.form != .function, let target = compile(base) else { return nil }
+            guard let found = operatorTable.lookup(name), found.form != .function, let target = compile(base) else { return nil }
             (spec, receiver, nameSpan) = (found, target, span)
         default:
             return nil
         }
-        var codes: [DirectCode] = []
-        for argument in arguments {
-            guard let code = compile(argument.value) else { return nil }
-            codes.append(code)
-        }
+        guard let evaluate = argumentList(arguments) else { return nil }
         let labels = arguments.map(\.label)
         let location = self.location(nameSpan)
         let env = environment
         let site = OperatorTable.CallSite()
-        if spec.name == "send", codes.count == 1, labels == [nil], let receiver {
-            let value = codes[0]
+        if spec.name == "send", labels == [nil], let receiver, let value = compile(arguments[0].value) {
             return { a, b, f in
                 let target = try receiver(a, b, f)
                 if case .stream(let stream) = target, let subject = stream as? Subject {
@@ -103,12 +116,73 @@ struct DirectCompiler {
                                               context: env.context(at: location), site: site)
             }
         }
+        if let receiver, CollectionHelpers.names.contains(spec.name) || spec.aliases.contains(where: CollectionHelpers.names.contains) {
+            // The same name on an array or a string is the collection helper.
+            let name = file.text(of: nameSpan)
+            return { a, b, f in
+                let target = try receiver(a, b, f)
+                let values = try evaluate(a, b, f)
+                if !target.isStream {
+                    return try located(location) { try CollectionHelpers.call(name, on: target, labels: labels, arguments: values) }
+                }
+                return try operatorTable.call(spec, receiver: target, labels: labels, arguments: values,
+                                              context: env.context(at: location), site: site)
+            }
+        }
         return { a, b, f in
             let target = try receiver?(a, b, f)
-            let values = try codes.map { try $0(a, b, f) }
-            return try operatorTable.call(spec, receiver: target, labels: labels, arguments: values,
+            return try operatorTable.call(spec, receiver: target, labels: labels, arguments: try evaluate(a, b, f),
                                           context: env.context(at: location), site: site)
         }
+    }
+
+    /// `s.sink { }` / `s.subscribe(onNext:)` inside a closure (the frame
+    /// compile has checked its labels).
+    private func subscription(_ base: Expr, _ arguments: [CallArgument], _ span: Span) -> DirectCode? {
+        guard let stream = compile(base) else { return nil }
+        var handlers: (Value, Value, Frame) throws -> Handlers = { _, _, _ in Handlers() }
+        for argument in arguments {
+            guard let code = compile(argument.value) else { return nil }
+            let role: Handlers.Role
+            switch argument.label {
+            case "onError": role = .error
+            case "onCompleted": role = .completed
+            case "receiveCompletion": role = .completion
+            default: role = .next
+            }
+            let before = handlers
+            let location = self.location(argument.value.span)
+            handlers = { a, b, f in
+                var set = try before(a, b, f)
+                set.set(role, try located(location) { try code(a, b, f).asFunction() })
+                return set
+            }
+        }
+        let env = environment
+        let location = self.location(span)
+        return { a, b, f in
+            let observable = try located(location) { try stream(a, b, f).asStream() }
+            env.subscribe(observable, at: location, handlers: try handlers(a, b, f))
+            return .null
+        }
+    }
+
+    /// Evaluates arguments into an array, composed without storing closures
+    /// in an array (see `compile(body:)`).
+    private func argumentList(_ arguments: [CallArgument]) -> ((Value, Value, Frame) throws -> [Value])? {
+        var list: (Value, Value, Frame) throws -> [Value] = { _, _, _ in [] }
+        let count = arguments.count
+        for argument in arguments {
+            guard let code = compile(argument.value) else { return nil }
+            let before = list
+            list = { a, b, f in
+                var values = try before(a, b, f)
+                values.reserveCapacity(count)
+                values.append(try code(a, b, f))
+                return values
+            }
+        }
+        return list
     }
 
     private func argument(_ n: Int) -> DirectCode? {

@@ -2,7 +2,7 @@
 /// name, with Combine's and RxJS's names as aliases, its signatures, a
 /// one-line description and how to build it. The language resolves calls
 /// through it, so adding an operator is adding one entry.
-public struct OperatorSpec: Sendable {
+public final class OperatorSpec: Sendable {
     public enum Family: String, CaseIterable, Sendable {
         case creation, subjects, transformation, filtering, combining, higherOrder = "higher-order"
         case errors, time, sharing, utility, aggregation
@@ -19,6 +19,8 @@ public struct OperatorSpec: Sendable {
     public let summary: String
     public let signatures: [Signature]
 
+    // A class: every call passes the spec along, and a struct of arrays and
+    // strings would be copied, one retain per field, each time.
     public init(_ name: String, aliases: [String] = [], _ family: Family, _ form: Form, _ summary: String, _ signatures: [Signature]) {
         self.name = name
         self.aliases = aliases

@@ -190,13 +190,13 @@ struct InnerSet {
         inner.slot = -1
     }
 
-    /// Empties the set, disposing every member.
+    /// Empties the set, disposing every member. Disposing an inner never
+    /// calls back into its host, so the members can be walked in place.
     mutating func disposeAll() {
-        let all = members
-        members = []
-        for inner in all {
+        for inner in members {
             inner.slot = -1
             inner.dispose()
         }
+        members.removeAll(keepingCapacity: true)
     }
 }

@@ -24,20 +24,7 @@ extension Observable {
     /// Emits `count` consecutive integers from `start`, then completes.
     /// A negative count is an error when subscribed.
     public static func range(start: Int, count: Int) -> Observable {
-        ClosureNode("range") { observer, _, _ in
-            let flag = BooleanDisposable()
-            observer.onSubscribe(flag)
-            guard count >= 0 else { return observer.onError(.argumentOutOfRange("range count \(count) is negative")) }
-            let (end, overflow) = start.addingReportingOverflow(count)
-            guard !overflow else { return observer.onError(.argumentOutOfRange("range end overflows")) }
-            var i = start
-            while i < end {
-                if flag.isDisposed { return }
-                observer.onNext(.int(i))
-                i += 1
-            }
-            if !flag.isDisposed { observer.onCompleted() }
-        }
+        RangeNode(start: start, count: count)
     }
 
     /// Completes at once.
@@ -121,6 +108,34 @@ final class JustNode: Observable {
         let flag = BooleanDisposable()
         observer.onSubscribe(flag)
         if !flag.isDisposed { observer.onNext(value) }
+        if !flag.isDisposed { observer.onCompleted() }
+    }
+}
+
+/// `range`: a node of its own, since scripts build ranges inside closures
+/// called per event (`flatMap { _ in range(0, 10) }`).
+final class RangeNode: Observable {
+    let start: Int
+    let count: Int
+
+    init(start: Int, count: Int) {
+        self.start = start
+        self.count = count
+        super.init(operatorName: "range")
+    }
+
+    override func subscribeCore(_ observer: Observer, on scheduler: Scheduler) {
+        let flag = BooleanDisposable()
+        observer.onSubscribe(flag)
+        guard count >= 0 else { return observer.onError(.argumentOutOfRange("range count \(count) is negative")) }
+        let (end, overflow) = start.addingReportingOverflow(count)
+        guard !overflow else { return observer.onError(.argumentOutOfRange("range end overflows")) }
+        var i = start
+        while i < end {
+            if flag.isDisposed { return }
+            observer.onNext(.int(i))
+            i += 1
+        }
         if !flag.isDisposed { observer.onCompleted() }
     }
 }

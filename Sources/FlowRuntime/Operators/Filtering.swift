@@ -4,40 +4,40 @@ import DequeModule
 extension Observable {
     /// Values for which `predicate` returns true.
     public func filter(_ predicate: Function) -> Observable {
-        PipelineNode("filter", self) { FilterStage(predicate) }
+        PipelineNode(.filter(predicate), self)
     }
 
     /// The first `count` values, then completion (the source is cancelled).
     /// `take(0)` completes at once without subscribing to the source.
     public func take(_ count: Int) -> Observable {
         guard count > 0 else { return ClosureNode("take") { o, s, _ in Observable.empty().subscribe(o, on: s) } }
-        return PipelineNode("take", self) { TakeStage(count) }
+        return PipelineNode(.take(count), self)
     }
 
     /// All but the first `count` values.
     public func skip(_ count: Int) -> Observable {
-        PipelineNode("skip", self) { SkipStage(count) }
+        PipelineNode(.skip(count), self)
     }
 
     /// Values while `predicate` holds; the first that fails completes the
     /// stream (and is emitted first when `inclusive`).
     public func takeWhile(_ predicate: Function, inclusive: Bool = false) -> Observable {
-        PipelineNode("takeWhile", self) { TakeWhileStage(predicate, inclusive: inclusive) }
+        PipelineNode(.takeWhile(predicate, inclusive: inclusive), self)
     }
 
     /// Drops values while `predicate` holds, then passes everything.
     public func skipWhile(_ predicate: Function) -> Observable {
-        PipelineNode("skipWhile", self) { SkipWhileStage(predicate) }
+        PipelineNode(.skipWhile(predicate), self)
     }
 
     /// Drops a value equal to the one before it (compared by `key` when given).
     public func distinctUntilChanged(key: Function? = nil) -> Observable {
-        PipelineNode("distinctUntilChanged", self) { DistinctUntilChangedStage(key: key) }
+        PipelineNode(.distinctUntilChanged(key: key), self)
     }
 
     /// Drops every value; passes completion or error.
     public func ignoreElements() -> Observable {
-        PipelineNode("ignoreElements", self) { IgnoreElementsStage() }
+        PipelineNode(.ignoreElements, self)
     }
 
     /// Values never seen before in this subscription (compared by `key` when given).

@@ -22,44 +22,105 @@ class Stage {
     func process(_ value: inout Value) throws -> StageVerdict { .pass }
 }
 
+/// What a fused node makes for each subscription. An enum rather than a
+/// closure: building a node (which scripts do per event inside `flatMap`)
+/// then allocates nothing but the node.
+enum StageRecipe {
+    case map(Function)
+    case compactMap(Function)
+    case filter(Function)
+    case scan(seed: Value?, Function)
+    case take(Int)
+    case skip(Int)
+    case takeWhile(Function, inclusive: Bool)
+    case skipWhile(Function)
+    case distinctUntilChanged(key: Function?)
+    case enumerated
+    case ignoreElements
+
+    var name: String {
+        switch self {
+        case .map: "map"
+        case .compactMap: "compactMap"
+        case .filter: "filter"
+        case .scan: "scan"
+        case .take: "take"
+        case .skip: "skip"
+        case .takeWhile: "takeWhile"
+        case .skipWhile: "skipWhile"
+        case .distinctUntilChanged: "distinctUntilChanged"
+        case .enumerated: "enumerated"
+        case .ignoreElements: "ignoreElements"
+        }
+    }
+
+    func makeStage() -> Stage {
+        switch self {
+        case .map(let f): MapStage(f)
+        case .compactMap(let f): CompactMapStage(f)
+        case .filter(let f): FilterStage(f)
+        case .scan(let seed, let f): ScanStage(seed: seed, f)
+        case .take(let n): TakeStage(n)
+        case .skip(let n): SkipStage(n)
+        case .takeWhile(let f, let inclusive): TakeWhileStage(f, inclusive: inclusive)
+        case .skipWhile(let f): SkipWhileStage(f)
+        case .distinctUntilChanged(let key): DistinctUntilChangedStage(key: key)
+        case .enumerated: EnumeratedStage()
+        case .ignoreElements: IgnoreElementsStage()
+        }
+    }
+}
+
 /// One node of a fused chain. Nodes still form an ordinary graph (for
 /// tools); fusion happens when a node is subscribed.
 final class PipelineNode: Observable {
-    let makeStage: () -> Stage
+    let recipe: StageRecipe
 
-    init(_ name: String, _ source: Observable, makeStage: @escaping () -> Stage) {
-        self.makeStage = makeStage
-        super.init(operatorName: name, inputs: [source])
+    init(_ recipe: StageRecipe, _ source: Observable) {
+        self.recipe = recipe
+        super.init(operatorName: recipe.name, inputs: [source])
     }
 
     override func subscribeCore(_ observer: Observer, on scheduler: Scheduler) {
-        var factories: [() -> Stage] = []
+        // Walk up the fused nodes once to count them, once to make their
+        // stages, filling the sink's buffer from the end: one allocation.
+        var count = 0
         var node: Observable = self
         while let stageNode = node as? PipelineNode {
-            factories.append(stageNode.makeStage)
+            count += 1
             node = stageNode.inputs[0]
         }
-        let stages = factories.reversed().map { $0() }
-        node.subscribe(PipelineSink(observer, stages: stages), on: scheduler)
+        let sink = PipelineSink(observer, count: count)
+        var index = count
+        node = self
+        while let stageNode = node as? PipelineNode {
+            index -= 1
+            sink.set(stageNode.recipe.makeStage(), at: index)
+            node = stageNode.inputs[0]
+        }
+        node.subscribe(sink, on: scheduler)
     }
 }
 
 final class PipelineSink: Sink {
-    /// Owns the stages for the sink's lifetime.
-    private let stages: [Stage]
-    /// The same stages without reference counting: the loop below runs
-    /// once per event per stage, and retaining each stage there cost more
-    /// than the stage's own work.
+    /// The stages, retained by the sink and released in `deinit`, held
+    /// without reference counting: the loop below runs once per event per
+    /// stage, and retaining each stage there cost more than its own work.
     private let unowned: UnsafeMutableBufferPointer<Unmanaged<Stage>>
 
-    init(_ downstream: Observer, stages: [Stage]) {
-        self.stages = stages
-        unowned = .allocate(capacity: stages.count)
-        _ = unowned.initialize(from: stages.map { Unmanaged.passUnretained($0) })
+    init(_ downstream: Observer, count: Int) {
+        unowned = .allocate(capacity: count)
         super.init(downstream)
     }
 
-    deinit { unowned.deallocate() }
+    func set(_ stage: Stage, at index: Int) {
+        (unowned.baseAddress! + index).initialize(to: Unmanaged.passRetained(stage))
+    }
+
+    deinit {
+        for stage in unowned { stage.release() }
+        unowned.deallocate()
+    }
 
     override func onNext(_ value: Value) {
         if isStopped { return }

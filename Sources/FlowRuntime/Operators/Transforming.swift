@@ -3,23 +3,23 @@
 extension Observable {
     /// Each value transformed by `transform`. A throw ends the stream with that error.
     public func map(_ transform: Function) -> Observable {
-        PipelineNode("map", self) { MapStage(transform) }
+        PipelineNode(.map(transform), self)
     }
 
     /// Each value transformed; nil results are dropped.
     public func compactMap(_ transform: Function) -> Observable {
-        PipelineNode("compactMap", self) { CompactMapStage(transform) }
+        PipelineNode(.compactMap(transform), self)
     }
 
     /// Running accumulation: emits `accumulator(state, value)` for each value,
     /// starting from `seed`. Without a seed the first value is the first state.
     public func scan(_ seed: Value?, _ accumulator: Function) -> Observable {
-        PipelineNode("scan", self) { ScanStage(seed: seed, accumulator) }
+        PipelineNode(.scan(seed: seed, accumulator), self)
     }
 
     /// Each value paired with its position: `(index: 0, element: v)`.
     public func enumerated() -> Observable {
-        PipelineNode("enumerated", self) { EnumeratedStage() }
+        PipelineNode(.enumerated, self)
     }
 
     /// Arrays of `count` values, a new one starting every `skip` values
