@@ -29,6 +29,9 @@ extension Compiler {
                 return values
             }
         }
+        // Literal arguments (`range(0, 1)`) are one array made now.
+        let constants = arguments.compactMap { Compiler.constant($0.value) }
+        if constants.count == arguments.count { evaluate = { _ in constants } }
         return CompiledArguments(
             labels: arguments.map(\.label), codes: codes,
             constants: arguments.map { Self.staticValue($0.value) }, spans: arguments.map(\.value.span), evaluate: evaluate)
@@ -148,6 +151,7 @@ extension Compiler {
         let label = file.text(of: Span(nameSpan.start, span.end))
         let location = self.location(nameSpan)
         let site = OperatorTable.CallSite()
+        let context = env.context(at: location)
         if spec.name == "send", args.labels == [nil] {
             // Sending into a subject happens per event in loops: skip the table.
             return { target, frame in
@@ -156,13 +160,13 @@ extension Compiler {
                     return .null
                 }
                 return try operatorTable.call(spec, receiver: target, labels: args.labels, arguments: try args.evaluate(frame),
-                                              context: env.context(at: location), site: site)
+                                              context: context, site: site)
             }
         }
         return { target, frame in
             let values = try args.evaluate(frame)
             let result = try operatorTable.call(spec, receiver: target, labels: args.labels, arguments: values,
-                                                context: env.context(at: location), site: site)
+                                                context: context, site: site)
             if case .stream(let stream) = result, stream.label == nil { stream.label = label }
             return result
         }

@@ -105,6 +105,7 @@ struct DirectCompiler {
         let location = self.location(nameSpan)
         let env = environment
         let site = OperatorTable.CallSite()
+        let context = env.context(at: location)
         if spec.name == "send", labels == [nil], let receiver, let value = compile(arguments[0].value) {
             return { a, b, f in
                 let target = try receiver(a, b, f)
@@ -113,7 +114,7 @@ struct DirectCompiler {
                     return .null
                 }
                 return try operatorTable.call(spec, receiver: target, labels: labels, arguments: [try value(a, b, f)],
-                                              context: env.context(at: location), site: site)
+                                              context: context, site: site)
             }
         }
         if let receiver, CollectionHelpers.names.contains(spec.name) || spec.aliases.contains(where: CollectionHelpers.names.contains) {
@@ -126,13 +127,13 @@ struct DirectCompiler {
                     return try located(location) { try CollectionHelpers.call(name, on: target, labels: labels, arguments: values) }
                 }
                 return try operatorTable.call(spec, receiver: target, labels: labels, arguments: values,
-                                              context: env.context(at: location), site: site)
+                                              context: context, site: site)
             }
         }
         return { a, b, f in
             let target = try receiver?(a, b, f)
             return try operatorTable.call(spec, receiver: target, labels: labels, arguments: try evaluate(a, b, f),
-                                          context: env.context(at: location), site: site)
+                                          context: context, site: site)
         }
     }
 
@@ -170,6 +171,9 @@ struct DirectCompiler {
     /// Evaluates arguments into an array, composed without storing closures
     /// in an array (see `compile(body:)`).
     private func argumentList(_ arguments: [CallArgument]) -> ((Value, Value, Frame) throws -> [Value])? {
+        // Literal arguments (`range(0, 1)`) are one array made now.
+        let constants = arguments.compactMap { Compiler.constant($0.value) }
+        if constants.count == arguments.count { return { _, _, _ in constants } }
         var list: (Value, Value, Frame) throws -> [Value] = { _, _, _ in [] }
         let count = arguments.count
         for argument in arguments {

@@ -48,8 +48,22 @@ public final class Environment {
         self.arguments = arguments
     }
 
-    /// What an operator call needs; its location is computed once, when compiling.
+    /// What operator calls at one place need: made once, when compiling.
     func context(at location: SourceLocation) -> OperatorContext {
-        OperatorContext(output: output, scheduler: run.scheduler, location: location)
+        CallSiteContext(environment: self, location: location)
     }
+}
+
+/// An operator call's context: its place, and the output and scheduler of
+/// whichever run is in progress when it is called.
+final class CallSiteContext: OperatorContext {
+    private let environment: Environment
+
+    init(environment: Environment, location: SourceLocation) {
+        self.environment = environment
+        super.init(output: { _ in }, location: location)
+    }
+
+    override var output: (String) -> Void { environment.output }
+    override var scheduler: Scheduler? { environment.run.scheduler }
 }

@@ -130,25 +130,31 @@ public struct Signature: Sendable {
 }
 
 /// What an operator's builder needs at run time besides its arguments.
-public struct OperatorContext {
-    /// Where `print` writes its lines.
-    public var output: (String) -> Void
-    /// The scheduler of the current run, for operators that act at once (`connect`).
-    public var scheduler: Scheduler?
+/// A class, so a call passes one reference: the language keeps one per
+/// place in a script, whose scheduler is that of the run in progress.
+open class OperatorContext {
+    private let fixedOutput: (String) -> Void
+    private let fixedScheduler: Scheduler?
     /// The call's place in the script, attached to errors the call raises.
-    public var location: SourceLocation?
+    public let location: SourceLocation?
 
     public init(output: @escaping (String) -> Void, scheduler: Scheduler? = nil, location: SourceLocation? = nil) {
-        self.output = output
-        self.scheduler = scheduler
+        self.fixedOutput = output
+        self.fixedScheduler = scheduler
         self.location = location
     }
+
+    /// Where `print` writes its lines.
+    open var output: (String) -> Void { fixedOutput }
+    /// The scheduler of the current run, for operators that act at once (`connect`).
+    open var scheduler: Scheduler? { fixedScheduler }
 }
 
 /// The bound arguments of one call, read by parameter position.
 public struct Arguments {
     public let spec: OperatorSpec
-    public let signature: Signature
+    private let signatureIndex: Int
+    public var signature: Signature { spec.signatures[signatureIndex] }
     public let receiver: Value?
     public let context: OperatorContext
     /// The call's arguments as given, and which of them each parameter took:
@@ -156,9 +162,9 @@ public struct Arguments {
     private let arguments: [Value]
     private let plan: [[Int]]
 
-    init(spec: OperatorSpec, signature: Signature, receiver: Value?, arguments: [Value], plan: [[Int]], context: OperatorContext) {
+    init(spec: OperatorSpec, signature: Int, receiver: Value?, arguments: [Value], plan: [[Int]], context: OperatorContext) {
         self.spec = spec
-        self.signature = signature
+        self.signatureIndex = signature
         self.receiver = receiver
         self.arguments = arguments
         self.plan = plan
@@ -264,9 +270,8 @@ public final class OperatorTable: Sendable {
         site: CallSite? = nil
     ) throws -> Value {
         if let site, site.signature >= 0, Self.fits(site.plan, spec.signatures[site.signature], arguments) {
-            let signature = spec.signatures[site.signature]
-            return try signature.build(Arguments(spec: spec, signature: signature, receiver: receiver,
-                                                 arguments: arguments, plan: site.plan, context: context))
+            return try spec.signatures[site.signature].build(Arguments(spec: spec, signature: site.signature, receiver: receiver,
+                                                                   arguments: arguments, plan: site.plan, context: context))
         }
         let name = spec.name
         if receiver == nil && spec.form == .method {
@@ -279,7 +284,7 @@ public final class OperatorTable: Sendable {
             guard let plan = signature.bind(labels: labels, values: arguments) else { continue }
             site?.signature = index
             site?.plan = plan
-            let args = Arguments(spec: spec, signature: signature, receiver: receiver,
+            let args = Arguments(spec: spec, signature: index, receiver: receiver,
                                  arguments: arguments, plan: plan, context: context)
             return try signature.build(args)
         }
