@@ -137,3 +137,12 @@ import Testing
         #expect(help.out.contains("Exit codes"))
     }
 }
+
+extension CommandLineTests {
+    @Test func aVirtualRunThatNeverEndsFailsSayingSo() throws {
+        let path = try Self.script("interval(1ms).map { $0 }.sink { _ in }\n")
+        let result = try Self.flow(["run", "--virtual", path])
+        #expect(result.status == 1)
+        #expect(result.err.contains("error: the run never went idle"))
+    }
+}

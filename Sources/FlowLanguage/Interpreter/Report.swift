@@ -18,7 +18,8 @@ public enum Report {
     public static func expectationFailure(_ failure: MarbleRun.ExpectationFailure, file: SourceFile, color: Bool) -> String {
         let paint = Paint(enabled: color)
         guard let location = failure.location, location.file == file.path else {
-            return paint.red("expectation failed:") + "\n" + indent(failure.message)
+            // Not tied to one expectation: the run itself failed.
+            return paint.red("error:") + " " + failure.message
         }
         let offset = file.offset(line: location.line, column: location.column)
         let excerpt = Diagnostic.excerpt(file: file, span: Span(offset, offset + 6), paint: paint)

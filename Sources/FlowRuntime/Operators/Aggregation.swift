@@ -1,6 +1,12 @@
 /// Aggregation: operators that reduce a whole stream to one value, emitted
 /// when the source completes (or earlier, once the answer is known).
 /// An error from the source is passed on and nothing is emitted.
+///
+/// Unless an operator's comment says otherwise: an error from a source is
+/// passed on at once and ends the result; completion is passed on after
+/// what the operator still owes (a final buffer, a pending value);
+/// disposing the result cancels every source, timer and inner subscription
+/// it holds, and nothing is delivered after a terminal event or disposal.
 extension Observable {
     /// Folds every value into `seed` with `accumulator`; emits the result at
     /// completion (the seed if there were no values). Without a seed, the

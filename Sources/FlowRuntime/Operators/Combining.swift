@@ -2,6 +2,12 @@ import DequeModule
 
 /// Combining several streams: `zip`, `combineLatest`, `withLatestFrom`,
 /// `amb`, `startWith`, `endWith` (and `merge`/`concat`, in Flattening).
+///
+/// Unless an operator's comment says otherwise: an error from a source is
+/// passed on at once and ends the result; completion is passed on after
+/// what the operator still owes (a final buffer, a pending value);
+/// disposing the result cancels every source, timer and inner subscription
+/// it holds, and nothing is delivered after a terminal event or disposal.
 extension Observable {
     /// Tuples of the n-th values of every source (or `combine` applied to
     /// them). Completes as soon as a completed source has nothing buffered.

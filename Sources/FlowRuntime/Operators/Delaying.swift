@@ -1,4 +1,10 @@
 /// Shifting in time: `delay` and `delaySubscription`.
+///
+/// Unless an operator's comment says otherwise: an error from a source is
+/// passed on at once and ends the result; completion is passed on after
+/// what the operator still owes (a final buffer, a pending value);
+/// disposing the result cancels every source, timer and inner subscription
+/// it holds, and nothing is delivered after a terminal event or disposal.
 extension Observable {
     /// Shifts every value and the completion by `dueTime`; an error is
     /// passed on at once, dropping values still in flight.

@@ -1,6 +1,12 @@
 import DequeModule
 
 /// Filtering: operators that pass on some values and drop the rest.
+///
+/// Unless an operator's comment says otherwise: an error from a source is
+/// passed on at once and ends the result; completion is passed on after
+/// what the operator still owes (a final buffer, a pending value);
+/// disposing the result cancels every source, timer and inner subscription
+/// it holds, and nothing is delivered after a terminal event or disposal.
 extension Observable {
     /// Values for which `predicate` returns true.
     public func filter(_ predicate: Function) -> Observable {

@@ -7,6 +7,12 @@ import DequeModule
 /// trampolined: an inner that completes while it is being subscribed (a
 /// `just`) does not subscribe the next one from inside that call, so a
 /// `concat` of 100 000 streams uses constant stack.
+///
+/// For every strategy: an error from the outer stream or any inner stream
+/// ends the result at once and cancels everything; the result completes
+/// when the outer stream and every inner stream (running or queued) have
+/// completed; disposing it cancels the outer and all inner subscriptions
+/// and drops the queue.
 enum FlattenStrategy {
     /// Up to `maxConcurrent` inners at once (nil: no limit); the rest queue in order.
     case merge(maxConcurrent: Int?)

@@ -1,4 +1,10 @@
 /// Rate limiting in time: `debounce`, `throttle` and `sample`.
+///
+/// Unless an operator's comment says otherwise: an error from a source is
+/// passed on at once and ends the result; completion is passed on after
+/// what the operator still owes (a final buffer, a pending value);
+/// disposing the result cancels every source, timer and inner subscription
+/// it holds, and nothing is delivered after a terminal event or disposal.
 extension Observable {
     /// Emits a value once `dueTime` passes with no newer value. A value still
     /// pending at completion is emitted, then completion; an error is passed

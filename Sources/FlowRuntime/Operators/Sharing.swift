@@ -4,6 +4,11 @@
 /// A stream is a description that may run on several schedulers (each
 /// test block has its own clock), so connection state is kept per
 /// scheduler run, never on the node itself.
+///
+/// The source's error or completion reaches every current subscriber and
+/// ends the connection; a subscriber that disposes only leaves it (the
+/// source is cancelled when the last one leaves, or on `connect`'s
+/// disposable for `publish`/`replay`).
 extension Observable {
     /// One upstream subscription while there are subscribers, replaying the
     /// latest `replay` values to late subscribers. When the count drops to

@@ -1,5 +1,11 @@
 /// Transformation: operators that change each value (`map`, `scan`, ...)
 /// or regroup values (`buffer`, `window`, `groupBy`, `pairwise`).
+///
+/// Unless an operator's comment says otherwise: an error from a source is
+/// passed on at once and ends the result; completion is passed on after
+/// what the operator still owes (a final buffer, a pending value);
+/// disposing the result cancels every source, timer and inner subscription
+/// it holds, and nothing is delivered after a terminal event or disposal.
 extension Observable {
     /// Each value transformed by `transform`. A throw ends the stream with that error.
     public func map(_ transform: Function) -> Observable {
