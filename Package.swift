@@ -50,7 +50,7 @@ let package = Package(
         .testTarget(
             name: "FlowLanguageTests",
             dependencies: ["FlowLanguage", "FlowRuntime", "FlowMarbles", "flow"],
-            exclude: ["Diagnostics", "Scripts"]
+            exclude: ["Diagnostics", "Scripts", "RuntimeErrors"]
         ),
         .testTarget(
             name: "FlowRuntimeTests",

@@ -96,3 +96,29 @@ import Testing
         }
     }
 }
+
+/// Faults while a script runs (inside closures, or building the graph):
+/// each is a stream error shown with its location, the way compile errors
+/// are. Golden files as above.
+@Suite struct RuntimeErrorGoldenTests {
+    static var cases: [String] {
+        let folder = testsDirectory.appendingPathComponent("RuntimeErrors")
+        return ((try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []).filter { $0.hasSuffix(".flow") }.sorted()
+    }
+
+    @Test(arguments: cases)
+    func runtimeErrorsMatchTheGoldenFile(_ name: String) throws {
+        let folder = testsDirectory.appendingPathComponent("RuntimeErrors")
+        let source = try String(contentsOf: folder.appendingPathComponent(name), encoding: .utf8)
+        let result = try runScript(source, path: "RuntimeErrors/" + name)
+        #expect(!result.top.passed, "a fault must fail the run")
+        let actual = (result.out.map { "out: " + $0 } + result.err).joined(separator: "\n") + "\n"
+        let expectedURL = folder.appendingPathComponent(name.replacingOccurrences(of: ".flow", with: ".expected"))
+        if ProcessInfo.processInfo.environment["FLOW_UPDATE_GOLDEN"] == "1" {
+            try actual.write(to: expectedURL, atomically: true, encoding: .utf8)
+            return
+        }
+        let expected = try String(contentsOf: expectedURL, encoding: .utf8)
+        #expect(actual == expected, "\n--- expected\n\(expected)--- actual\n\(actual)")
+    }
+}

@@ -203,7 +203,7 @@ extension Compiler {
                     return signature.parameters[p].type
                 }
                 if let type = wanted.first, !type.accepts(constant) {
-                    let what = type == .function ? "a closure" : "a \(type.rawValue)"
+                    let what = type == .function ? "a closure" : (type == .int ? "an Int" : "a \(type.rawValue)")
                     error("'\(spec.name)' needs \(what) here, not \(constant.typeName) \(constant.literal)", args.spans[i],
                           help: type == .function ? "write a closure, as in \(spec.name) { $0 }" : forms)
                     return

@@ -18,7 +18,6 @@ struct ClosureShape {
     /// The closure creates no closures, so a call may reuse the last frame.
     let reusesFrame: Bool
     let location: SourceLocation
-    let name: String
 
     /// Arguments the closure actually reads.
     var parameterCount: Int { declared ?? shorthand }
@@ -62,7 +61,7 @@ final class FrameFunction: Function {
         self.shape = shape
         self.run = run
         self.captured = captured
-        super.init(name: shape.name, parameterCount: shape.declared)
+        super.init(name: "closure", parameterCount: shape.declared, location: shape.location)
     }
 
     /// Runs the body in a frame filled by `fill`: the cached frame unless a
@@ -117,7 +116,7 @@ final class DirectFunction: Function {
         self.shape = shape
         self.body = body
         self.captured = captured
-        super.init(name: shape.name, parameterCount: shape.declared)
+        super.init(name: "closure", parameterCount: shape.declared, location: shape.location)
     }
 
     override func call(_ a: Value) throws -> Value {

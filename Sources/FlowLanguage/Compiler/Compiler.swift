@@ -281,7 +281,7 @@ final class Compiler {
         let body = compileBody(closure.body, in: inner)
         let shape = ClosureShape(
             declared: declared?.count, shorthand: inner.shorthandCount, frameSize: inner.count,
-            reusesFrame: !inner.createsClosures, location: location(closure.span), name: "closure at \(location(closure.span))")
+            reusesFrame: !inner.createsClosures, location: location(closure.span))
         if shape.parameterCount <= 2,
            let direct = DirectCompiler(file: file, environment: environment, scope: inner, parameterCount: shape.parameterCount)
                .compile(body: closure.body) {

@@ -13,10 +13,13 @@ open class Function {
     public let name: String
     /// How many parameters the closure names; nil when it takes any number.
     public let parameterCount: Int?
+    /// Where a script wrote the closure, for errors about what it returned.
+    public let location: SourceLocation?
 
-    public init(name: String, parameterCount: Int?) {
+    public init(name: String, parameterCount: Int?, location: SourceLocation? = nil) {
         self.name = name
         self.parameterCount = parameterCount
+        self.location = location
     }
 
     open func call(_ a: Value) throws -> Value { try call([a]) }
@@ -34,7 +37,8 @@ open class Function {
     public final func test(_ a: Value) throws -> Bool {
         let result = try call(a)
         if case .bool(let b) = result { return b }
-        throw FlowError("closure '\(name)' must return a Bool, returned \(result.typeName) \(result.literal)")
+        throw FlowError("\(location == nil ? "closure '\(name)'" : "the closure") must return a Bool, returned \(result.typeName) \(result.literal)",
+                        at: location)
     }
 
     public static func unary(name: String = "closure", _ body: @escaping Unary) -> Function {
