@@ -11,8 +11,6 @@ final class Compiler {
     let file: SourceFile
     let environment: Environment
     private(set) var diagnostics: [Diagnostic] = []
-    /// In the REPL a new `let` replaces the old one instead of being an error.
-    var allowsRedeclaration = false
 
     init(file: SourceFile, environment: Environment) {
         self.file = file
@@ -69,12 +67,7 @@ final class Compiler {
         switch statement {
         case .binding(let name, let nameSpan, let valueExpr, _):
             let value = compile(valueExpr, in: scope)
-            let slot: Int
-            if allowsRedeclaration {
-                slot = scope.redeclare(name, at: nameSpan)
-            } else if let declared = scope.declare(name, at: nameSpan) {
-                slot = declared
-            } else {
+            guard let slot = scope.declare(name, at: nameSpan) else {
                 let previous = scope.previousDeclaration(of: name).map { file.lineAndColumn(of: $0.start).line }
                 error("'\(name)' is already declared in this scope" + (previous.map { " (line \($0))" } ?? ""), nameSpan,
                       help: "choose another name; a script's names are declared once")

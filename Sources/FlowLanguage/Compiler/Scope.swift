@@ -29,12 +29,6 @@ final class Scope {
         return count - 1
     }
 
-    /// Replaces an earlier binding (the REPL's `let` may redefine).
-    func redeclare(_ name: String, at span: Span) -> Int {
-        if let slot = slots[name] { declarations[name] = span; return slot }
-        return declare(name, at: span)!
-    }
-
     /// A hidden slot (parameters of `$n` closures).
     func reserve() -> Int {
         count += 1

@@ -91,8 +91,6 @@ public final class Program {
         return execute(test.body, in: frame, run: .virtual(name: test.name))
     }
 
-    public func testLocation(_ index: Int) -> SourceLocation { file.location(of: tests[index].span.start) }
-
     private func execute(_ body: [Code], in frame: Frame, run: RunState) -> Outcome {
         var outcome = Outcome()
         outcome.errors = executeStatements(body, in: frame, run: run)

@@ -86,12 +86,8 @@ protocol InnerHost: AnyObject {
 final class InnerObserver: Observer, Disposable {
     @exclusivity(unchecked) private var host: InnerHost?
     let index: Int
-    /// Per-input data a host may keep here (a group's key, a buffer).
-    var tag: Value = .null
     private var subscription: Disposable?
     @exclusivity(unchecked) private(set) var isDone = false
-    /// Some value has arrived on this input.
-    @exclusivity(unchecked) var hasValue = false
     /// Position in the host's `InnerSet`, if it keeps one.
     var slot = -1
 
@@ -107,7 +103,6 @@ final class InnerObserver: Observer, Disposable {
 
     func onNext(_ value: Value) {
         guard !isDone, let host else { return }
-        hasValue = true
         host.innerNext(self, value)
     }
 
