@@ -26,13 +26,14 @@ struct Flow: ParsableCommand {
               flow run --virtual script.flow       run it in virtual time, instantly
               flow test examples Tests/scripts     run every test block, print N passed, N failed
               flow check script.flow               report every error without running
+              flow doc debounce                    an operator, with its example drawn by the engine
               echo 'just(1).print()' | flow -      run standard input
 
             Exit codes: 0 success, 1 a failed expectation or a stream that ended in
             an error, 2 bad usage, 3 a syntax or resolution error.
             """,
         version: version,
-        subcommands: [Run.self, Test.self, Check.self],
+        subcommands: [Run.self, Test.self, Check.self, Doc.self],
         defaultSubcommand: Run.self)
 
     static func main() {

@@ -39,7 +39,8 @@ public enum Report {
         for (label, recorder) in group {
             let lane = MarbleRenderer.render(recorder.events, legend: &legend)
             used.formUnion(lane.symbols)
-            lines.append(label + String(repeating: " ", count: width - label.count) + lane.text)
+            let line = label + String(repeating: " ", count: width - label.count) + lane.text
+            lines.append(lane.text.isEmpty ? label : line)
         }
         let explanations = legend.explanations(for: used)
         if !explanations.isEmpty {

@@ -1,0 +1,78 @@
+import FlowRuntime
+
+/// Operator documentation drawn by the engine: signature, description,
+/// aliases, and the lanes of the operator's example, computed by running it
+/// in virtual time.
+public enum OperatorDocs {
+    /// The example's output (its lanes, and anything it prints), or the
+    /// problem that kept it from running.
+    public static func diagram(for spec: OperatorSpec) -> String {
+        guard let example = spec.example else { return "(no example)" }
+        final class Lines: @unchecked Sendable {
+            // Filled by the run on this thread, read after it.
+            var out: [String] = []
+        }
+        let lines = Lines()
+        let console = Console(out: { lines.out.append($0) }, err: { lines.out.append("error: " + $0) }, color: false)
+        do {
+            let program = try Program(file: SourceFile(path: "example of \(spec.name)", text: example), console: console)
+            _ = program.run(virtual: true)
+        } catch let list as DiagnosticList {
+            return list.diagnostics.map(\.description).joined(separator: "\n")
+        } catch {
+            return "error: \(error)"
+        }
+        return lines.out.joined(separator: "\n")
+    }
+
+    /// What `flow doc NAME` prints.
+    public static func text(for spec: OperatorSpec) -> String {
+        var lines = spec.signatureDescriptions.map { $0 + " — " + spec.summary }
+        lines.append("  family: \(spec.family.rawValue); aliases: " + (spec.aliases.isEmpty ? "none" : spec.aliases.joined(separator: ", ")))
+        if let example = spec.example {
+            lines.append("")
+            lines += example.split(separator: "\n", omittingEmptySubsequences: false).map { "  " + $0 }
+            lines.append("")
+            lines += diagram(for: spec).split(separator: "\n", omittingEmptySubsequences: false).map { "  " + $0 }
+        }
+        return lines.joined(separator: "\n")
+    }
+
+    /// The spec of a name or alias, or a suggestion when there is none.
+    public static func lookup(_ name: String) -> Result<OperatorSpec, DocError> {
+        if let spec = operatorTable.lookup(name) { return .success(spec) }
+        return .failure(DocError(message: "no operator '\(name)'" +
+            (Suggestions.didYouMean(name, among: operatorTable.allNames).map { "; \($0)" } ?? "")))
+    }
+
+    public struct DocError: Error {
+        public let message: String
+    }
+
+    /// docs/operators.md: every operator by family, with its diagram.
+    public static func markdown() -> String {
+        var out = """
+            # Operators
+
+            Generated from the runtime's operator table by `swift run flow doc --markdown > docs/operators.md`;
+            a test fails when this file is stale. Every diagram was computed by running the example in
+            virtual time. Canonical names are RxSwift's; aliases are Combine's and RxJS's names.
+
+            """
+        for family in OperatorSpec.Family.allCases {
+            let specs = operatorTable.entries.filter { $0.family == family }
+            guard !specs.isEmpty else { continue }
+            out += "\n## \(family.rawValue.prefix(1).uppercased() + family.rawValue.dropFirst())\n"
+            for spec in specs {
+                out += "\n### \(spec.name)\n\n"
+                out += spec.signatureDescriptions.map { "`\($0)`" }.joined(separator: " or ") + ": \(spec.summary)."
+                if !spec.aliases.isEmpty { out += " Aliases: " + spec.aliases.map { "`\($0)`" }.joined(separator: ", ") + "." }
+                out += "\n"
+                if let example = spec.example {
+                    out += "\n```\n\(example)\n```\n\n```\n\(diagram(for: spec))\n```\n"
+                }
+            }
+        }
+        return out
+    }
+}

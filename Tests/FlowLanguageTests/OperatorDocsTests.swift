@@ -1,0 +1,40 @@
+import Foundation
+import Testing
+
+@testable import FlowLanguage
+import FlowRuntime
+
+/// Operators documented by the engine: every operator has an example that
+/// runs, and the generated docs/operators.md is current.
+@Suite struct OperatorDocsTests {
+    static var names: [String] { operatorTable.entries.map(\.name) }
+
+    @Test(arguments: names)
+    func everyOperatorHasAnExampleThatRunsAndUsesIt(_ name: String) throws {
+        let spec = try #require(operatorTable.lookup(name))
+        let example = try #require(spec.example, "\(name) has no example")
+        #expect(([spec.name] + spec.aliases).contains { example.contains($0) }, "the example of \(name) does not use it")
+        let diagram = OperatorDocs.diagram(for: spec)
+        #expect(!diagram.contains("error:"), "\(name):\n\(diagram)")
+        #expect(diagram.split(separator: "\n").contains { $0.contains("|") || $0.contains("#") || $0.hasPrefix("never") },
+                "\(name) draws no finished lane:\n\(diagram)")
+    }
+
+    @Test func documentationIsCurrent() throws {
+        let path = projectDirectory.appendingPathComponent("docs/operators.md").path
+        let committed = try String(contentsOfFile: path, encoding: .utf8)
+        #expect(committed == OperatorDocs.markdown() + "\n",
+                "docs/operators.md is stale: run swift run flow doc --markdown > docs/operators.md")
+    }
+
+    @Test func docCommand() throws {
+        let result = try CommandLineTests.flow(["doc", "switchMap"])
+        #expect(result.status == 0)
+        #expect(result.out.hasPrefix("flatMapLatest(Closure) — maps each value to a stream, cancelling the previous one"))
+        #expect(result.out.contains("aliases: switchMap"))
+        #expect(result.out.contains("--c-d-e-|"))
+        let unknown = try CommandLineTests.flow(["doc", "debounc"])
+        #expect(unknown.status == 2)
+        #expect(unknown.err.contains("did you mean 'debounce'?"))
+    }
+}
