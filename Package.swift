@@ -34,7 +34,7 @@ let package = Package(
         // The command line: flow run / test / check.
         .executableTarget(
             name: "flow",
-            dependencies: ["FlowLanguage", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+            dependencies: ["FlowLanguage", "FlowMarbles", .product(name: "ArgumentParser", package: "swift-argument-parser")]
         ),
         .executableTarget(
             name: "runtime-tour",

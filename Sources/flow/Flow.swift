@@ -1,5 +1,6 @@
 import ArgumentParser
 import FlowLanguage
+import FlowMarbles
 import FlowRuntime
 #if canImport(Glibc)
 import Glibc
@@ -71,6 +72,7 @@ enum Output {
 
     /// Colour on a terminal, never when piped or with NO_COLOR set.
     static var colorOnStandardError: Bool { isatty(2) == 1 && getenv("NO_COLOR") == nil }
+    static var colorOnStandardOutput: Bool { isatty(1) == 1 && getenv("NO_COLOR") == nil }
 
     static var console: Console { Console(out: { out($0) }, err: { err($0) }, color: colorOnStandardError) }
 }
@@ -105,6 +107,16 @@ enum Loader {
         }
     }
 
+    /// A duration written as in scripts: `5ms`, `1.5s`, `2m`.
+    static func duration(_ text: String) -> TimeSpan? {
+        let units: [(String, Double)] = [("ms", 1e6), ("us", 1e3), ("ns", 1), ("s", 1e9), ("m", 60e9), ("h", 3600e9)]
+        for (unit, scale) in units where text.hasSuffix(unit) {
+            guard let amount = Double(text.dropLast(unit.count)), amount > 0, amount * scale < 9e18 else { return nil }
+            return TimeSpan(nanoseconds: Int64((amount * scale).rounded()))
+        }
+        return nil
+    }
+
     static func report(_ list: DiagnosticList) {
         for diagnostic in list.diagnostics { Output.err(diagnostic.render(color: Output.colorOnStandardError)) }
         let count = list.diagnostics.count
@@ -130,15 +142,32 @@ struct Run: ParsableCommand {
     @Flag(name: .long, help: "Run in virtual time: instantly and deterministically.")
     var virtual = false
 
+    @Flag(name: .long, help: "Draw a marble lane for every stream bound with let at the top level.")
+    var marbles = false
+
+    @Option(name: .long, help: "Time per column of the marble lanes (5ms, 100ms, 1s); chosen from the events if not given.")
+    var frame: String?
+
+    @Flag(name: .long, help: "Print values in place in the lanes, in columns wide enough for them, instead of a legend.")
+    var wide = false
+
     @Argument(help: "The script to run; '-' or nothing (with a pipe) reads standard input.")
     var script: String?
 
     @Argument(parsing: .captureForPassthrough, help: "Arguments for the script, available to it as `args`.")
     var arguments: [String] = []
 
+    func validate() throws {
+        if let frame, Loader.duration(frame) == nil {
+            throw ValidationError("--frame takes a duration such as 5ms, 100ms or 1s, not '\(frame)'")
+        }
+    }
+
     func run() throws {
         let file = try Loader.load(script)
         let program = try Loader.compile(file, arguments: arguments)
+        program.marblesForBindings = marbles
+        program.laneOptions = LaneDiagram.Options(frame: frame.flatMap(Loader.duration), wide: wide, color: Output.colorOnStandardOutput)
         let outcome = program.run(virtual: virtual)
         for failure in outcome.failures {
             Output.err(Report.expectationFailure(failure, file: file, color: Output.colorOnStandardError))

@@ -146,3 +146,31 @@ extension CommandLineTests {
         #expect(result.err.contains("error: the run never went idle"))
     }
 }
+
+extension CommandLineTests {
+    @Test func marblesForEveryBindingWithAScale() throws {
+        let path = try Self.script("let ticks = interval(1s).take(3)\nlet doubled = ticks.map { $0 * 2 }\n")
+        let result = try Self.flow(["run", "--virtual", "--marbles", path])
+        #expect(result.status == 0)
+        // The finest scale that fits 72 columns: 50 ms.
+        #expect(result.out == """
+                     0         500ms     1s        1.5s      2s        2.5s      3s
+            ticks    --------------------0-------------------1-------------------(2|)
+            doubled  --------------------0-------------------2-------------------(4|)
+            legend   - = 50ms
+
+            """)
+        let framed = try Self.flow(["run", "--virtual", "--marbles", "--frame", "1s", path])
+        #expect(framed.out.contains("ticks    -01(2|)"))
+        #expect(try Self.flow(["run", "--marbles", "--frame", "soon", path]).status == 2)
+    }
+
+    @Test func wideLanesAndNoColourWhenPiped() throws {
+        let path = try Self.script("let words = cold(\"-a--b|\", a: \"hello\", b: \"world\")\nmarbles(words)\n")
+        let wide = try Self.flow(["run", "--virtual", "--wide", path])
+        #expect(wide.out.contains("words  -hello--world|"))
+        let plain = try Self.flow(["run", "--virtual", path])
+        #expect(!plain.out.contains("\u{1B}["))
+        #expect(plain.out.contains("legend a = \"hello\", b = \"world\""))
+    }
+}

@@ -18,7 +18,7 @@ import Testing
 
     @Test(arguments: examples)
     func exampleRunsAndDrawsItsLanes(_ name: String) throws {
-        let result = try CommandLineTests.flow(["run", "--virtual", "examples/" + name])
+        let result = try CommandLineTests.flow(["run", "--virtual", "--marbles", "examples/" + name])
         #expect(result.status == 0, "\(result.err)")
         #expect(result.err.isEmpty)
         #expect(!result.out.isEmpty)

@@ -38,6 +38,15 @@ private func lessThan(_ k: Int) -> Function { pred { $0.i < k } }
         }
     }
 
+    @Test func fusedStagesAfterTakeStillSeeItsLastValue() {
+        marbles { m in
+            m.expect(m.cold("-1-2-3|").take(2).map(times(10)), "-a-(b|)", ["a": 10, "b": 20])
+            m.expect(m.cold("-1-2-3|").take(2).filter(pred { $0.i > 5 }), "---|")
+            m.expect(m.cold("-1-2-3|").takeWhile(pred { $0.i < 2 }, inclusive: true).map(times(10)), "-a-(b|)", ["a": 10, "b": 20])
+            m.expect(m.cold("-1-2-3|").take(2).take(1).map(times(10)), "-(a|)", ["a": 10])
+        }
+    }
+
     @Test func takeLastTakeWhileTakeUntil() {
         marbles { m in
             m.expect(m.cold("-a-b-c|").takeLast(2), "------(bc|)")

@@ -7,6 +7,8 @@ final class Scope {
     let kind: Kind
     let parent: Scope?
     private(set) var slots: [String: Int] = [:]
+    /// Names in the order they were declared, with their slots.
+    private(set) var declaredNames: [(name: String, slot: Int)] = []
     private(set) var declarations: [String: Span] = [:]
     private(set) var count = 0
     /// Highest `$n` used directly in this closure, plus one.
@@ -24,6 +26,7 @@ final class Scope {
     func declare(_ name: String, at span: Span) -> Int? {
         if slots[name] != nil { return nil }
         slots[name] = count
+        declaredNames.append((name, count))
         declarations[name] = span
         count += 1
         return count - 1

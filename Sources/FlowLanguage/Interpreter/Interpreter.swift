@@ -8,6 +8,8 @@ public final class Program {
     private let topLevel: [Code]
     private let tests: [Compiler.CompiledTest]
     private let globalSize: Int
+    /// Top-level `let` names and their slots, in the order written.
+    private let bindings: [(name: String, slot: Int)]
     private let console: Console
 
     /// Parses and compiles; throws every diagnostic at once.
@@ -37,6 +39,7 @@ public final class Program {
         self.topLevel = body
         self.tests = tests
         self.globalSize = scope.count
+        self.bindings = scope.declaredNames
         self.console = console
         env.reportStreamError = { [console, file] error in console.err(Report.streamError(error, file: file, color: console.color)) }
     }
@@ -49,6 +52,8 @@ public final class Program {
         public var failures: [MarbleRun.ExpectationFailure] = []
         public var errors: [FlowError] = []
         public var expectations = 0
+        /// The `marbles(...)` diagrams drawn by the run.
+        public var diagrams: [LaneDiagram.Rendered] = []
         public var passed: Bool { failures.isEmpty && errors.isEmpty }
     }
 
@@ -58,6 +63,10 @@ public final class Program {
     /// virtual time), then expectations and `marbles` lanes in virtual time.
     /// Whether `marbles(...)` lanes are drawn (not while running tests).
     public var drawsLanes = true
+    /// How lanes are drawn: time scale, wide values, colour.
+    public var laneOptions = LaneDiagram.Options()
+    /// Draw a lane for every stream bound at the top level (`flow run --marbles`).
+    public var marblesForBindings = false
 
     public func run(virtual: Bool) -> Outcome {
         let frame = Frame(count: globalSize, parent: nil)
@@ -76,8 +85,9 @@ public final class Program {
         }
         guard let run = liveRun else { return outcome }
         outcome.errors += run.streamErrors
-        let after = finish(run)
+        let after = finish(run, bindings: frame)
         outcome.failures = after.failures
+        outcome.diagrams = after.diagrams
         outcome.expectations = run.expectationCount
         return outcome
     }
@@ -94,8 +104,9 @@ public final class Program {
     private func execute(_ body: [Code], in frame: Frame, run: RunState) -> Outcome {
         var outcome = Outcome()
         outcome.errors = executeStatements(body, in: frame, run: run)
-        let after = finish(run)
+        let after = finish(run, bindings: frame === globals ? frame : nil)
         outcome.failures = after.failures
+        outcome.diagrams = after.diagrams
         outcome.errors += run.streamErrors
         outcome.expectations = run.expectationCount
         return outcome
@@ -115,11 +126,21 @@ public final class Program {
     }
 
     /// Runs the virtual clock to idle, draws the lanes, checks expectations.
-    private func finish(_ run: RunState) -> (failures: [MarbleRun.ExpectationFailure], Void) {
+    private func finish(_ run: RunState, bindings: Frame?) -> (failures: [MarbleRun.ExpectationFailure], diagrams: [LaneDiagram.Rendered]) {
         environment.run = run
+        if marblesForBindings, let bindings { run.lanes.append(bindingLanes(bindings, run: run)) }
         let failures = run.marbles.run()
-        if drawsLanes { for group in run.lanes { console.out(Report.lanes(group)) } }
-        return (failures, ())
+        let diagrams = run.lanes.filter { !$0.isEmpty }.map { Report.lanes($0, options: laneOptions) }
+        if drawsLanes { for diagram in diagrams { console.out(diagram.text) } }
+        return (failures, diagrams)
+    }
+
+    /// One lane per stream bound by a top-level `let`, in order.
+    private func bindingLanes(_ frame: Frame, run: RunState) -> [(label: String, recorder: EventRecorder)] {
+        bindings.compactMap { name, slot in
+            guard case .stream(let stream) = frame.slots[slot] else { return nil }
+            return (name, run.marbles.observe(stream, subscription: SubscriptionLog(subscribed: .zero, unsubscribed: nil)))
+        }
     }
 }
 

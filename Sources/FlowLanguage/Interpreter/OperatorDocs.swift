@@ -4,6 +4,16 @@ import FlowRuntime
 /// aliases, and the lanes of the operator's example, computed by running it
 /// in virtual time.
 public enum OperatorDocs {
+    /// Runs an operator's example in virtual time; nil when there is none
+    /// or it does not compile.
+    public static func run(_ spec: OperatorSpec) -> Program.Outcome? {
+        guard let example = spec.example,
+              let program = try? Program(file: SourceFile(path: "example of \(spec.name)", text: example),
+                                         console: Console(out: { _ in }, err: { _ in }, color: false)) else { return nil }
+        program.drawsLanes = false
+        return program.run(virtual: true)
+    }
+
     /// The example's output (its lanes, and anything it prints), or the
     /// problem that kept it from running.
     public static func diagram(for spec: OperatorSpec) -> String {

@@ -30,27 +30,9 @@ public enum Report {
         text.split(separator: "\n", omittingEmptySubsequences: false).map { "    " + $0 }.joined(separator: "\n")
     }
 
-    /// Aligned lanes with a legend for values that do not read as themselves.
-    static func lanes(_ group: [(label: String, recorder: EventRecorder)]) -> String {
-        var legend = MarbleLegend()
-        let width = (group.map(\.label.count).max() ?? 0) + 2
-        var used = Set<Character>()
-        var lines: [String] = []
-        for (label, recorder) in group {
-            let lane = MarbleRenderer.render(recorder.events, legend: &legend)
-            used.formUnion(lane.symbols)
-            let line = label + String(repeating: " ", count: width - label.count) + lane.text
-            lines.append(lane.text.isEmpty ? label : line)
-        }
-        let explanations = legend.explanations(for: used)
-        if !explanations.isEmpty {
-            lines.append("legend" + String(repeating: " ", count: Swift.max(1, width - 6)) + explanations.joined(separator: ", "))
-        }
-        let errors = group.flatMap { $0.recorder.events }.compactMap { event -> String? in
-            if case .error(let e) = event.event { return e.message }
-            return nil
-        }
-        if let first = errors.first { lines.append("# = " + Value.quote(first)) }
-        return lines.joined(separator: "\n")
+    /// Aligned lanes under a ruler, with a legend for values that do not
+    /// read as themselves.
+    static func lanes(_ group: [(label: String, recorder: EventRecorder)], options: LaneDiagram.Options) -> LaneDiagram.Rendered {
+        LaneDiagram(lanes: group.map { LaneDiagram.Lane(label: $0.label, events: $0.recorder.events) }, options: options).render()
     }
 }

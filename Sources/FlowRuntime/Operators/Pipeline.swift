@@ -125,14 +125,16 @@ final class PipelineSink: Sink {
     override func onNext(_ value: Value) {
         if isStopped { return }
         var current = value
+        // A stage that lets its last value through (`take`) still hands it
+        // to the stages after it; completion follows the value.
+        var completesAfter = false
         do {
             for stage in unowned {
                 switch try stage._withUnsafeGuaranteedRef({ try $0.process(&current) }) {
                 case .pass: continue
-                case .drop: return
-                case .passThenComplete:
-                    downstream.onNext(current)
-                    sendCompleted()
+                case .passThenComplete: completesAfter = true
+                case .drop:
+                    if completesAfter { sendCompleted() }
                     return
                 case .complete:
                     sendCompleted()
@@ -144,6 +146,7 @@ final class PipelineSink: Sink {
             return
         }
         downstream.onNext(current)
+        if completesAfter { sendCompleted() }
     }
 }
 

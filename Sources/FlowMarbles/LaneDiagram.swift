@@ -1,0 +1,215 @@
+import FlowRuntime
+
+/// Several streams drawn as marble lanes on one time axis, under a tick
+/// ruler, with a legend for values that are not one character.
+///
+/// The time scale is chosen from the events (one column per frame of 1 ms
+/// when the diagram fits, else 2 ms, 5 ms, 10 ms, ... 1 s, ...) or given.
+/// At 1 ms a lane is exact marble syntax: `cold(lane, legend values)`
+/// reproduces the stream.
+public struct LaneDiagram {
+    public struct Lane {
+        public var label: String
+        public var events: [TimedEvent]
+
+        public init(label: String, events: [TimedEvent]) {
+            self.label = label
+            self.events = events
+        }
+    }
+
+    public struct Options {
+        /// Time per column; nil chooses one.
+        public var frame: TimeSpan?
+        /// Columns wide enough to print values in place, instead of a legend.
+        public var wide = false
+        public var color = false
+        /// The widest a diagram may grow before a coarser scale is chosen.
+        public var maxColumns = 72
+
+        public init(frame: TimeSpan? = nil, wide: Bool = false, color: Bool = false, maxColumns: Int = 72) {
+            self.frame = frame
+            self.wide = wide
+            self.color = color
+            self.maxColumns = maxColumns
+        }
+    }
+
+    public var lanes: [Lane]
+    public var options: Options
+
+    public init(lanes: [Lane], options: Options = Options()) {
+        self.lanes = lanes
+        self.options = options
+    }
+
+    /// The result of drawing: the lanes' marble texts, the legend, and the
+    /// lines a user sees.
+    public struct Rendered {
+        public var frame: TimeSpan
+        /// Each lane's marble text, without label or colour.
+        public var marbles: [String]
+        /// Each lane's events, as recorded.
+        public var events: [[TimedEvent]]
+        /// Symbols that do not read as themselves, and their values.
+        public var legend: [(symbol: Character, value: Value)]
+        /// The first error drawn, shown as `# = ...`.
+        public var error: FlowError?
+        public var lines: [String]
+        public var text: String { lines.joined(separator: "\n") }
+    }
+
+    static let niceFrames: [Int64] = [1, 2, 5, 10, 20, 50, 100, 200, 500, 1000, 2000, 5000, 10_000, 30_000, 60_000, 300_000, 600_000, 3_600_000]
+        .map { $0 * TimeSpan.nanosecondsPerMillisecond }
+
+    /// The finest nice frame at which the diagram fits in `maxColumns`.
+    public func chooseFrame() -> TimeSpan {
+        if let frame = options.frame { return frame }
+        let end = lanes.flatMap(\.events).map(\.time.nanoseconds).max() ?? 0
+        for frame in Self.niceFrames where end / frame + 4 <= Int64(options.maxColumns) {
+            return TimeSpan(nanoseconds: frame)
+        }
+        return TimeSpan(nanoseconds: Self.niceFrames.last!)
+    }
+
+    public func render() -> Rendered {
+        let frame = chooseFrame()
+        var legend = MarbleLegend()
+        let paint = LanePaint(enabled: options.color)
+        // Symbols first, so that every lane shares one legend.
+        let cells = lanes.map { lane in Self.cells(lane.events, frame: frame, legend: &legend, wide: options.wide) }
+        let layout = Self.columnWidths(cells, wide: options.wide)
+        let labelWidth = (lanes.map(\.label.count).max() ?? 0) + 2
+        var marbles: [String] = []
+        var drawn: [String] = []
+        var used = Set<Character>()
+        for laneCells in cells {
+            let (plain, colored) = Self.draw(laneCells, layout: layout, paint: paint)
+            marbles.append(plain)
+            drawn.append(colored)
+        }
+        let span = Swift.max(1, marbles.map(\.count).max() ?? 1)
+        var lines = [String(repeating: " ", count: labelWidth) + Self.ruler(layout: layout, frame: frame, width: span)]
+        for ((lane, laneCells), (plain, colored)) in zip(zip(lanes, cells), zip(marbles, drawn)) {
+            used.formUnion(laneCells.flatMap { $0.events.map(\.symbol) })
+            let line = lane.label + String(repeating: " ", count: labelWidth - lane.label.count) + colored
+            lines.append(plain.isEmpty ? lane.label : line)
+        }
+        let explanations = options.wide ? [] : legend.explanations(for: used)
+        var footer = explanations
+        let firstError = lanes.flatMap(\.events).lazy.compactMap { if case .error(let e) = $0.event { e } else { nil } }.first
+        if let firstError { footer.append("# = \(firstError.value.literal)") }
+        if frame != MarbleParser.frame { footer.append("- = \(frame)") }
+        if !footer.isEmpty {
+            lines.append("legend" + String(repeating: " ", count: Swift.max(1, labelWidth - 6)) + footer.joined(separator: ", "))
+        }
+        let legendEntries = legend.entries.filter { used.contains($0.symbol) && MarbleLegend.naturalSymbol(for: $0.value) != $0.symbol }
+        return Rendered(frame: frame, marbles: marbles, events: lanes.map(\.events), legend: legendEntries, error: firstError, lines: lines)
+    }
+
+    /// Events falling in one column.
+    struct Cell {
+        var column: Int64
+        var events: [(symbol: Character, text: String, kind: Kind)]
+        enum Kind { case value, error, completion }
+
+        /// How it is written: `a`, `(ab|)`, or in wide mode the values themselves.
+        var text: String {
+            let parts = events.map(\.text)
+            return parts.count == 1 ? parts[0] : "(" + parts.joined() + ")"
+        }
+    }
+
+    static func cells(_ events: [TimedEvent], frame: TimeSpan, legend: inout MarbleLegend, wide: Bool) -> [Cell] {
+        var cells: [Cell] = []
+        for event in events {
+            let column = event.time.nanoseconds / frame.nanoseconds
+            let symbol: Character, kind: Cell.Kind, text: String
+            switch event.event {
+            case .next(let v):
+                symbol = legend.symbol(for: v)
+                kind = .value
+                text = wide ? v.description : String(symbol)
+            case .error: (symbol, kind, text) = ("#", .error, "#")
+            case .completed: (symbol, kind, text) = ("|", .completion, "|")
+            }
+            if let last = cells.last, last.column == column {
+                cells[cells.count - 1].events.append((symbol, text, kind))
+            } else {
+                cells.append(Cell(column: column, events: [(symbol, text, kind)]))
+            }
+        }
+        return cells
+    }
+
+    /// Columns that must be wider than one character, and how wide: in
+    /// marble syntax a group takes as many frames as its characters, so
+    /// only wide mode widens a column.
+    static func columnWidths(_ lanes: [[Cell]], wide: Bool) -> [Int64: Int] {
+        guard wide else { return [:] }
+        var widths: [Int64: Int] = [:]
+        for cell in lanes.flatMap({ $0 }) { widths[cell.column] = Swift.max(widths[cell.column] ?? 1, cell.text.count) }
+        return widths
+    }
+
+    static func width(of column: Int64, in layout: [Int64: Int]) -> Int { layout[column] ?? 1 }
+
+    /// One lane: dashes up to each cell; a cell that would start before the
+    /// end of the previous one (a group wider than the gap) follows it.
+    static func draw(_ cells: [Cell], layout: [Int64: Int], paint: LanePaint) -> (plain: String, colored: String) {
+        var plain = "", colored = ""
+        var column: Int64 = 0
+        for cell in cells {
+            while column < cell.column {
+                let dashes = String(repeating: "-", count: width(of: column, in: layout))
+                plain += dashes
+                colored += dashes
+                column += 1
+            }
+            let text = cell.text
+            let padded = layout.isEmpty ? text : text + String(repeating: "-", count: Swift.max(0, width(of: cell.column, in: layout) - text.count))
+            plain += padded
+            colored += paint.cell(cell, padded)
+            // A group of n characters spans n frames, as marble syntax reads it.
+            column = cell.column + (layout.isEmpty ? Int64(text.count) : 1)
+        }
+        return (plain, colored)
+    }
+
+    /// `0    5    10`: a tick label every 5 columns, in frames at 1 ms;
+    /// every 10 columns, in time (`0    1s    2s`), at a coarser scale.
+    static func ruler(layout: [Int64: Int], frame: TimeSpan, width: Int) -> String {
+        let inFrames = frame == MarbleParser.frame
+        let step: Int64 = inFrames ? 5 : 10
+        var out = ""
+        var column: Int64 = 0
+        var position = 0
+        var nextFree = 0
+        while position < width {
+            if column % step == 0, position >= nextFree {
+                let label = column == 0 ? "0" : inFrames ? String(column) : (frame * column).description
+                out += String(repeating: " ", count: position - out.count) + label
+                nextFree = out.count + 1
+            }
+            position += Self.width(of: column, in: layout)
+            column += 1
+        }
+        return out
+    }
+}
+
+/// Colours for a terminal, or none.
+struct LanePaint {
+    let enabled: Bool
+
+    func cell(_ cell: LaneDiagram.Cell, _ text: String) -> String {
+        guard enabled else { return text }
+        let code: String
+        switch (cell.events.contains { $0.kind == .error }, cell.events.contains { $0.kind == .completion }) {
+        case (true, _): code = "1;31"
+        case (false, true) where cell.events.count == 1: code = "2"
+        default: code = "1;36"
+        }
+        return "\u{1B}[\(code)m\(text)\u{1B}[0m"
+    }
+}

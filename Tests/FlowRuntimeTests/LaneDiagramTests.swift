@@ -1,0 +1,55 @@
+import FlowMarbles
+import Testing
+
+@testable import FlowRuntime
+
+@Suite struct LaneDiagramTests {
+    func lane(_ label: String, _ marble: String, _ values: [String: Value] = [:]) throws -> LaneDiagram.Lane {
+        LaneDiagram.Lane(label: label, events: try MarbleParser.parseEvents(marble, values: values).events)
+    }
+
+    @Test func exactLanesUnderARuler() throws {
+        let diagram = LaneDiagram(lanes: [try lane("a", "-a--b|"), try lane("bb", "--(cd)-|")]).render()
+        #expect(diagram.lines == [
+            "    0    5",
+            "a   -a--b|",
+            "bb  --(cd)-|",
+        ])
+        #expect(diagram.frame == .milliseconds(Int64(1)))
+    }
+
+    @Test func theScaleFollowsTheEvents() throws {
+        let events = (1...5).map { TimedEvent(.seconds(Double($0)), .next(.int($0))) } + [TimedEvent(.seconds(5), .completed)]
+        let diagram = LaneDiagram(lanes: [LaneDiagram.Lane(label: "t", events: events)]).render()
+        #expect(diagram.frame == .milliseconds(Int64(100)))
+        #expect(diagram.marbles == ["----------1---------2---------3---------4---------(5|)"])
+        #expect(diagram.lines.first == "   0         1s        2s        3s        4s        5s")
+        #expect(diagram.lines.last == "legend - = 100ms")
+        let given = LaneDiagram(lanes: [LaneDiagram.Lane(label: "t", events: events)], options: .init(frame: .seconds(1))).render()
+        #expect(given.marbles == ["-1234(5|)"])
+    }
+
+    @Test func valuesThatAreNotOneCharacterGetALegendOrWideColumns() throws {
+        let lanes = [try lane("x", "-a-b|", ["a": "long", "b": 42])]
+        let legend = LaneDiagram(lanes: lanes).render()
+        #expect(legend.marbles == ["-a-b|"])
+        #expect(legend.lines.last == "legend a = \"long\", b = 42")
+        let wide = LaneDiagram(lanes: lanes, options: .init(wide: true)).render()
+        #expect(wide.marbles == ["-long-42|"])
+        #expect(wide.lines.count == 2)
+    }
+
+    @Test func errorsAndOpenLanes() throws {
+        let diagram = LaneDiagram(lanes: [try lane("e", "-a#"), try lane("o", "-a-b")]).render()
+        #expect(diagram.marbles == ["-a#", "-a-b"])
+        #expect(diagram.lines.last == "legend # = \"error\"")
+    }
+
+    @Test func colourOnlyWhenAsked() throws {
+        let lanes = [try lane("x", "-a#")]
+        #expect(!LaneDiagram(lanes: lanes).render().text.contains("\u{1B}["))
+        let colored = LaneDiagram(lanes: lanes, options: .init(color: true)).render().text
+        #expect(colored.contains("\u{1B}[1;31m#"))
+        #expect(colored.contains("\u{1B}[1;36ma"))
+    }
+}
