@@ -11,10 +11,25 @@ public struct LaneDiagram {
     public struct Lane {
         public var label: String
         public var events: [TimedEvent]
+        /// For a stream subscribed late (an inner stream): blank before it.
+        public var start: TimeSpan?
+        /// Where the subscription was cancelled, marked `!`.
+        public var cancelled: TimeSpan?
+        /// A subscription lane: `^` at `start`, `!` at `cancelled`, no events.
+        public var isSubscription = false
 
-        public init(label: String, events: [TimedEvent]) {
+        public init(label: String, events: [TimedEvent], start: TimeSpan? = nil, cancelled: TimeSpan? = nil) {
             self.label = label
             self.events = events
+            self.start = start
+            self.cancelled = cancelled
+        }
+
+        /// `^` where a subscription started and `!` where it ended, if it did.
+        public static func subscription(label: String, _ log: SubscriptionLog) -> Lane {
+            var lane = Lane(label: label, events: [], start: log.subscribed, cancelled: log.unsubscribed)
+            lane.isSubscription = true
+            return lane
         }
     }
 
@@ -51,6 +66,9 @@ public struct LaneDiagram {
         public var marbles: [String]
         /// Each lane's events, as recorded.
         public var events: [[TimedEvent]]
+        /// Whether each lane is plain marble syntax (not an inner stream
+        /// starting late, a cancelled one, or a subscription lane).
+        public var isPlain: [Bool]
         /// Symbols that do not read as themselves, and their values.
         public var legend: [(symbol: Character, value: Value)]
         /// The first error drawn, shown as `# = ...`.
@@ -83,8 +101,12 @@ public struct LaneDiagram {
         var marbles: [String] = []
         var drawn: [String] = []
         var used = Set<Character>()
-        for laneCells in cells {
-            let (plain, colored) = Self.draw(laneCells, layout: layout, paint: paint)
+        for (lane, laneCells) in zip(lanes, cells) {
+            let bounds = (start: lane.start.map { $0.nanoseconds / frame.nanoseconds },
+                          cancelled: lane.cancelled.map { $0.nanoseconds / frame.nanoseconds })
+            let (plain, colored) = lane.isSubscription
+                ? Self.drawSubscription(start: bounds.start ?? 0, end: bounds.cancelled, layout: layout)
+                : Self.draw(laneCells, layout: layout, paint: paint, bounds: bounds)
             marbles.append(plain)
             drawn.append(colored)
         }
@@ -93,7 +115,7 @@ public struct LaneDiagram {
         for ((lane, laneCells), (plain, colored)) in zip(zip(lanes, cells), zip(marbles, drawn)) {
             used.formUnion(laneCells.flatMap { $0.events.map(\.symbol) })
             let line = lane.label + String(repeating: " ", count: labelWidth - lane.label.count) + colored
-            lines.append(plain.isEmpty ? lane.label : line)
+            lines.append(plain.trimmingCharacters(in: " ").isEmpty ? lane.label : line)
         }
         let explanations = options.wide ? [] : legend.explanations(for: used)
         var footer = explanations
@@ -104,7 +126,9 @@ public struct LaneDiagram {
             lines.append("legend" + String(repeating: " ", count: Swift.max(1, labelWidth - 6)) + footer.joined(separator: ", "))
         }
         let legendEntries = legend.entries.filter { used.contains($0.symbol) && MarbleLegend.naturalSymbol(for: $0.value) != $0.symbol }
-        return Rendered(frame: frame, marbles: marbles, events: lanes.map(\.events), legend: legendEntries, error: firstError, lines: lines)
+        return Rendered(frame: frame, marbles: marbles, events: lanes.map(\.events),
+                        isPlain: lanes.map { $0.start == nil && $0.cancelled == nil && !$0.isSubscription },
+                        legend: legendEntries, error: firstError, lines: lines)
     }
 
     /// Events falling in one column.
@@ -156,16 +180,23 @@ public struct LaneDiagram {
 
     /// One lane: dashes up to each cell; a cell that would start before the
     /// end of the previous one (a group wider than the gap) follows it.
-    static func draw(_ cells: [Cell], layout: [Int64: Int], paint: LanePaint) -> (plain: String, colored: String) {
+    static func draw(
+        _ cells: [Cell], layout: [Int64: Int], paint: LanePaint, bounds: (start: Int64?, cancelled: Int64?) = (nil, nil)
+    ) -> (plain: String, colored: String) {
         var plain = "", colored = ""
         var column: Int64 = 0
-        for cell in cells {
-            while column < cell.column {
-                let dashes = String(repeating: "-", count: width(of: column, in: layout))
-                plain += dashes
-                colored += dashes
+        /// Dashes (or blanks before a late start) up to `target`.
+        func advance(to target: Int64) {
+            while column < target {
+                let filler: Character = column < (bounds.start ?? 0) ? " " : "-"
+                let text = String(repeating: filler, count: width(of: column, in: layout))
+                plain += text
+                colored += text
                 column += 1
             }
+        }
+        for cell in cells {
+            advance(to: cell.column)
             let text = cell.text
             let padded = layout.isEmpty ? text : text + String(repeating: "-", count: Swift.max(0, width(of: cell.column, in: layout) - text.count))
             plain += padded
@@ -173,7 +204,24 @@ public struct LaneDiagram {
             // A group of n characters spans n frames, as marble syntax reads it.
             column = cell.column + (layout.isEmpty ? Int64(text.count) : 1)
         }
+        if let cancelled = bounds.cancelled {
+            advance(to: cancelled)
+            plain += "!"
+            colored += paint.cancellation("!")
+        } else if let start = bounds.start, cells.isEmpty {
+            advance(to: start)
+        }
         return (plain, colored)
+    }
+
+    static func drawSubscription(start: Int64, end: Int64?, layout: [Int64: Int]) -> (plain: String, colored: String) {
+        var text = ""
+        for column in 0..<start { text += String(repeating: " ", count: width(of: column, in: layout)) }
+        guard let end else { return (text + "^", text + "^") }
+        if end == start { return (text + "(^!)", text + "(^!)") }
+        text += "^" + String(repeating: " ", count: Swift.max(0, width(of: start, in: layout) - 1))
+        for column in (start + 1)..<end { text += String(repeating: "-", count: width(of: column, in: layout)) }
+        return (text + "!", text + "!")
     }
 
     /// `0    5    10`: a tick label every 5 columns, in frames at 1 ms;
@@ -202,6 +250,8 @@ public struct LaneDiagram {
 struct LanePaint {
     let enabled: Bool
 
+    func cancellation(_ text: String) -> String { enabled ? "\u{1B}[33m\(text)\u{1B}[0m" : text }
+
     func cell(_ cell: LaneDiagram.Cell, _ text: String) -> String {
         guard enabled else { return text }
         let code: String
@@ -211,5 +261,14 @@ struct LanePaint {
         default: code = "1;36"
         }
         return "\u{1B}[\(code)m\(text)\u{1B}[0m"
+    }
+}
+
+extension String {
+    func trimmingCharacters(in character: Character) -> Substring {
+        var s = Substring(self)
+        while s.first == character { s.removeFirst() }
+        while s.last == character { s.removeLast() }
+        return s
     }
 }

@@ -151,6 +151,12 @@ struct Run: ParsableCommand {
     @Flag(name: .long, help: "Print values in place in the lanes, in columns wide enough for them, instead of a legend.")
     var wide = false
 
+    @Flag(name: .long, help: "Draw a lane for every stage of each chain the script subscribes or draws, with inner streams.")
+    var trace = false
+
+    @Flag(name: .long, help: "With --trace or .trace(): also draw when each source was subscribed and unsubscribed.")
+    var subscriptions = false
+
     @Argument(help: "The script to run; '-' or nothing (with a pipe) reads standard input.")
     var script: String?
 
@@ -167,6 +173,8 @@ struct Run: ParsableCommand {
         let file = try Loader.load(script)
         let program = try Loader.compile(file, arguments: arguments)
         program.marblesForBindings = marbles
+        program.tracesEverything = trace
+        program.showsSubscriptions = subscriptions
         program.laneOptions = LaneDiagram.Options(frame: frame.flatMap(Loader.duration), wide: wide, color: Output.colorOnStandardOutput)
         let outcome = program.run(virtual: virtual)
         for failure in outcome.failures {

@@ -174,3 +174,25 @@ extension CommandLineTests {
         #expect(plain.out.contains("legend a = \"hello\", b = \"world\""))
     }
 }
+
+extension CommandLineTests {
+    @Test func tracingEveryStage() throws {
+        let path = try Self.script("""
+            let source = cold("-a--b-|")
+            source.flatMapLatest { v in cold("-x--y|") }.map { $0 + "!" }.sink { _ in }
+            """)
+        let result = try Self.flow(["run", "--virtual", "--trace", "--subscriptions", path])
+        #expect(result.status == 0)
+        #expect(result.out == """
+                                                   0    5
+            cold("-a--b-|")                        -a--b-|
+              subscription                         ^-----!
+            flatMapLatest { v in cold("-x--y|") }  --x--x--y|
+              ↳ cold("-x--y|")                      -x-!
+              ↳ cold("-x--y|")                         -x--y|
+            map { $0 + "!" }                       --c--c--d|
+            legend                                 c = "x!", d = "y!"
+
+            """)
+    }
+}

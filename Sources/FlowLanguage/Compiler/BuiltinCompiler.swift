@@ -70,6 +70,7 @@ extension Compiler {
         let values = compileMarbleValues(Array(arguments.dropFirst()), in: scope)
         let marble = compile(first.value, in: scope)
         let location = self.location(first.value.span)
+        let label = file.text(of: Span(nameSpan.start, (arguments.last?.value.span.end ?? nameSpan.end) + 1))
         return { frame in
             let text = try located(location) { try marble(frame).asString() }
             let (symbols, errorValue) = try values(frame)
@@ -78,6 +79,7 @@ extension Compiler {
                     let stream: Observable = name == "cold"
                         ? try ColdStream(text, values: symbols, error: errorValue)
                         : try HotStream(text, values: symbols, error: errorValue)
+                    stream.label = label
                     return .stream(stream)
                 } catch let e as MarbleSyntaxError {
                     throw FlowError("bad marble: \(e.description)")
@@ -140,6 +142,7 @@ extension Compiler {
             var group: [(label: String, recorder: EventRecorder)] = []
             for (label, code) in lanes {
                 let stream = try located(location) { try code(frame).asStream() }
+                if env.tracesEverything { env.run.marbles.scheduler.tracer?.trace(stream) }
                 let recorder = env.run.marbles.observe(stream, subscription: SubscriptionLog(subscribed: .zero, unsubscribed: nil))
                 group.append((label, recorder))
             }

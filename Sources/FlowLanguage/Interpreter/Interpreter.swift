@@ -67,6 +67,10 @@ public final class Program {
     public var laneOptions = LaneDiagram.Options()
     /// Draw a lane for every stream bound at the top level (`flow run --marbles`).
     public var marblesForBindings = false
+    /// Trace every chain a statement subscribes or draws (`flow run --trace`).
+    public var tracesEverything = false
+    /// With tracing, also draw when each source was subscribed (`--subscriptions`).
+    public var showsSubscriptions = false
 
     public func run(virtual: Bool) -> Outcome {
         let frame = Frame(count: globalSize, parent: nil)
@@ -115,6 +119,11 @@ public final class Program {
     /// Runs statements in order; a statement that throws stops the rest.
     private func executeStatements(_ body: [Code], in frame: Frame, run: RunState) -> [FlowError] {
         environment.run = run
+        environment.tracesEverything = tracesEverything
+        if tracesEverything {
+            run.scheduler.tracer = run.scheduler.tracer ?? Tracer()
+            run.marbles.scheduler.tracer = run.marbles.scheduler.tracer ?? Tracer()
+        }
         do {
             for statement in body { _ = try statement(frame) }
             return []
@@ -130,7 +139,15 @@ public final class Program {
         environment.run = run
         if marblesForBindings, let bindings { run.lanes.append(bindingLanes(bindings, run: run)) }
         let failures = run.marbles.run()
-        let diagrams = run.lanes.filter { !$0.isEmpty }.map { Report.lanes($0, options: laneOptions) }
+        var diagrams = run.lanes.filter { !$0.isEmpty }.map { Report.lanes($0, options: laneOptions) }
+        // Traces of the live clock (if any), then of virtual time.
+        var tracers = [run.scheduler.tracer, run.marbles.scheduler.tracer].compactMap { $0 }
+        if run.scheduler === run.marbles.scheduler { tracers = Array(tracers.prefix(1)) }
+        for tracer in tracers {
+            for lanes in TraceDiagram.lanes(from: tracer, subscriptions: showsSubscriptions) where !lanes.isEmpty {
+                diagrams.append(LaneDiagram(lanes: lanes, options: laneOptions).render())
+            }
+        }
         if drawsLanes { for diagram in diagrams { console.out(diagram.text) } }
         return (failures, diagrams)
     }

@@ -40,6 +40,8 @@ public final class Environment {
     var arguments: [String]
     /// Shows a stream error as soon as it happens.
     var reportStreamError: (FlowError) -> Void = { _ in }
+    /// `flow run --trace`: every subscribed or drawn chain is traced.
+    var tracesEverything = false
 
     init(file: SourceFile, output: @escaping (String) -> Void, run: RunState, arguments: [String]) {
         self.file = file

@@ -25,6 +25,7 @@ extension Environment {
     /// statement ending in `.print`). An error that reaches a subscriber
     /// without an error handler is reported and fails the run.
     func subscribe(_ stream: Observable, at location: SourceLocation, handlers: Handlers) {
+        if tracesEverything { run.scheduler.tracer?.trace(stream) }
         stream.subscribe(ScriptSubscriber(handlers: handlers, location: location, environment: self), on: run.scheduler)
     }
 }

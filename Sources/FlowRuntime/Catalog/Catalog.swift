@@ -312,6 +312,7 @@ let utilityOperators: [OperatorSpec] = [
     ]),
     method("materialize", .utility, "emits each event as a value: next(v), error(e), completed", []) { s, _ in s.materialize() },
     method("dematerialize", .utility, "turns event values back into events", []) { s, _ in s.dematerialize() },
+    method("trace", .utility, "draws every stage of the chain ending here as a marble lane when the run ends", []) { s, _ in s.trace() },
     method("print", aliases: ["debug"], .utility, "logs every event in Combine's format", [optionalArg("label", .string)]) { s, args in
         s.print(try args.string(0, default: ""), to: args.context.output)
     },

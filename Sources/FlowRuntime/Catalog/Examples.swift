@@ -288,6 +288,10 @@ public let operatorExamples: [String: String] = [
         let events = cold("-a-b|").materialize()
         marbles(events.dematerialize())
         """#,
+    "trace": #"""
+        let source = cold("-a--b-|")
+        source.flatMapLatest { v in cold("-x--y|") }.map { $0 + "!" }.trace().sink { _ in }
+        """#,
     "print": #"""
         let source = cold("-a|")
         marbles(source.print("source"))

@@ -32,6 +32,10 @@ open class Observable {
             _ = failure
             return
         }
+        if let tracer = scheduler.tracer {
+            tracer.subscribe(self, observer, on: scheduler) { subscribeCore($0, on: scheduler) }
+            return
+        }
         subscribeCore(observer, on: scheduler)
     }
 

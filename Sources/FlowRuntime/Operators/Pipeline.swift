@@ -82,6 +82,12 @@ final class PipelineNode: Observable {
     }
 
     override func subscribeCore(_ observer: Observer, on scheduler: Scheduler) {
+        // A traced stage runs on its own, so that its output has a lane.
+        if let tracer = scheduler.tracer, tracer.isTraced(self) {
+            let sink = PipelineSink(observer, count: 1)
+            sink.set(recipe.makeStage(), at: 0)
+            return inputs[0].subscribe(sink, on: scheduler)
+        }
         // Walk up the fused nodes once to count them, once to make their
         // stages, filling the sink's buffer from the end: one allocation.
         var count = 0

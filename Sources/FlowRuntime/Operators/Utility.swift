@@ -42,6 +42,17 @@ extension Observable {
         }
     }
 
+    /// The same stream; asks the run to record every stage of the chain
+    /// ending here, for a per-stage marble diagram (see `Tracer`).
+    public func trace() -> Observable {
+        ClosureNode("trace", inputs: [self]) { observer, scheduler, inputs in
+            let tracer = scheduler.tracer ?? Tracer()
+            scheduler.tracer = tracer
+            tracer.trace(inputs[0])
+            inputs[0].subscribe(observer, on: scheduler)
+        }
+    }
+
     /// Each event as a value (`next(v)`, `error(e)`, `completed`, with members
     /// `kind`, `value`, `error`); completes after the source's terminal event.
     public func materialize() -> Observable {

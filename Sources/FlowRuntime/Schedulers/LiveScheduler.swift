@@ -27,6 +27,7 @@ public final class LiveScheduler: Scheduler {
     }
 
     public var isVirtual: Bool { false }
+    public var tracer: Tracer?
 
     public var now: TimeSpan {
         TimeSpan(nanoseconds: Int64(NIODeadline.now().uptimeNanoseconds) - Int64(start.uptimeNanoseconds))

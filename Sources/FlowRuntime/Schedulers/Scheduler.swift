@@ -19,6 +19,8 @@ public protocol Scheduler: AnyObject {
     /// Per-run state of a stream that must be shared by every subscriber of
     /// the run (a hot source playing once), created on first use.
     func runState<State: AnyObject>(for owner: AnyObject, create: () -> State) -> State
+    /// Records per-stage events of traced chains, when set.
+    var tracer: Tracer? { get set }
 }
 
 extension Scheduler {

@@ -6,6 +6,7 @@ import HeapModule
 public final class VirtualScheduler: Scheduler {
     @exclusivity(unchecked) public private(set) var now: TimeSpan = .zero
     public var isVirtual: Bool { true }
+    public var tracer: Tracer?
     /// Actions executed so far, to bound a run that never goes idle.
     @exclusivity(unchecked) public private(set) var executedActions = 0
 

@@ -1,0 +1,59 @@
+import FlowRuntime
+
+/// Turns what a `Tracer` recorded into lanes: one per stage of each traced
+/// chain, sources first, each labelled with the operator as written; inner
+/// streams of a higher-order stage as indented sub-lanes from where they
+/// were subscribed, with `!` where they were cancelled; and, on request,
+/// the subscription (`^` … `!`) of every source.
+public enum TraceDiagram {
+    public static func lanes(from tracer: Tracer, subscriptions: Bool = false) -> [[LaneDiagram.Lane]] {
+        tracer.chains.map { chain in
+            var lanes: [LaneDiagram.Lane] = []
+            for node in stages(endingAt: chain) {
+                let records = tracer.records.indices.filter { tracer.records[$0].node === node && tracer.records[$0].parent == nil }
+                for (n, index) in records.enumerated() {
+                    let record = tracer.records[index]
+                    let label = node.displayName + (records.count > 1 ? " #\(n + 1)" : "")
+                    lanes.append(LaneDiagram.Lane(label: label, events: events(record)))
+                    if subscriptions && node.inputs.isEmpty {
+                        lanes.append(subscriptionLane(record, label: "  subscription"))
+                    }
+                    for inner in tracer.records.indices where tracer.records[inner].parent == index {
+                        let innerRecord = tracer.records[inner]
+                        lanes.append(LaneDiagram.Lane(label: "  ↳ " + innerRecord.node.displayName, events: events(innerRecord),
+                                                      start: innerRecord.subscribed, cancelled: innerRecord.cancelled))
+                    }
+                }
+            }
+            return lanes
+        }
+    }
+
+    /// The stages a chain reads from, sources first (each once).
+    static func stages(endingAt last: Observable) -> [Observable] {
+        var ordered: [Observable] = []
+        var seen = Set<ObjectIdentifier>()
+        var stack: [(node: Observable, expanded: Bool)] = [(last, false)]
+        while let (node, expanded) = stack.popLast() {
+            if expanded {
+                if seen.insert(ObjectIdentifier(node)).inserted { ordered.append(node) }
+                continue
+            }
+            stack.append((node, true))
+            for input in node.inputs.reversed() where !seen.contains(ObjectIdentifier(input)) {
+                stack.append((input, false))
+            }
+        }
+        return ordered
+    }
+
+    static func events(_ record: Tracer.Record) -> [TimedEvent] {
+        record.events.map { TimedEvent($0.time, $0.event) }
+    }
+
+    /// `^` where it was subscribed and `!` where it ended or was cancelled.
+    static func subscriptionLane(_ record: Tracer.Record, label: String) -> LaneDiagram.Lane {
+        let end = record.cancelled ?? record.events.last.flatMap { $0.event.isTerminal ? $0.time : nil }
+        return .subscription(label: label, SubscriptionLog(subscribed: record.subscribed, unsubscribed: end))
+    }
+}

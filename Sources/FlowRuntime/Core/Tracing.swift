@@ -1,0 +1,130 @@
+/// Records what each stage of traced chains emits, for per-stage marble
+/// diagrams: a lane per operator, and the inner streams a higher-order
+/// operator subscribed, with where they started and were cancelled.
+///
+/// A scheduler with a tracer hands every subscription to it; without one,
+/// subscribing costs one nil check.
+public final class Tracer {
+    /// One subscription of a traced node.
+    public struct Record {
+        public let node: Observable
+        /// For an inner stream: the record of the stage it feeds (the
+        /// higher-order operator that subscribed it).
+        public let parent: Int?
+        public let subscribed: TimeSpan
+        public internal(set) var events: [(time: TimeSpan, event: Event)] = []
+        /// When it was cancelled before ending, if it was.
+        public internal(set) var cancelled: TimeSpan?
+    }
+
+    public private(set) var records: [Record] = []
+    /// The chains asked for, in order (the last stage of each).
+    public private(set) var chains: [Observable] = []
+    private var traced: [ObjectIdentifier: Observable] = [:]
+    /// Nodes being subscribed, innermost last.
+    private var subscribing: [Observable] = []
+    /// Records delivering a value right now, with the subscribing depth at
+    /// the time, innermost last.
+    private var delivering: [(record: Int, depth: Int)] = []
+    /// The record of each node's latest subscription, to find the stage an
+    /// inner stream feeds.
+    private var latestRecord: [ObjectIdentifier: Int] = [:]
+
+    public init() {}
+
+    /// Traces `last` and every stage it reads from.
+    public func trace(_ last: Observable) {
+        if traced[ObjectIdentifier(last)] == nil { chains.append(last) }
+        var pending = [last]
+        while let node = pending.popLast() {
+            guard traced.updateValue(node, forKey: ObjectIdentifier(node)) == nil else { continue }
+            pending += node.inputs
+        }
+    }
+
+    public func isTraced(_ node: Observable) -> Bool { traced[ObjectIdentifier(node)] != nil }
+
+    /// Subscribes `node`, recording it when it is traced or is an inner
+    /// stream subscribed by a traced stage.
+    func subscribe(_ node: Observable, _ observer: Observer, on scheduler: Scheduler, core: (Observer) -> Void) {
+        let innerOf = delivering.last.flatMap { $0.depth == subscribing.count ? consumer(of: $0.record) : nil }
+        guard isTraced(node) || innerOf != nil else {
+            subscribing.append(node)
+            defer { subscribing.removeLast() }
+            return core(observer)
+        }
+        let index = records.count
+        records.append(Record(node: node, parent: isTraced(node) ? nil : innerOf, subscribed: scheduler.now))
+        latestRecord[ObjectIdentifier(node)] = index
+        subscribing.append(node)
+        defer { subscribing.removeLast() }
+        core(TraceObserver(observer, tracer: self, record: index, scheduler: scheduler))
+    }
+
+    /// The record of the traced stage that reads from `record`'s node.
+    private func consumer(of record: Int) -> Int? {
+        let source = records[record].node
+        for (_, node) in traced where node.inputs.contains(where: { $0 === source }) {
+            if let index = latestRecord[ObjectIdentifier(node)] { return index }
+        }
+        return nil
+    }
+
+    fileprivate func record(_ event: Event, at time: TimeSpan, in index: Int) {
+        records[index].events.append((time, event))
+    }
+
+    fileprivate func cancelled(_ index: Int, at time: TimeSpan) {
+        if records[index].cancelled == nil && !(records[index].events.last?.event.isTerminal ?? false) {
+            records[index].cancelled = time
+        }
+    }
+
+    fileprivate func beginDelivery(_ index: Int) { delivering.append((index, subscribing.count)) }
+    fileprivate func endDelivery() { delivering.removeLast() }
+}
+
+/// Sits between a traced node and its observer.
+final class TraceObserver: Observer, Disposable {
+    private let downstream: Observer
+    private let tracer: Tracer
+    private let index: Int
+    private unowned let scheduler: Scheduler
+    private var upstream: Disposable?
+
+    init(_ downstream: Observer, tracer: Tracer, record: Int, scheduler: Scheduler) {
+        self.downstream = downstream
+        self.tracer = tracer
+        self.index = record
+        self.scheduler = scheduler
+    }
+
+    func onSubscribe(_ subscription: Disposable) {
+        upstream = subscription
+        downstream.onSubscribe(self)
+    }
+
+    func onNext(_ value: Value) {
+        tracer.record(.next(value), at: scheduler.now, in: index)
+        tracer.beginDelivery(index)
+        defer { tracer.endDelivery() }
+        downstream.onNext(value)
+    }
+
+    func onError(_ error: FlowError) {
+        tracer.record(.error(error), at: scheduler.now, in: index)
+        downstream.onError(error)
+    }
+
+    func onCompleted() {
+        tracer.record(.completed, at: scheduler.now, in: index)
+        downstream.onCompleted()
+    }
+
+    func dispose() {
+        tracer.cancelled(index, at: scheduler.now)
+        let up = upstream
+        upstream = nil
+        up?.dispose()
+    }
+}
