@@ -17,6 +17,9 @@ public struct LaneDiagram {
         public var cancelled: TimeSpan?
         /// A subscription lane: `^` at `start`, `!` at `cancelled`, no events.
         public var isSubscription = false
+        /// The output of an operator applied to the lanes above (a traced
+        /// stage): drawn under an operator box in SVG.
+        public var isStage = false
 
         public init(label: String, events: [TimedEvent], start: TimeSpan? = nil, cancelled: TimeSpan? = nil) {
             self.label = label

@@ -14,7 +14,11 @@ public enum TraceDiagram {
                 for (n, index) in records.enumerated() {
                     let record = tracer.records[index]
                     let label = node.displayName + (records.count > 1 ? " #\(n + 1)" : "")
-                    lanes.append(LaneDiagram.Lane(label: label, events: events(record)))
+                    // A stage cut off before it ended (a request a timeout
+                    // gave up on) shows `!` where it was cancelled.
+                    var lane = LaneDiagram.Lane(label: label, events: events(record), cancelled: record.cancelled)
+                    lane.isStage = !node.inputs.isEmpty
+                    lanes.append(lane)
                     if subscriptions && node.inputs.isEmpty {
                         lanes.append(subscriptionLane(record, label: "  subscription"))
                     }

@@ -1,6 +1,10 @@
 import ArgumentParser
 import FlowLanguage
+import FlowMarbles
 import FlowRuntime
+#if canImport(Glibc)
+import Glibc
+#endif
 
 struct Doc: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -15,11 +19,23 @@ struct Doc: ParsableCommand {
     @Flag(help: "Every operator as Markdown (the source of docs/operators.md).")
     var markdown = false
 
+    @Option(help: "Write the example's diagram as SVG: to this file, or with --all, one file per operator into this folder.")
+    var svg: String?
+
     func validate() throws {
         if name == nil && !all && !markdown { throw ValidationError("give an operator's name, or --all") }
     }
 
     func run() throws {
+        if let svg, all {
+            mkdir(svg, 0o755)
+            for spec in operatorTable.entries {
+                guard let document = OperatorDocs.svg(for: spec) else { continue }
+                try Loader.write(document, to: svg + "/" + spec.name + ".svg")
+            }
+            Output.out("wrote \(operatorTable.entries.count) diagrams to \(svg)")
+            return
+        }
         if markdown {
             Output.out(OperatorDocs.markdown())
             return
@@ -29,7 +45,9 @@ struct Doc: ParsableCommand {
             return
         }
         switch OperatorDocs.lookup(name ?? "") {
-        case .success(let spec): Output.out(OperatorDocs.text(for: spec))
+        case .success(let spec):
+            Output.out(OperatorDocs.text(for: spec))
+            if let svg, let document = OperatorDocs.svg(for: spec) { try Loader.write(document, to: svg) }
         case .failure(let problem):
             Output.err("flow: " + problem.message)
             throw ExitCode(ExitStatus.usage.rawValue)

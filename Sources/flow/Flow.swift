@@ -107,6 +107,20 @@ enum Loader {
         }
     }
 
+    /// Writes a file, or fails with the path and the reason (exit 2).
+    static func write(_ text: String, to path: String) throws {
+        guard let handle = fopen(path, "wb") else {
+            Output.err("flow: cannot write \(path): \(String(cString: strerror(errno)))")
+            throw ExitCode(ExitStatus.usage.rawValue)
+        }
+        defer { fclose(handle) }
+        let bytes = Array(text.utf8)
+        guard fwrite(bytes, 1, bytes.count, handle) == bytes.count else {
+            Output.err("flow: cannot write \(path): \(String(cString: strerror(errno)))")
+            throw ExitCode(ExitStatus.usage.rawValue)
+        }
+    }
+
     /// A duration written as in scripts: `5ms`, `1.5s`, `2m`.
     static func duration(_ text: String) -> TimeSpan? {
         let units: [(String, Double)] = [("ms", 1e6), ("us", 1e3), ("ns", 1), ("s", 1e9), ("m", 60e9), ("h", 3600e9)]
@@ -157,6 +171,9 @@ struct Run: ParsableCommand {
     @Flag(name: .long, help: "With --trace or .trace(): also draw when each source was subscribed and unsubscribed.")
     var subscriptions = false
 
+    @Option(name: .long, help: "Also write the run's diagrams to this file as SVG.")
+    var svg: String?
+
     @Argument(help: "The script to run; '-' or nothing (with a pipe) reads standard input.")
     var script: String?
 
@@ -177,6 +194,7 @@ struct Run: ParsableCommand {
         program.showsSubscriptions = subscriptions
         program.laneOptions = LaneDiagram.Options(frame: frame.flatMap(Loader.duration), wide: wide, color: Output.colorOnStandardOutput)
         let outcome = program.run(virtual: virtual)
+        if let svg { try Loader.write(SVGDiagram(outcome.laneDiagrams, title: file.path).text, to: svg) }
         for failure in outcome.failures {
             Output.err(Report.expectationFailure(failure, file: file, color: Output.colorOnStandardError))
         }

@@ -1,4 +1,5 @@
 import Foundation
+import FlowRuntime
 import Testing
 
 /// The `flow` executable, run as a user runs it.
@@ -194,5 +195,25 @@ extension CommandLineTests {
             legend                                 c = "x!", d = "y!"
 
             """)
+    }
+}
+
+extension CommandLineTests {
+    @Test func svgFilesForARunAndForEveryOperator() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("flow-doc-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let all = try Self.flow(["doc", "--all", "--svg", folder])
+        #expect(all.status == 0, "\(all.err)")
+        let files = try FileManager.default.contentsOfDirectory(atPath: folder).filter { $0.hasSuffix(".svg") }
+        #expect(files.count == FlowRuntime.operatorTable.entries.count)
+        let map = try String(contentsOfFile: folder + "/map.svg", encoding: .utf8)
+        #expect(map.hasPrefix("<?xml") && map.contains("<circle"))
+
+        let script = try Self.script("let a = cold(\"-a-b|\")\nmarbles(a.map { $0 + \"!\" })\n")
+        let svgPath = folder + "/run.svg"
+        let run = try Self.flow(["run", "--virtual", "--svg", svgPath, script])
+        #expect(run.status == 0)
+        #expect(try String(contentsOfFile: svgPath, encoding: .utf8).contains("a!"))
+        #expect(try Self.flow(["run", "--virtual", "--svg", "/no/such/folder/x.svg", script]).status == 2)
     }
 }

@@ -52,8 +52,10 @@ public final class Program {
         public var failures: [MarbleRun.ExpectationFailure] = []
         public var errors: [FlowError] = []
         public var expectations = 0
-        /// The `marbles(...)` diagrams drawn by the run.
+        /// The diagrams of the run (`marbles(...)`, `--marbles`, traces), as drawn.
         public var diagrams: [LaneDiagram.Rendered] = []
+        /// The same diagrams, to draw again in another form (SVG).
+        public var laneDiagrams: [LaneDiagram] = []
         public var passed: Bool { failures.isEmpty && errors.isEmpty }
     }
 
@@ -91,7 +93,8 @@ public final class Program {
         outcome.errors += run.streamErrors
         let after = finish(run, bindings: frame)
         outcome.failures = after.failures
-        outcome.diagrams = after.diagrams
+        outcome.diagrams = after.diagrams.map { $0.render() }
+        outcome.laneDiagrams = after.diagrams
         outcome.expectations = run.expectationCount
         return outcome
     }
@@ -110,7 +113,8 @@ public final class Program {
         outcome.errors = executeStatements(body, in: frame, run: run)
         let after = finish(run, bindings: frame === globals ? frame : nil)
         outcome.failures = after.failures
-        outcome.diagrams = after.diagrams
+        outcome.diagrams = after.diagrams.map { $0.render() }
+        outcome.laneDiagrams = after.diagrams
         outcome.errors += run.streamErrors
         outcome.expectations = run.expectationCount
         return outcome
@@ -135,7 +139,7 @@ public final class Program {
     }
 
     /// Runs the virtual clock to idle, draws the lanes, checks expectations.
-    private func finish(_ run: RunState, bindings: Frame?) -> (failures: [MarbleRun.ExpectationFailure], diagrams: [LaneDiagram.Rendered]) {
+    private func finish(_ run: RunState, bindings: Frame?) -> (failures: [MarbleRun.ExpectationFailure], diagrams: [LaneDiagram]) {
         environment.run = run
         if marblesForBindings, let bindings { run.lanes.append(bindingLanes(bindings, run: run)) }
         let failures = run.marbles.run()
@@ -145,10 +149,10 @@ public final class Program {
         if run.scheduler === run.marbles.scheduler { tracers = Array(tracers.prefix(1)) }
         for tracer in tracers {
             for lanes in TraceDiagram.lanes(from: tracer, subscriptions: showsSubscriptions) where !lanes.isEmpty {
-                diagrams.append(LaneDiagram(lanes: lanes, options: laneOptions).render())
+                diagrams.append(LaneDiagram(lanes: lanes, options: laneOptions))
             }
         }
-        if drawsLanes { for diagram in diagrams { console.out(diagram.text) } }
+        if drawsLanes { for diagram in diagrams { console.out(diagram.render().text) } }
         return (failures, diagrams)
     }
 

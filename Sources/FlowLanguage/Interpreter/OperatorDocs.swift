@@ -1,3 +1,4 @@
+import FlowMarbles
 import FlowRuntime
 
 /// Operator documentation drawn by the engine: signature, description,
@@ -33,6 +34,12 @@ public enum OperatorDocs {
             return "error: \(error)"
         }
         return lines.out.joined(separator: "\n")
+    }
+
+    /// The example's diagrams as one SVG document.
+    public static func svg(for spec: OperatorSpec) -> String? {
+        guard let outcome = run(spec), !outcome.laneDiagrams.isEmpty else { return nil }
+        return SVGDiagram(outcome.laneDiagrams, title: spec.signatureDescriptions.joined(separator: " or ")).text
     }
 
     /// What `flow doc NAME` prints.

@@ -32,7 +32,7 @@ public enum Report {
 
     /// Aligned lanes under a ruler, with a legend for values that do not
     /// read as themselves.
-    static func lanes(_ group: [(label: String, recorder: EventRecorder)], options: LaneDiagram.Options) -> LaneDiagram.Rendered {
-        LaneDiagram(lanes: group.map { LaneDiagram.Lane(label: $0.label, events: $0.recorder.events) }, options: options).render()
+    static func lanes(_ group: [(label: String, recorder: EventRecorder)], options: LaneDiagram.Options) -> LaneDiagram {
+        LaneDiagram(lanes: group.map { LaneDiagram.Lane(label: $0.label, events: $0.recorder.events) }, options: options)
     }
 }

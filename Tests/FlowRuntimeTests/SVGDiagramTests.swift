@@ -1,0 +1,130 @@
+import Foundation
+import FlowMarbles
+import Testing
+#if canImport(FoundationXML)
+import FoundationXML
+#endif
+
+@testable import FlowRuntime
+
+/// The SVG checked as a viewer would: well-formed XML, and, rendered by a
+/// real SVG renderer, each marble's colour where the layout put it.
+@Suite struct SVGDiagramTests {
+    static var rendererAvailable: Bool {
+        FileManager.default.isExecutableFile(atPath: "/usr/bin/rsvg-convert")
+    }
+
+    func diagram(_ lanes: [(String, String, [String: Value])]) throws -> SVGDiagram {
+        let laneList = try lanes.map { label, marble, values in
+            LaneDiagram.Lane(label: label, events: try MarbleParser.parseEvents(marble, values: values).events)
+        }
+        return SVGDiagram([LaneDiagram(lanes: laneList)])
+    }
+
+    func traced() throws -> SVGDiagram {
+        let scheduler = VirtualScheduler()
+        scheduler.tracer = Tracer()
+        let source = try ColdStream("-a-b---|")
+        source.label = "source"
+        let inner = try ColdStream("-x-y|", values: ["x": "<x>", "y": "y & z"])
+        inner.label = "inner"
+        let latest = source.flatMapLatest(fn { _ in .stream(inner) })
+        latest.label = "flatMapLatest { _ in inner }"
+        scheduler.tracer!.trace(latest)
+        latest.subscribe(on: scheduler)
+        scheduler.run()
+        let lanes = TraceDiagram.lanes(from: scheduler.tracer!, subscriptions: true)
+        return SVGDiagram(lanes.map { LaneDiagram(lanes: $0) })
+    }
+
+    @Test func wellFormedXML() throws {
+        for svg in [try diagram([("a", "-a-b|", [:]), ("errors", "--#", [:])]), try traced()] {
+            let parser = XMLParser(data: Data(svg.text.utf8))
+            #expect(parser.parse(), "not well-formed: \(parser.parserError.map { "\($0)" } ?? "")")
+            #expect(svg.text.contains("<svg xmlns=\"http://www.w3.org/2000/svg\""))
+        }
+        #expect(try traced().text.contains("&lt;x&gt;"))
+    }
+
+    @Test(.enabled(if: rendererAvailable, "rsvg-convert is not installed (Debian's librsvg2-bin; .ci/run installs it)"))
+    func marblesArePaintedWhereTheDiagramSaysTheyAre() throws {
+        for svg in [try diagram([("numbers", "-1-2--3|", [:]), ("words", "--a---(bc)|", [:])]), try traced()] {
+            #expect(!svg.marbles.isEmpty)
+            // Upper left inside each marble: clear of its text and of a neighbour drawn over its right side.
+            let pixels = try render(svg, at: svg.marbles.map { ($0.x - 7, $0.y - 9) } + [(2, 2)])
+            for (marble, pixel) in zip(svg.marbles, pixels) {
+                let expected = Self.rgb(marble.fill)
+                let close = zip(pixel, expected).allSatisfy { abs($0 - $1) <= 24 }
+                #expect(close, "marble at (\(marble.x), \(marble.y)) should be \(marble.fill), is \(pixel)")
+            }
+            #expect(pixels.last == [255, 255, 255], "the background is white")
+        }
+    }
+
+    /// Renders `svg` to PNG with rsvg-convert and reads back the RGB of
+    /// the given points (with Python's zlib: PNG rows are deflated).
+    func render(_ svg: SVGDiagram, at points: [(Double, Double)]) throws -> [[Int]] {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("flow-svg-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let svgFile = folder.appendingPathComponent("d.svg"), pngFile = folder.appendingPathComponent("d.png")
+        try svg.text.write(to: svgFile, atomically: true, encoding: .utf8)
+        try run("/usr/bin/rsvg-convert", [svgFile.path, "-o", pngFile.path])
+        let coordinates = points.map { "\(Int($0.0.rounded())),\(Int($0.1.rounded()))" }.joined(separator: " ")
+        let output = try run("/usr/bin/env", ["python3", "-c", Self.pngReader, pngFile.path, coordinates])
+        return output.split(separator: "\n").map { $0.split(separator: " ").compactMap { Int($0) } }
+    }
+
+    @discardableResult
+    func run(_ executable: String, _ arguments: [String]) throws -> String {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        try process.run()
+        let data = pipe.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0, "\(executable) \(arguments) failed")
+        return String(decoding: data, as: UTF8.self)
+    }
+
+    static func rgb(_ hex: String) -> [Int] {
+        let value = Int(hex.dropFirst(), radix: 16) ?? 0
+        return [(value >> 16) & 255, (value >> 8) & 255, value & 255]
+    }
+
+    /// Prints "r g b" per point of an 8-bit RGB or RGBA, non-interlaced PNG.
+    static let pngReader = """
+        import sys, zlib, struct
+        data = open(sys.argv[1], 'rb').read()
+        pos, idat, width, height, kind = 8, b'', 0, 0, 0
+        while pos < len(data):
+            length, tag = struct.unpack('>I4s', data[pos:pos + 8])
+            chunk = data[pos + 8:pos + 8 + length]
+            if tag == b'IHDR': width, height, depth, kind = struct.unpack('>IIBB', chunk[:10])
+            if tag == b'IDAT': idat += chunk
+            pos += 12 + length
+        channels = {2: 3, 6: 4}[kind]
+        raw, stride, rows, previous = zlib.decompress(idat), width * channels, [], bytearray(width * channels)
+        for y in range(height):
+            kind_of_filter, line = raw[y * (stride + 1)], bytearray(raw[y * (stride + 1) + 1:(y + 1) * (stride + 1)])
+            for i in range(stride):
+                left = line[i - channels] if i >= channels else 0
+                up, corner = previous[i], previous[i - channels] if i >= channels else 0
+                if kind_of_filter == 1: line[i] = (line[i] + left) & 255
+                elif kind_of_filter == 2: line[i] = (line[i] + up) & 255
+                elif kind_of_filter == 3: line[i] = (line[i] + (left + up) // 2) & 255
+                elif kind_of_filter == 4:
+                    p = left + up - corner
+                    pa, pb, pc = abs(p - left), abs(p - up), abs(p - corner)
+                    line[i] = (line[i] + (left if pa <= pb and pa <= pc else up if pb <= pc else corner)) & 255
+            rows.append(line)
+            previous = line
+        for point in sys.argv[2].split():
+            x, y = map(int, point.split(','))
+            pixel = rows[y][x * channels:x * channels + 3]
+            if channels == 4 and rows[y][x * channels + 3] == 0: pixel = bytes([255, 255, 255])
+            print(*pixel)
+        """
+}
