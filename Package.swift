@@ -23,6 +23,7 @@ let package = Package(
                 .product(name: "Collections", package: "swift-collections"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
             ]
         ),
         // The calling thread's stack bounds, for the runtime's depth guard.
@@ -31,10 +32,15 @@ let package = Package(
         .target(name: "FlowMarbles", dependencies: ["FlowRuntime"]),
         // The language: lexer, parser, diagnostics, resolver, compiler to the graph.
         .target(name: "FlowLanguage", dependencies: ["FlowRuntime", "FlowMarbles"]),
+        // I/O builtins on the live loop: files, standard input, JSON.
+        .target(
+            name: "FlowIO",
+            dependencies: ["FlowRuntime", "FlowLanguage", .product(name: "Collections", package: "swift-collections")]
+        ),
         // The command line: flow run / test / check.
         .executableTarget(
             name: "flow",
-            dependencies: ["FlowLanguage", "FlowMarbles", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+            dependencies: ["FlowLanguage", "FlowMarbles", "FlowIO", .product(name: "ArgumentParser", package: "swift-argument-parser")]
         ),
         .executableTarget(
             name: "runtime-tour",
@@ -49,7 +55,7 @@ let package = Package(
         ),
         .testTarget(
             name: "FlowLanguageTests",
-            dependencies: ["FlowLanguage", "FlowRuntime", "FlowMarbles", "flow"],
+            dependencies: ["FlowLanguage", "FlowRuntime", "FlowMarbles", "FlowIO", "flow"],
             exclude: ["Diagnostics", "Scripts", "RuntimeErrors"]
         ),
         .testTarget(

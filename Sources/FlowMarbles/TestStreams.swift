@@ -149,7 +149,7 @@ final class LoggingObserver: Observer, Disposable {
 }
 
 /// Subscribes to a stream and records every event with its time.
-public final class EventRecorder: Observer {
+public final class EventRecorder: Observer, Disposable {
     public private(set) var events: [TimedEvent] = []
     private let scheduler: Scheduler
     private var subscription: Disposable?

@@ -1,4 +1,5 @@
 import ArgumentParser
+import FlowIO
 import FlowLanguage
 import FlowMarbles
 import FlowRuntime
@@ -100,7 +101,7 @@ enum Loader {
 
     static func compile(_ file: SourceFile, arguments: [String] = []) throws -> Program {
         do {
-            return try Program(file: file, console: Output.console, arguments: arguments)
+            return try Program(file: file, console: Output.console, arguments: arguments, modules: IOModules.all)
         } catch let list as DiagnosticList {
             report(list)
             throw ExitCode(ExitStatus.invalidScript.rawValue)
@@ -191,6 +192,7 @@ struct Run: ParsableCommand {
         let program = try Loader.compile(file, arguments: arguments)
         program.marblesForBindings = marbles
         program.tracesEverything = trace
+        program.stopsOnInterrupt = true
         program.showsSubscriptions = subscriptions
         program.laneOptions = LaneDiagram.Options(frame: frame.flatMap(Loader.duration), wide: wide, color: Output.colorOnStandardOutput)
         let outcome = program.run(virtual: virtual)
@@ -198,6 +200,7 @@ struct Run: ParsableCommand {
         for failure in outcome.failures {
             Output.err(Report.expectationFailure(failure, file: file, color: Output.colorOnStandardError))
         }
+        if outcome.interrupted { throw ExitCode(130) }
         if !outcome.passed { throw ExitCode(ExitStatus.failed.rawValue) }
     }
 }

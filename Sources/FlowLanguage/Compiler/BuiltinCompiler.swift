@@ -143,8 +143,7 @@ extension Compiler {
             for (label, code) in lanes {
                 let stream = try located(location) { try code(frame).asStream() }
                 if env.tracesEverything { env.run.marbles.scheduler.tracer?.trace(stream) }
-                let recorder = env.run.marbles.observe(stream, subscription: SubscriptionLog(subscribed: .zero, unsubscribed: nil))
-                group.append((label, recorder))
+                group.append((label, env.run.record(stream)))
             }
             env.run.lanes.append(group)
             return .null

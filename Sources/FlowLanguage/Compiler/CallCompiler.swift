@@ -104,6 +104,9 @@ extension Compiler {
                   help: Suggestions.didYouMean(name, among: ["toBe"]))
             return { _ in .null }
         }
+        if case .name(let moduleName, _) = base, scope.lookup(moduleName) == nil, let module = modules[moduleName] {
+            return compileModuleCall(module, name, nameSpan, arguments, span, in: scope)
+        }
         if Builtins.subscribingMethods.contains(name) {
             return compileSubscription(base, name, nameSpan, arguments, span, in: scope)
         }

@@ -10,11 +10,14 @@ import FlowRuntime
 final class Compiler {
     let file: SourceFile
     let environment: Environment
+    /// Namespaces of functions from the layers above (`file`, `json`).
+    let modules: [String: BuiltinModule]
     private(set) var diagnostics: [Diagnostic] = []
 
-    init(file: SourceFile, environment: Environment) {
+    init(file: SourceFile, environment: Environment, modules: [BuiltinModule] = []) {
         self.file = file
         self.environment = environment
+        self.modules = Dictionary(modules.map { ($0.name, $0) }, uniquingKeysWith: { a, _ in a })
     }
 
     func error(_ message: String, _ span: Span, help: String? = nil) {
@@ -177,6 +180,10 @@ final class Compiler {
             default: return { frame in frame.ancestor(depth).slots[slot] }
             }
         }
+        if let module = modules[name] {
+            error("'\(name)' is a module: call one of its functions, as in \(name).\(module.functions.first?.name ?? "f")(...)", span)
+            return { _ in .null }
+        }
         if name == "args" {
             let env = environment
             return { _ in .array(env.arguments.map(Value.string)) }
@@ -185,7 +192,7 @@ final class Compiler {
             error("'\(name)' is a function: call it, as in \(name)(...)", span)
             return { _ in .null }
         }
-        error("unknown name '\(name)'", span, help: suggestion(for: name, among: scope.visibleNames + Builtins.allNames))
+        error("unknown name '\(name)'", span, help: suggestion(for: name, among: scope.visibleNames + Builtins.allNames + modules.keys))
         return { _ in .null }
     }
 

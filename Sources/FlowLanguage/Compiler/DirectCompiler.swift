@@ -92,6 +92,10 @@ struct DirectCompiler {
             guard scope.lookup(name) == nil, !Builtins.languageFunctions.contains(name),
                   let found = operatorTable.lookup(name), found.form != .method else { return nil }
             (spec, receiver, nameSpan) = (found, nil, span)
+        case .member(.name(let moduleName, _), let name, let span, _)
+            where scope.lookup(moduleName) == nil && environment.modules[moduleName] != nil:
+            guard let found = environment.modules[moduleName]?.function(name) else { return nil }
+            (spec, receiver, nameSpan) = (found, nil, span)
         case .member(let base, let name, _, _) where Builtins.subscribingMethods.contains(name):
             return subscription(base, arguments, callee.span)
         case .member(let base, let name, let span, _):

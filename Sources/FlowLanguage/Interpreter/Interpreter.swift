@@ -1,5 +1,9 @@
+import Dispatch
 import FlowMarbles
 import FlowRuntime
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// A compiled script, ready to run on the live clock, in virtual time, or as tests.
 public final class Program {
@@ -13,8 +17,9 @@ public final class Program {
     private let console: Console
 
     /// Parses and compiles; throws every diagnostic at once.
-    public init(file: SourceFile, console: Console, arguments: [String] = []) throws {
+    public init(file: SourceFile, console: Console, arguments: [String] = [], modules: [BuiltinModule] = []) throws {
         let env = Environment(file: file, output: console.out, run: .virtual(name: file.path), arguments: arguments)
+        env.modules = Dictionary(modules.map { ($0.name, $0) }, uniquingKeysWith: { a, _ in a })
         let scope = Scope(kind: .script, parent: nil)
         // Parsing and compiling recurse once per nesting level: give them a
         // large stack whatever thread the caller is on. The tree is released
@@ -22,7 +27,7 @@ public final class Program {
         let (body, tests, problems) = withLargeStack(size: 256 << 20) { () -> ([Code], [Compiler.CompiledTest], [Diagnostic]) in
             var parser = Parser(file: file)
             let script = parser.parseScript()
-            let compiler = Compiler(file: file, environment: env)
+            let compiler = Compiler(file: file, environment: env, modules: modules)
             for (name, span) in parser.brokenBindings { _ = scope.declare(name, at: span) }
             let (body, tests) = compiler.compileTopLevel(script.statements, in: scope)
             // Syntax and resolution problems together, in the order they
@@ -56,6 +61,8 @@ public final class Program {
         public var diagrams: [LaneDiagram.Rendered] = []
         /// The same diagrams, to draw again in another form (SVG).
         public var laneDiagrams: [LaneDiagram] = []
+        /// The live run was stopped by Ctrl-C.
+        public var interrupted = false
         public var passed: Bool { failures.isEmpty && errors.isEmpty }
     }
 
@@ -71,6 +78,8 @@ public final class Program {
     public var marblesForBindings = false
     /// Trace every chain a statement subscribes or draws (`flow run --trace`).
     public var tracesEverything = false
+    /// A live run ends on Ctrl-C, cancelling its subscriptions (the command line).
+    public var stopsOnInterrupt = false
     /// With tracing, also draw when each source was subscribed (`--subscriptions`).
     public var showsSubscriptions = false
 
@@ -84,11 +93,27 @@ public final class Program {
         var outcome = Outcome()
         let marbles = MarbleRun()
         var liveRun: RunState?
-        LiveScheduler.run { [self] scheduler, _ in
+        var interruption: DispatchSourceSignal?
+        LiveScheduler.run { [self] scheduler, handle in
             let run = RunState(name: file.path, scheduler: scheduler, marbles: marbles)
             liveRun = run
+            if stopsOnInterrupt {
+                // Ctrl-C cancels every subscription on the loop, then stops it.
+                let interrupt = scheduler.makeCallback { (_: Bool) in
+                    outcome.interrupted = true
+                    run.cancelAll()
+                    handle.stop()
+                }
+                signal(SIGINT, SIG_IGN)
+                let source = DispatchSource.makeSignalSource(signal: SIGINT, queue: .global())
+                source.setEventHandler { interrupt(true) }
+                source.resume()
+                interruption = source
+            }
             outcome.errors += executeStatements(topLevel, in: frame, run: run)
+            if marblesForBindings { run.lanes.append(bindingLanes(frame, run: run)) }
         }
+        interruption?.cancel()
         guard let run = liveRun else { return outcome }
         outcome.errors += run.streamErrors
         let after = finish(run, bindings: frame)
@@ -141,7 +166,7 @@ public final class Program {
     /// Runs the virtual clock to idle, draws the lanes, checks expectations.
     private func finish(_ run: RunState, bindings: Frame?) -> (failures: [MarbleRun.ExpectationFailure], diagrams: [LaneDiagram]) {
         environment.run = run
-        if marblesForBindings, let bindings { run.lanes.append(bindingLanes(bindings, run: run)) }
+        if marblesForBindings, let bindings, run.scheduler.isVirtual { run.lanes.append(bindingLanes(bindings, run: run)) }
         let failures = run.marbles.run()
         var diagrams = run.lanes.filter { !$0.isEmpty }.map { Report.lanes($0, options: laneOptions) }
         // Traces of the live clock (if any), then of virtual time.
@@ -160,7 +185,7 @@ public final class Program {
     private func bindingLanes(_ frame: Frame, run: RunState) -> [(label: String, recorder: EventRecorder)] {
         bindings.compactMap { name, slot in
             guard case .stream(let stream) = frame.slots[slot] else { return nil }
-            return (name, run.marbles.observe(stream, subscription: SubscriptionLog(subscribed: .zero, unsubscribed: nil)))
+            return (name, run.record(stream))
         }
     }
 }

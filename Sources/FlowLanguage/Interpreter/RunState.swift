@@ -15,11 +15,36 @@ public final class RunState {
     var expectationCount = 0
     /// Stream errors that reached a subscriber with no error handler.
     var streamErrors: [FlowError] = []
+    /// Subscriptions still running, so an interrupt can cancel them all.
+    private var active: [ObjectIdentifier: Disposable] = [:]
+
+    func track(_ subscription: Disposable) { active[ObjectIdentifier(subscription)] = subscription }
+    func untrack(_ subscription: Disposable) { active.removeValue(forKey: ObjectIdentifier(subscription)) }
+
+    /// Cancels every running subscription (Ctrl-C): requests are cancelled,
+    /// files flushed and closed.
+    func cancelAll() {
+        let all = active.values
+        active = [:]
+        for subscription in all { subscription.dispose() }
+    }
 
     init(name: String, scheduler: Scheduler, marbles: MarbleRun) {
         self.name = name
         self.scheduler = scheduler
         self.marbles = marbles
+    }
+
+    /// Records a stream for a lane: in virtual time from frame 0, before
+    /// anything else of that frame; on the live clock with real times.
+    func record(_ stream: Observable) -> EventRecorder {
+        if scheduler.isVirtual {
+            return marbles.observe(stream, subscription: SubscriptionLog(subscribed: .zero, unsubscribed: nil))
+        }
+        let recorder = EventRecorder(scheduler: scheduler)
+        track(recorder)
+        stream.subscribe(recorder, on: scheduler)
+        return recorder
     }
 
     /// A run entirely in virtual time.
@@ -42,6 +67,8 @@ public final class Environment {
     var reportStreamError: (FlowError) -> Void = { _ in }
     /// `flow run --trace`: every subscribed or drawn chain is traced.
     var tracesEverything = false
+    /// The modules the script was compiled with.
+    var modules: [String: BuiltinModule] = [:]
 
     init(file: SourceFile, output: @escaping (String) -> Void, run: RunState, arguments: [String]) {
         self.file = file

@@ -26,7 +26,9 @@ extension Environment {
     /// without an error handler is reported and fails the run.
     func subscribe(_ stream: Observable, at location: SourceLocation, handlers: Handlers) {
         if tracesEverything { run.scheduler.tracer?.trace(stream) }
-        stream.subscribe(ScriptSubscriber(handlers: handlers, location: location, environment: self), on: run.scheduler)
+        let subscriber = ScriptSubscriber(handlers: handlers, location: location, environment: self)
+        run.track(subscriber)
+        stream.subscribe(subscriber, on: run.scheduler)
     }
 }
 
@@ -89,14 +91,28 @@ final class ScriptSubscriber: Observer, Disposable {
         guard !isDone else { return false }
         isDone = true
         upstream = nil
+        run.untrack(self)
+        releaseConsumers()
         return true
     }
 
     func dispose() {
+        let wasDone = isDone
         isDone = true
         let up = upstream
         upstream = nil
         up?.dispose()
+        if !wasDone {
+            run.untrack(self)
+            releaseConsumers()
+        }
+    }
+
+    /// A handler that holds something (a file writer) is told the stream ended.
+    private func releaseConsumers() {
+        for handler in [handlers.next, handlers.error, handlers.completed, handlers.completion] {
+            (handler as? StreamConsumer)?.finish()
+        }
     }
 
     private func report(_ error: FlowError) {

@@ -97,3 +97,10 @@ public final class ClosureFunction: Function {
         }
     }
 }
+
+/// A function that also wants to know when its stream ends (a file writer
+/// given to `sink`): it is told once, whether the stream completed, failed
+/// or was cancelled, so it can flush and release what it holds.
+public protocol StreamConsumer: AnyObject {
+    func finish()
+}

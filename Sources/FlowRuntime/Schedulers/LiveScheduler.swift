@@ -1,3 +1,4 @@
+import NIOConcurrencyHelpers
 import NIOCore
 import NIOPosix
 #if canImport(Glibc)
@@ -111,14 +112,21 @@ public final class LiveScheduler: Scheduler {
     }
 }
 
-/// Stops a live run from the loop or any other thread.
+/// Stops a live run from the loop or any other thread. Stopping twice (an
+/// interrupt, then the idleness it causes) is stopping once: the loop may
+/// only be shut down once.
 public final class LiveRunHandle: Sendable {
     private let loop: EventLoop
+    private let stopped = NIOLockedValueBox(false)
 
     init(loop: EventLoop) { self.loop = loop }
 
     public func stop() {
-        loop.shutdownGracefully { _ in }
+        let first = stopped.withLockedValue { wasStopped in
+            defer { wasStopped = true }
+            return !wasStopped
+        }
+        if first { loop.shutdownGracefully { _ in } }
     }
 }
 

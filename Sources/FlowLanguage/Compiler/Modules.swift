@@ -1,0 +1,36 @@
+import FlowRuntime
+
+/// A namespace of functions a layer above the language provides
+/// (`file.read(path)`, `json.parse(text)`). Its functions are specs like the
+/// runtime's operators, so calls are checked, suggested and documented the
+/// same way.
+public struct BuiltinModule: Sendable {
+    public let name: String
+    public let summary: String
+    public let functions: [OperatorSpec]
+
+    public init(name: String, summary: String, functions: [OperatorSpec]) {
+        self.name = name
+        self.summary = summary
+        self.functions = functions
+    }
+
+    public func function(_ name: String) -> OperatorSpec? {
+        functions.first { $0.name == name || $0.aliases.contains(name) }
+    }
+}
+
+extension Compiler {
+    /// `module.function(args)`: a module's function, checked like an operator.
+    func compileModuleCall(
+        _ module: BuiltinModule, _ name: String, _ nameSpan: Span, _ arguments: [CallArgument], _ span: Span, in scope: Scope
+    ) -> Code {
+        guard let spec = module.function(name) else {
+            error("module '\(module.name)' has no function '\(name)'", nameSpan,
+                  help: Suggestions.didYouMean(name, among: module.functions.flatMap { [$0.name] + $0.aliases })
+                      ?? "it has " + module.functions.map { "\(module.name).\($0.name)" }.joined(separator: ", "))
+            return { _ in .null }
+        }
+        return compileOperator(spec, receiver: nil, nameSpan, arguments, span, in: scope)
+    }
+}
