@@ -59,6 +59,10 @@ let package = Package(
             exclude: ["Diagnostics", "Scripts", "RuntimeErrors"]
         ),
         .testTarget(
+            name: "FlowIOTests",
+            dependencies: ["FlowIO", "FlowLanguage", "FlowRuntime", "flow"]
+        ),
+        .testTarget(
             name: "FlowRuntimeTests",
             // The examples are executables the tests run as subprocesses.
             dependencies: ["FlowRuntime", "FlowMarbles", "runtime-tour"]

@@ -124,8 +124,12 @@ public enum JSON {
         }
 
         mutating func literal(_ word: String) throws {
+            let start = position
             for expected in word.utf8 {
-                guard peek() == expected else { throw error("expected '\(word)'") }
+                guard peek() == expected else {
+                    position = start
+                    throw error("expected '\(word)'")
+                }
                 position += 1
             }
         }

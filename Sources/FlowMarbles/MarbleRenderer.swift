@@ -59,6 +59,9 @@ public enum MarbleRenderer {
         public var symbols: Set<Character>
     }
 
+    /// Gaps longer than this many frames are written as a time progression.
+    public static let longGap: Int64 = 20
+
     public static func render(_ events: [TimedEvent], legend: inout MarbleLegend) -> Lane {
         var text = ""
         var columns: [Int] = []
@@ -69,7 +72,11 @@ public enum MarbleRenderer {
             let frame = events[index].time.frames
             var end = index
             while end < events.count, events[end].time.frames == frame { end += 1 }
-            if frame > cursor {
+            if frame - cursor > longGap {
+                // A long wait reads better (and parses the same) as time.
+                text += " \(frame - cursor)ms "
+                cursor = frame
+            } else if frame > cursor {
                 text += String(repeating: "-", count: Int(frame - cursor))
                 cursor = frame
             }

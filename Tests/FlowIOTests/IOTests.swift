@@ -1,0 +1,203 @@
+import Foundation
+import Testing
+
+@testable import FlowIO
+@testable import FlowLanguage
+import FlowRuntime
+
+final class Lines: @unchecked Sendable {
+    // Written by the run (on its thread), read after it has ended.
+    var out: [String] = []
+    var err: [String] = []
+}
+
+/// Runs a script with the I/O modules, in virtual time or on the live clock.
+func run(_ source: String, live: Bool = false) throws -> (outcome: Program.Outcome, out: [String], err: [String]) {
+    let lines = Lines()
+    let console = Console(out: { lines.out.append($0) }, err: { lines.err.append($0) }, color: false)
+    let program = try Program(file: SourceFile(path: "io.flow", text: source), console: console, modules: IOModules.all)
+    let outcome = program.run(virtual: !live)
+    return (outcome, lines.out, lines.err)
+}
+
+func temporaryPath(_ name: String) -> String {
+    FileManager.default.temporaryDirectory.appendingPathComponent("flow-io-\(UUID().uuidString)-\(name)").path
+}
+
+@Suite struct JSONTests {
+    @Test func parsesEveryKindOfValue() throws {
+        let value = try JSON.parse(#" {"a": [1, -2.5e2, true, false, null], "b": "x\"\u00e9\ud83d\ude00\n", "c": {}} "#)
+        #expect(value.description == #"["a": [1, -250.0, true, false, nil], "b": "x\"é😀\n", "c": [:]]"#)
+    }
+
+    @Test func writesValuesBack() throws {
+        let value = try JSON.parse(#"{"name":"flow","n":[1,2.5,null],"ok":true}"#)
+        #expect(try JSON.string(value) == #"{"name":"flow","n":[1,2.5,null],"ok":true}"#)
+        #expect(try JSON.string(.record(["x": 1, "y": "a\tb"])) == #"{"x":1,"y":"a\tb"}"#)
+        #expect(throws: FlowError.self) { try JSON.string(.duration(.seconds(1))) }
+        #expect(throws: FlowError.self) { try JSON.string(.double(.nan)) }
+    }
+
+    @Test func malformedJSONSaysWhere() {
+        func message(_ text: String) -> String {
+            do { _ = try JSON.parse(text); return "" } catch { return FlowError.wrap(error).message }
+        }
+        #expect(message("{\"a\": 1,\n  \"b\" 2}") == "malformed JSON at line 2, column 7: expected ':' after the key")
+        #expect(message("[1, 2") == "malformed JSON at line 1, column 6: expected ',' or ']'")
+        #expect(message("tru") == "malformed JSON at line 1, column 1: expected 'true'")
+        #expect(message("1 2").contains("unexpected text after the JSON value"))
+        #expect(message(String(repeating: "[", count: 100_000)).contains("nested too deeply"))
+    }
+
+    @Test func fromScripts() throws {
+        let result = try run(#"""
+            let data = json.parse("{\"items\": [3, 4]}")
+            print(data["items"].reduce(0) { $0 + $1 }, json.string([1, "a"]))
+            just("{bad").map { json.parse($0) }.sink { print($0) }
+            """#)
+        #expect(result.out == ["7 [1,\"a\"]"])
+        #expect(result.err.first?.contains("io.flow:3:25: error: malformed JSON at line 1, column 2: expected a string key") == true)
+    }
+}
+
+@Suite struct FileTests {
+    @Test func readLinesAndWrite() throws {
+        let input = temporaryPath("in.log"), output = temporaryPath("out.txt")
+        try "INFO a\nERROR b\r\nINFO c\nERROR d".write(toFile: input, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(atPath: input); try? FileManager.default.removeItem(atPath: output) }
+        let result = try run("""
+            file.lines("\(input)").filter { $0.hasPrefix("ERROR") }.sink(file.write("\(output)"))
+            file.read("\(input)").map { $0.count }.sink { print($0) }
+            """)
+        #expect(result.outcome.passed)
+        // "\r\n" is one character in Swift, as in scripts.
+        #expect(result.out == ["29"])
+        #expect(try String(contentsOfFile: output, encoding: .utf8) == "ERROR b\nERROR d\n")
+        _ = try run("just(\"e\").sink(file.append(\"\(output)\"))")
+        #expect(try String(contentsOfFile: output, encoding: .utf8) == "ERROR b\nERROR d\ne\n")
+    }
+
+    @Test func aLargeFileStreamsInConstantMemory() throws {
+        let path = temporaryPath("big.txt")
+        let line = String(repeating: "x", count: 99) + "\n"
+        try String(repeating: line, count: 200_000).write(toFile: path, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let result = try run("file.lines(\"\(path)\").count().sink { print($0) }")
+        #expect(result.out == ["200000"])
+    }
+
+    @Test func problemsAreStreamErrorsNamingThePath() throws {
+        let missing = try run("file.lines(\"/no/such/file.log\").sink { print($0) }")
+        #expect(missing.err.first?.contains("io.flow:1:6: error: cannot read /no/such/file.log: No such file or directory") == true)
+        #expect(!missing.outcome.passed)
+        let folder = try run("file.read(\"/tmp\").sink { print($0) }")
+        #expect(folder.err.first?.contains("cannot read /tmp: it is a directory") == true)
+        let unwritable = try run("just(1).sink(file.write(\"/no/such/folder/x.txt\"))")
+        #expect(unwritable.err.first?.contains("cannot write /no/such/folder/x.txt: No such file or directory") == true)
+    }
+
+    @Test func watchAndTailOnTheLiveClock() throws {
+        let path = temporaryPath("tail.log")
+        try "old line\n".write(toFile: path, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        DispatchQueue.global().asyncAfter(deadline: .now() + 0.15) {
+            if let handle = FileHandle(forWritingAtPath: path) {
+                handle.seekToEndOfFile()
+                handle.write(Data("new one\nnew two\n".utf8))
+                try? handle.close()
+            }
+        }
+        let started = Date()
+        let result = try run("""
+            file.tail("\(path)", every: 20ms).take(2).sink { print($0) }
+            file.watch("\(path)", every: 20ms).take(1).sink { print($0.size) }
+            """, live: true)
+        #expect(result.out.sorted() == ["25", "new one", "new two"])
+        #expect(Date().timeIntervalSince(started) < 10)
+    }
+}
+
+@Suite struct CommandLineIOTests {
+    static var flowBinary: URL {
+        var url = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
+        while url.pathExtension != "xctest" && url.path != "/" { url.deleteLastPathComponent() }
+        return url.deletingLastPathComponent().appendingPathComponent("flow")
+    }
+
+    func start(_ arguments: [String], stdin: String? = nil) throws -> (Process, Pipe, Pipe) {
+        let process = Process()
+        process.executableURL = Self.flowBinary
+        process.arguments = arguments
+        var environment = ProcessInfo.processInfo.environment
+        environment["NO_COLOR"] = "1"
+        process.environment = environment
+        let out = Pipe(), err = Pipe(), input = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        process.standardInput = input
+        try process.run()
+        if let stdin { input.fileHandleForWriting.write(Data(stdin.utf8)) }
+        try input.fileHandleForWriting.close()
+        return (process, out, err)
+    }
+
+    @Test func standardInputLines() throws {
+        let script = temporaryPath("stdin.flow")
+        try "stdin.lines().map { $0.uppercased() }.sink { print($0) }\n".write(toFile: script, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(atPath: script) }
+        for mode in [["run"], ["run", "--virtual"]] {
+            let (process, out, _) = try start(mode + [script], stdin: "a\nb\nc")
+            let text = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            process.waitUntilExit()
+            #expect(process.terminationStatus == 0)
+            #expect(text == "A\nB\nC\n")
+        }
+    }
+
+    @Test func controlCCancelsEverythingFlushesFilesAndExits130() throws {
+        let script = temporaryPath("ticks.flow"), output = temporaryPath("ticks.txt")
+        try """
+            let ticks = interval(20ms)
+            ticks.map { "tick \\($0)" }.sink(file.write("\(output)"))
+            marbles(ticks)
+            """.write(toFile: script, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(atPath: script); try? FileManager.default.removeItem(atPath: output) }
+        let (process, out, _) = try start([script])
+        Thread.sleep(forTimeInterval: 0.3)
+        kill(process.processIdentifier, SIGINT)
+        let text = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 130)
+        let written = try String(contentsOfFile: output, encoding: .utf8)
+        #expect(written.hasPrefix("tick 0\ntick 1\n"))
+        #expect(written.hasSuffix("\n"))
+        // The live lane, drawn when interrupted, on a real-time scale.
+        #expect(text.contains("ticks"))
+        #expect(text.contains("- = "))
+    }
+}
+
+extension CommandLineIOTests {
+    /// examples/log-summary.flow on the live clock: lines appended while it
+    /// follows the log end up summarised in the file it writes.
+    @Test func logSummaryExampleFollowsALog() throws {
+        let log = temporaryPath("app.log"), summary = temporaryPath("summary.txt")
+        try "INFO up\nERROR disk\n".write(toFile: log, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(atPath: log); try? FileManager.default.removeItem(atPath: summary) }
+        let project = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let started = Date()
+        let (process, _, _) = try start([project.appendingPathComponent("examples/log-summary.flow").path, log, summary])
+        Thread.sleep(forTimeInterval: 0.6)
+        if let handle = FileHandle(forWritingAtPath: log) {
+            handle.seekToEndOfFile()
+            handle.write(Data("ERROR net\nINFO fine\n".utf8))
+            try handle.close()
+        }
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0)
+        #expect(Date().timeIntervalSince(started) >= 2 && Date().timeIntervalSince(started) < 15)
+        let lines = try String(contentsOfFile: summary, encoding: .utf8).split(separator: "\n")
+        #expect(lines.first == "1 errors, last: ERROR disk")
+        #expect(lines.last == "2 errors, last: ERROR net")
+    }
+}
