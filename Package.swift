@@ -13,6 +13,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-collections", from: "1.6.0"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
     ],
     targets: [
         // Values, events, schedulers and operators. Knows nothing of the language.
@@ -35,7 +36,15 @@ let package = Package(
         // I/O builtins on the live loop: files, standard input, JSON.
         .target(
             name: "FlowIO",
-            dependencies: ["FlowRuntime", "FlowLanguage", .product(name: "Collections", package: "swift-collections")]
+            dependencies: [
+                "FlowRuntime", "FlowLanguage",
+                .product(name: "Collections", package: "swift-collections"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+            ]
         ),
         // The command line: flow run / test / check.
         .executableTarget(
@@ -60,7 +69,12 @@ let package = Package(
         ),
         .testTarget(
             name: "FlowIOTests",
-            dependencies: ["FlowIO", "FlowLanguage", "FlowRuntime", "flow"]
+            dependencies: [
+                "FlowIO", "FlowLanguage", "FlowRuntime", "flow",
+                // The tests' own HTTP server, on 127.0.0.1.
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+            ]
         ),
         .testTarget(
             name: "FlowRuntimeTests",

@@ -1,9 +1,11 @@
+import AsyncHTTPClient
 import FlowLanguage
 import FlowRuntime
+import NIOHTTP1
 
 /// The I/O modules a script sees: `file`, `stdin` and `json`.
 public enum IOModules {
-    public static let all: [BuiltinModule] = [file, standardInput, json]
+    public static let all: [BuiltinModule] = [file, standardInput, json, http]
 
     static func function(
         _ name: String, _ family: OperatorSpec.Family, _ summary: String, _ parameters: [Parameter],
@@ -54,5 +56,65 @@ public enum IOModules {
         function("string", .utility, "the JSON text of a value", [arg("value", .value)]) {
             .string(try JSON.string($0.value(0)!))
         },
+    ])
+}
+
+extension IOModules {
+    static let httpOptions = [
+        labelled("headers", .value, optional: true), labelled("timeout", .duration, optional: true),
+    ]
+
+    /// The parts of a call that every HTTP function shares.
+    static func call(_ args: Arguments, method: HTTPMethod, url: Int, body: Int?, headers: Int, timeout: Int,
+                     defaultTimeout: TimeSpan = .seconds(30)) throws -> HTTPNode.Call {
+        var pairs: [(String, String)] = []
+        if let given = args.value(headers) {
+            guard case .dictionary(let d) = given else { throw FlowError("headers are a dictionary, as in [\"Accept\": \"application/json\"]") }
+            pairs = d.map { ($0.key.description, $0.value.description) }
+        }
+        var text: String?
+        if let body, let value = args.value(body) {
+            if case .string(let s) = value { text = s } else {
+                text = try JSON.string(value)
+                if !pairs.contains(where: { $0.0.lowercased() == "content-type" }) { pairs.append(("Content-Type", "application/json")) }
+            }
+        }
+        return HTTPNode.Call(method: method, url: try args.string(url, default: ""), headers: pairs, body: text,
+                             timeout: try args.optionalDuration(timeout) ?? defaultTimeout)
+    }
+
+    public static let http = BuiltinModule(name: "http", summary: "HTTP requests as streams", functions: [
+        function("get", .creation, "one response (status:, headers:, body:), then completion; a non-2xx status is an error carrying it",
+                 [arg("url", .string)] + httpOptions) {
+            .stream(HTTPNode(try call($0, method: .GET, url: 0, body: nil, headers: 1, timeout: 2), kind: .response(raw: false),
+                             location: $0.context.location))
+        },
+        function("post", .creation, "posts a body (a string, or a value sent as JSON); one response, as get",
+                 [arg("url", .string), labelled("body", .value, optional: true)] + httpOptions) {
+            .stream(HTTPNode(try call($0, method: .POST, url: 0, body: 1, headers: 2, timeout: 3), kind: .response(raw: false),
+                             location: $0.context.location))
+        },
+        function("request", .creation, "any method; one response whatever its status",
+                 [labelled("method", .string), labelled("url", .string), labelled("body", .value, optional: true)] + httpOptions) { args in
+            let method = HTTPMethod(rawValue: try args.string(0, default: "GET").uppercased())
+            return .stream(HTTPNode(try call(args, method: method, url: 1, body: 2, headers: 3, timeout: 4), kind: .response(raw: true),
+                                    location: args.context.location))
+        },
+        function("lines", .creation, "each line of the response body as it arrives (NDJSON, long polls)",
+                 [arg("url", .string)] + httpOptions) {
+            .stream(HTTPNode(try call($0, method: .GET, url: 0, body: nil, headers: 1, timeout: 2, defaultTimeout: .seconds(3600)),
+                             kind: .lines, location: $0.context.location))
+        },
+        function("events", .creation, "server-sent events as (event:, data:, id:)", [arg("url", .string)] + httpOptions) {
+            .stream(HTTPNode(try call($0, method: .GET, url: 0, body: nil, headers: 1, timeout: 2, defaultTimeout: .seconds(3600)),
+                             kind: .events, location: $0.context.location))
+        },
+    ], methods: [
+        OperatorSpec("json", .utility, .method, "a response's body decoded from JSON", [Signature([]) { args in
+            guard case .tuple(let response)? = args.receiver, let body = response.element(labelled: "body") else {
+                throw FlowError("json() is for HTTP responses; use json.parse(text) for text", at: args.context.location)
+            }
+            do { return try JSON.parse(try body.asString()) } catch { throw FlowError.wrap(error).located(at: args.context.location) }
+        }]),
     ])
 }

@@ -66,6 +66,12 @@ extension Compiler {
         }
     }
 
+    /// A method on values that a module provides (`response.json()`).
+    func moduleMethod(_ name: String) -> OperatorSpec? {
+        for module in modules.values { if let method = module.methods.first(where: { $0.name == name }) { return method } }
+        return nil
+    }
+
     /// Calling a closure held in a value: `f(1, 2)`.
     private func compileValueCall(_ callee: Expr, _ arguments: [CallArgument], _ span: Span, in scope: Scope) -> Code {
         if let labelled = arguments.first(where: { $0.label != nil }) {
@@ -112,8 +118,12 @@ extension Compiler {
         }
         let spec = operatorTable.lookup(name).flatMap { $0.form == .function ? nil : $0 }
         let isHelper = CollectionHelpers.names.contains(name)
+        if spec == nil, !isHelper, let method = moduleMethod(name) {
+            return compileOperator(method, receiver: compile(base, in: scope), nameSpan, arguments, span, in: scope)
+        }
         guard spec != nil || isHelper else {
-            error("unknown method '\(name)'", nameSpan, help: suggestion(for: name, among: Builtins.allMethods))
+            error("unknown method '\(name)'", nameSpan,
+                  help: suggestion(for: name, among: Builtins.allMethods + modules.values.flatMap { $0.methods.map(\.name) }))
             return { _ in .null }
         }
         let receiver = compile(base, in: scope)

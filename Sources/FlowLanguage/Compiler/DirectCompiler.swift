@@ -99,7 +99,9 @@ struct DirectCompiler {
         case .member(let base, let name, _, _) where Builtins.subscribingMethods.contains(name):
             return subscription(base, arguments, callee.span)
         case .member(let base, let name, let span, _):
-            guard let found = operatorTable.lookup(name), found.form != .function, let target = compile(base) else { return nil }
+            let found = operatorTable.lookup(name).flatMap { $0.form == .function ? nil : $0 }
+                ?? (CollectionHelpers.names.contains(name) ? nil : environment.modules.values.lazy.compactMap { $0.methods.first { $0.name == name } }.first)
+            guard let found, let target = compile(base) else { return nil }
             (spec, receiver, nameSpan) = (found, target, span)
         default:
             return nil

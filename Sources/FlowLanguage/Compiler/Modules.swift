@@ -8,11 +8,14 @@ public struct BuiltinModule: Sendable {
     public let name: String
     public let summary: String
     public let functions: [OperatorSpec]
+    /// Methods on values the module makes (`response.json()`).
+    public let methods: [OperatorSpec]
 
-    public init(name: String, summary: String, functions: [OperatorSpec]) {
+    public init(name: String, summary: String, functions: [OperatorSpec], methods: [OperatorSpec] = []) {
         self.name = name
         self.summary = summary
         self.functions = functions
+        self.methods = methods
     }
 
     public func function(_ name: String) -> OperatorSpec? {

@@ -16,9 +16,12 @@ public struct FlowError: Error, @unchecked Sendable, CustomStringConvertible {
         self.init(.string(message), at: location)
     }
 
-    /// The error as text: its message when it is a string, else its printed value.
+    /// The error as text: its message when it is a string (or a record with
+    /// a `message`, such as an HTTP error carrying its status), else its
+    /// printed value.
     public var message: String {
         if case .string(let s) = value { return s }
+        if case .tuple(let t) = value, let m = t.element(labelled: "message") { return m.description }
         return value.description
     }
 

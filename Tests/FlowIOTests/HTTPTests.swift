@@ -1,0 +1,129 @@
+import Foundation
+import NIOCore
+import NIOPosix
+import Testing
+
+@testable import FlowIO
+import FlowLanguage
+import FlowRuntime
+
+@Suite(.serialized) struct HTTPTests {
+    func withServer(_ body: (TestServer) throws -> Void) throws {
+        let server = try TestServer()
+        defer { server.shutdown() }
+        try body(server)
+    }
+
+    @Test(arguments: [false, true])
+    func getDecodesJSON(live: Bool) throws {
+        try withServer { server in
+            let result = try run("""
+                http.get("\(server.base)/json").sink { r in print(r.status, r.headers["x-test"], r.json()["name"], r.json()["items"].count) }
+                """, live: live)
+            #expect(result.out == ["200 yes flow 3"], "\(result.err)")
+            #expect(result.outcome.passed)
+        }
+    }
+
+    @Test func postSendsJSONAndRequestPassesAnyStatus() throws {
+        try withServer { server in
+            let result = try run("""
+                http.post("\(server.base)/echo", body: ["a": 1, "b": [true]]).sink { print($0.json()["b"], $0.headers["content-type"]) }
+                http.request(method: "DELETE", url: "\(server.base)/status/500").sink { print($0.status, $0.body) }
+                """)
+            #expect(result.out == ["[true] application/json", "500 nope"], "\(result.err)")
+        }
+    }
+
+    @Test func aNon2xxStatusIsAnErrorCarryingIt() throws {
+        try withServer { server in
+            let result = try run("""
+                http.get("\(server.base)/status/404").catch { e in just(e.status) }.sink { print($0) }
+                http.get("\(server.base)/status/503").sink { print($0) }
+                """)
+            #expect(result.out == ["404"])
+            #expect(result.err.first?.contains("io.flow:2:6: error: GET \(server.base)/status/503: HTTP 503 Service Unavailable") == true)
+        }
+    }
+
+    @Test func linesAndServerSentEventsArriveAsTheyCome() throws {
+        try withServer { server in
+            let result = try run("""
+                http.lines("\(server.base)/lines").timeInterval().sink { print($0.value) }
+                http.events("\(server.base)/events").sink { e in print(e.event, e.data, e.id) }
+                """, live: true)
+            #expect(result.out.filter { !$0.contains(" ") } == ["one", "two", "three"])
+            #expect(result.out.filter { $0.contains(" ") } == ["greeting hello 1", "message a\nb 1"])
+        }
+    }
+
+    @Test func failuresAreStreamErrorsWithClearMessages() throws {
+        try withServer { server in
+            let started = Date()
+            let closedPort = try Self.unusedPort()
+            let result = try run("""
+                http.get("\(server.base)/slow", timeout: 200ms).sink { print($0) }
+                http.get("http://127.0.0.1:\(closedPort)/").sink { print($0) }
+                http.get("http://nonexistent.invalid/").sink { print($0) }
+                http.get("https://127.0.0.1:\(server.port)/json", timeout: 5s).sink { print($0) }
+                http.get("\(server.base)/malformed").map { $0.json() }.sink { print($0) }
+                http.get("not a url").sink { print($0) }
+                """, live: true)
+            let errors = result.err.joined(separator: "\n")
+            #expect(errors.contains("io.flow:1:6: error: GET \(server.base)/slow: timed out waiting for the response"))
+            #expect(errors.contains("io.flow:2:6: error: GET http://127.0.0.1:\(closedPort)/: connection refused"))
+            #expect(errors.contains("io.flow:3:6: error: GET http://nonexistent.invalid/: cannot resolve the host"))
+            #expect(errors.contains("io.flow:4:6: error: GET https://127.0.0.1:\(server.port)/json: TLS failure: the handshake failed (WRONG_VERSION_NUMBER)"))
+            #expect(errors.contains("io.flow:5:\(33 + server.base.count): error: malformed JSON at line 1, column 2"))
+            #expect(errors.contains("io.flow:6:6: error: GET not a url: not a URL flow can request"))
+            #expect(result.out.isEmpty)
+            // Failures are reported when they happen, not after retrying to a deadline.
+            #expect(Date().timeIntervalSince(started) < 10)
+        }
+    }
+
+    @Test func disposalCancelsTheRequestInFlight() throws {
+        try withServer { server in
+            let started = Date()
+            let result = try run("""
+                http.get("\(server.base)/slow").timeout(300ms).catchAndReturn("gave up").sink { print($0) }
+                """, live: true)
+            #expect(result.out == ["gave up"])
+            #expect(Date().timeIntervalSince(started) < 2.5, "the run waited for the slow response")
+            // The server sees the connection closed before it answered.
+            var waited = 0.0
+            while server.abandoned.withLockedValue({ $0 }) == 0 && waited < 3 {
+                Thread.sleep(forTimeInterval: 0.05)
+                waited += 0.05
+            }
+            #expect(server.abandoned.withLockedValue { $0 } == 1)
+        }
+    }
+
+    /// A port nothing listens on (bound, then closed).
+    static func unusedPort() throws -> Int {
+        let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
+        defer { try? group.syncShutdownGracefully() }
+        let channel = try ServerBootstrap(group: group).bind(host: "127.0.0.1", port: 0).wait()
+        let port = channel.localAddress!.port!
+        try channel.close().wait()
+        return port
+    }
+}
+
+extension HTTPTests {
+    /// examples/ourplanet.flow against the test server's EONET-shaped API.
+    @Test func ourPlanetExampleCountsEventsPerCategory() throws {
+        try withServer { server in
+            let project = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            let example = try String(contentsOf: project.appendingPathComponent("examples/ourplanet.flow"), encoding: .utf8)
+            let lines = Lines()
+            let console = Console(out: { lines.out.append($0) }, err: { lines.err.append($0) }, color: false)
+            let program = try Program(file: SourceFile(path: "ourplanet.flow", text: example), console: console,
+                                      arguments: [server.base + "/api/v3"], modules: IOModules.all)
+            let outcome = program.run(virtual: false)
+            #expect(outcome.passed, "\(lines.err)")
+            #expect(lines.out.sorted() == ["Floods: 3 events", "Volcanoes: 2 events", "Wildfires: 4 events"])
+        }
+    }
+}

@@ -1,0 +1,119 @@
+import NIOConcurrencyHelpers
+import NIOCore
+import NIOHTTP1
+import NIOPosix
+
+/// An HTTP server on 127.0.0.1 for the tests: fixed JSON, error statuses,
+/// a slow response, streamed lines, server-sent events, an echo, and an
+/// EONET-shaped API. It counts connections the client closed before their
+/// response was sent, to check cancellation.
+final class TestServer: Sendable {
+    let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
+    let port: Int
+    private let channel: Channel
+    let abandoned = NIOLockedValueBox(0)
+
+    var base: String { "http://127.0.0.1:\(port)" }
+
+    init() throws {
+        let abandoned = self.abandoned
+        let bootstrap = ServerBootstrap(group: group)
+            .serverChannelOption(.backlog, value: 64)
+            .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
+            .childChannelInitializer { channel in
+                channel.pipeline.configureHTTPServerPipeline().flatMap {
+                    channel.pipeline.addHandler(Handler(abandoned: abandoned))
+                }
+            }
+        channel = try bootstrap.bind(host: "127.0.0.1", port: 0).wait()
+        port = channel.localAddress!.port!
+    }
+
+    func shutdown() {
+        try? channel.close().wait()
+        try? group.syncShutdownGracefully()
+    }
+
+    static let categories = #"{"categories":[{"id":"fires","title":"Wildfires"},{"id":"floods","title":"Floods"},{"id":"volcanoes","title":"Volcanoes"}]}"#
+
+    /// Open and closed events per category.
+    static let eventCounts = ["fires": (open: 3, closed: 1), "floods": (open: 1, closed: 2), "volcanoes": (open: 2, closed: 0)]
+
+    final class Handler: ChannelInboundHandler, @unchecked Sendable {
+        // Used only on the channel's event loop.
+        typealias InboundIn = HTTPServerRequestPart
+        typealias OutboundOut = HTTPServerResponsePart
+
+        private let abandoned: NIOLockedValueBox<Int>
+        private var head: HTTPRequestHead?
+        private var body = ""
+        private var responding = false
+
+        init(abandoned: NIOLockedValueBox<Int>) { self.abandoned = abandoned }
+
+        func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+            switch unwrapInboundIn(data) {
+            case .head(let h): head = h; body = ""
+            case .body(var buffer): body += buffer.readString(length: buffer.readableBytes) ?? ""
+            case .end: if let head { route(head, context: context) }
+            }
+        }
+
+        func channelInactive(context: ChannelHandlerContext) {
+            if responding { abandoned.withLockedValue { $0 += 1 } }
+            context.fireChannelInactive()
+        }
+
+        private func route(_ head: HTTPRequestHead, context: ChannelHandlerContext) {
+            let path = String(head.uri.split(separator: "?").first ?? "")
+            let query = Dictionary(uniqueKeysWithValues: (head.uri.split(separator: "?").dropFirst().first ?? "")
+                .split(separator: "&").map { pair -> (String, String) in
+                    let parts = pair.split(separator: "=", maxSplits: 1)
+                    return (String(parts[0]), parts.count > 1 ? String(parts[1]) : "")
+                })
+            switch path {
+            case "/json": respond(context, .ok, #"{"name":"flow","items":[1,2,3]}"#, type: "application/json")
+            case "/echo": respond(context, .ok, body, type: head.headers["content-type"].first ?? "text/plain")
+            case "/malformed": respond(context, .ok, "{not json", type: "application/json")
+            case let p where p.hasPrefix("/status/"):
+                respond(context, HTTPResponseStatus(statusCode: Int(p.dropFirst(8)) ?? 500), "nope", type: "text/plain")
+            case "/slow":
+                responding = true
+                context.eventLoop.scheduleTask(in: .seconds(3)) { [self] in
+                    if context.channel.isActive { respond(context, .ok, "late", type: "text/plain") }
+                }
+            case "/lines": stream(context, ["one\n", "two\n", "three"], type: "application/x-ndjson")
+            case "/events":
+                stream(context, ["event: greeting\ndata: hello\nid: 1\n\n", ": a comment\ndata: a\ndata: b\n\n"], type: "text/event-stream")
+            case "/api/v3/categories": respond(context, .ok, TestServer.categories, type: "application/json")
+            case "/api/v3/events":
+                let counts = TestServer.eventCounts[query["category"] ?? ""] ?? (0, 0)
+                let n = query["status"] == "closed" ? counts.closed : counts.open
+                let events = (0..<n).map { #"{"id":"\#(query["category"] ?? "")-\#($0)","title":"event \#($0)"}"# }
+                respond(context, .ok, #"{"events":[\#(events.joined(separator: ","))]}"#, type: "application/json")
+            default: respond(context, .notFound, "no route", type: "text/plain")
+            }
+        }
+
+        private func respond(_ context: ChannelHandlerContext, _ status: HTTPResponseStatus, _ text: String, type: String) {
+            responding = false
+            var headers = HTTPHeaders([("Content-Type", type), ("Content-Length", "\(text.utf8.count)")])
+            headers.add(name: "X-Test", value: "yes")
+            context.write(wrapOutboundOut(.head(HTTPResponseHead(version: .http1_1, status: status, headers: headers))), promise: nil)
+            context.write(wrapOutboundOut(.body(.byteBuffer(context.channel.allocator.buffer(string: text)))), promise: nil)
+            context.writeAndFlush(wrapOutboundOut(.end(nil)), promise: nil)
+        }
+
+        /// A chunked body, one part every 30 ms.
+        private func stream(_ context: ChannelHandlerContext, _ parts: [String], type: String) {
+            let headers = HTTPHeaders([("Content-Type", type), ("Transfer-Encoding", "chunked")])
+            context.writeAndFlush(wrapOutboundOut(.head(HTTPResponseHead(version: .http1_1, status: .ok, headers: headers))), promise: nil)
+            for (i, part) in parts.enumerated() {
+                context.eventLoop.scheduleTask(in: .milliseconds(Int64(30 * (i + 1)))) { [self] in
+                    context.writeAndFlush(wrapOutboundOut(.body(.byteBuffer(context.channel.allocator.buffer(string: part)))), promise: nil)
+                    if i == parts.count - 1 { context.writeAndFlush(wrapOutboundOut(.end(nil)), promise: nil) }
+                }
+            }
+        }
+    }
+}
