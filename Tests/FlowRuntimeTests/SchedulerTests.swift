@@ -146,3 +146,31 @@ import Testing
         #expect(values(box.events) == [2, 3])
     }
 }
+
+extension LiveSchedulerTests {
+    @Test func throttleSampleAndTimeoutOnTheWallClock() {
+        let box = Box()
+        final class Results: @unchecked Sendable {
+            // Written on the loop thread; read after the run has joined it.
+            var throttled: [Value] = []
+            var sampled: [Value] = []
+            var timedOut: [String] = []
+        }
+        let results = Results()
+        LiveScheduler.run { scheduler, _ in
+            let ticks = Observable.interval(.milliseconds(Int64(10))).take(10)
+            ticks.throttle(.milliseconds(Int64(35)), latest: false).subscribe(on: scheduler, onNext: { results.throttled.append($0) })
+            ticks.sample(.interval(.milliseconds(Int64(45))).take(2)).subscribe(on: scheduler, onNext: { results.sampled.append($0) })
+            Observable.never().timeout(.milliseconds(Int64(20))).subscribe(
+                on: scheduler, onError: { results.timedOut.append($0.message) })
+            _ = box
+        }
+        // Every 10 ms for 100 ms: throttling by 35 ms keeps about one in four,
+        // in order; sampling every 45 ms sees two values; the timeout fires.
+        #expect(results.throttled.first == 0)
+        #expect((2...4).contains(results.throttled.count), "\(results.throttled)")
+        #expect(results.throttled == results.throttled.sorted { (try? $0.compare(to: $1)) ?? 0 < 0 })
+        #expect(results.sampled.count == 2, "\(results.sampled)")
+        #expect(results.timedOut == ["timeout"])
+    }
+}
