@@ -7,25 +7,15 @@ import Testing
 /// messages in its .expected file. Set FLOW_UPDATE_GOLDEN=1 to rewrite them
 /// after a deliberate change, and review the diff.
 @Suite struct DiagnosticGoldenTests {
-    static var cases: [String] {
-        let folder = testsDirectory.appendingPathComponent("Diagnostics")
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
-        return names.filter { $0.hasSuffix(".flow") }.sorted()
-    }
+    static let folder = testsDirectory.appendingPathComponent("Diagnostics")
+    static var cases: [String] { flowFiles(in: folder) }
 
     @Test(arguments: cases)
     func diagnosticsMatchTheGoldenFile(_ name: String) throws {
-        let folder = testsDirectory.appendingPathComponent("Diagnostics")
-        let source = try String(contentsOf: folder.appendingPathComponent(name), encoding: .utf8)
+        let source = try String(contentsOf: Self.folder.appendingPathComponent(name), encoding: .utf8)
         let actual = diagnostics(of: source, path: "Diagnostics/" + name) + "\n"
-        let expectedURL = folder.appendingPathComponent(name.replacingOccurrences(of: ".flow", with: ".expected"))
-        if ProcessInfo.processInfo.environment["FLOW_UPDATE_GOLDEN"] == "1" {
-            try actual.write(to: expectedURL, atomically: true, encoding: .utf8)
-            return
-        }
-        let expected = try String(contentsOf: expectedURL, encoding: .utf8)
-        #expect(actual == expected, "\n--- expected\n\(expected)--- actual\n\(actual)")
         #expect(!actual.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty, "a malformed script must be reported")
+        try expectGolden(actual, for: name, in: Self.folder)
     }
 }
 
@@ -101,24 +91,15 @@ import Testing
 /// each is a stream error shown with its location, the way compile errors
 /// are. Golden files as above.
 @Suite struct RuntimeErrorGoldenTests {
-    static var cases: [String] {
-        let folder = testsDirectory.appendingPathComponent("RuntimeErrors")
-        return ((try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []).filter { $0.hasSuffix(".flow") }.sorted()
-    }
+    static let folder = testsDirectory.appendingPathComponent("RuntimeErrors")
+    static var cases: [String] { flowFiles(in: folder) }
 
     @Test(arguments: cases)
     func runtimeErrorsMatchTheGoldenFile(_ name: String) throws {
-        let folder = testsDirectory.appendingPathComponent("RuntimeErrors")
-        let source = try String(contentsOf: folder.appendingPathComponent(name), encoding: .utf8)
+        let source = try String(contentsOf: Self.folder.appendingPathComponent(name), encoding: .utf8)
         let result = try runScript(source, path: "RuntimeErrors/" + name)
         #expect(!result.top.passed, "a fault must fail the run")
         let actual = (result.out.map { "out: " + $0 } + result.err).joined(separator: "\n") + "\n"
-        let expectedURL = folder.appendingPathComponent(name.replacingOccurrences(of: ".flow", with: ".expected"))
-        if ProcessInfo.processInfo.environment["FLOW_UPDATE_GOLDEN"] == "1" {
-            try actual.write(to: expectedURL, atomically: true, encoding: .utf8)
-            return
-        }
-        let expected = try String(contentsOf: expectedURL, encoding: .utf8)
-        #expect(actual == expected, "\n--- expected\n\(expected)--- actual\n\(actual)")
+        try expectGolden(actual, for: name, in: Self.folder)
     }
 }

@@ -3,10 +3,7 @@ import Testing
 
 /// Every script in examples/ runs, and its tests pass, through the `flow` command.
 @Suite struct ExampleScriptTests {
-    static var examples: [String] {
-        let folder = projectDirectory.appendingPathComponent("examples")
-        return ((try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []).filter { $0.hasSuffix(".flow") }.sorted()
-    }
+    static var examples: [String] { flowFiles(in: projectDirectory.appendingPathComponent("examples")) }
 
     @Test(arguments: examples)
     func exampleTestsPass(_ name: String) throws {

@@ -7,10 +7,7 @@ import FlowRuntime
 /// Every script in Scripts/ (one per operator family, plus the contract's
 /// examples verbatim) passes all its test blocks.
 @Suite struct ScriptTests {
-    static var scripts: [String] {
-        let folder = testsDirectory.appendingPathComponent("Scripts")
-        return ((try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []).filter { $0.hasSuffix(".flow") }.sorted()
-    }
+    static var scripts: [String] { flowFiles(in: testsDirectory.appendingPathComponent("Scripts")) }
 
     @Test(arguments: scripts)
     func everyTestBlockPasses(_ name: String) throws {

@@ -40,3 +40,20 @@ func runScript(_ source: String, path: String = "test.flow") throws -> (top: Pro
     let tests = program.testNames.enumerated().map { ($0.element, program.runTest($0.offset)) }
     return (top, tests, captured.out, captured.err)
 }
+
+/// The `.flow` files of a folder, sorted.
+func flowFiles(in folder: URL) -> [String] {
+    ((try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []).filter { $0.hasSuffix(".flow") }.sorted()
+}
+
+/// Compares `actual` with the `.expected` file beside a corpus script, or
+/// rewrites that file when FLOW_UPDATE_GOLDEN=1 (review the diff after).
+func expectGolden(_ actual: String, for script: String, in folder: URL, sourceLocation: Testing.SourceLocation = #_sourceLocation) throws {
+    let expectedURL = folder.appendingPathComponent(script.replacingOccurrences(of: ".flow", with: ".expected"))
+    if ProcessInfo.processInfo.environment["FLOW_UPDATE_GOLDEN"] == "1" {
+        try actual.write(to: expectedURL, atomically: true, encoding: .utf8)
+        return
+    }
+    let expected = try String(contentsOf: expectedURL, encoding: .utf8)
+    #expect(actual == expected, "\n--- expected\n\(expected)--- actual\n\(actual)", sourceLocation: sourceLocation)
+}
