@@ -38,6 +38,20 @@ import FlowRuntime
         #expect(unknown.status == 2)
         #expect(unknown.err.contains("did you mean 'debounce'?"))
     }
+
+    @Test func docCommandShowsModules() throws {
+        let module = try CommandLineTests.flow(["doc", "http"])
+        #expect(module.status == 0)
+        #expect(module.out.hasPrefix("http: "))
+        #expect(module.out.contains("  http.get(String, headers: Value?, timeout: Duration?) — "))
+        #expect(module.out.contains("  value.json() — "))
+        let function = try CommandLineTests.flow(["doc", "file.tail"])
+        #expect(function.status == 0)
+        #expect(function.out.hasPrefix("file.tail(String, every: Duration?) — "))
+        let typo = try CommandLineTests.flow(["doc", "http.gte"])
+        #expect(typo.status == 2)
+        #expect(typo.err.contains("no module function 'http.gte'; did you mean 'http.get'?"))
+    }
 }
 
 /// A lane printed for a virtual-time run is valid marble input, and

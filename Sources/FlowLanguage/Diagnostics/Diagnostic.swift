@@ -87,8 +87,8 @@ public struct DiagnosticList: Error, @unchecked Sendable {
 }
 
 /// "did you mean ...?" by edit distance.
-enum Suggestions {
-    static func closest(to name: String, among candidates: some Sequence<String>) -> String? {
+public enum Suggestions {
+    public static func closest(to name: String, among candidates: some Sequence<String>) -> String? {
         let limit = Swift.max(1, name.count / 3 + 1)
         var best: (String, Int)?
         for candidate in candidates where candidate != name {
@@ -98,7 +98,7 @@ enum Suggestions {
         return best?.0
     }
 
-    static func didYouMean(_ name: String, among candidates: some Sequence<String>) -> String? {
+    public static func didYouMean(_ name: String, among candidates: some Sequence<String>) -> String? {
         closest(to: name, among: candidates).map { "did you mean '\($0)'?" }
     }
 
