@@ -62,15 +62,17 @@ let package = Package(
             path: "Benchmarks",
             exclude: ["scripts"]
         ),
+        // Starts the built `flow` binary for the command-line tests of both test targets.
+        .target(name: "FlowTestSupport", path: "Tests/FlowTestSupport"),
         .testTarget(
             name: "FlowLanguageTests",
-            dependencies: ["FlowLanguage", "FlowRuntime", "FlowMarbles", "FlowIO", "flow"],
+            dependencies: ["FlowLanguage", "FlowRuntime", "FlowMarbles", "FlowIO", "flow", "FlowTestSupport"],
             exclude: ["Diagnostics", "Scripts", "RuntimeErrors"]
         ),
         .testTarget(
             name: "FlowIOTests",
             dependencies: [
-                "FlowIO", "FlowLanguage", "FlowRuntime", "flow",
+                "FlowIO", "FlowLanguage", "FlowRuntime", "flow", "FlowTestSupport",
                 // The tests' own HTTP server, on 127.0.0.1.
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),

@@ -4,6 +4,7 @@ import Testing
 @testable import FlowIO
 @testable import FlowLanguage
 import FlowRuntime
+import FlowTestSupport
 
 final class Lines: @unchecked Sendable {
     // Written by the run (on its thread), read after it has ended.
@@ -130,35 +131,12 @@ func temporaryPath(_ name: String) -> String {
 }
 
 @Suite struct CommandLineIOTests {
-    static var flowBinary: URL {
-        var url = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
-        while url.pathExtension != "xctest" && url.path != "/" { url.deleteLastPathComponent() }
-        return url.deletingLastPathComponent().appendingPathComponent("flow")
-    }
-
-    func start(_ arguments: [String], stdin: String? = nil) throws -> (Process, Pipe, Pipe) {
-        let process = Process()
-        process.executableURL = Self.flowBinary
-        process.arguments = arguments
-        var environment = ProcessInfo.processInfo.environment
-        environment["NO_COLOR"] = "1"
-        process.environment = environment
-        let out = Pipe(), err = Pipe(), input = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        process.standardInput = input
-        try process.run()
-        if let stdin { input.fileHandleForWriting.write(Data(stdin.utf8)) }
-        try input.fileHandleForWriting.close()
-        return (process, out, err)
-    }
-
     @Test func standardInputLines() throws {
         let script = temporaryPath("stdin.flow")
         try "stdin.lines().map { $0.uppercased() }.sink { print($0) }\n".write(toFile: script, atomically: true, encoding: .utf8)
         defer { try? FileManager.default.removeItem(atPath: script) }
         for mode in [["run"], ["run", "--virtual"]] {
-            let (process, out, _) = try start(mode + [script], stdin: "a\nb\nc")
+            let (process, out, _) = try FlowProcess.start(mode + [script], stdin: "a\nb\nc")
             let text = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
             process.waitUntilExit()
             #expect(process.terminationStatus == 0)
@@ -174,7 +152,7 @@ func temporaryPath(_ name: String) -> String {
             marbles(ticks)
             """.write(toFile: script, atomically: true, encoding: .utf8)
         defer { try? FileManager.default.removeItem(atPath: script); try? FileManager.default.removeItem(atPath: output) }
-        let (process, out, _) = try start([script])
+        let (process, out, _) = try FlowProcess.start([script])
         // Interrupt once the run is under way (two ticks written), however
         // slow the machine is to start it.
         try waitUntil { ((try? String(contentsOfFile: output, encoding: .utf8)) ?? "").split(separator: "\n").count >= 2 }
@@ -201,7 +179,7 @@ extension CommandLineIOTests {
         defer { try? FileManager.default.removeItem(atPath: log); try? FileManager.default.removeItem(atPath: summary) }
         let project = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         let started = Date()
-        let (process, _, _) = try start([project.appendingPathComponent("examples/log-summary.flow").path, log, summary])
+        let (process, _, _) = try FlowProcess.start([project.appendingPathComponent("examples/log-summary.flow").path, log, summary])
         // Append once the first summary is written, so the new lines come
         // while the log is being tailed.
         try waitUntil { FileManager.default.fileExists(atPath: summary) && !((try? String(contentsOfFile: summary, encoding: .utf8)) ?? "").isEmpty }

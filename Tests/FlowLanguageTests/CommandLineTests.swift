@@ -1,15 +1,10 @@
 import Foundation
 import FlowRuntime
+import FlowTestSupport
 import Testing
 
 /// The `flow` executable, run as a user runs it.
 @Suite struct CommandLineTests {
-    static var flowBinary: URL {
-        var url = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
-        while url.pathExtension != "xctest" && url.path != "/" { url.deleteLastPathComponent() }
-        return url.deletingLastPathComponent().appendingPathComponent("flow")
-    }
-
     struct Result {
         var status: Int32
         var out: String
@@ -17,20 +12,7 @@ import Testing
     }
 
     static func flow(_ arguments: [String], stdin: String? = nil, in directory: URL? = nil) throws -> Result {
-        let process = Process()
-        process.executableURL = flowBinary
-        process.arguments = arguments
-        process.currentDirectoryURL = directory ?? projectDirectory
-        var environment = ProcessInfo.processInfo.environment
-        environment["NO_COLOR"] = "1"
-        process.environment = environment
-        let out = Pipe(), err = Pipe(), input = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        process.standardInput = input
-        try process.run()
-        if let stdin { input.fileHandleForWriting.write(Data(stdin.utf8)) }
-        try input.fileHandleForWriting.close()
+        let (process, out, err) = try FlowProcess.start(arguments, stdin: stdin, in: directory ?? projectDirectory)
         let outData = out.fileHandleForReading.readDataToEndOfFile()
         let errData = err.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
