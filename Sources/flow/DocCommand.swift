@@ -20,8 +20,8 @@ extension Doc {
                 + module.functions.map { describe($0, prefix: "  \(module.name).") }
                 + module.methods.map { describe($0, prefix: "  value.") }).joined(separator: "\n")
         }
-        guard let spec = module.function(parts[1]) ?? module.methods.first(where: { $0.name == parts[1] }) else { return nil }
-        return describe(spec, prefix: module.function(parts[1]) == nil ? "value." : "\(module.name).")
+        if let function = module.function(parts[1]) { return describe(function, prefix: "\(module.name).") }
+        return module.methods.first(where: { $0.name == parts[1] }).map { describe($0, prefix: "value.") }
     }
 }
 
