@@ -79,7 +79,7 @@ final class TestServer: Sendable {
                 respond(context, HTTPResponseStatus(statusCode: Int(p.dropFirst(8)) ?? 500), "nope", type: "text/plain")
             case "/slow":
                 responding = true
-                context.eventLoop.scheduleTask(in: .seconds(3)) { [self] in
+                context.eventLoop.assumeIsolated().scheduleTask(in: .seconds(3)) { [self] in
                     if context.channel.isActive { respond(context, .ok, "late", type: "text/plain") }
                 }
             case "/lines": stream(context, ["one\n", "two\n", "three"], type: "application/x-ndjson")
@@ -109,7 +109,7 @@ final class TestServer: Sendable {
             let headers = HTTPHeaders([("Content-Type", type), ("Transfer-Encoding", "chunked")])
             context.writeAndFlush(wrapOutboundOut(.head(HTTPResponseHead(version: .http1_1, status: .ok, headers: headers))), promise: nil)
             for (i, part) in parts.enumerated() {
-                context.eventLoop.scheduleTask(in: .milliseconds(Int64(30 * (i + 1)))) { [self] in
+                context.eventLoop.assumeIsolated().scheduleTask(in: .milliseconds(Int64(30 * (i + 1)))) { [self] in
                     context.writeAndFlush(wrapOutboundOut(.body(.byteBuffer(context.channel.allocator.buffer(string: part)))), promise: nil)
                     if i == parts.count - 1 { context.writeAndFlush(wrapOutboundOut(.end(nil)), promise: nil) }
                 }
