@@ -20,7 +20,7 @@ let package = Package(
         .target(
             name: "FlowRuntime",
             dependencies: [
-                "CThreadStack",
+                "CThreadStack", "CSignalPipe",
                 .product(name: "Collections", package: "swift-collections"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
@@ -29,6 +29,8 @@ let package = Package(
         ),
         // The calling thread's stack bounds, for the runtime's depth guard.
         .target(name: "CThreadStack"),
+        // Signals forwarded to a pipe, for Ctrl-C and terminal resizes.
+        .target(name: "CSignalPipe"),
         // Marble notation: parse, test streams, record, render, compare.
         .target(name: "FlowMarbles", dependencies: ["FlowRuntime"]),
         // The language: lexer, parser, diagnostics, resolver, compiler to the graph.
@@ -46,10 +48,21 @@ let package = Package(
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
             ]
         ),
-        // The command line: flow run / test / check.
+        // GNU readline (libreadline-dev), for the REPL's line editing.
+        .systemLibrary(name: "CReadline"),
+        // The interactive REPL: sessions, commands, completion, the terminal.
+        .target(
+            name: "FlowREPL",
+            dependencies: [
+                "FlowLanguage", "FlowMarbles", "FlowRuntime", "FlowIO", "CReadline",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+            ]
+        ),
+        // The command line: flow run / test / check / doc / repl.
         .executableTarget(
             name: "flow",
-            dependencies: ["FlowLanguage", "FlowMarbles", "FlowIO", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+            dependencies: ["FlowLanguage", "FlowMarbles", "FlowIO", "FlowREPL", .product(name: "ArgumentParser", package: "swift-argument-parser")]
         ),
         .executableTarget(
             name: "runtime-tour",
@@ -77,6 +90,11 @@ let package = Package(
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
             ]
+        ),
+        .testTarget(
+            name: "FlowREPLTests",
+            // The terminal tests start the built `flow` in tmux.
+            dependencies: ["FlowREPL", "FlowLanguage", "FlowRuntime", "FlowMarbles", "flow", "FlowTestSupport"]
         ),
         .testTarget(
             name: "FlowRuntimeTests",

@@ -11,6 +11,8 @@ import Glibc
 final class StandardInputNode: Observable {
     init() { super.init(operatorName: "stdin.lines") }
 
+    override var isHotSource: Bool { true }
+
     override func subscribeCore(_ observer: Observer, on scheduler: Scheduler) {
         guard let live = scheduler as? LiveScheduler else {
             return ChunkReader(fd: dup(0), path: "standard input", observer: observer, scheduler: scheduler, wholeFile: false).start()

@@ -66,6 +66,8 @@ public final class HotStream: Observable, LoggedStream {
         super.init(operatorName: "hot")
     }
 
+    override public var isHotSource: Bool { true }
+
     public convenience init(_ marbles: String, values: [String: Value] = [:], error: Value? = nil) throws {
         let parsed = try MarbleParser.parseEvents(marbles, values: values, error: error, allowSubscriptionPoint: true)
         self.init(events: parsed.events)

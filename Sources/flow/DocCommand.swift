@@ -7,34 +7,6 @@ import FlowRuntime
 import Glibc
 #endif
 
-extension Doc {
-    /// `flow doc http` (a module's functions) or `flow doc http.get`.
-    func moduleDoc(_ name: String) -> String? {
-        let parts = name.split(separator: ".", maxSplits: 1).map(String.init)
-        guard let module = IOModules.all.first(where: { $0.name == parts[0] }) else { return nil }
-        func describe(_ spec: OperatorSpec, prefix: String) -> String {
-            spec.signatureDescriptions.map { prefix + $0 + " — " + spec.summary }.joined(separator: "\n")
-        }
-        if parts.count == 1 {
-            return (["\(module.name): \(module.summary)"]
-                + module.functions.map { describe($0, prefix: "  \(module.name).") }
-                + module.methods.map { describe($0, prefix: "  value.") }).joined(separator: "\n")
-        }
-        if let function = module.function(parts[1]) { return describe(function, prefix: "\(module.name).") }
-        return module.methods.first(where: { $0.name == parts[1] }).map { describe($0, prefix: "value.") }
-    }
-}
-
-extension Doc {
-    /// A dotted name is a module function, so suggest among those rather than among operators.
-    func moduleProblem(_ name: String) -> String? {
-        guard name.contains(".") else { return nil }
-        let qualified = IOModules.all.flatMap { module in module.functions.map { "\(module.name).\($0.name)" } }
-        let hint = Suggestions.didYouMean(name, among: qualified).map { "; " + $0 } ?? ""
-        return "no module function '\(name)'" + hint
-    }
-}
-
 struct Doc: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Show an operator: its signature, description, aliases, and its example drawn by the engine.")
@@ -73,16 +45,14 @@ struct Doc: ParsableCommand {
             Output.out(operatorTable.entries.map(OperatorDocs.text).joined(separator: "\n\n"))
             return
         }
-        if let text = moduleDoc(name ?? "") {
+        switch OperatorDocs.text(forName: name ?? "", modules: IOModules.all) {
+        case .success(let text):
             Output.out(text)
-            return
-        }
-        switch OperatorDocs.lookup(name ?? "") {
-        case .success(let spec):
-            Output.out(OperatorDocs.text(for: spec))
-            if let svg, let document = OperatorDocs.svg(for: spec) { try Loader.write(document, to: svg) }
+            if let svg, case .success(let spec) = OperatorDocs.lookup(name ?? ""), let document = OperatorDocs.svg(for: spec) {
+                try Loader.write(document, to: svg)
+            }
         case .failure(let problem):
-            Output.err("flow: " + (moduleProblem(name ?? "") ?? problem.message))
+            Output.err("flow: " + problem.message)
             throw ExitCode(ExitStatus.usage.rawValue)
         }
     }

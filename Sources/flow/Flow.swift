@@ -2,6 +2,7 @@ import ArgumentParser
 import FlowIO
 import FlowLanguage
 import FlowMarbles
+import FlowREPL
 import FlowRuntime
 #if canImport(Glibc)
 import Glibc
@@ -30,13 +31,17 @@ struct Flow: ParsableCommand {
               flow check script.flow               report every error without running
               flow doc debounce                    an operator, with its example drawn by the engine
               echo 'just(1).print()' | flow -      run standard input
+              flow                                 the interactive REPL (on a terminal)
 
             Exit codes: 0 success, 1 a failed expectation or a stream that ended in
             an error, 2 bad usage, 3 a syntax or resolution error.
             """,
         version: version,
-        subcommands: [Run.self, Test.self, Check.self, Doc.self],
+        subcommands: [Run.self, Test.self, Check.self, Doc.self, Repl.self],
         defaultSubcommand: Run.self)
+
+    /// The REPL's first line.
+    static let banner = "flow \(version): type a stream to watch it run; :help for commands, :doc NAME for an operator, Ctrl-D to exit"
 
     static func main() {
         do {
@@ -55,25 +60,13 @@ struct Flow: ParsableCommand {
     }
 }
 
-/// Writes to the standard streams, one system call per message, so lines
-/// of a live run appear as they happen even when piped.
+/// Where the commands write.
 enum Output {
-    static func out(_ text: String) { write(1, text + "\n") }
-    static func err(_ text: String) { write(2, text + "\n") }
+    static func out(_ text: String) { StandardStreams.out(text) }
+    static func err(_ text: String) { StandardStreams.err(text) }
 
-    private static func write(_ fd: Int32, _ text: String) {
-        var bytes = Array(text.utf8)
-        var offset = 0
-        while offset < bytes.count {
-            let n = bytes.withUnsafeMutableBytes { Glibc.write(fd, $0.baseAddress! + offset, $0.count - offset) }
-            if n <= 0 { return }
-            offset += n
-        }
-    }
-
-    /// Colour on a terminal, never when piped or with NO_COLOR set.
-    static var colorOnStandardError: Bool { isatty(2) == 1 && getenv("NO_COLOR") == nil }
-    static var colorOnStandardOutput: Bool { isatty(1) == 1 && getenv("NO_COLOR") == nil }
+    static var colorOnStandardError: Bool { StandardStreams.wantsColor(2) }
+    static var colorOnStandardOutput: Bool { StandardStreams.wantsColor(1) }
 
     static var console: Console { Console(out: { out($0) }, err: { err($0) }, color: colorOnStandardError) }
 }
@@ -83,7 +76,7 @@ enum Loader {
     static func load(_ path: String?) throws -> SourceFile {
         guard let path, path != "-" else {
             if path == nil, isatty(0) == 1 {
-                Output.err("flow: give a script to run (flow FILE.flow), or pipe one in; see flow --help")
+                Output.err("flow: give a script to run with these options (flow run OPTIONS FILE.flow); see flow --help")
                 throw ExitCode(ExitStatus.usage.rawValue)
             }
             return SourceFile(path: "<stdin>", text: readStandardInput())
@@ -187,7 +180,13 @@ struct Run: ParsableCommand {
         }
     }
 
+    /// `flow` alone on a terminal is the REPL.
+    private var startsREPL: Bool {
+        script == nil && isatty(0) == 1 && !virtual && !marbles && !trace && !subscriptions && !wide && frame == nil && svg == nil
+    }
+
     func run() throws {
+        if startsREPL { return REPL.run(banner: Flow.banner) }
         let file = try Loader.load(script)
         let program = try Loader.compile(file, arguments: arguments)
         program.marblesForBindings = marbles
@@ -226,5 +225,19 @@ struct Check: ParsableCommand {
             }
         }
         if status != .success { throw ExitCode(status.rawValue) }
+    }
+}
+
+struct Repl: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "The interactive REPL, which `flow` alone starts on a terminal.",
+        discussion: """
+            With standard input not a terminal (flow repl < session.txt), lines are read \
+            plainly, without a prompt or line editing; at the end of the input, streams \
+            still running finish before flow exits.
+            """)
+
+    func run() throws {
+        REPL.run(banner: Flow.banner)
     }
 }

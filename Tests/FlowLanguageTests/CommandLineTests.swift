@@ -5,19 +5,8 @@ import Testing
 
 /// The `flow` executable, run as a user runs it.
 @Suite struct CommandLineTests {
-    struct Result {
-        var status: Int32
-        var out: String
-        var err: String
-    }
-
-    static func flow(_ arguments: [String], stdin: String? = nil, in directory: URL? = nil) throws -> Result {
-        let (process, out, err) = try FlowProcess.start(arguments, stdin: stdin, in: directory ?? projectDirectory)
-        let outData = out.fileHandleForReading.readDataToEndOfFile()
-        let errData = err.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return Result(status: process.terminationStatus, out: String(decoding: outData, as: UTF8.self),
-                      err: String(decoding: errData, as: UTF8.self))
+    static func flow(_ arguments: [String], stdin: String? = nil, in directory: URL? = nil) throws -> FlowProcess.Result {
+        try FlowProcess.run(arguments, stdin: stdin, in: directory ?? projectDirectory)
     }
 
     static func script(_ text: String) throws -> String {

@@ -10,6 +10,23 @@ public enum FlowProcess {
         return url.deletingLastPathComponent().appendingPathComponent("flow")
     }
 
+    /// How a run of `flow` ended.
+    public struct Result {
+        public var status: Int32
+        public var out: String
+        public var err: String
+    }
+
+    /// Runs `flow` to the end and collects what it wrote.
+    public static func run(_ arguments: [String], stdin: String? = nil, in directory: URL? = nil) throws -> Result {
+        let (process, out, err) = try start(arguments, stdin: stdin, in: directory)
+        let outData = out.fileHandleForReading.readDataToEndOfFile()
+        let errData = err.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return Result(status: process.terminationStatus, out: String(decoding: outData, as: UTF8.self),
+                      err: String(decoding: errData, as: UTF8.self))
+    }
+
     /// Starts `flow` without colour, writes `stdin` and closes it; the caller
     /// reads the output pipes and waits.
     public static func start(_ arguments: [String], stdin: String? = nil, in directory: URL? = nil) throws -> (process: Process, out: Pipe, err: Pipe) {

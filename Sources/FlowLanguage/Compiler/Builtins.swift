@@ -26,3 +26,15 @@ enum Builtins {
         operatorMethods + Array(subscribingMethods) + Array(CollectionHelpers.names) + ["toBe"]
     }
 }
+
+/// The words a script can use, for completion in the REPL.
+public enum Vocabulary {
+    /// Sources and other free functions: the runtime's and the language's.
+    public static var functions: [String] { (Builtins.allNames + ["let", "true", "false", "nil"]).uniqueSorted() }
+    /// What can follow a `.`: operators, subscribing methods, collection helpers.
+    public static var methods: [String] { Builtins.allMethods.uniqueSorted() }
+}
+
+extension Array where Element == String {
+    func uniqueSorted() -> [String] { Array(Set(self)).sorted() }
+}

@@ -71,13 +71,16 @@ extension Character {
 }
 
 /// ANSI colours, or none.
-struct Paint {
-    let enabled: Bool
+/// ANSI colours, or plain text when disabled.
+public struct Paint: Sendable {
+    public let enabled: Bool
+    public init(enabled: Bool) { self.enabled = enabled }
     private func wrap(_ s: String, _ code: String) -> String { enabled ? "\u{1B}[\(code)m\(s)\u{1B}[0m" : s }
-    func bold(_ s: String) -> String { wrap(s, "1") }
-    func red(_ s: String) -> String { wrap(s, "1;31") }
-    func blue(_ s: String) -> String { wrap(s, "1;34") }
-    func cyan(_ s: String) -> String { wrap(s, "1;36") }
+    public func bold(_ s: String) -> String { wrap(s, "1") }
+    public func red(_ s: String) -> String { wrap(s, "1;31") }
+    public func blue(_ s: String) -> String { wrap(s, "1;34") }
+    public func cyan(_ s: String) -> String { wrap(s, "1;36") }
+    public func dim(_ s: String) -> String { wrap(s, "2") }
 }
 
 /// Several diagnostics at once: the resolver reports all it finds.

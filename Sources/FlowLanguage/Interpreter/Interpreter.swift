@@ -93,7 +93,7 @@ public final class Program {
         var outcome = Outcome()
         let marbles = MarbleRun()
         var liveRun: RunState?
-        var interruption: DispatchSourceSignal?
+        var interruption: SignalWatcher?
         LiveScheduler.run { [self] scheduler, handle in
             let run = RunState(name: file.path, scheduler: scheduler, marbles: marbles)
             liveRun = run
@@ -104,11 +104,7 @@ public final class Program {
                     run.cancelAll()
                     handle.stop()
                 }
-                signal(SIGINT, SIG_IGN)
-                let source = DispatchSource.makeSignalSource(signal: SIGINT, queue: .global())
-                source.setEventHandler { interrupt(true) }
-                source.resume()
-                interruption = source
+                interruption = SignalWatcher(signal: SIGINT) { interrupt(true) }
             }
             outcome.errors += executeStatements(topLevel, in: frame, run: run)
             if marblesForBindings { run.lanes.append(bindingLanes(frame, run: run)) }
@@ -167,16 +163,7 @@ public final class Program {
     private func finish(_ run: RunState, bindings: Frame?) -> (failures: [MarbleRun.ExpectationFailure], diagrams: [LaneDiagram]) {
         environment.run = run
         if marblesForBindings, let bindings, run.scheduler.isVirtual { run.lanes.append(bindingLanes(bindings, run: run)) }
-        let failures = run.marbles.run()
-        var diagrams = run.lanes.filter { !$0.isEmpty }.map { Report.lanes($0, options: laneOptions) }
-        // Traces of the live clock (if any), then of virtual time.
-        var tracers = [run.scheduler.tracer, run.marbles.scheduler.tracer].compactMap { $0 }
-        if run.scheduler === run.marbles.scheduler { tracers = Array(tracers.prefix(1)) }
-        for tracer in tracers {
-            for lanes in TraceDiagram.lanes(from: tracer, subscriptions: showsSubscriptions) where !lanes.isEmpty {
-                diagrams.append(LaneDiagram(lanes: lanes, options: laneOptions))
-            }
-        }
+        let (failures, diagrams) = run.conclude(laneOptions: laneOptions, showsSubscriptions: showsSubscriptions)
         if drawsLanes { for diagram in diagrams { console.out(diagram.render().text) } }
         return (failures, diagrams)
     }

@@ -62,6 +62,36 @@ public enum OperatorDocs {
             (Suggestions.didYouMean(name, among: operatorTable.allNames).map { "; \($0)" } ?? "")))
     }
 
+    /// A module's functions (`http`), or one of them (`http.get`); nil when
+    /// `name` names no module.
+    public static func moduleText(_ name: String, modules: [BuiltinModule]) -> String? {
+        let parts = name.split(separator: ".", maxSplits: 1).map(String.init)
+        guard let first = parts.first, let module = modules.first(where: { $0.name == first }) else { return nil }
+        func describe(_ spec: OperatorSpec, prefix: String) -> String {
+            spec.signatureDescriptions.map { prefix + $0 + " — " + spec.summary }.joined(separator: "\n")
+        }
+        if parts.count == 1 {
+            return (["\(module.name): \(module.summary)"]
+                + module.functions.map { describe($0, prefix: "  \(module.name).") }
+                + module.methods.map { describe($0, prefix: "  value.") }).joined(separator: "\n")
+        }
+        if let function = module.function(parts[1]) { return describe(function, prefix: "\(module.name).") }
+        return module.methods.first(where: { $0.name == parts[1] }).map { describe($0, prefix: "value.") }
+    }
+
+    /// Documentation for an operator, a module or a module's function, or
+    /// what is wrong with the name (with a suggestion).
+    public static func text(forName name: String, modules: [BuiltinModule]) -> Result<String, DocError> {
+        if let text = moduleText(name, modules: modules) { return .success(text) }
+        if name.contains(".") {
+            // A dotted name is a module function: suggest among those rather than among operators.
+            let qualified = modules.flatMap { module in module.functions.map { "\(module.name).\($0.name)" } }
+            let hint = Suggestions.didYouMean(name, among: qualified).map { "; " + $0 } ?? ""
+            return .failure(DocError(message: "no module function '\(name)'" + hint))
+        }
+        return lookup(name).map(text(for:))
+    }
+
     public struct DocError: Error {
         public let message: String
     }

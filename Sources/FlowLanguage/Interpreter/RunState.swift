@@ -17,9 +17,18 @@ public final class RunState {
     var streamErrors: [FlowError] = []
     /// Subscriptions still running, so an interrupt can cancel them all.
     private var active: [ObjectIdentifier: Disposable] = [:]
+    /// Told of each subscription a statement starts (the REPL's jobs).
+    var onTrack: ((Disposable) -> Void)?
+    /// Draw `marbles(...)` lanes in virtual time even on the live clock
+    /// (the REPL draws them at once, as it does for `:marble`).
+    var lanesInVirtualTime = false
 
-    func track(_ subscription: Disposable) { active[ObjectIdentifier(subscription)] = subscription }
+    func track(_ subscription: Disposable) {
+        active[ObjectIdentifier(subscription)] = subscription
+        onTrack?(subscription)
+    }
     func untrack(_ subscription: Disposable) { active.removeValue(forKey: ObjectIdentifier(subscription)) }
+    func isActive(_ subscription: Disposable) -> Bool { active[ObjectIdentifier(subscription)] != nil }
 
     /// Cancels every running subscription (Ctrl-C): requests are cancelled,
     /// files flushed and closed.
@@ -38,13 +47,29 @@ public final class RunState {
     /// Records a stream for a lane: in virtual time from frame 0, before
     /// anything else of that frame; on the live clock with real times.
     func record(_ stream: Observable) -> EventRecorder {
-        if scheduler.isVirtual {
+        if scheduler.isVirtual || lanesInVirtualTime {
             return marbles.observe(stream, subscription: SubscriptionLog(subscribed: .zero, unsubscribed: nil))
         }
         let recorder = EventRecorder(scheduler: scheduler)
         track(recorder)
         stream.subscribe(recorder, on: scheduler)
         return recorder
+    }
+
+    /// Runs the virtual clock to idle and checks the expectations; returns
+    /// the failures and the diagrams to draw (`marbles(...)` lanes, then
+    /// traces of the live clock, if any, then of virtual time).
+    func conclude(laneOptions: LaneDiagram.Options, showsSubscriptions: Bool) -> (failures: [MarbleRun.ExpectationFailure], diagrams: [LaneDiagram]) {
+        let failures = marbles.run()
+        var diagrams = lanes.filter { !$0.isEmpty }.map { Report.lanes($0, options: laneOptions) }
+        var tracers = [scheduler.tracer, marbles.scheduler.tracer].compactMap { $0 }
+        if scheduler === marbles.scheduler { tracers = Array(tracers.prefix(1)) }
+        for tracer in tracers {
+            for lanes in TraceDiagram.lanes(from: tracer, subscriptions: showsSubscriptions) where !lanes.isEmpty {
+                diagrams.append(LaneDiagram(lanes: lanes, options: laneOptions))
+            }
+        }
+        return (failures, diagrams)
     }
 
     /// A run entirely in virtual time.

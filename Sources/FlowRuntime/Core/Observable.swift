@@ -57,6 +57,11 @@ open class Observable {
         return observer
     }
 
+    /// A source that produces whether or not anyone listens, one sequence
+    /// shared by every subscriber (subjects, `hot(...)`, standard input);
+    /// a cold source starts afresh for each subscriber.
+    open var isHotSource: Bool { false }
+
     /// How a node prints in graphs and traces: its label, else its operator name.
     public var displayName: String { label ?? operatorName }
 

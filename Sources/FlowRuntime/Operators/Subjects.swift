@@ -18,6 +18,8 @@ public class Subject: Observable {
 
     public var hasObservers: Bool { !observers.isEmpty }
 
+    override public var isHotSource: Bool { true }
+
     public func send(_ value: Value) { post(.next(value)) }
     public func complete() { post(.completed) }
     public func fail(_ error: FlowError) { post(.error(error)) }

@@ -1,0 +1,382 @@
+import FlowMarbles
+import FlowRuntime
+
+/// What a session reports as it evaluates, in the order it happens: the
+/// REPL turns these into lines on the terminal.
+public protocol SessionListener: AnyObject {
+    /// A `let` bound a name.
+    func session(_ session: Session, bound name: String, to value: Value)
+    /// An expression statement's value (not a stream, not nil).
+    func session(_ session: Session, evaluated value: Value)
+    /// An event of a stream the session subscribed for the user.
+    func session(_ session: Session, job: Job, received event: Event, at time: TimeSpan)
+    /// A stream the session subscribed is still running after its input.
+    func session(_ session: Session, started job: Job)
+    /// Lanes an input drew (`marbles(...)`).
+    func session(_ session: Session, drew diagram: LaneDiagram)
+    /// A `test` block ran in virtual time: its failures, rendered.
+    func session(_ session: Session, ranTest name: String, failures: [String])
+}
+
+/// An interactive session: inputs are compiled one at a time against the
+/// bindings of the inputs before them, and run on one scheduler that lives
+/// as long as the session.
+///
+/// Each input gets a scope and a frame whose parents are the previous
+/// input's, so a new `let` shadows an old one (the old binding lives on in
+/// closures that captured it), and compiled code still reads a variable by
+/// an index into a frame.
+public final class Session {
+    public let scheduler: Scheduler
+    public weak var listener: SessionListener?
+    /// How `marbles(...)` lanes are drawn.
+    public var laneOptions = LaneDiagram.Options()
+
+    private let console: Console
+    private let modules: [BuiltinModule]
+    private let environment: Environment
+    private var scope: Scope
+    private var frame: Frame
+    /// Every input so far by path, to show the line an error points at.
+    private var files: [String: SourceFile] = [:]
+    private var inputCount = 0
+    /// Subscriptions the session started, oldest first (ended ones included
+    /// until they are pruned).
+    public private(set) var jobs: [Job] = []
+    private var nextJobID = 1
+
+    public init(scheduler: Scheduler, console: Console, modules: [BuiltinModule] = []) {
+        self.scheduler = scheduler
+        self.console = console
+        self.modules = modules
+        let placeholder = SourceFile(path: "<session>", text: "")
+        environment = Environment(file: placeholder, output: console.out, run: Self.liveRun(named: "<session>", on: scheduler), arguments: [])
+        environment.modules = Dictionary(modules.map { ($0.name, $0) }, uniquingKeysWith: { a, _ in a })
+        scope = Scope(kind: .script, parent: nil)
+        frame = Frame(count: 0, parent: nil)
+        environment.reportStreamError = { [weak self] error in
+            guard let self else { return }
+            console.err(describe(error))
+        }
+    }
+
+    /// A run on the session's scheduler whose `marbles(...)` lanes are drawn
+    /// at once, in virtual time.
+    private static func liveRun(named name: String, on scheduler: Scheduler) -> RunState {
+        let run = RunState(name: name, scheduler: scheduler, marbles: MarbleRun())
+        run.lanesInVirtualTime = true
+        return run
+    }
+
+    // MARK: - Inputs
+
+    /// The path the next input will be shown under in errors.
+    public func nextInputPath() -> String { "<input-\(inputCount + 1)>" }
+
+    /// Compiles and runs one input. Compile errors are thrown together and
+    /// nothing of the input runs; a statement that fails at run time is
+    /// reported and stops the rest of its input.
+    public func evaluate(_ text: String, path: String? = nil) throws {
+        inputCount += 1
+        let file = SourceFile(path: path ?? "<input-\(inputCount)>", text: text)
+        files[file.path] = file
+        let inputScope = Scope(kind: .script, parent: scope)
+        let compiled = try compile(file, in: inputScope)
+        scope = inputScope
+        frame = Frame(count: inputScope.count, parent: frame)
+        let run = Self.liveRun(named: file.path, on: scheduler)
+        environment.run = run
+        defer { run.onTrack = nil }
+        for (statement, code) in zip(compiled.statements, compiled.body) {
+            guard execute(statement, code, in: file, run: run) else { break }
+        }
+        for test in compiled.tests { runTest(test) }
+        environment.run = run
+        let (failures, diagrams) = run.conclude(laneOptions: laneOptions, showsSubscriptions: false)
+        for diagram in diagrams { listener?.session(self, drew: diagram) }
+        for failure in failures { console.err(Report.expectationFailure(failure, file: file, color: console.color)) }
+        pruneJobs()
+    }
+
+    private struct Compiled {
+        var statements: [Statement]
+        var body: [Code]
+        var tests: [Compiler.CompiledTest]
+    }
+
+    private func compile(_ file: SourceFile, in inputScope: Scope) throws -> Compiled {
+        let (compiled, problems) = withLargeStack(size: 256 << 20) { () -> (Compiled, [Diagnostic]) in
+            var parser = Parser(file: file)
+            let script = parser.parseScript()
+            let compiler = Compiler(file: file, environment: environment, modules: modules)
+            let (body, tests) = compiler.compileTopLevel(script.statements, in: inputScope)
+            var seen = Set<Int>()
+            let problems = (parser.diagnostics + compiler.diagnostics)
+                .sorted { $0.span.start < $1.span.start }
+                .filter { seen.insert($0.span.start).inserted }
+            let statements = script.statements.filter { if case .test = $0 { false } else { true } }
+            return (Compiled(statements: statements, body: body, tests: tests), problems)
+        }
+        if !problems.isEmpty { throw DiagnosticList(problems) }
+        return compiled
+    }
+
+    /// Runs one statement; false when it failed.
+    private func execute(_ statement: Statement, _ code: Code, in file: SourceFile, run: RunState) -> Bool {
+        let job = Job(id: nextJobID, label: file.text(of: statement.span), run: run, startedAt: scheduler.now)
+        run.onTrack = { job.add($0) }
+        defer {
+            if !job.subscriptions.isEmpty {
+                nextJobID += 1
+                jobs.append(job)
+                if job.isRunning { listener?.session(self, started: job) }
+            }
+        }
+        do {
+            let value = try code(frame)
+            switch statement {
+            case .binding(let name, _, _, _):
+                if let (_, slot) = scope.lookup(name) { listener?.session(self, bound: name, to: frame.slots[slot]) }
+            case .expression(let expr):
+                if Self.subscribesItself(expr) { break }
+                if case .stream(let stream) = value {
+                    subscribe(stream, as: job, at: file.location(of: expr.span.start))
+                } else if !value.isNull {
+                    listener?.session(self, evaluated: value)
+                }
+            case .return, .test:
+                break
+            }
+            return true
+        } catch {
+            console.err(describe(FlowError.wrap(error)))
+            return false
+        }
+    }
+
+    /// `s.print()` subscribes as it is evaluated; a stream typed at the
+    /// prompt must not be subscribed a second time.
+    private static func subscribesItself(_ expr: Expr) -> Bool {
+        if case .call(.member(_, "print", _, _), _, _) = expr { return true }
+        return false
+    }
+
+    /// Subscribes a stream typed at the prompt: its events go to the listener.
+    private func subscribe(_ stream: Observable, as job: Job, at location: SourceLocation) {
+        var handlers = Handlers()
+        handlers.next = Function.unary(name: "job \(job.id)") { [weak self, job] value in
+            job.valueCount += 1
+            self?.deliver(.next(value), of: job)
+            return .null
+        }
+        handlers.completion = Function.unary(name: "job \(job.id)") { [weak self, job] event in
+            if case .event(let event) = event { self?.deliver(event, of: job) }
+            return .null
+        }
+        environment.subscribe(stream, at: location, handlers: handlers)
+    }
+
+    private func deliver(_ event: Event, of job: Job) {
+        listener?.session(self, job: job, received: event, at: scheduler.now - job.startedAt)
+    }
+
+    private func runTest(_ test: Compiler.CompiledTest) {
+        let run = RunState.virtual(name: test.name)
+        environment.run = run
+        var failures: [String] = []
+        do {
+            let testFrame = Frame(count: test.scope.count, parent: frame)
+            for statement in test.body { _ = try statement(testFrame) }
+        } catch {
+            failures.append(describe(FlowError.wrap(error)))
+        }
+        let (expectationFailures, diagrams) = run.conclude(laneOptions: laneOptions, showsSubscriptions: false)
+        for diagram in diagrams { listener?.session(self, drew: diagram) }
+        failures += run.streamErrors.map(describe)
+        failures += expectationFailures.map { failure in
+            let file = failure.location.flatMap { files[$0.file] } ?? SourceFile(path: "<test>", text: "")
+            return Report.expectationFailure(failure, file: file, color: console.color)
+        }
+        listener?.session(self, ranTest: test.name, failures: failures)
+    }
+
+    // MARK: - Subscriptions
+
+    /// The jobs still running.
+    public var runningJobs: [Job] { jobs.filter(\.isRunning) }
+
+    /// Cancels every running subscription; returns the jobs it stopped.
+    @discardableResult
+    public func cancelAll() -> [Job] {
+        let running = runningJobs
+        for job in running { job.cancel() }
+        pruneJobs()
+        return running
+    }
+
+    /// Cancels one job; nil when no running job has that number.
+    public func cancel(jobID: Int) -> Job? {
+        guard let job = runningJobs.first(where: { $0.id == jobID }) else { return nil }
+        job.cancel()
+        pruneJobs()
+        return job
+    }
+
+    private func pruneJobs() { jobs.removeAll { !$0.isRunning } }
+
+    /// Forgets every binding and cancels every subscription.
+    public func reset() {
+        cancelAll()
+        scope = Scope(kind: .script, parent: nil)
+        frame = Frame(count: 0, parent: nil)
+        files = [:]
+        nextJobID = 1
+    }
+
+    // MARK: - Names
+
+    /// Names bound so far, each once, most recent first.
+    public var boundNames: [String] {
+        var seen = Set<String>()
+        return scope.visibleNames.filter { seen.insert($0).inserted }
+    }
+
+    /// The value a name is bound to now.
+    public func value(of name: String) -> Value? {
+        guard let (depth, slot) = scope.lookup(name) else { return nil }
+        return frame.ancestor(depth).slots[slot]
+    }
+
+    /// `file:line:col: error: ...` with the line of the input it points at.
+    public func describe(_ error: FlowError) -> String {
+        let file = error.location.flatMap { files[$0.file] } ?? SourceFile(path: "<session>", text: "")
+        return Report.streamError(error, file: file, color: console.color)
+    }
+
+    // MARK: - Diagrams in virtual time
+
+    /// What `:marble` and `:trace` draw.
+    public struct Drawing {
+        public var diagrams: [LaneDiagram]
+        /// Where drawing stopped a stream that had not ended.
+        public var cutAt: TimeSpan?
+    }
+
+    /// Runs one stream expression in virtual time and draws it: a lane for
+    /// each bound stream the expression reads, then its own (or, traced, a
+    /// lane per stage). Bindings are read; nothing is bound.
+    public func draw(_ text: String, traced: Bool, options: LaneDiagram.Options) throws -> Drawing {
+        let file = SourceFile(path: "<input-\(inputCount + 1)>", text: text)
+        let (expr, code, exprScope) = try compileExpression(file)
+        inputCount += 1
+        files[file.path] = file
+        let run = RunState.virtual(name: file.path)
+        let saved = environment.run
+        environment.run = run
+        defer { environment.run = saved }
+        let exprFrame = Frame(count: exprScope.count, parent: frame)
+        let evaluated: Value
+        do { evaluated = try code(exprFrame) } catch { throw FlowError.wrap(error) }
+        guard case .stream(let result) = evaluated else {
+            throw DiagnosticList([Diagnostic("this is \(evaluated.typeName) \(evaluated.literal), not a stream", in: file, at: expr.span,
+                                             help: "draw a stream: cold(\"-a-b|\"), interval(1s).take(3), ...")])
+        }
+        var recorded: [(label: String, recorder: EventRecorder)] = []
+        if traced {
+            let tracer = Tracer()
+            run.marbles.scheduler.tracer = tracer
+            tracer.trace(result)
+        } else {
+            for name in streamNames(readBy: file) {
+                if case .stream(let stream)? = value(of: name), stream !== result { recorded.append((name, run.record(stream))) }
+            }
+        }
+        let resultRecorder = run.record(result)
+        recorded.append((text.trimmingWhitespace(), resultRecorder))
+        let cutAt = Self.runUntilDrawn(run.marbles.scheduler, watching: resultRecorder)
+        for (_, recorder) in recorded { recorder.dispose() }
+        if let tracer = run.marbles.scheduler.tracer {
+            let groups = TraceDiagram.lanes(from: tracer).filter { !$0.isEmpty }
+            return Drawing(diagrams: groups.map { LaneDiagram(lanes: $0, options: options) }, cutAt: cutAt)
+        }
+        return Drawing(diagrams: [Report.lanes(recorded, options: options)], cutAt: cutAt)
+    }
+
+    /// Runs virtual time until the stream ends; an endless one is cut once
+    /// it has shown enough (ten values, or a minute).
+    private static func runUntilDrawn(_ clock: VirtualScheduler, watching recorder: EventRecorder) -> TimeSpan? {
+        var limit = TimeSpan.milliseconds(Int64(100))
+        let longest = TimeSpan.seconds(60)
+        while true {
+            guard clock.run(timeLimit: limit, actionLimit: clock.executedActions + 200_000) == .limitReached else { return nil }
+            // Work still due before the limit: the action budget ran out.
+            if clock.nextDueTime.map({ $0 <= limit }) == true { return clock.now }
+            if recorder.events.count >= 10 || limit >= longest { return limit }
+            limit = limit + limit
+        }
+    }
+
+    /// Parses and compiles one expression in a scope of its own.
+    private func compileExpression(_ file: SourceFile) throws -> (Expr, Code, Scope) {
+        let (result, problems) = withLargeStack(size: 256 << 20) { () -> ((Expr, Code, Scope)?, [Diagnostic]) in
+            var parser = Parser(file: file)
+            let script = parser.parseScript()
+            guard parser.diagnostics.isEmpty else { return (nil, parser.diagnostics) }
+            guard script.statements.count == 1, case .expression(let expr) = script.statements[0] else {
+                let span = script.statements.first?.span ?? Span(0, file.text.utf8.count)
+                return (nil, [Diagnostic("expected one stream expression", in: file, at: span,
+                                         help: "for example :marble cold(\"-a-b|\").map { $0 + \"!\" }")])
+            }
+            let compiler = Compiler(file: file, environment: environment, modules: modules)
+            let exprScope = Scope(kind: .script, parent: scope)
+            let code = compiler.compile(expr, in: exprScope)
+            return (compiler.diagnostics.isEmpty ? (expr, code, exprScope) : nil, compiler.diagnostics)
+        }
+        guard let result else { throw DiagnosticList(problems) }
+        return result
+    }
+
+    /// Bound names an input reads (not members after a `.`), in order.
+    private func streamNames(readBy file: SourceFile) -> [String] {
+        var lexer = Lexer(file: file)
+        var names: [String] = []
+        var previous: TokenKind?
+        for token in lexer.tokenize() {
+            if case .identifier(let name) = token.kind, previous != .symbol("."), !names.contains(name) { names.append(name) }
+            previous = token.kind
+        }
+        return names
+    }
+}
+
+/// A subscription the session started: a stream typed at the prompt, or a
+/// statement that subscribes (`sink`, `.print()`).
+public final class Job {
+    public let id: Int
+    /// The statement as typed.
+    public let label: String
+    /// When it was subscribed, on the session's clock.
+    public let startedAt: TimeSpan
+    /// Values delivered so far (for streams typed at the prompt).
+    public internal(set) var valueCount = 0
+    fileprivate private(set) var subscriptions: [Disposable] = []
+    private let run: RunState
+
+    init(id: Int, label: String, run: RunState, startedAt: TimeSpan) {
+        self.id = id
+        self.label = label
+        self.run = run
+        self.startedAt = startedAt
+    }
+
+    fileprivate func add(_ subscription: Disposable) { subscriptions.append(subscription) }
+
+    public var isRunning: Bool { subscriptions.contains { run.isActive($0) } }
+
+    func cancel() {
+        for subscription in subscriptions where run.isActive(subscription) {
+            run.untrack(subscription)
+            subscription.dispose()
+        }
+    }
+}

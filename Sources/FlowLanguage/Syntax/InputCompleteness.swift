@@ -1,0 +1,31 @@
+/// Whether an interactive input is unfinished and needs another line.
+public enum InputCompleteness {
+    /// True while a `{`, `(` or `[` is still open. Brackets inside strings
+    /// and comments do not count (the lexer skips them); an input the lexer
+    /// rejects is finished, so its error shows at once.
+    public static func needsMoreInput(_ text: String) -> Bool {
+        var lexer = Lexer(file: SourceFile(path: "<input>", text: text))
+        let tokens = lexer.tokenize()
+        guard lexer.diagnostics.isEmpty else { return false }
+        var depth = 0
+        for token in tokens {
+            switch token.kind {
+            case .symbol("("), .symbol("["), .symbol("{"): depth += 1
+            case .symbol(")"), .symbol("]"), .symbol("}"):
+                depth -= 1
+                if depth < 0 { return false }
+            default: break
+            }
+        }
+        return depth > 0
+    }
+
+    /// A line that starts with `.member` continues the chain before it, as
+    /// in a script; so does one starting with `?`, `&&` or `||`, which
+    /// cannot start a statement. (A line starting with `:` is a REPL command.)
+    public static func continuesChain(_ line: String) -> Bool {
+        let start = line.drop(while: { $0 == " " || $0 == "\t" })
+        if start.hasPrefix("."), let next = start.dropFirst().first, next.isLetter || next == "_" { return true }
+        return start.hasPrefix("?") || start.hasPrefix("&&") || start.hasPrefix("||")
+    }
+}

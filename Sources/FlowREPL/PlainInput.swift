@@ -1,0 +1,64 @@
+import Dispatch
+import FlowIO
+import FlowRuntime
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The REPL when standard input is not a terminal (`flow repl < session.txt`):
+/// plain lines, no prompt, no line editing (readline would echo a prompt
+/// and read control bytes in the data as keys). At the end of the input,
+/// streams still running finish, as in a script.
+final class PlainInput: Screen {
+    private let scheduler: LiveScheduler
+
+    init(scheduler: LiveScheduler) { self.scheduler = scheduler }
+
+    func show(_ text: String) { StandardStreams.out(text) }
+    func showError(_ text: String) { StandardStreams.err(text) }
+
+    /// Reads lines on a background thread and hands each to the controller
+    /// on the loop, saying whether more were already waiting.
+    func start(_ controller: Controller, atEnd: @escaping () -> Void) {
+        let deliver = scheduler.makeCallback { (item: Line?) in
+            guard let item else {
+                controller.inputSettled()
+                return atEnd()
+            }
+            controller.receive(item.text, moreInputWaiting: item.moreWaiting)
+            if !item.moreWaiting { controller.inputSettled() }
+        }
+        DispatchQueue.global().async {
+            var pending: [UInt8] = []
+            var buffer = [UInt8](repeating: 0, count: 65536)
+            while true {
+                let count = read(0, &buffer, buffer.count)
+                if count <= 0 { break }
+                pending += buffer[0..<count]
+                var lines: [String] = []
+                while let newline = pending.firstIndex(of: UInt8(ascii: "\n")) {
+                    var line = pending[..<newline]
+                    if line.last == UInt8(ascii: "\r") { line = line.dropLast() }
+                    lines.append(String(decoding: line, as: UTF8.self))
+                    pending.removeSubrange(...newline)
+                }
+                let moreWaiting = !pending.isEmpty || Self.inputWaiting()
+                for (index, line) in lines.enumerated() {
+                    deliver(Line(text: line, moreWaiting: index < lines.count - 1 || moreWaiting))
+                }
+            }
+            if !pending.isEmpty { deliver(Line(text: String(decoding: pending, as: UTF8.self), moreWaiting: false)) }
+            deliver(nil)
+        }
+    }
+
+    struct Line: Sendable {
+        let text: String
+        let moreWaiting: Bool
+    }
+
+    private static func inputWaiting() -> Bool {
+        var descriptor = pollfd(fd: 0, events: Int16(POLLIN), revents: 0)
+        return poll(&descriptor, 1, 0) > 0
+    }
+}

@@ -1,0 +1,56 @@
+import FlowTestSupport
+import Foundation
+import Testing
+
+/// `flow repl` with standard input not a terminal: plain lines, no prompt.
+@Suite struct PipedInputTests {
+    @Test func readsPlainLinesWithoutAPrompt() throws {
+        let result = try FlowProcess.run(["repl"], stdin: "let x = 2\nx * 21\n:doc take\n")
+        #expect(result.status == 0)
+        #expect(result.out.hasPrefix("x: Int = 2\n42\ntake(Int) — the first n values, then completion\n"))
+        #expect(!result.out.contains("flow>"))
+        #expect(result.err.isEmpty)
+    }
+
+    @Test func controlBytesInTheInputAreData() throws {
+        // A Tab would complete, and ESC [ A recall history, under readline.
+        let result = try FlowProcess.run(["repl"], stdin: "\tlet s = \"a\\tb\"\ns.count\n\u{1B}[A\n")
+        #expect(result.out.hasPrefix("s: String = \"a\\tb\"\n3\n"))
+        #expect(result.err.contains("error"))
+    }
+
+    @Test func streamsStillRunningFinishAtTheEndOfInput() throws {
+        let result = try FlowProcess.run(["repl"], stdin: "interval(20ms).take(3)\n:subs\n")
+        #expect(result.status == 0)
+        let lines = result.out.split(separator: "\n").map(String.init)
+        #expect(lines.first == "#1 running: :cancel 1 or Ctrl-C stops it")
+        #expect(lines[1].hasPrefix("  #1 interval(20ms).take(3), after "))
+        #expect(lines.filter { $0.hasPrefix("#1 +") }.map { $0.split(separator: " ").dropFirst(2).joined(separator: " ") } == ["0", "1", "2", "completed"])
+    }
+
+    @Test func aPastedChainRunsOnce() throws {
+        let result = try FlowProcess.run(["repl"], stdin: "of(1, 2)\n  .map { $0 * 10 }\n  .filter { $0 > 10 }\n")
+        #expect(result.out == "#1 +0ms  20\n#1 +0ms  completed\n")
+    }
+
+    @Test func errorsDoNotEndTheSession() throws {
+        let result = try FlowProcess.run(["repl"], stdin: "1 / 0\nnope\n:nope\n2 + 2\n")
+        #expect(result.status == 0)
+        #expect(result.out == "4\n")
+        #expect(result.err.contains("<input-1>:1:3: error: division by zero\n 1 | 1 / 0\n   |   ^\n"))
+        #expect(result.err.contains("<input-2>:1:1: error: unknown name 'nope'"))
+        #expect(result.err.contains("unknown command ':nope'"))
+    }
+
+    @Test func quitEndsTheSessionAtOnce() throws {
+        let result = try FlowProcess.run(["repl"], stdin: "1\ninterval(1s)\n:quit\n2\n")
+        #expect(result.status == 0)
+        #expect(result.out == "1\n#1 running: :cancel 1 or Ctrl-C stops it\n")
+    }
+
+    @Test func withoutReplPipedInputIsStillAScript() throws {
+        // The contract: `flow` with a script on standard input runs it.
+        let result = try FlowProcess.run([], stdin: "let x = 2\nprint(x * 21)\n")
+        #expect(result.out == "42\n")
+    }
+}
