@@ -138,8 +138,8 @@ final class Controller: SessionListener {
     /// `#2 interval(100ms).take(50), after 1.203s, 12 values`
     func describe(_ job: Job) -> String {
         let elapsed = Self.format(session.scheduler.now - job.startedAt).dropFirst()
-        let values = job.valueCount == 1 ? "1 value" : "\(job.valueCount) values"
-        return "#\(job.id) \(Self.oneLine(job.label)), after \(elapsed), \(values)"
+        let values = job.valueCount.map { $0 == 1 ? ", 1 value" : ", \($0) values" } ?? ""
+        return "#\(job.id) \(Self.oneLine(job.label)), after \(elapsed)\(values)"
     }
 
     // MARK: - What the session reports

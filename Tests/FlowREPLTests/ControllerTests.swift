@@ -88,6 +88,8 @@ final class Harness {
             p: receive finished
             """)
         #expect(repl.enter("of(1, 2).sink { print($0) }").out == "1\n2")
+        repl.enter("let s = subject()", "s.sink { print($0) }")
+        #expect(repl.enter(":subs").out == "  #1 s.sink { print($0) }, after 0ms")
     }
 
     @Test func errorsShowWithACaretAndTheSessionGoesOn() {

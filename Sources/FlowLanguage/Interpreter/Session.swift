@@ -126,7 +126,8 @@ public final class Session {
         let job = Job(id: nextJobID, label: file.text(of: statement.span), run: run, startedAt: scheduler.now)
         run.onTrack = { job.add($0) }
         defer {
-            if !job.subscriptions.isEmpty {
+            // A number is used once shown: on events, or while running.
+            if !job.subscriptions.isEmpty && (job.isRunning || job.valueCount != nil) {
                 nextJobID += 1
                 jobs.append(job)
                 if job.isRunning { listener?.session(self, started: job) }
@@ -163,9 +164,10 @@ public final class Session {
 
     /// Subscribes a stream typed at the prompt: its events go to the listener.
     private func subscribe(_ stream: Observable, as job: Job, at location: SourceLocation) {
+        job.valueCount = 0
         var handlers = Handlers()
         handlers.next = Function.unary(name: "job \(job.id)") { [weak self, job] value in
-            job.valueCount += 1
+            job.valueCount = (job.valueCount ?? 0) + 1
             self?.deliver(.next(value), of: job)
             return .null
         }
@@ -357,8 +359,10 @@ public final class Job {
     public let label: String
     /// When it was subscribed, on the session's clock.
     public let startedAt: TimeSpan
-    /// Values delivered so far (for streams typed at the prompt).
-    public internal(set) var valueCount = 0
+    /// Values delivered so far, for a stream typed at the prompt; nil for a
+    /// statement that subscribes itself (`sink`), whose values the session
+    /// does not see.
+    public internal(set) var valueCount: Int?
     fileprivate private(set) var subscriptions: [Disposable] = []
     private let run: RunState
 
