@@ -30,6 +30,9 @@ final class ReadlineTerminal: Screen {
     private var promptVisible = false
     private var stopped = false
     private let stopFlag = NIOLockedValueBox(false)
+    /// Set by Ctrl-C on the signal's thread, at once, so that a stream
+    /// printing synchronously on the loop stops (`Session.stopRequested`).
+    private let interruptPending = NIOLockedValueBox(false)
     private var signalWatchers: [SignalWatcher] = []
     private var onExit: () -> Void = {}
 
@@ -41,6 +44,8 @@ final class ReadlineTerminal: Screen {
     func start(_ controller: Controller, onExit: @escaping () -> Void) {
         self.controller = controller
         self.onExit = onExit
+        let interruptPending = self.interruptPending
+        controller.session.stopRequested = { interruptPending.withLockedValue { $0 } }
         Self.current = self
         flow_rl_leave_signals_to_application()
         flow_rl_set_readline_name("flow")
@@ -161,14 +166,21 @@ final class ReadlineTerminal: Screen {
     private func watchSignals() {
         let interrupt = scheduler.makeCallback { [self] (_: Bool) in interrupted() }
         let resize = scheduler.makeCallback { [self] (_: Bool) in if !stopped { rl_resize_terminal() } }
-        for (number, handler) in [(SIGINT, interrupt), (SIGWINCH, resize)] {
-            if let watcher = SignalWatcher(signal: number, { handler(true) }) { signalWatchers.append(watcher) }
+        let interruptPending = self.interruptPending
+        let onInterrupt: @Sendable () -> Void = {
+            interruptPending.withLockedValue { $0 = true }
+            interrupt(true)
+        }
+        let onResize: @Sendable () -> Void = { resize(true) }
+        for (number, handler) in [(SIGINT, onInterrupt), (SIGWINCH, onResize)] {
+            if let watcher = SignalWatcher(signal: number, handler) { signalWatchers.append(watcher) }
         }
     }
 
     /// Ctrl-C: `^C` after the edited line, then the controller decides
     /// (cancel streams, drop the line, or exit), then a fresh prompt.
     private func interrupted() {
+        interruptPending.withLockedValue { $0 = false }
         guard !stopped else { return }
         let lineWasEmpty = flow_rl_end() == 0
         flow_rl_set_point(flow_rl_end())

@@ -157,6 +157,18 @@ final class Harness {
         #expect(repl.controller.interrupt(lineWasEmpty: true) == .exit)
     }
 
+    @Test func ctrlCStopsAStreamThatRunsSynchronously() {
+        let repl = Harness()
+        let screen = repl.screen
+        // As if Ctrl-C came while the third value printed.
+        repl.controller.session.stopRequested = { screen.out.count >= 3 }
+        #expect(repl.enter("range(1, 1000000000)").out == "#1 +0ms  1\n#1 +0ms  2\n#1 +0ms  3")
+        var outcome = Controller.InterruptOutcome.exit
+        let shown = repl.collect { outcome = repl.controller.interrupt(lineWasEmpty: true) }
+        #expect(outcome == .cancelled)
+        #expect(shown.out == "cancelled #1 range(1, 1000000000), after 0ms, 3 values")
+    }
+
     @Test func ctrlCDropsAnOpenInput() {
         let repl = Harness()
         repl.enter("of(1,")

@@ -102,6 +102,20 @@ struct TerminalTests {
         try tmux.waitFor { $0.contains("flow> 1 + 1\n2") }
     }
 
+    @Test func ctrlCStopsALongSynchronousStream() throws {
+        let tmux = try Tmux()
+        defer { tmux.close() }
+        try tmux.waitFor { $0.contains("flow>") }
+        tmux.type("range(1, 100000000)")
+        tmux.press("Enter")
+        try tmux.waitFor { $0.contains("#1 +") }
+        tmux.press("C-c")
+        try tmux.waitFor { $0.contains("cancelled #1 range(1, 100000000)") && $0.hasSuffix("flow>") }
+        tmux.type("2 + 2")
+        tmux.press("Enter")
+        try tmux.waitFor { $0.contains("flow> 2 + 2\n4") }
+    }
+
     @Test func docAndMarbleDrawWithTheEngine() throws {
         let tmux = try Tmux()
         defer { tmux.close() }

@@ -44,6 +44,13 @@ public final class Session {
     /// until they are pruned).
     public private(set) var jobs: [Job] = []
     private var nextJobID = 1
+    /// Asked before each value of a stream typed at the prompt: true when
+    /// Ctrl-C was pressed, which must stop even a stream that runs
+    /// synchronously (`range(1, 100_000_000)`) before the loop could
+    /// handle the interrupt.
+    public var stopRequested: () -> Bool = { false }
+    /// Jobs stopped that way, for the interrupt to report.
+    private var stoppedByRequest: [Job] = []
 
     public init(scheduler: Scheduler, console: Console, modules: [BuiltinModule] = []) {
         self.scheduler = scheduler
@@ -167,8 +174,14 @@ public final class Session {
         job.valueCount = 0
         var handlers = Handlers()
         handlers.next = Function.unary(name: "job \(job.id)") { [weak self, job] value in
+            guard let self else { return .null }
+            if stopRequested() {
+                stoppedByRequest.append(job)
+                job.cancel()
+                return .null
+            }
             job.valueCount = (job.valueCount ?? 0) + 1
-            self?.deliver(.next(value), of: job)
+            deliver(.next(value), of: job)
             return .null
         }
         handlers.completion = Function.unary(name: "job \(job.id)") { [weak self, job] event in
@@ -207,13 +220,15 @@ public final class Session {
     /// The jobs still running.
     public var runningJobs: [Job] { jobs.filter(\.isRunning) }
 
-    /// Cancels every running subscription; returns the jobs it stopped.
+    /// Cancels every running subscription; returns the jobs it stopped,
+    /// with any that `stopRequested` stopped since the last call.
     @discardableResult
     public func cancelAll() -> [Job] {
         let running = runningJobs
         for job in running { job.cancel() }
         pruneJobs()
-        return running
+        defer { stoppedByRequest = [] }
+        return stoppedByRequest + running
     }
 
     /// Cancels one job; nil when no running job has that number.
