@@ -52,6 +52,14 @@ static inline int flow_rl_point(void) { return rl_point; }
 static inline int flow_rl_end(void) { return rl_end; }
 static inline void flow_rl_set_point(int point) { rl_point = point; }
 
+/// Puts the terminal back in readline's mode (no echo) while a line is
+/// handled: readline leaves it in the normal mode then, and the terminal
+/// would echo what is typed ahead, which readline then shows a second time.
+static inline void flow_rl_keep_terminal_prepared(void) {
+    const char *meta = rl_variable_value("input-meta");
+    rl_prep_terminal(meta != NULL && strcmp(meta, "on") == 0);
+}
+
 /// Sends what readline has buffered for the terminal before the application writes.
 static inline void flow_rl_flush_output(void) { fflush(rl_outstream ? rl_outstream : stdout); }
 

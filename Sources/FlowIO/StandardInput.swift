@@ -20,7 +20,7 @@ final class StandardInputNode: Observable {
         let subscription = BackgroundLines(observer: observer, hold: live.hold())
         observer.onSubscribe(subscription)
         let deliver = live.makeCallback { (line: String?) in subscription.deliver(line) }
-        DispatchQueue.global().async {
+        startBackgroundThread {
             var splitter = LineSplitter()
             var buffer = [UInt8](repeating: 0, count: Files.chunkSize)
             while true {

@@ -28,7 +28,7 @@ final class PlainInput: Screen {
             controller.receive(item.text, moreInputWaiting: item.moreWaiting)
             if !item.moreWaiting { controller.inputSettled() }
         }
-        DispatchQueue.global().async {
+        startBackgroundThread {
             var pending: [UInt8] = []
             var buffer = [UInt8](repeating: 0, count: 65536)
             while true {

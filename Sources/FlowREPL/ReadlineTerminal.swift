@@ -99,6 +99,7 @@ final class ReadlineTerminal: Screen {
             return finish()
         }
         history?.add(line)
+        flow_rl_keep_terminal_prepared()
         controller.receive(line, moreInputWaiting: Self.inputWaiting())
         guard !stopped else { return }
         // readline shows the prompt once this handler returns.
@@ -113,7 +114,7 @@ final class ReadlineTerminal: Screen {
             done.signal()
         }
         let stopFlag = self.stopFlag
-        DispatchQueue.global().async {
+        startBackgroundThread {
             while true {
                 var descriptor = pollfd(fd: 0, events: Int16(POLLIN), revents: 0)
                 let ready = poll(&descriptor, 1, 200) > 0
@@ -204,6 +205,7 @@ final class ReadlineTerminal: Screen {
         promptVisible = false
         stopFlag.withLockedValue { $0 = true }
         rl_callback_handler_remove()
+        rl_deprep_terminal()
         history?.save()
         for watcher in signalWatchers { watcher.cancel() }
         onExit()

@@ -186,7 +186,22 @@ final class Tmux {
 
     struct Timeout: Error, CustomStringConvertible {
         let screen: String
-        var description: String { "timed out; the screen was:\n\(screen)" }
+        var threads = ""
+        var description: String { "timed out; the screen was:\n\(screen)\n\(threads)" }
+    }
+
+    /// Where each thread of `flow` is waiting (Linux), to tell a hang from a slow machine.
+    func threadStates() -> String {
+        guard let shell = try? Self.run(["-L", socket, "display-message", "-p", "-t", "repl", "#{pane_pid}"])
+            .trimmingCharacters(in: .whitespacesAndNewlines),
+            let children = try? String(contentsOfFile: "/proc/\(shell)/task/\(shell)/children", encoding: .utf8),
+            let flow = children.split(separator: " ").first,
+            let tasks = try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(flow)/task") else { return "" }
+        return "flow's threads:\n" + tasks.sorted().map { task in
+            let read = { (name: String) in ((try? String(contentsOfFile: "/proc/\(flow)/task/\(task)/\(name)", encoding: .utf8)) ?? "?")
+                .trimmingCharacters(in: .whitespacesAndNewlines) }
+            return "  \(task) \(read("comm")) waits in \(read("wchan")), \(read("syscall").split(separator: " ").first ?? "")"
+        }.joined(separator: "\n")
     }
 
     /// Polls the screen until `condition` holds (generous: CI machines are slow).
@@ -199,7 +214,7 @@ final class Tmux {
             if condition(text) { return text }
             Thread.sleep(forTimeInterval: 0.05)
         }
-        throw Timeout(screen: text)
+        throw Timeout(screen: text, threads: threadStates())
     }
 
     /// Waits for `flow` to exit; its status.

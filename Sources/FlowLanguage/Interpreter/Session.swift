@@ -283,10 +283,10 @@ public final class Session {
     /// each bound stream the expression reads, then its own (or, traced, a
     /// lane per stage). Bindings are read; nothing is bound.
     public func draw(_ text: String, traced: Bool, options: LaneDiagram.Options) throws -> Drawing {
-        let file = SourceFile(path: "<input-\(inputCount + 1)>", text: text)
-        let (expr, code, exprScope) = try compileExpression(file)
         inputCount += 1
+        let file = SourceFile(path: "<input-\(inputCount)>", text: text)
         files[file.path] = file
+        let (expr, code, exprScope) = try compileExpression(file)
         let run = RunState.virtual(name: file.path)
         let saved = environment.run
         environment.run = run

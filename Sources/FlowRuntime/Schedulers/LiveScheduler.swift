@@ -1,3 +1,4 @@
+import Dispatch
 import NIOConcurrencyHelpers
 import NIOCore
 import NIOPosix
@@ -188,6 +189,38 @@ func runOnNewThread(stackSize: Int, _ body: @escaping () -> Void) {
     pthread_join(thread, nil)
     #else
     pthread_join(thread!, nil)
+    #endif
+}
+
+/// Runs `body` on a thread of its own that nobody waits for: for loops that
+/// block (reading standard input, waiting for a signal). Dispatch's global
+/// queue would be the wrong place: it runs about one work item per core, so
+/// two blocked readers can starve a third.
+public func startBackgroundThread(_ body: @escaping @Sendable () -> Void) {
+    final class Box: @unchecked Sendable {
+        // Handed to exactly one thread.
+        let body: @Sendable () -> Void
+        init(_ body: @escaping @Sendable () -> Void) { self.body = body }
+    }
+    let context = Unmanaged.passRetained(Box(body)).toOpaque()
+    #if canImport(Glibc)
+    var thread = pthread_t()
+    #else
+    var thread: pthread_t?
+    #endif
+    let rc = pthread_create(&thread, nil, { raw in
+        let box = Unmanaged<Box>.fromOpaque(raw!).takeRetainedValue()
+        box.body()
+        return nil
+    }, context)
+    guard rc == 0 else {
+        Unmanaged<Box>.fromOpaque(context).release()
+        return DispatchQueue.global().async(execute: body)
+    }
+    #if canImport(Glibc)
+    pthread_detach(thread)
+    #else
+    pthread_detach(thread!)
     #endif
 }
 

@@ -27,7 +27,7 @@ public final class SignalWatcher: Sendable {
         }
         self.signal = signal
         self.writeEnd = writeEnd
-        DispatchQueue.global().async {
+        startBackgroundThread {
             var byte: UInt8 = 0
             // A 1 is a signal; a 0 (or the end of the pipe) is `cancel`.
             while read(readEnd, &byte, 1) == 1, byte == 1 { handler() }
