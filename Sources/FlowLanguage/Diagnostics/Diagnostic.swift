@@ -23,6 +23,13 @@ public struct Diagnostic: Error, @unchecked Sendable, CustomStringConvertible {
 
     public var location: SourceLocation { file.location(of: span.start) }
 
+    /// Syntax and resolution problems together, in the order they appear,
+    /// one per place (a bad token is not reported twice).
+    static func inSourceOrder(_ diagnostics: [Diagnostic]) -> [Diagnostic] {
+        var seen = Set<Int>()
+        return diagnostics.sorted { $0.span.start < $1.span.start }.filter { seen.insert($0.span.start).inserted }
+    }
+
     public var description: String { render(color: false) }
 
     /// `file:line:col: error: message`, the source line, a caret under the

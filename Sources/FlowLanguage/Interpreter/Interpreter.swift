@@ -30,12 +30,7 @@ public final class Program {
             let compiler = Compiler(file: file, environment: env, modules: modules)
             for (name, span) in parser.brokenBindings { _ = scope.declare(name, at: span) }
             let (body, tests) = compiler.compileTopLevel(script.statements, in: scope)
-            // Syntax and resolution problems together, in the order they
-            // appear, one per place (a bad token is not reported twice).
-            var seen = Set<Int>()
-            let problems = (parser.diagnostics + compiler.diagnostics)
-                .sorted { $0.span.start < $1.span.start }
-                .filter { seen.insert($0.span.start).inserted }
+            let problems = Diagnostic.inSourceOrder(parser.diagnostics + compiler.diagnostics)
             return (body, tests, problems)
         }
         if !problems.isEmpty { throw DiagnosticList(problems) }

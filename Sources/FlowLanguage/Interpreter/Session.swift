@@ -77,9 +77,6 @@ public final class Session {
 
     // MARK: - Inputs
 
-    /// The path the next input will be shown under in errors.
-    public func nextInputPath() -> String { "<input-\(inputCount + 1)>" }
-
     /// Compiles and runs one input. Compile errors are thrown together and
     /// nothing of the input runs; a statement that fails at run time is
     /// reported and stops the rest of its input.
@@ -117,10 +114,7 @@ public final class Session {
             let script = parser.parseScript()
             let compiler = Compiler(file: file, environment: environment, modules: modules)
             let (body, tests) = compiler.compileTopLevel(script.statements, in: inputScope)
-            var seen = Set<Int>()
-            let problems = (parser.diagnostics + compiler.diagnostics)
-                .sorted { $0.span.start < $1.span.start }
-                .filter { seen.insert($0.span.start).inserted }
+            let problems = Diagnostic.inSourceOrder(parser.diagnostics + compiler.diagnostics)
             let statements = script.statements.filter { if case .test = $0 { false } else { true } }
             return (Compiled(statements: statements, body: body, tests: tests), problems)
         }
