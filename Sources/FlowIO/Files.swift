@@ -29,10 +29,15 @@ enum Files {
 }
 
 /// Splits bytes into lines, keeping an unfinished line for the next chunk.
-struct LineSplitter {
+public struct LineSplitter {
     private var pending: [UInt8] = []
 
-    mutating func lines(in chunk: ArraySlice<UInt8>) -> [String] {
+    public init() {}
+
+    /// Bytes of a line whose newline has not come yet.
+    public var hasPartialLine: Bool { !pending.isEmpty }
+
+    public mutating func lines(in chunk: ArraySlice<UInt8>) -> [String] {
         var lines: [String] = []
         var start = chunk.startIndex
         for i in chunk.indices where chunk[i] == UInt8(ascii: "\n") {
@@ -47,7 +52,7 @@ struct LineSplitter {
     }
 
     /// The last line, if the input did not end with a newline.
-    mutating func rest() -> String? {
+    public mutating func rest() -> String? {
         defer { pending = [] }
         return pending.isEmpty ? nil : String(decoding: pending, as: UTF8.self)
     }

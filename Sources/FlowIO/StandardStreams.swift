@@ -18,6 +18,12 @@ public enum StandardStreams {
         }
     }
 
+    /// Bytes are waiting on standard input: reading now would not block.
+    public static func inputWaiting() -> Bool {
+        var descriptor = pollfd(fd: 0, events: Int16(POLLIN), revents: 0)
+        return poll(&descriptor, 1, 0) > 0
+    }
+
     /// Colour on a terminal, never when piped or with NO_COLOR set.
     public static func wantsColor(_ fd: Int32) -> Bool { isatty(fd) == 1 && getenv("NO_COLOR") == nil }
 }

@@ -29,25 +29,18 @@ final class PlainInput: Screen {
             if !item.moreWaiting { controller.inputSettled() }
         }
         startBackgroundThread {
-            var pending: [UInt8] = []
+            var splitter = LineSplitter()
             var buffer = [UInt8](repeating: 0, count: 65536)
             while true {
                 let count = read(0, &buffer, buffer.count)
                 if count <= 0 { break }
-                pending += buffer[0..<count]
-                var lines: [String] = []
-                while let newline = pending.firstIndex(of: UInt8(ascii: "\n")) {
-                    var line = pending[..<newline]
-                    if line.last == UInt8(ascii: "\r") { line = line.dropLast() }
-                    lines.append(String(decoding: line, as: UTF8.self))
-                    pending.removeSubrange(...newline)
-                }
-                let moreWaiting = !pending.isEmpty || Self.inputWaiting()
+                let lines = splitter.lines(in: buffer[0..<count])
+                let moreWaiting = splitter.hasPartialLine || StandardStreams.inputWaiting()
                 for (index, line) in lines.enumerated() {
                     deliver(Line(text: line, moreWaiting: index < lines.count - 1 || moreWaiting))
                 }
             }
-            if !pending.isEmpty { deliver(Line(text: String(decoding: pending, as: UTF8.self), moreWaiting: false)) }
+            if let last = splitter.rest() { deliver(Line(text: last, moreWaiting: false)) }
             deliver(nil)
         }
     }
@@ -55,10 +48,5 @@ final class PlainInput: Screen {
     struct Line: Sendable {
         let text: String
         let moreWaiting: Bool
-    }
-
-    private static func inputWaiting() -> Bool {
-        var descriptor = pollfd(fd: 0, events: Int16(POLLIN), revents: 0)
-        return poll(&descriptor, 1, 0) > 0
     }
 }

@@ -78,15 +78,10 @@ final class ReadlineTerminal: Screen {
 
     // MARK: - Input
 
-    private static func inputWaiting() -> Bool {
-        var descriptor = pollfd(fd: 0, events: Int16(POLLIN), revents: 0)
-        return poll(&descriptor, 1, 0) > 0
-    }
-
     /// Hands readline every byte that is waiting (a paste arrives at once).
     private func readAvailable() {
         guard !stopped else { return }
-        repeat { rl_callback_read_char() } while !stopped && Self.inputWaiting()
+        repeat { rl_callback_read_char() } while !stopped && StandardStreams.inputWaiting()
         guard !stopped else { return }
         controller.inputSettled()
     }
@@ -100,7 +95,7 @@ final class ReadlineTerminal: Screen {
         }
         history?.add(line)
         flow_rl_keep_terminal_prepared()
-        controller.receive(line, moreInputWaiting: Self.inputWaiting())
+        controller.receive(line, moreInputWaiting: StandardStreams.inputWaiting())
         guard !stopped else { return }
         // readline shows the prompt once this handler returns.
         rl_set_prompt(controller.prompt)

@@ -158,17 +158,19 @@ final class LiveTimer: Disposable {
     }
 }
 
-/// Runs `body` on a fresh thread with `stackSize` bytes of stack and waits for it.
-func runOnNewThread(stackSize: Int, _ body: @escaping () -> Void) {
+/// Starts `body` on a new thread (with `stackSize` bytes of stack, if
+/// given); nil when no thread could be made.
+private func spawnThread(stackSize: Int?, _ body: @escaping () -> Void) -> pthread_t? {
     final class Box: @unchecked Sendable {
-        // Handed to exactly one thread, which the caller joins before returning.
+        // Handed to exactly one thread; the callers make sure the body is
+        // either Sendable or joined before they return.
         let body: () -> Void
         init(_ body: @escaping () -> Void) { self.body = body }
     }
     var attributes = pthread_attr_t()
     pthread_attr_init(&attributes)
     defer { pthread_attr_destroy(&attributes) }
-    pthread_attr_setstacksize(&attributes, stackSize)
+    if let stackSize { pthread_attr_setstacksize(&attributes, stackSize) }
     let context = Unmanaged.passRetained(Box(body)).toOpaque()
     #if canImport(Glibc)
     var thread = pthread_t()
@@ -182,14 +184,19 @@ func runOnNewThread(stackSize: Int, _ body: @escaping () -> Void) {
     }, context)
     guard rc == 0 else {
         Unmanaged<Box>.fromOpaque(context).release()
-        body()
-        return
+        return nil
     }
     #if canImport(Glibc)
-    pthread_join(thread, nil)
+    return thread
     #else
-    pthread_join(thread!, nil)
+    return thread!
     #endif
+}
+
+/// Runs `body` on a fresh thread with `stackSize` bytes of stack and waits for it.
+func runOnNewThread(stackSize: Int, _ body: @escaping () -> Void) {
+    guard let thread = spawnThread(stackSize: stackSize, body) else { return body() }
+    pthread_join(thread, nil)
 }
 
 /// Runs `body` on a thread of its own that nobody waits for: for loops that
@@ -197,31 +204,8 @@ func runOnNewThread(stackSize: Int, _ body: @escaping () -> Void) {
 /// queue would be the wrong place: it runs about one work item per core, so
 /// two blocked readers can starve a third.
 public func startBackgroundThread(_ body: @escaping @Sendable () -> Void) {
-    final class Box: @unchecked Sendable {
-        // Handed to exactly one thread.
-        let body: @Sendable () -> Void
-        init(_ body: @escaping @Sendable () -> Void) { self.body = body }
-    }
-    let context = Unmanaged.passRetained(Box(body)).toOpaque()
-    #if canImport(Glibc)
-    var thread = pthread_t()
-    #else
-    var thread: pthread_t?
-    #endif
-    let rc = pthread_create(&thread, nil, { raw in
-        let box = Unmanaged<Box>.fromOpaque(raw!).takeRetainedValue()
-        box.body()
-        return nil
-    }, context)
-    guard rc == 0 else {
-        Unmanaged<Box>.fromOpaque(context).release()
-        return DispatchQueue.global().async(execute: body)
-    }
-    #if canImport(Glibc)
+    guard let thread = spawnThread(stackSize: nil, body) else { return DispatchQueue.global().async(execute: body) }
     pthread_detach(thread)
-    #else
-    pthread_detach(thread!)
-    #endif
 }
 
 /// Runs `body` on a thread with a large stack and returns its result.
