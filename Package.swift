@@ -34,7 +34,10 @@ let package = Package(
         // Marble notation: parse, test streams, record, render, compare.
         .target(name: "FlowMarbles", dependencies: ["FlowRuntime"]),
         // The language: lexer, parser, diagnostics, resolver, compiler to the graph.
-        .target(name: "FlowLanguage", dependencies: ["FlowRuntime", "FlowMarbles"]),
+        .target(
+            name: "FlowLanguage",
+            dependencies: ["FlowRuntime", "FlowMarbles", .product(name: "Collections", package: "swift-collections")]
+        ),
         // I/O builtins on the live loop: files, standard input, JSON.
         .target(
             name: "FlowIO",

@@ -27,11 +27,11 @@ public enum IOModules {
             .stream(FileLinesNode(path: try path($0), wholeFile: false, location: $0.context.location))
         },
         function("watch", .creation, "the file's (path:, exists:, size:) each time it changes, checked every 100ms or `every`",
-                 [arg("path", .string), labelled("every", .duration, optional: true)]) {
+                 [arg("path", .string), labelled("every", .duration, optional: true).positive()]) {
             .stream(FilePollNode(path: try path($0), period: try $0.optionalDuration(1) ?? .milliseconds(Int64(100)), mode: .watch))
         },
         function("tail", .creation, "the lines appended to the file after subscription, checked every 100ms or `every`",
-                 [arg("path", .string), labelled("every", .duration, optional: true)]) {
+                 [arg("path", .string), labelled("every", .duration, optional: true).positive()]) {
             .stream(FilePollNode(path: try path($0), period: try $0.optionalDuration(1) ?? .milliseconds(Int64(100)), mode: .tail))
         },
         function("write", .utility, "for sink: writes each value as a line (replacing the file), closed when the stream ends",
@@ -61,7 +61,7 @@ public enum IOModules {
 
 extension IOModules {
     static let httpOptions = [
-        labelled("headers", .value, optional: true), labelled("timeout", .duration, optional: true),
+        labelled("headers", .value, optional: true), labelled("timeout", .duration, optional: true).positive(),
     ]
 
     /// The parts of a call that every HTTP function shares.

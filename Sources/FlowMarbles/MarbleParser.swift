@@ -171,6 +171,7 @@ public enum MarbleParser {
             default:
                 if c.isASCII, c.isNumber, i == 0 || chars[i - 1] == " ", let (span, length) = timeProgression(chars, from: i) {
                     guard groupStart == nil else { throw MarbleSyntaxError(message: "a time progression inside a group", offset: i) }
+                    guard let span else { throw MarbleSyntaxError(message: "time progression too long for the clock", offset: i) }
                     advance = span
                     i += length - 1
                 } else if c.isWhitespace {
@@ -179,7 +180,10 @@ public enum MarbleParser {
                     try visit(.value(c), here, i)
                 }
             }
-            time = time + advance
+            guard let next = time.adding(advance) else {
+                throw MarbleSyntaxError(message: "marble too long for the clock (about 292 years)", offset: i)
+            }
+            time = next
             i += 1
         }
         if groupStart != nil { throw MarbleSyntaxError(message: "'(' is never closed", offset: groupOpenedAt) }
@@ -187,7 +191,8 @@ public enum MarbleParser {
     }
 
     /// `10ms`, `1.5s` or `2m`, followed by a space or the end of the string.
-    private static func timeProgression(_ chars: [Character], from start: Int) -> (TimeSpan, Int)? {
+    /// The span is nil when it does not fit the clock.
+    private static func timeProgression(_ chars: [Character], from start: Int) -> (TimeSpan?, Int)? {
         var i = start
         var number = ""
         while i < chars.count, chars[i].isASCII, chars[i].isNumber || chars[i] == "." {
@@ -203,6 +208,6 @@ public enum MarbleParser {
         else { return nil }
         let end = i + unitLength
         guard end == chars.count || chars[end] == " " else { return nil }
-        return (.milliseconds(amount * scale), end - start)
+        return (TimeSpan.exactly(nanoseconds: amount * scale * 1e6), end - start)
     }
 }

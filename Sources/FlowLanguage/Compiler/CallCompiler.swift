@@ -83,6 +83,7 @@ extension Compiler {
         return { frame in
             let f = try function(frame)
             let values = try args.evaluate(frame)
+            guard StackSpace.hasRoom() else { throw StackSpace.recursionTooDeep.located(at: location) }
             return try located(location) { try f.asFunction().call(values) }
         }
     }
@@ -157,8 +158,15 @@ extension Compiler {
     private func operatorInvoker(
         _ spec: OperatorSpec, _ nameSpan: Span, _ args: CompiledArguments, _ span: Span, check: Bool
     ) -> (Value?, Frame) throws -> Value {
-        if check, !spec.signatures.contains(where: { $0.bind(labels: args.labels, values: args.constants) != nil }) {
-            reportBadCall(spec, args, nameSpan)
+        if check {
+            let plans = spec.signatures.compactMap { signature in
+                signature.bind(labels: args.labels, values: args.constants).map { (signature, $0) }
+            }
+            if plans.isEmpty {
+                reportBadCall(spec, args, nameSpan)
+            } else {
+                reportOutOfRange(spec, args, plans)
+            }
         }
         let env = environment
         let label = file.text(of: Span(nameSpan.start, span.end))
@@ -191,6 +199,20 @@ extension Compiler {
         return { target, frame in
             let values = try args.evaluate(frame)
             return try located(location) { try CollectionHelpers.call(name, on: target, labels: args.labels, arguments: values) }
+        }
+    }
+
+    /// A literal count or duration out of its parameter's range
+    /// (`take(-1)`, `debounce(-5ms)`), when no signature that fits takes it.
+    private func reportOutOfRange(_ spec: OperatorSpec, _ args: CompiledArguments, _ plans: [(Signature, [[Int]])]) {
+        for (i, constant) in args.constants.enumerated() {
+            guard let constant else { continue }
+            let problems = plans.map { signature, plan in
+                plan.firstIndex { $0.contains(i) }.flatMap { signature.parameters[$0].violation(constant) }
+            }
+            if let problem = problems.first.flatMap({ $0 }), problems.allSatisfy({ $0 != nil }) {
+                error("\(spec.name): \(problem)", args.spans[i])
+            }
         }
     }
 

@@ -8,8 +8,6 @@ import FlowRuntime
 /// a closure that names no parameter and uses no `$n` ignores its
 /// arguments (`{ 42 }`); a `$n` closure needs at least n + 1 arguments.
 struct ClosureShape {
-    static let maxShorthand = 8
-
     /// Named parameters, or nil for a `$n` closure.
     let declared: Int?
     /// For a `$n` closure: the highest n used, plus one.

@@ -13,6 +13,9 @@ enum CollectionHelpers {
 
     static func call(_ name: String, on receiver: Value, labels: [String?], arguments: [Value]) throws -> Value {
         let args = Args(name: name, labels: labels, values: arguments)
+        // A helper's closure may call the helper again (recursion without a
+        // direct call): stop it here as at a direct call.
+        guard StackSpace.hasRoom() else { throw StackSpace.recursionTooDeep }
         switch receiver {
         case .array(let a): return try array(name, a, args)
         case .tuple(let t): return try array(name, t.elements, args)
@@ -184,14 +187,6 @@ extension String {
 
 extension Value {
     var isStream: Bool { if case .stream = self { true } else { false } }
-
-    static var emptyDictionary: Value { .dictionary([:]) }
-
-    func inserting(_ key: Value, _ value: Value) throws -> Value {
-        guard case .dictionary(var d) = self else { throw FlowError("not a dictionary") }
-        d[key] = value
-        return .dictionary(d)
-    }
 
     /// `a[i]`, `d["k"]` (nil when missing), `s[i]`, `t[i]`.
     func subscripted(by key: Value) throws -> Value {

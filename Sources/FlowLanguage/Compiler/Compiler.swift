@@ -1,3 +1,4 @@
+import Collections
 import FlowMarbles
 import FlowRuntime
 
@@ -127,9 +128,9 @@ final class Compiler {
         case .dictionary(let pairs, _):
             let codes = pairs.map { (compile($0.key, in: scope), compile($0.value, in: scope)) }
             return { frame in
-                var dictionary = Value.emptyDictionary
-                for (key, value) in codes { dictionary = try dictionary.inserting(try key(frame), try value(frame)) }
-                return dictionary
+                var dictionary = OrderedDictionary<Value, Value>(minimumCapacity: codes.count)
+                for (key, value) in codes { dictionary[try key(frame)] = try value(frame) }
+                return .dictionary(dictionary)
             }
         case .tuple(let elements, let labels, _):
             let codes = elements.map { compile($0, in: scope) }
@@ -271,11 +272,12 @@ final class Compiler {
             if name == "_" { _ = inner.reserve(); continue }
             if inner.declare(name, at: span) == nil { error("two parameters named '\(name)'", span) }
         }
-        // `$n` parameters take the first slots: reserve the most a closure
-        // may use before its own `let`s are placed.
-        let shorthandSlots = declared == nil ? ClosureShape.maxShorthand : 0
+        // `$n` parameters take the first slots: reserve as many as the body
+        // uses before its own `let`s are placed.
+        let shorthandUsed = Self.shorthandCount(closure.body)
+        let shorthandSlots = declared == nil ? shorthandUsed : 0
         for _ in 0..<shorthandSlots { _ = inner.reserve() }
-        if declared != nil, Self.usesShorthand(closure.body) {
+        if declared != nil, shorthandUsed > 0 {
             error("a closure with named parameters cannot also use $0", closure.span, help: "use the parameter names")
         }
         let body = compileBody(closure.body, in: inner)
@@ -316,29 +318,31 @@ final class Compiler {
         }
     }
 
-    private static func usesShorthand(_ statements: [Statement]) -> Bool {
-        statements.contains { statement in
+    /// The highest `$n` a closure body uses, plus one (0 for none); nested
+    /// closures have their own.
+    private static func shorthandCount(_ statements: [Statement]) -> Int {
+        statements.reduce(0) { most, statement in
             switch statement {
-            case .binding(_, _, let e, _), .expression(let e): return usesShorthand(e)
-            case .return(let e, _): return e.map(usesShorthand) ?? false
-            case .test: return false
+            case .binding(_, _, let e, _), .expression(let e): return Swift.max(most, shorthandCount(e))
+            case .return(let e, _): return Swift.max(most, e.map(shorthandCount) ?? 0)
+            case .test: return most
             }
         }
     }
 
-    private static func usesShorthand(_ expr: Expr) -> Bool {
+    private static func shorthandCount(_ expr: Expr) -> Int {
         switch expr {
-        case .shorthand: return true
-        case .literal, .name, .closure: return false
+        case .shorthand(let n, _): return n + 1
+        case .literal, .name, .closure: return 0
         case .string(let parts, _):
-            return parts.contains { if case .interpolation(let e) = $0 { usesShorthand(e) } else { false } }
-        case .array(let es, _), .tuple(let es, _, _): return es.contains(where: usesShorthand)
-        case .dictionary(let pairs, _): return pairs.contains { usesShorthand($0.key) || usesShorthand($0.value) }
-        case .unary(_, let e, _), .member(let e, _, _, _): return usesShorthand(e)
-        case .binary(_, let a, let b, _, _), .subscriptAccess(let a, let b, _): return usesShorthand(a) || usesShorthand(b)
-        case .ternary(let a, let b, let c, _): return usesShorthand(a) || usesShorthand(b) || usesShorthand(c)
+            return parts.reduce(0) { if case .interpolation(let e) = $1 { Swift.max($0, shorthandCount(e)) } else { $0 } }
+        case .array(let es, _), .tuple(let es, _, _): return es.map(shorthandCount).max() ?? 0
+        case .dictionary(let pairs, _): return pairs.map { Swift.max(shorthandCount($0.key), shorthandCount($0.value)) }.max() ?? 0
+        case .unary(_, let e, _), .member(let e, _, _, _): return shorthandCount(e)
+        case .binary(_, let a, let b, _, _), .subscriptAccess(let a, let b, _): return Swift.max(shorthandCount(a), shorthandCount(b))
+        case .ternary(let a, let b, let c, _): return Swift.max(shorthandCount(a), shorthandCount(b), shorthandCount(c))
         case .call(let callee, let arguments, _):
-            return usesShorthand(callee) || arguments.contains { usesShorthand($0.value) }
+            return arguments.reduce(shorthandCount(callee)) { Swift.max($0, shorthandCount($1.value)) }
         }
     }
 }

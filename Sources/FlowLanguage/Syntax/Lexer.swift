@@ -90,8 +90,9 @@ struct Lexer {
 
     /// After a newline: does the next line of code start with `.member`,
     /// or with `?`, `:`, `&&`, `||` or `??`, which cannot start a statement?
+    /// Either way the blank and comment lines before it are consumed, so
+    /// each is read once (a run of them yields one newline token).
     private mutating func continuesPreviousLine() -> Bool {
-        let saved = position
         while position < end {
             skipSpaceAndComments()
             if peek() == UInt8(ascii: "\n") { position += 1; continue }
@@ -100,7 +101,6 @@ struct Lexer {
         if peek() == UInt8(ascii: "."), peek(1).isIdentifierStart { return true }
         if peek() == UInt8(ascii: "?") || peek() == UInt8(ascii: ":") { return true }
         if matches("&&") || matches("||") { return true }
-        position = saved
         return false
     }
 

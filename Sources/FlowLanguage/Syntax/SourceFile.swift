@@ -11,14 +11,46 @@ public final class SourceFile: Sendable {
     /// UTF-8 bytes of `text`; every offset in a `Span` indexes this.
     let bytes: [UInt8]
     private let lineStarts: [Int]
+    /// Lines (0-based) holding a byte outside ASCII. On the others a column
+    /// is a byte count, so a location costs O(1) however long the line
+    /// (a 100 000-term sum on one line compiles in linear time).
+    private let linesWithNonASCII: Set<Int>
 
+    /// Line endings may be `\n`, `\r\n` or a lone `\r` (old Mac files): all
+    /// are read as `\n`, so offsets, lines and the lexer see one form.
     public init(path: String, text: String) {
         self.path = path
-        self.text = text
-        bytes = Array(text.utf8)
+        var bytes = Array(text.utf8)
+        if bytes.contains(UInt8(ascii: "\r")) {
+            bytes = Self.normalizingLineEndings(bytes)
+            self.text = String(decoding: bytes, as: UTF8.self)
+        } else {
+            self.text = text
+        }
+        self.bytes = bytes
         var starts = [0]
-        for (i, b) in bytes.enumerated() where b == UInt8(ascii: "\n") { starts.append(i + 1) }
+        var nonASCII = Set<Int>()
+        for (i, b) in bytes.enumerated() {
+            if b == UInt8(ascii: "\n") { starts.append(i + 1) } else if b >= 0x80 { nonASCII.insert(starts.count - 1) }
+        }
         lineStarts = starts
+        linesWithNonASCII = nonASCII
+    }
+
+    private static func normalizingLineEndings(_ bytes: [UInt8]) -> [UInt8] {
+        var out: [UInt8] = []
+        out.reserveCapacity(bytes.count)
+        var i = 0
+        while i < bytes.count {
+            if bytes[i] == UInt8(ascii: "\r") {
+                out.append(UInt8(ascii: "\n"))
+                if i + 1 < bytes.count, bytes[i + 1] == UInt8(ascii: "\n") { i += 1 }
+            } else {
+                out.append(bytes[i])
+            }
+            i += 1
+        }
+        return out
     }
 
     /// 1-based line and column (in characters) of a byte offset.
@@ -30,8 +62,8 @@ public final class SourceFile: Sendable {
             if lineStarts[mid] <= offset { low = mid } else { high = mid - 1 }
         }
         let start = lineStarts[low]
-        let prefix = bytes[start..<offset]
-        let column = String(decoding: prefix, as: UTF8.self).count + 1
+        guard linesWithNonASCII.contains(low) else { return (low + 1, offset - start + 1) }
+        let column = String(decoding: bytes[start..<offset], as: UTF8.self).count + 1
         return (low + 1, column)
     }
 
@@ -44,8 +76,7 @@ public final class SourceFile: Sendable {
     public func lineText(_ line: Int) -> String {
         guard line >= 1, line <= lineStarts.count else { return "" }
         let start = lineStarts[line - 1]
-        var end = line < lineStarts.count ? lineStarts[line] - 1 : bytes.count
-        if end > start, bytes[end - 1] == UInt8(ascii: "\r") { end -= 1 }
+        let end = line < lineStarts.count ? lineStarts[line] - 1 : bytes.count
         return String(decoding: bytes[start..<Swift.max(start, end)], as: UTF8.self)
     }
 

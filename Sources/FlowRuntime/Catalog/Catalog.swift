@@ -36,7 +36,7 @@ let creationOperators: [OperatorSpec] = [
         .from(try args.value(0)!.asArray())
     },
     source("range", "emits count consecutive integers from start, then completes",
-           [arg("start", .int), arg("count", .int)]) { .range(start: try $0.int(0), count: try $0.int(1)) },
+           [arg("start", .int), arg("count", .int).nonNegative()]) { .range(start: try $0.int(0), count: try $0.int(1)) },
     source("empty", aliases: ["Empty"], "completes at once", []) { _ in .empty() },
     source("never", "never emits and never ends", []) { _ in .never() },
     source("error", aliases: ["throwError", "Fail"], "fails at once with the given error value",
@@ -45,9 +45,9 @@ let creationOperators: [OperatorSpec] = [
     },
     source("deferred", aliases: ["defer", "Deferred"], "calls the closure on each subscription and subscribes to the stream it returns",
            [arg("factory", .function)]) { .deferred(try $0.function(0)) },
-    source("interval", "emits 0, 1, 2, ... at period, 2·period, ...", [arg("period", .duration)]) { .interval(try $0.duration(0)) },
+    source("interval", "emits 0, 1, 2, ... at period, 2·period, ...", [arg("period", .duration).positive()]) { .interval(try $0.duration(0)) },
     source("timer", "emits 0 after a delay, then completes (or keeps emitting every period)",
-           [arg("delay", .duration), labelled("period", .duration, optional: true)]) {
+           [arg("delay", .duration).nonNegative(), labelled("period", .duration, optional: true).positive()]) {
         .timer(try $0.duration(0), period: try $0.optionalDuration(1))
     },
 ]
@@ -64,8 +64,8 @@ let subjectOperators: [OperatorSpec] = [
         Signature([arg("initial", .value)]) { .stream(BehaviorSubject($0.value(0)!)) },
     ]),
     OperatorSpec("replaySubject", .subjects, .function, "a subject replaying its latest values to new subscribers", [
-        Signature([labelled("bufferSize", .int, optional: true)]) { .stream(ReplaySubject(bufferSize: try $0.optionalInt(0) ?? 1)) },
-        Signature([arg("bufferSize", .int)]) { .stream(ReplaySubject(bufferSize: try $0.int(0))) },
+        Signature([labelled("bufferSize", .int, optional: true).nonNegative()]) { .stream(ReplaySubject(bufferSize: try $0.optionalInt(0) ?? 1)) },
+        Signature([arg("bufferSize", .int).nonNegative()]) { .stream(ReplaySubject(bufferSize: try $0.int(0))) },
     ]),
     subjectMethod("send", aliases: ["onNext"], "pushes a value into a subject", [arg("value", .value)]) { subject, args in
         subject.send(args.value(0)!)
@@ -105,17 +105,17 @@ let transformationOperators: [OperatorSpec] = [
     ]),
     OperatorSpec("buffer", aliases: ["bufferCount", "bufferTime"], .transformation, .method,
                  "collects values into arrays by count or by time span", [
-        Signature([labelled("count", .int), labelled("skip", .int, optional: true)]) {
+        Signature([labelled("count", .int).positive(), labelled("skip", .int, optional: true).positive()]) {
             .stream(try $0.source().buffer(count: $0.int(0), skip: $0.optionalInt(1)))
         },
-        Signature([labelled("timeSpan", .duration), labelled("count", .int, optional: true)]) {
+        Signature([labelled("timeSpan", .duration).positive(), labelled("count", .int, optional: true).positive()]) {
             .stream(try $0.source().buffer(timeSpan: $0.duration(0), count: $0.optionalInt(1)))
         },
     ]),
     OperatorSpec("window", aliases: ["windowCount", "windowTime"], .transformation, .method,
                  "splits values into a stream of window streams, by count or by time span", [
-        Signature([labelled("count", .int)]) { .stream(try $0.source().window(count: $0.int(0))) },
-        Signature([labelled("timeSpan", .duration), labelled("count", .int, optional: true)]) {
+        Signature([labelled("count", .int).positive()]) { .stream(try $0.source().window(count: $0.int(0))) },
+        Signature([labelled("timeSpan", .duration).positive(), labelled("count", .int, optional: true).positive()]) {
             .stream(try $0.source().window(timeSpan: $0.duration(0), count: $0.optionalInt(1)))
         },
     ]),
@@ -139,8 +139,8 @@ let filteringOperators: [OperatorSpec] = [
     method("distinctUntilChanged", aliases: ["removeDuplicates"], .filtering, "drops a value equal to the previous one",
            [optionalArg("key", .function)]) { $0.distinctUntilChanged(key: try $1.optionalFunction(0)) },
     method("distinct", .filtering, "drops values seen before", [optionalArg("key", .function)]) { $0.distinct(key: try $1.optionalFunction(0)) },
-    method("take", aliases: ["prefix"], .filtering, "the first n values, then completion", [arg("count", .int)]) { $0.take(try $1.int(0)) },
-    method("takeLast", aliases: ["suffix"], .filtering, "the last n values, emitted at completion", [arg("count", .int)]) {
+    method("take", aliases: ["prefix"], .filtering, "the first n values, then completion", [arg("count", .int).nonNegative()]) { $0.take(try $1.int(0)) },
+    method("takeLast", aliases: ["suffix"], .filtering, "the last n values, emitted at completion", [arg("count", .int).nonNegative()]) {
         $0.takeLast(try $1.int(0))
     },
     OperatorSpec("takeWhile", aliases: ["prefixWhile"], .filtering, .method, "values while the predicate holds, then completion", [
@@ -151,14 +151,14 @@ let filteringOperators: [OperatorSpec] = [
     ]),
     method("takeUntil", aliases: ["prefixUntilOutputFrom"], .filtering, "values until another stream emits, then completion",
            [arg("other", .stream)]) { $0.takeUntil(try $1.stream(0)) },
-    method("skip", aliases: ["dropFirst"], .filtering, "drops the first n values", [arg("count", .int)]) { $0.skip(try $1.int(0)) },
+    method("skip", aliases: ["dropFirst"], .filtering, "drops the first n values", [arg("count", .int).nonNegative()]) { $0.skip(try $1.int(0)) },
     OperatorSpec("skipWhile", aliases: ["dropWhile"], .filtering, .method, "drops values while the predicate holds", [
         Signature([arg("predicate", .function)]) { .stream(try $0.source().skipWhile($0.function(0))) },
         Signature([labelled("while", .function)]) { .stream(try $0.source().skipWhile($0.function(0))) },
     ]),
     method("skipUntil", aliases: ["dropUntilOutputFrom"], .filtering, "drops values until another stream emits",
            [arg("other", .stream)]) { $0.skipUntil(try $1.stream(0)) },
-    method("elementAt", aliases: ["element", "outputAt"], .filtering, "the value at an index, then completion", [arg("index", .int)]) {
+    method("elementAt", aliases: ["element", "outputAt"], .filtering, "the value at an index, then completion", [arg("index", .int).nonNegative()]) {
         $0.elementAt(try $1.int(0))
     },
     method("first", .filtering, "the first value (matching the predicate), then completion", [optionalArg("predicate", .function)]) {
@@ -175,9 +175,9 @@ let filteringOperators: [OperatorSpec] = [
         $0.sample(try $1.stream(0))
     },
     method("debounce", aliases: ["debounceTime"], .filtering, "emits a value after a quiet period with no newer value",
-           [arg("dueTime", .duration)]) { $0.debounce(try $1.duration(0)) },
+           [arg("dueTime", .duration).nonNegative()]) { $0.debounce(try $1.duration(0)) },
     method("throttle", aliases: ["throttleTime"], .filtering, "at most one value per window (the latest at its end, with latest: true)",
-           [arg("duration", .duration), labelled("latest", .bool, optional: true)]) {
+           [arg("duration", .duration).nonNegative(), labelled("latest", .bool, optional: true)]) {
         $0.throttle(try $1.duration(0), latest: try $1.bool(1, default: true))
     },
 ]
@@ -187,7 +187,7 @@ let filteringOperators: [OperatorSpec] = [
 let combiningOperators: [OperatorSpec] = [
     OperatorSpec("merge", aliases: ["mergeAll"], .combining, .both,
                  "all values of several streams as they arrive; on a stream of streams, merges its inner streams", [
-        Signature([variadic("sources", .stream), labelled("maxConcurrent", .int, optional: true)]) { args in
+        Signature([variadic("sources", .stream), labelled("maxConcurrent", .int, optional: true).positive()]) { args in
             let others = try args.streams(0)
             if args.receiver != nil && others.isEmpty {
                 return .stream(try args.source().merge(maxConcurrent: args.optionalInt(1)))
@@ -231,7 +231,7 @@ let combiningOperators: [OperatorSpec] = [
 
 let higherOrderOperators: [OperatorSpec] = [
     method("flatMap", aliases: ["mergeMap"], .higherOrder, "maps each value to a stream and merges them",
-           [labelled("maxConcurrent", .int, optional: true), arg("transform", .function)]) {
+           [labelled("maxConcurrent", .int, optional: true).positive(), arg("transform", .function)]) {
         $0.flatMap(maxConcurrent: try $1.optionalInt(0), try $1.function(1))
     },
     method("concatMap", .higherOrder, "maps each value to a stream and runs them one after another", [arg("transform", .function)]) {
@@ -252,9 +252,9 @@ let errorOperators: [OperatorSpec] = [
            [arg("handler", .function)]) { $0.catch(try $1.function(0)) },
     method("catchAndReturn", aliases: ["replaceError", "catchErrorJustReturn"], .errors, "on error, emits a value and completes",
            [arg("value", .value)]) { $0.catchAndReturn($1.value(0)!) },
-    method("retry", .errors, "on error, subscribes again, at most n times", [arg("count", .int)]) { $0.retry(try $1.int(0)) },
+    method("retry", .errors, "on error, subscribes again, at most n times", [arg("count", .int).nonNegative()]) { $0.retry(try $1.int(0)) },
     method("timeout", .errors, "fails with \"timeout\" (or switches to other) if no value comes in time",
-           [arg("dueTime", .duration), labelled("resetOnValue", .bool, optional: true), labelled("other", .stream, optional: true)]) {
+           [arg("dueTime", .duration).nonNegative(), labelled("resetOnValue", .bool, optional: true), labelled("other", .stream, optional: true)]) {
         $0.timeout(try $1.duration(0), resetOnValue: try $1.bool(1, default: true), other: $1.has(2) ? try $1.stream(2) : nil)
     },
 ]
@@ -262,8 +262,8 @@ let errorOperators: [OperatorSpec] = [
 // MARK: - Time
 
 let timeOperators: [OperatorSpec] = [
-    method("delay", .time, "shifts values and completion later by a duration", [arg("dueTime", .duration)]) { $0.delay(try $1.duration(0)) },
-    method("delaySubscription", .time, "subscribes to the source after a duration", [arg("dueTime", .duration)]) {
+    method("delay", .time, "shifts values and completion later by a duration", [arg("dueTime", .duration).nonNegative()]) { $0.delay(try $1.duration(0)) },
+    method("delaySubscription", .time, "subscribes to the source after a duration", [arg("dueTime", .duration).nonNegative()]) {
         $0.delaySubscription(try $1.duration(0))
     },
 ]
@@ -272,11 +272,11 @@ let timeOperators: [OperatorSpec] = [
 
 let sharingOperators: [OperatorSpec] = [
     method("share", .sharing, "one upstream subscription for all subscribers while any remain",
-           [labelled("replay", .int, optional: true)]) { $0.share(replay: try $1.optionalInt(0) ?? 0) },
+           [labelled("replay", .int, optional: true).nonNegative()]) { $0.share(replay: try $1.optionalInt(0) ?? 0) },
     method("publish", aliases: ["multicast"], .sharing, "a connectable stream: the source runs once connect() is called", []) { s, _ in
         s.publish()
     },
-    method("replay", .sharing, "a connectable stream that replays its latest values to late subscribers", [arg("bufferSize", .int)]) {
+    method("replay", .sharing, "a connectable stream that replays its latest values to late subscribers", [arg("bufferSize", .int).nonNegative()]) {
         $0.replay(try $1.int(0))
     },
     method("refCount", aliases: ["autoconnect"], .sharing, "connects a connectable stream with its first subscriber", []) { s, _ in

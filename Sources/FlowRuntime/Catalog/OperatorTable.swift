@@ -64,6 +64,37 @@ public struct Parameter: CustomStringConvertible, Sendable {
     public var type: ParameterType
     public var isOptional: Bool
     public var isVariadic: Bool
+    /// The least value a count or a duration may take.
+    public var bound: Bound = .none
+
+    public enum Bound: Sendable {
+        case none
+        /// `take(0)`, `debounce(0ms)`: zero is allowed, negatives are not.
+        case nonNegative
+        /// `buffer(count: 1)`, `interval(1ms)`: zero would never end or mean nothing.
+        case positive
+    }
+
+    /// This parameter, refusing negative values.
+    public func nonNegative() -> Parameter { var p = self; p.bound = .nonNegative; return p }
+    /// This parameter, refusing zero and negative values.
+    public func positive() -> Parameter { var p = self; p.bound = .positive; return p }
+
+    /// Why a value is out of this parameter's range, or nil if it is not.
+    public func violation(_ value: Value) -> String? {
+        let sign: Int, zero: String
+        switch value {
+        case .int(let n): (sign, zero) = (n.signum(), "0")
+        case .duration(let t): (sign, zero) = (Int(t.nanoseconds.signum()), "0ms")
+        default: return nil
+        }
+        switch bound {
+        case .none: return nil
+        case .nonNegative where sign < 0: return "'\(name)' cannot be negative, got \(value.literal)"
+        case .positive where sign <= 0: return "'\(name)' must be greater than \(zero), got \(value.literal)"
+        default: return nil
+        }
+    }
 
     public var description: String {
         let head = label.map { "\($0): " } ?? ""
@@ -187,10 +218,19 @@ public struct Arguments {
     public func stream(_ i: Int) throws -> Observable { try convert(i) { try $0.asStream() }! }
     public func function(_ i: Int) throws -> Function { try convert(i) { try $0.asFunction() }! }
     public func optionalFunction(_ i: Int) throws -> Function? { try convert(i) { try $0.asFunction() } }
-    public func int(_ i: Int) throws -> Int { try convert(i) { try $0.asInt() }! }
-    public func optionalInt(_ i: Int) throws -> Int? { try convert(i) { try $0.asInt() } }
-    public func duration(_ i: Int) throws -> TimeSpan { try convert(i) { try $0.asDuration() }! }
-    public func optionalDuration(_ i: Int) throws -> TimeSpan? { try convert(i) { try $0.asDuration() } }
+    public func int(_ i: Int) throws -> Int { try bounded(i) { try $0.asInt() }! }
+    public func optionalInt(_ i: Int) throws -> Int? { try bounded(i) { try $0.asInt() } }
+    public func duration(_ i: Int) throws -> TimeSpan { try bounded(i) { try $0.asDuration() }! }
+    public func optionalDuration(_ i: Int) throws -> TimeSpan? { try bounded(i) { try $0.asDuration() } }
+
+    /// A count or a duration, checked against its parameter's bound.
+    private func bounded<T>(_ i: Int, _ body: (Value) throws -> T) throws -> T? {
+        let result = try convert(i, body)
+        if let v = value(i), let problem = signature.parameters[i].violation(v) {
+            throw FlowError("\(spec.name): \(problem)", at: context.location)
+        }
+        return result
+    }
     public func bool(_ i: Int, default fallback: Bool) throws -> Bool { try convert(i) { try $0.asBool() } ?? fallback }
     public func string(_ i: Int, default fallback: String) throws -> String { try convert(i) { try $0.asString() } ?? fallback }
     public func streams(_ i: Int) throws -> [Observable] {

@@ -64,4 +64,13 @@ enum StackGuard {
 /// with an error instead of overflowing.
 public enum StackSpace {
     public static func remaining() -> Int { StackGuard.remaining() }
+
+    /// Whether a call may go one level deeper: the same bound as
+    /// subscribing, so a script's own recursion (a closure that calls
+    /// itself through an argument) ends in a stream error, not a segfault.
+    @inline(__always)
+    public static func hasRoom() -> Bool { StackGuard.hasRoom() }
+
+    public static let recursionTooDeep = FlowError(
+        "recursion too deep: a closure called itself (directly or through others) more times than the stack holds")
 }

@@ -18,7 +18,7 @@ extension Value {
         case let (.int(x), .int(y)): return .int(try checked(x.addingReportingOverflow(y), "+"))
         case let (.string(x), .string(y)): return .string(x + y)
         case let (.array(x), .array(y)): return .array(x + y)
-        case let (.duration(x), .duration(y)): return .duration(x + y)
+        case let (.duration(x), .duration(y)): return .duration(try durationChecked(x.adding(y), "+"))
         default: return try numeric(a, b, "+", (+))
         }
     }
@@ -37,7 +37,7 @@ extension Value {
     static func subtractSlowly(_ a: Value, _ b: Value) throws -> Value {
         switch (a, b) {
         case let (.int(x), .int(y)): return .int(try checked(x.subtractingReportingOverflow(y), "-"))
-        case let (.duration(x), .duration(y)): return .duration(x - y)
+        case let (.duration(x), .duration(y)): return .duration(try durationChecked(x.subtracting(y), "-"))
         default: return try numeric(a, b, "-", (-))
         }
     }
@@ -56,9 +56,10 @@ extension Value {
     static func multiplySlowly(_ a: Value, _ b: Value) throws -> Value {
         switch (a, b) {
         case let (.int(x), .int(y)): return .int(try checked(x.multipliedReportingOverflow(by: y), "*"))
-        case let (.duration(t), .int(k)), let (.int(k), .duration(t)): return .duration(t * Int64(k))
+        case let (.duration(t), .int(k)), let (.int(k), .duration(t)):
+            return .duration(try durationChecked(t.multiplied(by: Int64(k)), "*"))
         case let (.duration(t), .double(k)), let (.double(k), .duration(t)):
-            return .duration(TimeSpan(nanoseconds: Int64((Double(t.nanoseconds) * k).rounded())))
+            return .duration(try durationChecked(t.multiplied(by: k), "*"))
         default: return try numeric(a, b, "*", (*))
         }
     }
@@ -78,7 +79,13 @@ extension Value {
             return .int(try checked(x.dividedReportingOverflow(by: y), "/"))
         case let (.duration(t), .int(k)):
             if k == 0 { throw FlowError("division by zero") }
-            return .duration(TimeSpan(nanoseconds: t.nanoseconds / Int64(k)))
+            return .duration(try durationChecked(t.divided(by: Int64(k)), "/"))
+        case let (.duration(t), .double(k)):
+            if k == 0 { throw FlowError("division by zero") }
+            return .duration(try durationChecked(t.divided(by: k), "/"))
+        case let (.duration(x), .duration(y)):
+            if y.nanoseconds == 0 { throw FlowError("division by zero") }
+            return .double(Double(x.nanoseconds) / Double(y.nanoseconds))
         default:
             return try numeric(a, b, "/", (/))
         }
@@ -106,9 +113,16 @@ extension Value {
         switch a {
         case .int(let x): return .int(try checked((0).subtractingReportingOverflow(x), "-"))
         case .double(let x): return .double(-x)
-        case .duration(let t): return .duration(TimeSpan(nanoseconds: -t.nanoseconds))
+        case .duration(let t): return .duration(try durationChecked(t.negated, "-"))
         default: throw FlowError("cannot negate \(a.typeName) \(a.literal)")
         }
+    }
+
+    /// A duration that does not fit the clock (about ±292 years) is an
+    /// error, never a wrapped or trapping value.
+    private static func durationChecked(_ result: TimeSpan?, _ op: String) throws -> TimeSpan {
+        guard let result else { throw FlowError("duration overflow in '\(op)': the result is not a number or longer than the clock can count (about 292 years)") }
+        return result
     }
 
     private static func checked(_ r: (partialValue: Int, overflow: Bool), _ op: String) throws -> Int {
