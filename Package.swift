@@ -36,7 +36,11 @@ let package = Package(
         // The language: lexer, parser, diagnostics, resolver, compiler to the graph.
         .target(
             name: "FlowLanguage",
-            dependencies: ["FlowRuntime", "FlowMarbles", .product(name: "Collections", package: "swift-collections")]
+            dependencies: [
+                "FlowRuntime", "FlowMarbles",
+                .product(name: "Collections", package: "swift-collections"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+            ]
         ),
         // I/O builtins on the live loop: files, standard input, JSON.
         .target(

@@ -1,4 +1,5 @@
 import FlowRuntime
+import NIOConcurrencyHelpers
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -8,36 +9,82 @@ import Glibc
 /// the loop keeps serving timers between chunks.
 enum Files {
     static let chunkSize = 64 * 1024
+    /// The largest file `file.read` gathers into one string.
+    static let maximumWholeFile = 256 << 20
+
+    /// A path the system can be given: C strings end at a NUL, so a path
+    /// holding one would silently name another file.
+    static func checkPath(_ path: String) throws {
+        if path.utf8.contains(0) { throw FlowError("the path \(path.debugDescription) contains a NUL character") }
+        if path.isEmpty { throw FlowError("the path is empty") }
+    }
 
     /// Opens a file for reading, or explains why not, naming the path.
     static func open(_ path: String) throws -> Int32 {
-        let fd = Glibc.open(path, O_RDONLY | O_CLOEXEC)
+        try checkPath(path)
+        // Non-blocking, so that opening a FIFO with no writer cannot hold
+        // the loop; `isRegular` callers read such files on a thread instead.
+        let fd = Glibc.open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
         guard fd >= 0 else { throw FlowError("cannot read \(path): \(String(cString: strerror(errno)))") }
         var info = stat()
         if fstat(fd, &info) == 0, (info.st_mode & S_IFMT) == S_IFDIR {
             close(fd)
             throw FlowError("cannot read \(path): it is a directory")
         }
+        // Regular files never block; reads then behave as usual.
+        _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK)
         return fd
     }
 
-    static func status(_ path: String) -> (size: Int64, modified: Int64)? {
+    /// Whether the path names a regular file (reading it never waits), as
+    /// opposed to a FIFO, a device or a socket, or nothing.
+    static func isRegular(_ path: String) -> Bool {
         var info = stat()
-        guard stat(path, &info) == 0 else { return nil }
-        return (Int64(info.st_size), Int64(info.st_mtim.tv_sec) * 1_000_000_000 + Int64(info.st_mtim.tv_nsec))
+        return stat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFREG
     }
+
+    struct Status: Equatable {
+        var size: Int64
+        var modified: Int64
+        /// Device and inode: which file the path names, to notice rotation.
+        var identity: FileIdentity
+    }
+
+    static func status(_ path: String) -> Status? {
+        var info = stat()
+        guard !path.utf8.contains(0), stat(path, &info) == 0 else { return nil }
+        return Status(size: Int64(info.st_size), modified: Int64(info.st_mtim.tv_sec) * 1_000_000_000 + Int64(info.st_mtim.tv_nsec),
+                      identity: FileIdentity(device: UInt64(info.st_dev), inode: UInt64(info.st_ino)))
+    }
+
+    static func identity(of fd: Int32) -> FileIdentity? {
+        var info = stat()
+        guard fstat(fd, &info) == 0 else { return nil }
+        return FileIdentity(device: UInt64(info.st_dev), inode: UInt64(info.st_ino))
+    }
+}
+
+struct FileIdentity: Hashable, Sendable {
+    var device: UInt64
+    var inode: UInt64
 }
 
 /// Splits bytes into lines, keeping an unfinished line for the next chunk.
 public struct LineSplitter {
     private var pending: [UInt8] = []
 
+    /// The longest line read: input with no newline in sight (`/dev/zero`,
+    /// a binary file) fails instead of filling memory.
+    public static let maximumLineBytes = 16 << 20
+
+    public static let lineTooLong = FlowError("a line longer than 16 MiB: this input is not line-oriented text")
+
     public init() {}
 
     /// Bytes of a line whose newline has not come yet.
     public var hasPartialLine: Bool { !pending.isEmpty }
 
-    public mutating func lines(in chunk: ArraySlice<UInt8>) -> [String] {
+    public mutating func lines(in chunk: ArraySlice<UInt8>) throws -> [String] {
         var lines: [String] = []
         var start = chunk.startIndex
         for i in chunk.indices where chunk[i] == UInt8(ascii: "\n") {
@@ -48,6 +95,7 @@ public struct LineSplitter {
             start = i + 1
         }
         pending.append(contentsOf: chunk[start...])
+        if pending.count > Self.maximumLineBytes { throw Self.lineTooLong }
         return lines
     }
 
@@ -58,8 +106,10 @@ public struct LineSplitter {
     }
 }
 
-/// `file.lines(path)` (and `file.read(path)`, which joins them): reads in
-/// scheduled chunks; cancelling closes the file.
+/// `file.lines(path)` (and `file.read(path)`, which joins them). A regular
+/// file is read in scheduled chunks on the loop (it never blocks); a FIFO,
+/// a device or a socket is read on a thread of its own on the live loop.
+/// Cancelling closes the file.
 final class FileLinesNode: Observable {
     let path: String
     let wholeFile: Bool
@@ -74,12 +124,52 @@ final class FileLinesNode: Observable {
     }
 
     override func subscribeCore(_ observer: Observer, on scheduler: Scheduler) {
+        let path = self.path
+        if let live = scheduler as? LiveScheduler, !Files.isRegular(path), (try? Files.checkPath(path)) != nil {
+            let located = LocatingObserver(observer, location: location)
+            return BackgroundReader.start(name: path, open: { try Files.openBlocking(path) }, wholeFile: wholeFile,
+                                          observer: located, on: live)
+        }
         let fd: Int32
-        do { fd = try Files.open(path) } catch {
+        do {
+            fd = try Files.open(path)
+            try WritingFiles.refuseReading(fd, path: path, by: operatorName)
+        } catch {
             observer.onSubscribe(NopDisposable.shared)
             return observer.onError(FlowError.wrap(error).located(at: location))
         }
-        ChunkReader(fd: fd, path: path, observer: observer, scheduler: scheduler, wholeFile: wholeFile).start()
+        ChunkReader(fd: fd, path: path, observer: LocatingObserver(observer, location: location), scheduler: scheduler,
+                    wholeFile: wholeFile).start()
+    }
+}
+
+/// Gives the errors that pass through it a location, where they have none.
+final class LocatingObserver: Observer {
+    private let downstream: Observer
+    private let location: SourceLocation?
+
+    init(_ downstream: Observer, location: SourceLocation?) {
+        self.downstream = downstream
+        self.location = location
+    }
+
+    func onSubscribe(_ subscription: Disposable) { downstream.onSubscribe(subscription) }
+    func onNext(_ value: Value) { downstream.onNext(value) }
+    func onError(_ error: FlowError) { downstream.onError(error.located(at: location)) }
+    func onCompleted() { downstream.onCompleted() }
+}
+
+extension Files {
+    /// Opens for a reader thread: waiting (for a FIFO's writer) is fine there.
+    static func openBlocking(_ path: String) throws -> Int32 {
+        try checkPath(path)
+        let fd = Glibc.open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { throw FlowError("cannot read \(path): \(String(cString: strerror(errno)))") }
+        return fd
+    }
+
+    static func tooLargeToRead(_ name: String) -> FlowError {
+        FlowError("cannot read \(name) as one string: it is larger than \(maximumWholeFile >> 20) MiB; read it with file.lines")
     }
 }
 
@@ -126,13 +216,18 @@ final class ChunkReader: Disposable {
                 if !isDone { observer.onCompleted() }
             }
         }
-        if wholeFile {
-            whole.append(contentsOf: buffer[0..<n])
-        } else {
-            for line in splitter.lines(in: buffer[0..<n]) {
-                if isDone { return }
-                observer.onNext(.string(line))
+        do {
+            if wholeFile {
+                whole.append(contentsOf: buffer[0..<n])
+                if whole.count > Files.maximumWholeFile { throw Files.tooLargeToRead(path) }
+            } else {
+                for line in try splitter.lines(in: buffer[0..<n]) {
+                    if isDone { return }
+                    observer.onNext(.string(line))
+                }
             }
+        } catch {
+            return finish { $0.onError(FlowError.wrap(error)) }
         }
         step.disposable = scheduler.schedule(after: .zero) { [weak self] in self?.readChunk() }
     }
@@ -162,75 +257,246 @@ final class FilePollNode: Observable {
     let path: String
     let period: TimeSpan
     let mode: Mode
+    let location: SourceLocation?
 
-    init(path: String, period: TimeSpan, mode: Mode) {
+    init(path: String, period: TimeSpan, mode: Mode, location: SourceLocation?) {
         self.path = path
         self.period = period
         self.mode = mode
+        self.location = location
         super.init(operatorName: mode == .watch ? "file.watch" : "file.tail")
     }
 
     override func subscribeCore(_ observer: Observer, on scheduler: Scheduler) {
-        var last = Files.status(path)
-        var offset = last?.size ?? 0
-        var splitter = LineSplitter()
-        let path = self.path, mode = self.mode
-        let timer = scheduler.schedulePeriodic(first: scheduler.now + period, period: period) {
-            let now = Files.status(path)
-            switch mode {
-            case .watch:
-                guard now?.size != last?.size || now?.modified != last?.modified else { return }
+        do { try Files.checkPath(path) } catch {
+            observer.onSubscribe(NopDisposable.shared)
+            return observer.onError(FlowError.wrap(error).located(at: location))
+        }
+        switch mode {
+        case .watch:
+            var last = Files.status(path)
+            let path = self.path
+            observer.onSubscribe(scheduler.schedulePeriodic(first: scheduler.now + period, period: period) {
+                let now = Files.status(path)
+                guard now?.size != last?.size || now?.modified != last?.modified || now?.identity != last?.identity else { return }
                 last = now
-                observer.onNext(.record(["path": .string(path), "exists": .bool(now != nil),
-                                         "size": .int(Int(now?.size ?? 0))]))
-            case .tail:
-                guard let size = now?.size else { return }
-                if size < offset { offset = 0 }
-                guard size > offset, let fd = try? Files.open(path) else { return }
-                defer { close(fd) }
-                lseek(fd, off_t(offset), SEEK_SET)
-                var buffer = [UInt8](repeating: 0, count: Int(Swift.min(size - offset, Int64(Files.chunkSize * 16))))
-                let n = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
-                guard n > 0 else { return }
-                offset += Int64(n)
-                for line in splitter.lines(in: buffer[0..<n]) { observer.onNext(.string(line)) }
+                observer.onNext(.record(["path": .string(path), "exists": .bool(now != nil), "size": .int(Int(now?.size ?? 0))]))
+            })
+        case .tail:
+            let follower = FileFollower(path: path, observer: LocatingObserver(observer, location: location))
+            let timer = scheduler.schedulePeriodic(first: scheduler.now + period, period: period) { follower.poll() }
+            let both = CompositeDisposable()
+            both.insert(timer)
+            both.insert(follower)
+            observer.onSubscribe(both)
+        }
+    }
+}
+
+/// `file.tail`'s state, as `tail -F` keeps it: the file it has open, how
+/// far it has read, and the bytes just before that point. A path that
+/// names another file (rotation: moved away and created again) is followed
+/// to the new file, after the rest of the old one is read; a file that
+/// shrank, or whose bytes before the read point changed (truncated and
+/// written again within one poll), is read again from its start.
+final class FileFollower: Disposable {
+    private let path: String
+    private let observer: Observer
+    private var fd: Int32 = -1
+    private var identity: FileIdentity?
+    private var offset: Int64 = 0
+    /// The last bytes read, up to `witnessLength`, ending at `offset`.
+    private var witness: [UInt8] = []
+    private static let witnessLength = 64
+    private var splitter = LineSplitter()
+    private var isDone = false
+
+    init(path: String, observer: Observer) {
+        self.path = path
+        self.observer = observer
+        // Lines already in the file are not emitted: start at its end.
+        if let status = Files.status(path), let fd = try? Files.open(path) {
+            self.fd = fd
+            identity = Files.identity(of: fd)
+            offset = status.size
+            witness = Self.bytes(of: fd, endingAt: offset)
+        }
+    }
+
+    func poll() {
+        guard !isDone else { return }
+        let now = Files.status(path)
+        if fd >= 0, now?.identity != identity {
+            // Rotated or removed: what was appended to the old file first.
+            readToEnd()
+            flushPartialLine()
+            closeFile()
+        }
+        if fd < 0 {
+            guard now != nil, let fd = try? Files.open(path) else { return }
+            self.fd = fd
+            identity = Files.identity(of: fd)
+            offset = 0
+            witness = []
+        }
+        var info = stat()
+        guard fstat(fd, &info) == 0 else { return }
+        let size = Int64(info.st_size)
+        if size < offset || (!witness.isEmpty && Self.bytes(of: fd, endingAt: offset) != witness) {
+            flushPartialLine()
+            offset = 0
+            witness = []
+        }
+        readToEnd()
+    }
+
+    private func readToEnd() {
+        var buffer = [UInt8](repeating: 0, count: Files.chunkSize)
+        while !isDone {
+            let n = buffer.withUnsafeMutableBytes { pread(fd, $0.baseAddress, $0.count, off_t(offset)) }
+            guard n > 0 else { return }
+            offset += Int64(n)
+            witness = Array((witness + buffer[0..<n]).suffix(Self.witnessLength))
+            do {
+                for line in try splitter.lines(in: buffer[0..<n]) where !isDone { observer.onNext(.string(line)) }
+            } catch {
+                dispose()
+                return observer.onError(FlowError.wrap(error))
             }
         }
-        observer.onSubscribe(timer)
+    }
+
+    private func flushPartialLine() {
+        if let rest = splitter.rest(), !isDone { observer.onNext(.string(rest)) }
+    }
+
+    private static func bytes(of fd: Int32, endingAt end: Int64) -> [UInt8] {
+        let start = Swift.max(0, end - Int64(witnessLength))
+        var buffer = [UInt8](repeating: 0, count: Int(end - start))
+        let n = buffer.withUnsafeMutableBytes { pread(fd, $0.baseAddress, $0.count, off_t(start)) }
+        return n == buffer.count ? buffer : []
+    }
+
+    private func closeFile() {
+        if fd >= 0 { close(fd) }
+        fd = -1
+        identity = nil
+    }
+
+    func dispose() {
+        isDone = true
+        closeFile()
+    }
+}
+
+/// Files that `file.append` is writing, by identity: reading one to its
+/// end while appending what is read to it would never end.
+enum WritingFiles {
+    private static let appending = NIOLockedValueBox<[FileIdentity: Int]>([:])
+
+    static func begin(_ identity: FileIdentity) { appending.withLockedValue { $0[identity, default: 0] += 1 } }
+    static func end(_ identity: FileIdentity) {
+        appending.withLockedValue { if let n = $0[identity] { $0[identity] = n > 1 ? n - 1 : nil } }
+    }
+
+    static func refuseReading(_ fd: Int32, path: String, by reader: String) throws {
+        guard let identity = Files.identity(of: fd), appending.withLockedValue({ $0[identity] != nil }) else { return }
+        close(fd)
+        throw FlowError("\(reader)(\"\(path)\") reads the file that file.append is writing: it would never reach the end; "
+                        + "append to another file, or read a copy")
     }
 }
 
 /// `file.write(path)` / `file.append(path)`: given to `sink`, writes each
-/// value as a line and flushes it; closes the file when the stream ends or
-/// is cancelled.
+/// value as a line.
+///
+/// `file.write` never leaves a half-written file in place of a good one:
+/// it writes to a temporary file beside the target and renames it over the
+/// target when the stream completes (or is stopped, as by Ctrl-C, which is
+/// how a live stream ends). If the stream fails, the target keeps its old
+/// contents and the partial output stays beside it, under a name the error
+/// gives. Reading the target while writing it (`file.lines(p)` into
+/// `file.write(p)`) is therefore safe. `file.append` adds to the file as
+/// lines arrive, flushing each one.
 final class FileWriter: Function, StreamConsumer {
     private var handle: UnsafeMutablePointer<FILE>?
     private let path: String
+    /// Where `file.write` writes until the stream ends; nil for append.
+    private let temporaryPath: String?
+    private var appendingIdentity: FileIdentity?
+    private var lines = 0
 
     init(path: String, append: Bool) throws {
+        try Files.checkPath(path)
         self.path = path
-        guard let handle = fopen(path, append ? "a" : "w") else {
-            throw FlowError("cannot write \(path): \(String(cString: strerror(errno)))")
+        if append {
+            temporaryPath = nil
+            guard let handle = fopen(path, "a") else {
+                throw FlowError("cannot write \(path): \(String(cString: strerror(errno)))")
+            }
+            self.handle = handle
+            appendingIdentity = Files.identity(of: fileno(handle))
+            if let identity = appendingIdentity { WritingFiles.begin(identity) }
+        } else {
+            let slash = path.lastIndex(of: "/")
+            let directory = slash.map { String(path[...$0]) } ?? ""
+            let name = slash.map { String(path[path.index(after: $0)...]) } ?? path
+            var template = Array("\(directory).\(name).partial-XXXXXX".utf8CString)
+            let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+            guard fd >= 0 else { throw FlowError("cannot write \(path): \(String(cString: strerror(errno)))") }
+            let temporary = String(decoding: template.dropLast().map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            // Keep the target's permissions, as an editor saving it would.
+            var info = stat()
+            fchmod(fd, stat(path, &info) == 0 ? info.st_mode & 0o7777 : 0o644)
+            guard let handle = fdopen(fd, "w") else {
+                close(fd)
+                unlink(temporary)
+                throw FlowError("cannot write \(path): \(String(cString: strerror(errno)))")
+            }
+            self.handle = handle
+            temporaryPath = temporary
         }
-        self.handle = handle
         super.init(name: append ? "file.append" : "file.write", parameterCount: 1)
     }
 
     override func call(_ a: Value) throws -> Value {
         guard let handle else { throw FlowError("cannot write \(path): the file is closed") }
         let line = a.description + "\n"
+        // Flushed line by line: a run that is killed leaves what it wrote
+        // readable in the partial file.
         guard fputs(line, handle) >= 0, fflush(handle) == 0 else {
             throw FlowError("cannot write \(path): \(String(cString: strerror(errno)))")
         }
+        lines += 1
         return .null
     }
 
     override func call(_ args: [Value]) throws -> Value { try call(args.count == 1 ? args[0] : .tuple(args)) }
 
-    func finish() {
-        if let handle { fclose(handle) }
-        handle = nil
+    func finish(_ ending: StreamEnding) -> String? {
+        guard let handle else { return nil }
+        self.handle = nil
+        if let identity = appendingIdentity { WritingFiles.end(identity) }
+        let flushed = fflush(handle) == 0 && fsync(fileno(handle)) == 0
+        let reason = String(cString: strerror(errno))
+        fclose(handle)
+        guard let temporaryPath else {
+            return flushed ? nil : "cannot write \(path): \(reason)"
+        }
+        if ending == .failed || !flushed {
+            if lines == 0 {
+                unlink(temporaryPath)
+                return "\(path) was left as it was"
+            }
+            return "\(path) was left as it was; the \(lines) line\(lines == 1 ? "" : "s") written before the \(flushed ? "error" : "failure (\(reason))") are in \(temporaryPath)"
+        }
+        guard rename(temporaryPath, path) == 0 else {
+            return "cannot replace \(path): \(String(cString: strerror(errno))); the output is in \(temporaryPath)"
+        }
+        return nil
     }
 
-    deinit { finish() }
+    /// A writer dropped without being told its stream ended: what it wrote
+    /// is kept, but an unused one never replaces the target with nothing.
+    deinit { _ = finish(lines == 0 ? .failed : .cancelled) }
 }

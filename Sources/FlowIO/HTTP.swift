@@ -22,6 +22,8 @@ final class HTTPNode: Observable {
         case lines
         /// Server-sent events.
         case events
+
+        var isStreaming: Bool { if case .response = self { false } else { true } }
     }
 
     struct Call: Sendable {
@@ -29,8 +31,16 @@ final class HTTPNode: Observable {
         var url: String
         var headers: [(String, String)]
         var body: String?
-        var timeout: TimeSpan
+        /// One response: the whole exchange's deadline. A stream (`lines`,
+        /// `events`): the longest silence between chunks, nil for none.
+        var timeout: TimeSpan?
+        /// A stream's total deadline, if the script asks for one.
+        var deadline: TimeSpan?
     }
+
+    /// The largest body gathered into one response value (and all a
+    /// virtual-time run collects of a stream).
+    static let maximumBodyBytes = 64 << 20
 
     let call: Call
     let kind: Kind
@@ -51,33 +61,106 @@ final class HTTPNode: Observable {
             request = try HTTPClient.Request(url: call.url, method: call.method,
                                              headers: HTTPHeaders(call.headers), body: call.body.map { .string($0) })
         } catch {
-            return exchange.handle(.failure("not a URL flow can request (\(error)); write it as http://host/path"))
+            return exchange.handle(.failure("not a URL flow can request; write it as http://host/path"))
         }
-        let deadline = NIODeadline.now() + .nanoseconds(call.timeout.nanoseconds)
+        let total = kind.isStreaming ? call.deadline : call.timeout
+        let deadline = total.map { NIODeadline.now() + .nanoseconds($0.nanoseconds) }
         if let live = scheduler as? LiveScheduler {
             exchange.hold = live.hold()
             let deliver = live.makeCallback { (event: HTTPEvent) in exchange.handle(event) }
-            exchange.task = FlowHTTP.client.execute(request: request, delegate: HTTPEvents(kind, send: deliver), deadline: deadline)
-        } else {
-            let collected = NIOLockedValueBox<[HTTPEvent]>([])
-            let task = FlowHTTP.client.execute(
-                request: request, delegate: HTTPEvents(kind) { event in collected.withLockedValue { $0.append(event) } }, deadline: deadline)
-            _ = try? task.futureResult.wait()
-            for event in collected.withLockedValue({ $0 }) { exchange.handle(event) }
+            if kind.isStreaming, let idle = call.timeout { exchange.watchIdleness(idle, on: live) }
+            let task = FlowHTTP.client.execute(request: request, delegate: HTTPEvents(kind, send: deliver), deadline: deadline)
+            // Some failures (a redirect cycle) fail the task without telling
+            // the delegate; one the delegate did report arrives twice, and
+            // the second is ignored.
+            task.futureResult.whenFailure { deliver(.failure(HTTPEvents.describe($0))) }
+            exchange.task = task
+            return
         }
+        // Virtual time waits for the exchange; on an event loop (the REPL's)
+        // that wait would stall the loop itself, so it is refused.
+        if MultiThreadedEventLoopGroup.currentEventLoop != nil {
+            return exchange.handle(.failure("cannot be requested inside a virtual-time diagram here (waiting for it would stall the loop); "
+                                            + "run it as a statement to watch it live, or use flow run --virtual"))
+        }
+        let collected = NIOLockedValueBox<[HTTPEvent]>([])
+        let bytes = NIOLockedValueBox(0)
+        let running = NIOLockedValueBox<HTTPClient.Task<Void>?>(nil)
+        let task = FlowHTTP.client.execute(
+            request: request, delegate: HTTPEvents(kind) { event in
+                // Nothing waits for the loop here: acknowledge at once.
+                guard case .lines(let lines, _) = event else { return collected.withLockedValue { $0.append(event) } }
+                if lines.isEmpty { return }
+                collected.withLockedValue { $0.append(.lines(lines, received: nil)) }
+                let total = bytes.withLockedValue { $0 += lines.reduce(0) { $0 + $1.utf8.count }; return $0 }
+                if total > HTTPNode.maximumBodyBytes {
+                    collected.withLockedValue {
+                        $0.append(.failure("the stream sent more than \(HTTPNode.maximumBodyBytes >> 20) MiB, "
+                                           + "all a virtual-time run keeps; read it on the live clock"))
+                    }
+                    running.withLockedValue { $0 }?.cancel()
+                }
+            }, deadline: deadline)
+        running.withLockedValue { $0 = task }
+        do { try task.futureResult.wait() } catch { collected.withLockedValue { $0.append(.failure(HTTPEvents.describe(error))) } }
+        for event in collected.withLockedValue({ $0 }) {
+            exchange.handle(event)
+            if case .failure = event { break }
+        }
+    }
+
+    /// Why a URL cannot be requested, checked before the client sees it (it
+    /// traps on some malformed ones, such as a port above 65535).
+    static func problem(with url: String) -> String? {
+        if url.utf8.contains(where: { $0 < 0x21 || $0 == 0x7F }) {
+            return "a URL cannot contain spaces or control characters (encode a space as %20)"
+        }
+        let lower = url.lowercased()
+        guard let scheme = ["http://", "https://"].first(where: lower.hasPrefix) else {
+            return "only http:// and https:// URLs can be requested"
+        }
+        let rest = url.dropFirst(scheme.count)
+        var authority = rest.prefix { $0 != "/" && $0 != "?" && $0 != "#" }
+        if let at = authority.lastIndex(of: "@") { authority = authority[authority.index(after: at)...] }
+        var host = authority
+        var port: Substring?
+        if authority.hasPrefix("[") {
+            guard let close = authority.firstIndex(of: "]") else { return "an IPv6 host is written in brackets, as in http://[::1]:8080/" }
+            host = authority[...close]
+            let after = authority[authority.index(after: close)...]
+            if !after.isEmpty {
+                guard after.hasPrefix(":") else { return "unexpected text after the host" }
+                port = after.dropFirst()
+            }
+        } else if let colon = authority.lastIndex(of: ":") {
+            host = authority[..<colon]
+            port = authority[authority.index(after: colon)...]
+        }
+        if host.isEmpty || host == "[]" { return "the URL has no host" }
+        if let port {
+            guard !port.isEmpty, port.allSatisfy(\.isASCII), port.allSatisfy(\.isNumber),
+                  let number = Int(port), (1...65535).contains(number) else {
+                return "the port \(port.isEmpty ? "is empty" : "'\(port)' is not a number from 1 to 65535")"
+            }
+        }
+        return nil
     }
 }
 
 /// flow's client: AsyncHTTPClient's default event loops, and no retrying
 /// of a failed connection (by default the pool retries until the request's
 /// deadline, so a refused connection would take 30 s to report; a script
-/// that wants retries says `retry(n)`). Never shut down: it lives as long as
-/// the process.
+/// that wants retries says `retry(n)`). Redirects are followed at most five
+/// times and never in a cycle. Never shut down: it lives as long as the
+/// process.
 enum FlowHTTP {
+    static let maximumRedirects = 5
+
     static let client: HTTPClient = {
         var configuration = HTTPClient.Configuration()
         configuration.connectionPool.retryConnectionEstablishment = false
         configuration.timeout.connect = .seconds(10)
+        configuration.redirectConfiguration = .follow(max: maximumRedirects, allowCycles: false)
         return HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: configuration)
     }()
 }
@@ -85,11 +168,24 @@ enum FlowHTTP {
 /// What the client's threads report, in order.
 enum HTTPEvent: Sendable {
     case head(status: Int, reason: String, headers: [(String, String)])
-    case line(String)
+    /// A chunk's lines; `received` is released once they are delivered, and
+    /// the client reads no more of the body until then (backpressure).
+    case lines([String], received: Acknowledgement?)
     case event(name: String, data: String, id: String?)
     case body(String)
     case end
     case failure(String)
+}
+
+/// Completes a promise when the loop is done with what it was handed, or
+/// when it is dropped unhandled (a stopped loop): the client never waits
+/// forever, and no promise is leaked.
+final class Acknowledgement: Sendable {
+    private let promise: EventLoopPromise<Void>
+
+    init(_ promise: EventLoopPromise<Void>) { self.promise = promise }
+
+    deinit { promise.succeed(()) }
 }
 
 /// The subscription side, on the scheduler's thread.
@@ -102,6 +198,10 @@ final class HTTPExchange: Disposable {
     var task: HTTPClient.Task<Void>?
     private var head: (status: Int, reason: String, headers: [(String, String)])?
     private var isDone = false
+    /// For a stream with an idle timeout: when data last arrived, and the
+    /// timer that checks it.
+    private var lastActivity = TimeSpan.zero
+    private var idleCheck: Disposable?
 
     init(observer: Observer, call: HTTPNode.Call, kind: HTTPNode.Kind, location: SourceLocation?) {
         self.observer = observer
@@ -110,8 +210,31 @@ final class HTTPExchange: Disposable {
         self.location = location
     }
 
+    /// Fails the stream when `idle` passes with no data. One timer, moved
+    /// on lazily: each check re-arms it for the latest activity.
+    func watchIdleness(_ idle: TimeSpan, on scheduler: Scheduler) {
+        lastActivity = scheduler.now
+        func arm(at due: TimeSpan) {
+            idleCheck = scheduler.schedule(after: due - scheduler.now) { [weak self] in
+                guard let self, !self.isDone else { return }
+                let due = self.lastActivity + idle
+                if scheduler.now >= due {
+                    self.handle(.failure("no data for \(idle) (the timeout between chunks of a stream)"))
+                    self.task?.cancel()
+                } else {
+                    arm(at: due)
+                }
+            }
+        }
+        arm(at: lastActivity + idle)
+        activityClock = { scheduler.now }
+    }
+
+    private var activityClock: (() -> TimeSpan)?
+
     func handle(_ event: HTTPEvent) {
         guard !isDone else { return }
+        if let clock = activityClock { lastActivity = clock() }
         switch event {
         case .head(let status, let reason, let headers):
             head = (status, reason, headers)
@@ -122,7 +245,8 @@ final class HTTPExchange: Disposable {
                     "status": .int(status),
                 ]), at: location))
             }
-        case .line(let line): observer.onNext(.string(line))
+        case .lines(let lines, _):
+            for line in lines where !isDone { observer.onNext(.string(line)) }
         case .event(let name, let data, let id):
             observer.onNext(.record(["event": .string(name), "data": .string(data), "id": id.map(Value.string) ?? .null]))
         case .body(let text):
@@ -144,6 +268,8 @@ final class HTTPExchange: Disposable {
 
     private func finish() {
         isDone = true
+        idleCheck?.dispose()
+        idleCheck = nil
         let h = hold
         hold = nil
         h?.dispose()
@@ -182,10 +308,30 @@ final class HTTPEvents: HTTPClientResponseDelegate, @unchecked Sendable {
 
     func didReceiveBodyPart(task: HTTPClient.Task<Void>, _ buffer: ByteBuffer) -> EventLoopFuture<Void> {
         let bytes = buffer.getBytes(at: buffer.readerIndex, length: buffer.readableBytes) ?? []
-        switch kind {
-        case .response: body += bytes
-        case .lines: for line in splitter.lines(in: bytes[...]) { send(.line(line)) }
-        case .events: for line in splitter.lines(in: bytes[...]) { eventLine(line) }
+        do {
+            switch kind {
+            case .response:
+                body += bytes
+                if body.count > HTTPNode.maximumBodyBytes {
+                    throw FlowError("the response body is larger than \(HTTPNode.maximumBodyBytes >> 20) MiB; read it with http.lines")
+                }
+            case .lines:
+                // The next chunk is read once the loop has delivered these lines.
+                let promise = task.eventLoop.makePromise(of: Void.self)
+                send(.lines(try splitter.lines(in: bytes[...]), received: Acknowledgement(promise)))
+                return promise.futureResult
+            case .events:
+                for line in try splitter.lines(in: bytes[...]) { eventLine(line) }
+                // An empty batch marks activity for the idle timeout, and
+                // holds the client back until the loop has caught up.
+                let promise = task.eventLoop.makePromise(of: Void.self)
+                send(.lines([], received: Acknowledgement(promise)))
+                return promise.futureResult
+            }
+        } catch {
+            failed = true
+            send(.failure(FlowError.wrap(error).message))
+            task.cancel()
         }
         return task.eventLoop.makeSucceededFuture(())
     }
@@ -216,7 +362,7 @@ final class HTTPEvents: HTTPClientResponseDelegate, @unchecked Sendable {
         guard !failed else { return }
         switch kind {
         case .response: send(.body(String(decoding: body, as: UTF8.self)))
-        case .lines: if let rest = splitter.rest() { send(.line(rest)) }
+        case .lines: if let rest = splitter.rest() { send(.lines([rest], received: nil)) }
         case .events: if let rest = splitter.rest() { eventLine(rest) }; eventLine("")
         }
         send(.end)
@@ -230,15 +376,26 @@ final class HTTPEvents: HTTPClientResponseDelegate, @unchecked Sendable {
     /// A failure in words a script writer can act on.
     static func describe(_ error: Error) -> String {
         if let e = error as? HTTPClientError {
-            if e == .connectTimeout { return "timed out connecting" }
-            if e == .readTimeout || e == .deadlineExceeded { return "timed out waiting for the response" }
-            if e == .remoteConnectionClosed { return "the server closed the connection" }
-            if e == .cancelled { return "cancelled" }
-            return "\(e)"
+            switch e {
+            case .connectTimeout: return "timed out connecting"
+            case .readTimeout, .deadlineExceeded: return "timed out waiting for the response"
+            case .remoteConnectionClosed: return "the server closed the connection before the response was complete"
+            case .cancelled: return "cancelled"
+            case .redirectCycleDetected: return "redirected in a cycle (a page redirects back to one already visited)"
+            case .redirectLimitReached: return "redirected more than \(FlowHTTP.maximumRedirects) times"
+            case .invalidURL, .emptyHost, .emptyScheme: return "not a URL flow can request; write it as http://host/path"
+            default: break
+            }
         }
-        if let e = error as? IOError, e.errnoCode == ECONNREFUSED { return "connection refused" }
+        if let e = error as? HTTPParserError {
+            switch e {
+            case .invalidEOFState, .closedConnection: return "the server closed the connection before the response was complete"
+            default: return "the server's answer is not valid HTTP (\(e))"
+            }
+        }
+        if let e = error as? IOError { return systemError(e.errnoCode) }
         if let e = error as? NIOConnectionError {
-            if e.connectionErrors.contains(where: { ($0.error as? IOError)?.errnoCode == ECONNREFUSED }) { return "connection refused" }
+            if let io = e.connectionErrors.lazy.compactMap({ $0.error as? IOError }).first { return systemError(io.errnoCode) }
             if e.connectionErrors.isEmpty { return "cannot resolve the host" }
         }
         let text = String(describing: error)
@@ -249,8 +406,20 @@ final class HTTPEvents: HTTPClientResponseDelegate, @unchecked Sendable {
             let reason = text.split(separator: "OPENSSL_internal:").last?.prefix { $0.isUppercase || $0 == "_" }
             return "TLS failure: the handshake failed" + (reason.map { $0.isEmpty ? "" : " (\($0))" } ?? "")
         }
-        if text.contains("SSL") || text.contains("TLS") { return "TLS failure: \(text)" }
+        if text.contains("SSL") || text.contains("TLS") { return "TLS failure: the secure connection could not be set up" }
         if text.contains("connectTimeout") { return "timed out connecting" }
-        return text
+        return "the request failed (\(text))"
+    }
+
+    /// A system error in plain words, as a person would say it.
+    private static func systemError(_ code: Int32) -> String {
+        switch code {
+        case ECONNREFUSED: return "connection refused"
+        case ECONNRESET: return "the server reset the connection"
+        case EPIPE: return "the server closed the connection while the request was being sent"
+        case ETIMEDOUT: return "timed out connecting"
+        case EHOSTUNREACH, ENETUNREACH: return "the host cannot be reached"
+        default: return String(cString: strerror(code)).lowercased()
+        }
     }
 }

@@ -28,13 +28,15 @@ public enum IOModules {
         },
         function("watch", .creation, "the file's (path:, exists:, size:) each time it changes, checked every 100ms or `every`",
                  [arg("path", .string), labelled("every", .duration, optional: true).positive()]) {
-            .stream(FilePollNode(path: try path($0), period: try $0.optionalDuration(1) ?? .milliseconds(Int64(100)), mode: .watch))
+            .stream(FilePollNode(path: try path($0), period: try $0.optionalDuration(1) ?? .milliseconds(Int64(100)), mode: .watch,
+                                 location: $0.context.location))
         },
         function("tail", .creation, "the lines appended to the file after subscription, checked every 100ms or `every`",
                  [arg("path", .string), labelled("every", .duration, optional: true).positive()]) {
-            .stream(FilePollNode(path: try path($0), period: try $0.optionalDuration(1) ?? .milliseconds(Int64(100)), mode: .tail))
+            .stream(FilePollNode(path: try path($0), period: try $0.optionalDuration(1) ?? .milliseconds(Int64(100)), mode: .tail,
+                                 location: $0.context.location))
         },
-        function("write", .utility, "for sink: writes each value as a line (replacing the file), closed when the stream ends",
+        function("write", .utility, "for sink: writes each value as a line; the file is replaced when the stream ends, and left as it was if the stream fails",
                  [arg("path", .string)]) {
             .function(try FileWriter(path: try path($0), append: false))
         },
@@ -64,9 +66,17 @@ extension IOModules {
         labelled("headers", .value, optional: true), labelled("timeout", .duration, optional: true).positive(),
     ]
 
+    /// A stream's options: `timeout:` is the longest silence between chunks
+    /// (none by default), `deadline:` a limit on the whole stream.
+    static let streamOptions = httpOptions + [labelled("deadline", .duration, optional: true).positive()]
+
     /// The parts of a call that every HTTP function shares.
     static func call(_ args: Arguments, method: HTTPMethod, url: Int, body: Int?, headers: Int, timeout: Int,
-                     defaultTimeout: TimeSpan = .seconds(30)) throws -> HTTPNode.Call {
+                     defaultTimeout: TimeSpan? = .seconds(30), deadline: Int? = nil) throws -> HTTPNode.Call {
+        let address = try args.string(url, default: "")
+        if let problem = HTTPNode.problem(with: address) {
+            throw FlowError("cannot request \(address.debugDescription): \(problem)", at: args.context.location)
+        }
         var pairs: [(String, String)] = []
         if let given = args.value(headers) {
             guard case .dictionary(let d) = given else { throw FlowError("headers are a dictionary, as in [\"Accept\": \"application/json\"]") }
@@ -79,8 +89,9 @@ extension IOModules {
                 if !pairs.contains(where: { $0.0.lowercased() == "content-type" }) { pairs.append(("Content-Type", "application/json")) }
             }
         }
-        return HTTPNode.Call(method: method, url: try args.string(url, default: ""), headers: pairs, body: text,
-                             timeout: try args.optionalDuration(timeout) ?? defaultTimeout)
+        return HTTPNode.Call(method: method, url: address, headers: pairs, body: text,
+                             timeout: try args.optionalDuration(timeout) ?? defaultTimeout,
+                             deadline: try deadline.flatMap { try args.optionalDuration($0) })
     }
 
     public static let http = BuiltinModule(name: "http", summary: "HTTP requests as streams", functions: [
@@ -100,13 +111,16 @@ extension IOModules {
             return .stream(HTTPNode(try call(args, method: method, url: 1, body: 2, headers: 3, timeout: 4), kind: .response(raw: true),
                                     location: args.context.location))
         },
-        function("lines", .creation, "each line of the response body as it arrives (NDJSON, long polls)",
-                 [arg("url", .string)] + httpOptions) {
-            .stream(HTTPNode(try call($0, method: .GET, url: 0, body: nil, headers: 1, timeout: 2, defaultTimeout: .seconds(3600)),
+        function("lines", .creation,
+                 "each line of the response body as it arrives (NDJSON, long polls); timeout: is the longest silence allowed, deadline: a limit on the whole stream",
+                 [arg("url", .string)] + streamOptions) {
+            .stream(HTTPNode(try call($0, method: .GET, url: 0, body: nil, headers: 1, timeout: 2, defaultTimeout: nil, deadline: 3),
                              kind: .lines, location: $0.context.location))
         },
-        function("events", .creation, "server-sent events as (event:, data:, id:)", [arg("url", .string)] + httpOptions) {
-            .stream(HTTPNode(try call($0, method: .GET, url: 0, body: nil, headers: 1, timeout: 2, defaultTimeout: .seconds(3600)),
+        function("events", .creation,
+                 "server-sent events as (event:, data:, id:); timeout: is the longest silence allowed, deadline: a limit on the whole stream",
+                 [arg("url", .string)] + streamOptions) {
+            .stream(HTTPNode(try call($0, method: .GET, url: 0, body: nil, headers: 1, timeout: 2, defaultTimeout: nil, deadline: 3),
                              kind: .events, location: $0.context.location))
         },
     ], methods: [

@@ -1,11 +1,11 @@
-import Dispatch
 import FlowRuntime
+import NIOConcurrencyHelpers
 #if canImport(Glibc)
 import Glibc
 #endif
 
 /// `stdin.lines()`: the lines of standard input. On the live loop a
-/// background reader blocks on the input and hops each line onto the loop,
+/// background reader blocks on the input and hops its lines onto the loop,
 /// holding the run open until the end of input; in virtual time the input
 /// is read in chunks like a file.
 final class StandardInputNode: Observable {
@@ -17,47 +17,124 @@ final class StandardInputNode: Observable {
         guard let live = scheduler as? LiveScheduler else {
             return ChunkReader(fd: dup(0), path: "standard input", observer: observer, scheduler: scheduler, wholeFile: false).start()
         }
-        let subscription = BackgroundLines(observer: observer, hold: live.hold())
-        observer.onSubscribe(subscription)
-        let deliver = live.makeCallback { (line: String?) in subscription.deliver(line) }
-        startBackgroundThread {
-            var splitter = LineSplitter()
-            var buffer = [UInt8](repeating: 0, count: Files.chunkSize)
-            while true {
-                let n = buffer.withUnsafeMutableBytes { read(0, $0.baseAddress, $0.count) }
-                if n <= 0 { break }
-                for line in splitter.lines(in: buffer[0..<n]) { deliver(line) }
-            }
-            if let last = splitter.rest() { deliver(last) }
-            deliver(nil)
-        }
+        BackgroundReader.start(name: "standard input", open: { 0 }, wholeFile: false, observer: observer, on: live)
     }
 }
 
-/// Lines arriving from the background reader, on the loop.
-final class BackgroundLines: Disposable {
+/// Reads a descriptor that may block (standard input, a FIFO, a device) on
+/// a thread of its own, so the loop never waits on it and Ctrl-C is served
+/// at once. Lines hop onto the loop one chunk's worth at a time, and the
+/// reader waits while `window` chunks are still undelivered: a fast
+/// producer meets a bounded buffer, not an ever-growing queue.
+final class BackgroundReader: Disposable {
     private let observer: Observer
     private var hold: Disposable?
+    /// Chunks the reader may have handed over but the loop not yet delivered.
+    private static let window = 4
+    private let room = Permits(window)
+    private let cancelled = NIOLockedValueBox(false)
 
-    init(observer: Observer, hold: Disposable) {
+    private init(observer: Observer, hold: Disposable) {
         self.observer = observer
         self.hold = hold
     }
 
-    /// A line, or nil at the end of input.
-    func deliver(_ line: String?) {
-        guard hold != nil else { return }
-        guard let line else {
-            dispose()
-            return observer.onCompleted()
-        }
-        observer.onNext(.string(line))
+    enum Batch: Sendable {
+        case lines([String])
+        case end
+        case failure(String)
     }
 
-    /// Cancelling lets the run end; the reader's blocked read is abandoned.
-    func dispose() {
+    /// `open` runs on the reader's thread (opening a FIFO waits for a
+    /// writer) and returns a descriptor, or throws.
+    static func start(name: String, open: @escaping @Sendable () throws -> Int32, wholeFile: Bool,
+                      observer: Observer, on live: LiveScheduler) {
+        let reader = BackgroundReader(observer: observer, hold: live.hold())
+        observer.onSubscribe(reader)
+        let deliver = live.makeCallback { (batch: Batch) in reader.deliver(batch) }
+        let room = reader.room, cancelled = reader.cancelled
+        startBackgroundThread {
+            let fd: Int32
+            do { fd = try open() } catch { return deliver(.failure(FlowError.wrap(error).message)) }
+            defer { if fd != 0 { close(fd) } }
+            var splitter = LineSplitter()
+            var whole: [UInt8] = []
+            var buffer = [UInt8](repeating: 0, count: Files.chunkSize)
+            while true {
+                room.wait()
+                if cancelled.withLockedValue({ $0 }) { return }
+                let n = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+                if n < 0, errno == EINTR || errno == EAGAIN { room.signal(); continue }
+                if n < 0 { return deliver(.failure("cannot read \(name): \(String(cString: strerror(errno)))")) }
+                if n == 0 { break }
+                do {
+                    if wholeFile {
+                        whole.append(contentsOf: buffer[0..<n])
+                        if whole.count > Files.maximumWholeFile { throw Files.tooLargeToRead(name) }
+                        room.signal()
+                    } else {
+                        deliver(.lines(try splitter.lines(in: buffer[0..<n])))
+                    }
+                } catch {
+                    return deliver(.failure(FlowError.wrap(error).message))
+                }
+            }
+            if wholeFile { deliver(.lines([String(decoding: whole, as: UTF8.self)])) }
+            else if let last = splitter.rest() { deliver(.lines([last])) }
+            deliver(.end)
+        }
+    }
+
+    private func deliver(_ batch: Batch) {
+        guard hold != nil else { return }
+        switch batch {
+        case .lines(let lines):
+            for line in lines {
+                guard hold != nil else { return }
+                observer.onNext(.string(line))
+            }
+            room.signal()
+        case .end:
+            release()
+            observer.onCompleted()
+        case .failure(let message):
+            release()
+            observer.onError(FlowError(message))
+        }
+    }
+
+    private func release() {
         let h = hold
         hold = nil
         h?.dispose()
+    }
+
+    /// Cancelling lets the run end at once. A reader blocked in `read` is
+    /// abandoned (the process ends without it); one waiting for room wakes
+    /// and stops.
+    func dispose() {
+        guard hold != nil else { return }
+        release()
+        cancelled.withLockedValue { $0 = true }
+        room.signal()
+    }
+}
+
+/// A counting semaphore on POSIX's `sem_t`. Dispatch's semaphore traps
+/// when it is released with fewer permits than it started with, which is
+/// how a reader cancelled mid-stream leaves it.
+final class Permits: @unchecked Sendable {
+    // sem_t is made for sharing between threads; it is only ever used
+    // through its pointer.
+    private let semaphore = UnsafeMutablePointer<sem_t>.allocate(capacity: 1)
+
+    init(_ count: Int) { sem_init(semaphore, 0, UInt32(count)) }
+
+    func wait() { while sem_wait(semaphore) != 0, errno == EINTR {} }
+    func signal() { sem_post(semaphore) }
+
+    deinit {
+        sem_destroy(semaphore)
+        semaphore.deallocate()
     }
 }

@@ -1,3 +1,4 @@
+import NIOConcurrencyHelpers
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -13,9 +14,32 @@ public enum StandardStreams {
         var offset = 0
         while offset < bytes.count {
             let n = bytes.withUnsafeMutableBytes { Glibc.write(fd, $0.baseAddress! + offset, $0.count - offset) }
-            if n <= 0 { return }
+            if n < 0, errno == EINTR { continue }
+            if n <= 0 {
+                if fd == 1 { outputFailed(n < 0 ? String(cString: strerror(errno)) : "nothing could be written") }
+                return
+            }
             offset += n
         }
+    }
+
+    /// Why standard output could not be written (a full disk, a closed
+    /// pipe or descriptor), once it has failed: output was lost, so the
+    /// command must not report success.
+    public static var outputFailure: String? { failure.withLockedValue { $0 } }
+
+    /// Called once, on the writing thread, when standard output first fails
+    /// (a live run stops then, as there is nowhere left for its output).
+    nonisolated(unsafe) public static var onOutputFailure: (@Sendable () -> Void)?
+
+    private static let failure = NIOLockedValueBox<String?>(nil)
+
+    private static func outputFailed(_ reason: String) {
+        let first = failure.withLockedValue { current -> Bool in
+            defer { if current == nil { current = reason } }
+            return current == nil
+        }
+        if first { onOutputFailure?() }
     }
 
     /// Bytes are waiting on standard input: reading now would not block.

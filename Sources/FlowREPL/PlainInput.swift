@@ -14,8 +14,15 @@ final class PlainInput: Screen {
 
     init(scheduler: LiveScheduler) { self.scheduler = scheduler }
 
+    /// Errors shown: a piped session with any ends with exit status 1,
+    /// as a script would.
+    private(set) var errorsShown = 0
+
     func show(_ text: String) { StandardStreams.out(text) }
-    func showError(_ text: String) { StandardStreams.err(text) }
+    func showError(_ text: String) {
+        errorsShown += 1
+        StandardStreams.err(text)
+    }
 
     /// Reads lines on a background thread and hands each to the controller
     /// on the loop, saying whether more were already waiting.
@@ -25,6 +32,7 @@ final class PlainInput: Screen {
                 controller.inputSettled()
                 return atEnd()
             }
+            if let error = item.error { return self.showError("flow: standard input: " + error) }
             controller.receive(item.text, moreInputWaiting: item.moreWaiting)
             if !item.moreWaiting { controller.inputSettled() }
         }
@@ -34,7 +42,11 @@ final class PlainInput: Screen {
             while true {
                 let count = read(0, &buffer, buffer.count)
                 if count <= 0 { break }
-                let lines = splitter.lines(in: buffer[0..<count])
+                guard let lines = try? splitter.lines(in: buffer[0..<count]) else {
+                    // Not line-oriented input: what came before it still runs.
+                    deliver(Line(text: "", moreWaiting: false, error: LineSplitter.lineTooLong.message))
+                    return deliver(nil)
+                }
                 let moreWaiting = splitter.hasPartialLine || StandardStreams.inputWaiting()
                 for (index, line) in lines.enumerated() {
                     deliver(Line(text: line, moreWaiting: index < lines.count - 1 || moreWaiting))
@@ -48,5 +60,6 @@ final class PlainInput: Screen {
     struct Line: Sendable {
         let text: String
         let moreWaiting: Bool
+        var error: String?
     }
 }

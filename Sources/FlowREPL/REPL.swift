@@ -11,11 +11,13 @@ import Glibc
 public enum REPL {
     /// Runs a session until `:quit`, Ctrl-D or two Ctrl-Cs (on a terminal),
     /// or until the end of standard input and of the streams still running.
-    public static func run(banner: String) {
+    /// Returns false when a piped session showed an error.
+    public static func run(banner: String) -> Bool {
         let interactive = isatty(0) == 1
         // The session lives as long as the loop: its streams' callbacks only
         // refer to it weakly.
         var running: Controller?
+        var piped: PlainInput?
         defer { withExtendedLifetime(running) {} }
         LiveScheduler.run { scheduler, handle in
             let keepAlive = scheduler.hold()
@@ -23,6 +25,7 @@ public enum REPL {
             let errorColor = StandardStreams.wantsColor(2)
             let readline = interactive ? ReadlineTerminal(scheduler: scheduler, history: HistoryFile.locate()) : nil
             let plain = interactive ? nil : PlainInput(scheduler: scheduler)
+            piped = plain
             let screen: Screen = readline ?? plain!
             let console = console(for: screen, on: scheduler.eventLoop, color: errorColor)
             let session = Session(scheduler: scheduler, console: console, modules: modules)
@@ -45,6 +48,7 @@ public enum REPL {
                 interruptEndsPlainSession(scheduler: scheduler, session: session, stop: stop)
             }
         }
+        return (piped?.errorsShown ?? 0) == 0
     }
 
     /// The session's `print` and stream errors go through the screen, on the loop.

@@ -44,11 +44,16 @@ struct Flow: ParsableCommand {
     static let banner = "flow \(version): type a stream to watch it run; :help for commands, :doc NAME for an operator, Ctrl-D to exit"
 
     static func main() {
+        // A closed pipe on standard output is an error to report, not a
+        // signal that kills the process silently.
+        signal(SIGPIPE, SIG_IGN)
         do {
             var command = try parseAsRoot()
             // Scripts may nest deeply: run on a thread with a large stack.
             try withLargeStack { try command.run() }
+            exitAfterOutputFailure(instead: ExitStatus.success.rawValue)
         } catch let status as ExitCode {
+            exitAfterOutputFailure(instead: status.rawValue)
             Glibc.exit(status.rawValue)
         } catch {
             if exitCode(for: error) == .validationFailure {
@@ -57,6 +62,17 @@ struct Flow: ParsableCommand {
             }
             exit(withError: error)
         }
+    }
+}
+
+extension Flow {
+    /// Output that could not be written is a failure (exit 1), whatever the
+    /// run would otherwise have reported, short of a worse status.
+    static func exitAfterOutputFailure(instead status: Int32) {
+        guard let reason = StandardStreams.outputFailure else { return }
+        guard status == ExitStatus.success.rawValue || status == 130 else { return }
+        Output.err("flow: cannot write to standard output: \(reason)")
+        Glibc.exit(ExitStatus.failed.rawValue)
     }
 }
 
@@ -79,7 +95,7 @@ enum Loader {
                 Output.err("flow: give a script to run with these options (flow run OPTIONS FILE.flow); see flow --help")
                 throw ExitCode(ExitStatus.usage.rawValue)
             }
-            return SourceFile(path: "<stdin>", text: readStandardInput())
+            return SourceFile(path: "<stdin>", text: try readStandardInput())
         }
         do {
             return try SourceFile.load(path: path)
@@ -99,6 +115,24 @@ enum Loader {
             report(list)
             throw ExitCode(ExitStatus.invalidScript.rawValue)
         }
+    }
+
+    /// Fails (exit 2) unless `path` can be created or replaced, so a run is
+    /// not wasted on output that cannot be saved.
+    static func checkWritable(_ path: String) throws {
+        let fail = { (reason: String) -> ExitCode in
+            Output.err("flow: cannot write \(path): \(reason)")
+            return ExitCode(ExitStatus.usage.rawValue)
+        }
+        if path.utf8.contains(0) { throw fail("the path contains a NUL character") }
+        var info = stat()
+        if stat(path, &info) == 0 {
+            if (info.st_mode & S_IFMT) == S_IFDIR { throw fail("it is a directory") }
+            if access(path, W_OK) != 0 { throw fail(String(cString: strerror(errno))) }
+            return
+        }
+        let directory = path.contains("/") ? String(path[...path.lastIndex(of: "/")!]) : "."
+        if access(directory, W_OK) != 0 { throw fail(String(cString: strerror(errno))) }
     }
 
     /// Writes a file, or fails with the path and the reason (exit 2).
@@ -131,13 +165,17 @@ enum Loader {
         Output.err("\(count) error\(count == 1 ? "" : "s")")
     }
 
-    static func readStandardInput() -> String {
+    static func readStandardInput() throws -> String {
         var bytes: [UInt8] = []
         var buffer = [UInt8](repeating: 0, count: 65536)
         while true {
             let n = read(0, &buffer, buffer.count)
             if n <= 0 { break }
             bytes.append(contentsOf: buffer[0..<n])
+            if bytes.count > SourceFile.maximumBytes {
+                Output.err("flow: standard input: \(SourceFile.tooLarge.message)")
+                throw ExitCode(ExitStatus.usage.rawValue)
+            }
         }
         return String(decoding: bytes, as: UTF8.self)
     }
@@ -186,7 +224,12 @@ struct Run: ParsableCommand {
     }
 
     func run() throws {
-        if startsREPL { return REPL.run(banner: Flow.banner) }
+        if startsREPL {
+            _ = REPL.run(banner: Flow.banner)
+            return
+        }
+        // A bad --svg path is reported before the run, not after it.
+        if let svg { try Loader.checkWritable(svg) }
         let file = try Loader.load(script)
         let program = try Loader.compile(file, arguments: arguments)
         program.marblesForBindings = marbles
@@ -194,6 +237,10 @@ struct Run: ParsableCommand {
         program.stopsOnInterrupt = true
         program.showsSubscriptions = subscriptions
         program.laneOptions = LaneDiagram.Options(frame: frame.flatMap(Loader.duration), wide: wide, color: Output.colorOnStandardOutput)
+        if !virtual {
+            // Nowhere left to write: stop the live run as Ctrl-C would.
+            StandardStreams.onOutputFailure = { kill(getpid(), SIGINT) }
+        }
         let outcome = program.run(virtual: virtual)
         if let svg { try Loader.write(SVGDiagram(outcome.laneDiagrams, title: file.path).text, to: svg) }
         for failure in outcome.failures {
@@ -238,6 +285,6 @@ struct Repl: ParsableCommand {
             """)
 
     func run() throws {
-        REPL.run(banner: Flow.banner)
+        if !REPL.run(banner: Flow.banner) { throw ExitCode(ExitStatus.failed.rawValue) }
     }
 }

@@ -75,10 +75,59 @@ import FlowRuntime
             #expect(errors.contains("io.flow:3:6: error: GET http://nonexistent.invalid/: cannot resolve the host"))
             #expect(errors.contains("io.flow:4:6: error: GET https://127.0.0.1:\(server.port)/json: TLS failure: the handshake failed (WRONG_VERSION_NUMBER)"))
             #expect(errors.contains("io.flow:5:\(33 + server.base.count): error: malformed JSON at line 1, column 2"))
-            #expect(errors.contains("io.flow:6:6: error: GET not a url: not a URL flow can request"))
+            #expect(errors.contains("io.flow:6:6: error: cannot request \"not a url\": a URL cannot contain spaces or control characters"))
             #expect(result.out.isEmpty)
             // Failures are reported when they happen, not after retrying to a deadline.
             #expect(Date().timeIntervalSince(started) < 10)
+        }
+    }
+
+    @Test(arguments: [false, true])
+    func redirectsAreFollowedButNotInCycles(live: Bool) throws {
+        try withServer { server in
+            let started = Date()
+            let result = try run("""
+                http.get("\(server.base)/redirect/json").sink { print($0.json()["name"]) }
+                http.get("\(server.base)/redirect/self", timeout: 5s).sink { print($0) }
+                http.lines("\(server.base)/redirect/a").sink { print($0) }
+                """, live: live)
+            #expect(result.out == ["flow"])
+            let errors = result.err.joined(separator: "\n")
+            #expect(errors.contains("io.flow:2:6: error: GET \(server.base)/redirect/self: redirected in a cycle"), "\(errors)")
+            #expect(errors.contains("io.flow:3:6: error: GET \(server.base)/redirect/a: redirected in a cycle"), "\(errors)")
+            // Reported at once, not at a timeout.
+            #expect(Date().timeIntervalSince(started) < 5)
+        }
+    }
+
+    @Test(arguments: [
+        ("http://127.0.0.1:99999/", "the port '99999' is not a number from 1 to 65535"),
+        ("http://127.0.0.1:0/", "the port '0' is not a number from 1 to 65535"),
+        ("ftp://127.0.0.1/", "only http:// and https:// URLs can be requested"),
+        ("http:///path", "the URL has no host"),
+        ("http://127.0.0.1/a b", "a URL cannot contain spaces or control characters"),
+    ])
+    func urlsAreCheckedBeforeTheClientSeesThem(url: String, problem: String) throws {
+        let result = try run("http.get(\"\(url)\").sink { print($0) }", live: true)
+        #expect(result.err.joined().contains("io.flow:1:6: error: cannot request \"\(url)\": \(problem)"), "\(result.err)")
+        #expect(!result.outcome.passed)
+    }
+
+    /// For a stream, `timeout:` is the longest silence, not a limit on the
+    /// whole stream: /lines takes about 90 ms in parts 30 ms apart.
+    @Test func aStreamsTimeoutIsTheSilenceBetweenChunks() throws {
+        try withServer { server in
+            let result = try run("""
+                http.lines("\(server.base)/lines", timeout: 1s).sink { print($0) }
+                http.lines("\(server.base)/quiet", timeout: 300ms).sink { print($0) }
+                http.lines("\(server.base)/quiet", timeout: 10s, deadline: 300ms).sink { print("deadline", $0) }
+                """, live: true)
+            #expect(result.out.filter { !$0.hasPrefix("hello") && !$0.hasPrefix("deadline") } == ["one", "two", "three"])
+            #expect(result.out.filter { $0 == "hello" }.count == 1)
+            #expect(result.out.contains("deadline hello"))
+            let errors = result.err.joined(separator: "\n")
+            #expect(errors.contains("io.flow:2:6: error: GET \(server.base)/quiet: no data for 300ms (the timeout between chunks of a stream)"), "\(errors)")
+            #expect(errors.contains("io.flow:3:6: error: GET \(server.base)/quiet: timed out waiting for the response"), "\(errors)")
         }
     }
 

@@ -33,6 +33,15 @@ func waitUntil(seconds: Double = 20, sourceLocation: Testing.SourceLocation = #_
     }
 }
 
+/// The partial file `file.write(path)` fills until its stream ends, if any.
+func partialFile(of path: String) -> String? {
+    let url = URL(fileURLWithPath: path)
+    let directory = url.deletingLastPathComponent().path
+    let prefix = "." + url.lastPathComponent + ".partial-"
+    let names = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
+    return names.first { $0.hasPrefix(prefix) }.map { directory + "/" + $0 }
+}
+
 func temporaryPath(_ name: String) -> String {
     FileManager.default.temporaryDirectory.appendingPathComponent("flow-io-\(UUID().uuidString)-\(name)").path
 }
@@ -155,7 +164,8 @@ func temporaryPath(_ name: String) -> String {
         let (process, out, _) = try FlowProcess.start([script])
         // Interrupt once the run is under way (two ticks written), however
         // slow the machine is to start it.
-        try waitUntil { ((try? String(contentsOfFile: output, encoding: .utf8)) ?? "").split(separator: "\n").count >= 2 }
+        // file.write fills a partial file beside the target until the stream ends.
+        try waitUntil { (partialFile(of: output).flatMap { try? String(contentsOfFile: $0, encoding: .utf8) } ?? "").split(separator: "\n").count >= 2 }
         kill(process.processIdentifier, SIGINT)
         let text = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         process.waitUntilExit()
@@ -182,7 +192,7 @@ extension CommandLineIOTests {
         let (process, _, _) = try FlowProcess.start([project.appendingPathComponent("examples/log-summary.flow").path, log, summary])
         // Append once the first summary is written, so the new lines come
         // while the log is being tailed.
-        try waitUntil { FileManager.default.fileExists(atPath: summary) && !((try? String(contentsOfFile: summary, encoding: .utf8)) ?? "").isEmpty }
+        try waitUntil { !(partialFile(of: summary).flatMap { try? String(contentsOfFile: $0, encoding: .utf8) } ?? "").isEmpty }
         if let handle = FileHandle(forWritingAtPath: log) {
             handle.seekToEndOfFile()
             handle.write(Data("ERROR net\nINFO fine\n".utf8))

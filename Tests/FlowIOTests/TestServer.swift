@@ -4,7 +4,8 @@ import NIOHTTP1
 import NIOPosix
 
 /// An HTTP server on 127.0.0.1 for the tests: fixed JSON, error statuses,
-/// a slow response, streamed lines, server-sent events, an echo, and an
+/// a slow response, streamed lines, a stream that falls silent, redirects
+/// (a cycle among them), server-sent events, an echo, and an
 /// EONET-shaped API. It counts connections the client closed before their
 /// response was sent, to check cancellation.
 final class TestServer: Sendable {
@@ -85,6 +86,16 @@ final class TestServer: Sendable {
             case "/lines": stream(context, ["one\n", "two\n", "three"], type: "application/x-ndjson")
             case "/events":
                 stream(context, ["event: greeting\ndata: hello\nid: 1\n\n", ": a comment\ndata: a\ndata: b\n\n"], type: "text/event-stream")
+            case "/redirect/self": redirect(context, to: "/redirect/self")
+            case "/redirect/a": redirect(context, to: "/redirect/b")
+            case "/redirect/b": redirect(context, to: "/redirect/a")
+            case "/redirect/json": redirect(context, to: "/json")
+            case "/quiet":
+                // One line, then silence with the connection open.
+                responding = true
+                let headers = HTTPHeaders([("Content-Type", "text/plain"), ("Transfer-Encoding", "chunked")])
+                context.write(wrapOutboundOut(.head(HTTPResponseHead(version: .http1_1, status: .ok, headers: headers))), promise: nil)
+                context.writeAndFlush(wrapOutboundOut(.body(.byteBuffer(context.channel.allocator.buffer(string: "hello\n")))), promise: nil)
             case "/api/v3/categories": respond(context, .ok, TestServer.categories, type: "application/json")
             case "/api/v3/events":
                 let counts = TestServer.eventCounts[query["category"] ?? ""] ?? (0, 0)
@@ -101,6 +112,12 @@ final class TestServer: Sendable {
             headers.add(name: "X-Test", value: "yes")
             context.write(wrapOutboundOut(.head(HTTPResponseHead(version: .http1_1, status: status, headers: headers))), promise: nil)
             context.write(wrapOutboundOut(.body(.byteBuffer(context.channel.allocator.buffer(string: text)))), promise: nil)
+            context.writeAndFlush(wrapOutboundOut(.end(nil)), promise: nil)
+        }
+
+        private func redirect(_ context: ChannelHandlerContext, to location: String) {
+            let headers = HTTPHeaders([("Location", location), ("Content-Length", "0")])
+            context.write(wrapOutboundOut(.head(HTTPResponseHead(version: .http1_1, status: .movedPermanently, headers: headers))), promise: nil)
             context.writeAndFlush(wrapOutboundOut(.end(nil)), promise: nil)
         }
 

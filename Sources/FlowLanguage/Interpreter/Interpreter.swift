@@ -1,4 +1,5 @@
 import Dispatch
+import NIOConcurrencyHelpers
 import FlowMarbles
 import FlowRuntime
 #if canImport(Glibc)
@@ -89,7 +90,9 @@ public final class Program {
         let marbles = MarbleRun()
         var liveRun: RunState?
         var interruption: SignalWatcher?
-        LiveScheduler.run { [self] scheduler, handle in
+        let loopEnded = Watchdog()
+        defer { loopEnded.disarm() }
+        LiveScheduler.run { [self, console] scheduler, handle in
             let run = RunState(name: file.path, scheduler: scheduler, marbles: marbles)
             liveRun = run
             if stopsOnInterrupt {
@@ -99,7 +102,16 @@ public final class Program {
                     run.cancelAll()
                     handle.stop()
                 }
-                interruption = SignalWatcher(signal: SIGINT) { interrupt(true) }
+                interruption = SignalWatcher(signal: SIGINT) {
+                    interrupt(true)
+                    // The loop may be busy with synchronous work (a long
+                    // `range` counted in one go) and never reach the hop:
+                    // Ctrl-C must still end the run.
+                    loopEnded.arm(after: Program.interruptGrace) {
+                        console.err("flow: stopped: the run was busy and did not stop within half a second")
+                        _exit(130)
+                    }
+                }
             }
             outcome.errors += executeStatements(topLevel, in: frame, run: run)
             if marblesForBindings { run.lanes.append(bindingLanes(frame, run: run)) }
@@ -114,6 +126,9 @@ public final class Program {
         outcome.expectations = run.expectationCount
         return outcome
     }
+
+    /// How long Ctrl-C waits for a busy loop to stop cleanly.
+    static let interruptGrace = 500_000_000
 
     /// Runs one test block in its own virtual-time run. The top level must
     /// have run first (its bindings are the block's outer scope).
@@ -183,4 +198,21 @@ public struct Console: Sendable {
         self.err = err
         self.color = color
     }
+}
+
+/// Runs an action on a thread of its own after a delay, unless disarmed
+/// first: the last resort when the loop cannot be reached.
+final class Watchdog: Sendable {
+    private let disarmed = NIOLockedValueBox(false)
+
+    func arm(after nanoseconds: Int, _ action: @escaping @Sendable () -> Void) {
+        startBackgroundThread { [disarmed] in
+            var pause = timespec(tv_sec: nanoseconds / 1_000_000_000, tv_nsec: nanoseconds % 1_000_000_000)
+            var left = timespec()
+            while nanosleep(&pause, &left) != 0 { pause = left }
+            if !disarmed.withLockedValue({ $0 }) { action() }
+        }
+    }
+
+    func disarm() { disarmed.withLockedValue { $0 = true } }
 }

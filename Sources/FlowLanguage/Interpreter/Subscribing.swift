@@ -62,14 +62,17 @@ final class ScriptSubscriber: Observer, Disposable {
     }
 
     func onError(_ error: FlowError) {
+        let notes = releaseConsumers(.failed)
         guard finish() else { return }
         do {
             if let handler = handlers.error {
+                for note in notes { environment.output(note) }
                 _ = try handler.call(error.value)
             } else if let completion = handlers.completion {
+                for note in notes { environment.output(note) }
                 _ = try completion.call(.event(.error(error)))
             } else {
-                report(error)
+                report(notes.isEmpty ? error : FlowError(([error.message] + notes).joined(separator: "; "), at: error.location))
             }
         } catch {
             report(FlowError.wrap(error))
@@ -77,6 +80,8 @@ final class ScriptSubscriber: Observer, Disposable {
     }
 
     func onCompleted() {
+        if isDone { return }
+        for note in releaseConsumers(.completed) { environment.output(note) }
         guard finish() else { return }
         do {
             _ = try handlers.completed?.call([])
@@ -92,7 +97,6 @@ final class ScriptSubscriber: Observer, Disposable {
         isDone = true
         upstream = nil
         run.untrack(self)
-        releaseConsumers()
         return true
     }
 
@@ -104,14 +108,16 @@ final class ScriptSubscriber: Observer, Disposable {
         up?.dispose()
         if !wasDone {
             run.untrack(self)
-            releaseConsumers()
+            for note in releaseConsumers(.cancelled) { environment.output(note) }
         }
     }
 
-    /// A handler that holds something (a file writer) is told the stream ended.
-    private func releaseConsumers() {
-        for handler in [handlers.next, handlers.error, handlers.completed, handlers.completion] {
-            (handler as? StreamConsumer)?.finish()
+    /// A handler that holds something (a file writer) is told how the
+    /// stream ended; it may have something to say about its output.
+    private func releaseConsumers(_ ending: StreamEnding) -> [String] {
+        guard !isDone else { return [] }
+        return [handlers.next, handlers.error, handlers.completed, handlers.completion].compactMap {
+            ($0 as? StreamConsumer)?.finish(ending)
         }
     }
 

@@ -109,8 +109,13 @@ extension SourceFile {
     }
 
     /// A file read from disk: nil text means it is not valid UTF-8.
+    /// The largest script read: a path naming a device or a huge data file
+    /// by mistake fails at once instead of filling memory.
+    public static let maximumBytes = 64 << 20
+    public static let tooLarge = FlowError("larger than 64 MiB: not a script")
+
     public static func load(path: String) throws -> SourceFile {
-        let data = try readFile(path)
+        let data = try readFile(path, limit: maximumBytes)
         guard let text = String(validating: data, as: UTF8.self) else {
             let bad = String(decoding: data, as: UTF8.self)
             let file = SourceFile(path: path, text: bad)
@@ -136,8 +141,11 @@ extension SourceFile {
 }
 
 /// Reads a whole file, or throws a FlowError naming the path and the reason.
-func readFile(_ path: String) throws -> [UInt8] {
+func readFile(_ path: String, limit: Int) throws -> [UInt8] {
     #if canImport(Glibc)
+    if path.utf8.contains(0) { throw FlowError("cannot read \(path.debugDescription): the path contains a NUL character") }
+    var info = stat()
+    if stat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFDIR { throw FlowError("cannot read \(path): it is a directory") }
     guard let handle = fopen(path, "rb") else {
         throw FlowError("cannot read \(path): \(String(cString: strerror(errno)))")
     }
@@ -147,6 +155,7 @@ func readFile(_ path: String) throws -> [UInt8] {
     while true {
         let n = fread(&buffer, 1, buffer.count, handle)
         if n > 0 { result.append(contentsOf: buffer[0..<n]) }
+        if result.count > limit { throw FlowError("cannot read \(path): \(SourceFile.tooLarge.message)") }
         if n < buffer.count {
             if ferror(handle) != 0 { throw FlowError("cannot read \(path): \(String(cString: strerror(errno)))") }
             return result

@@ -99,8 +99,18 @@ public final class ClosureFunction: Function {
 }
 
 /// A function that also wants to know when its stream ends (a file writer
-/// given to `sink`): it is told once, whether the stream completed, failed
-/// or was cancelled, so it can flush and release what it holds.
+/// given to `sink`): it is told once, and how, so it can commit, keep or
+/// release what it holds.
 public protocol StreamConsumer: AnyObject {
-    func finish()
+    /// Returns a note for the user about what became of its output, if
+    /// there is something to say (a failed stream left a file unchanged).
+    func finish(_ ending: StreamEnding) -> String?
+}
+
+/// How a stream ended, for a `StreamConsumer`.
+public enum StreamEnding: Sendable {
+    case completed
+    case failed
+    /// Disposed before a terminal event: Ctrl-C, or the end of a run.
+    case cancelled
 }

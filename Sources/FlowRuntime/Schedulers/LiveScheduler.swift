@@ -20,12 +20,21 @@ public final class LiveScheduler: Scheduler {
     private var outstanding = 0
     private var idleHandler: (() -> Void)?
     private var store = RunStateStore()
+    /// Open while the loop takes work: I/O threads that finish after the run
+    /// has ended (a cancelled request failing late) must not hand work to a
+    /// loop that is shutting down.
+    let gate: LoopGate
 
     /// Must be created on `eventLoop`'s thread.
-    public init(eventLoop: EventLoop) {
+    public convenience init(eventLoop: EventLoop) {
+        self.init(eventLoop: eventLoop, gate: LoopGate())
+    }
+
+    init(eventLoop: EventLoop, gate: LoopGate) {
         eventLoop.preconditionInEventLoop()
         self.eventLoop = eventLoop
         self.start = .now()
+        self.gate = gate
     }
 
     public var isVirtual: Bool { false }
@@ -65,15 +74,15 @@ public final class LiveScheduler: Scheduler {
 
     /// Runs `action` on the loop, from any thread.
     public func post(_ action: @escaping @Sendable () -> Void) {
-        eventLoop.execute(action)
+        gate.execute(action, on: eventLoop)
     }
 
     /// Wraps a loop-bound handler into one any thread may call: the call
     /// hops onto the loop before the handler runs.
     public func makeCallback<Payload: Sendable>(_ handler: @escaping (Payload) -> Void) -> @Sendable (Payload) -> Void {
         let bound = NIOLoopBound(handler, eventLoop: eventLoop)
-        let loop = eventLoop
-        return { payload in loop.execute { bound.value(payload) } }
+        let loop = eventLoop, gate = self.gate
+        return { payload in gate.execute({ bound.value(payload) }, on: loop) }
     }
 
     fileprivate func beginWork() { outstanding += 1 }
@@ -101,9 +110,10 @@ public final class LiveScheduler: Scheduler {
             // holds only refer to it weakly.
             var scheduler: LiveScheduler?
             MultiThreadedEventLoopGroup.withCurrentThreadAsEventLoop { loop in
-                let live = LiveScheduler(eventLoop: loop)
+                let gate = LoopGate()
+                let live = LiveScheduler(eventLoop: loop, gate: gate)
                 scheduler = live
-                let handle = LiveRunHandle(loop: loop)
+                let handle = LiveRunHandle(loop: loop, gate: gate)
                 live.whenIdle { handle.stop() }
                 body(live, handle)
                 live.notifyIfIdle()
@@ -118,16 +128,35 @@ public final class LiveScheduler: Scheduler {
 /// only be shut down once.
 public final class LiveRunHandle: Sendable {
     private let loop: EventLoop
-    private let stopped = NIOLockedValueBox(false)
+    private let gate: LoopGate
 
-    init(loop: EventLoop) { self.loop = loop }
+    init(loop: EventLoop, gate: LoopGate) {
+        self.loop = loop
+        self.gate = gate
+    }
 
     public func stop() {
-        let first = stopped.withLockedValue { wasStopped in
-            defer { wasStopped = true }
-            return !wasStopped
+        if gate.close() { loop.shutdownGracefully { _ in } }
+    }
+}
+
+/// Whether a live loop still takes work from other threads. Closing and
+/// handing over work take the same lock, so no work reaches a loop after
+/// its shutdown has begun; work offered later is dropped (the run it was
+/// for has ended).
+final class LoopGate: Sendable {
+    private let open = NIOLockedValueBox(true)
+
+    func execute(_ work: @escaping @Sendable () -> Void, on loop: EventLoop) {
+        open.withLockedValue { if $0 { loop.execute(work) } }
+    }
+
+    /// Closes the gate; true the first time.
+    func close() -> Bool {
+        open.withLockedValue { isOpen in
+            defer { isOpen = false }
+            return isOpen
         }
-        if first { loop.shutdownGracefully { _ in } }
     }
 }
 
