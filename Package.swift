@@ -87,7 +87,7 @@ let package = Package(
         .testTarget(
             name: "FlowLanguageTests",
             dependencies: ["FlowLanguage", "FlowRuntime", "FlowMarbles", "FlowIO", "flow", "FlowTestSupport"],
-            exclude: ["Diagnostics", "Scripts", "RuntimeErrors"]
+            exclude: ["Diagnostics", "Scripts", "RuntimeErrors", "CrashCorpus"]
         ),
         .testTarget(
             name: "FlowIOTests",

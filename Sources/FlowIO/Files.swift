@@ -113,22 +113,20 @@ public struct LineSplitter {
 final class FileLinesNode: Observable {
     let path: String
     let wholeFile: Bool
-    /// Where the script asked for the file: its errors point there.
-    let location: SourceLocation?
 
+    /// `location` is where the script asked for the file: its errors point there.
     init(path: String, wholeFile: Bool, location: SourceLocation?) {
         self.path = path
         self.wholeFile = wholeFile
-        self.location = location
         super.init(operatorName: wholeFile ? "file.read" : "file.lines")
+        self.location = location
     }
 
     override func subscribeCore(_ observer: Observer, on scheduler: Scheduler) {
         let path = self.path
         if let live = scheduler as? LiveScheduler, !Files.isRegular(path), (try? Files.checkPath(path)) != nil {
-            let located = LocatingObserver(observer, location: location)
             return BackgroundReader.start(name: path, open: { try Files.openBlocking(path) }, wholeFile: wholeFile,
-                                          observer: located, on: live)
+                                          observer: observer, on: live)
         }
         let fd: Int32
         do {
@@ -136,27 +134,10 @@ final class FileLinesNode: Observable {
             try WritingFiles.refuseReading(fd, path: path, by: operatorName)
         } catch {
             observer.onSubscribe(NopDisposable.shared)
-            return observer.onError(FlowError.wrap(error).located(at: location))
+            return observer.onError(FlowError.wrap(error))
         }
-        ChunkReader(fd: fd, path: path, observer: LocatingObserver(observer, location: location), scheduler: scheduler,
-                    wholeFile: wholeFile).start()
+        ChunkReader(fd: fd, path: path, observer: observer, scheduler: scheduler, wholeFile: wholeFile).start()
     }
-}
-
-/// Gives the errors that pass through it a location, where they have none.
-final class LocatingObserver: Observer {
-    private let downstream: Observer
-    private let location: SourceLocation?
-
-    init(_ downstream: Observer, location: SourceLocation?) {
-        self.downstream = downstream
-        self.location = location
-    }
-
-    func onSubscribe(_ subscription: Disposable) { downstream.onSubscribe(subscription) }
-    func onNext(_ value: Value) { downstream.onNext(value) }
-    func onError(_ error: FlowError) { downstream.onError(error.located(at: location)) }
-    func onCompleted() { downstream.onCompleted() }
 }
 
 extension Files {
@@ -257,20 +238,19 @@ final class FilePollNode: Observable {
     let path: String
     let period: TimeSpan
     let mode: Mode
-    let location: SourceLocation?
 
     init(path: String, period: TimeSpan, mode: Mode, location: SourceLocation?) {
         self.path = path
         self.period = period
         self.mode = mode
-        self.location = location
         super.init(operatorName: mode == .watch ? "file.watch" : "file.tail")
+        self.location = location
     }
 
     override func subscribeCore(_ observer: Observer, on scheduler: Scheduler) {
         do { try Files.checkPath(path) } catch {
             observer.onSubscribe(NopDisposable.shared)
-            return observer.onError(FlowError.wrap(error).located(at: location))
+            return observer.onError(FlowError.wrap(error))
         }
         switch mode {
         case .watch:
@@ -283,7 +263,7 @@ final class FilePollNode: Observable {
                 observer.onNext(.record(["path": .string(path), "exists": .bool(now != nil), "size": .int(Int(now?.size ?? 0))]))
             })
         case .tail:
-            let follower = FileFollower(path: path, observer: LocatingObserver(observer, location: location))
+            let follower = FileFollower(path: path, observer: observer)
             let timer = scheduler.schedulePeriodic(first: scheduler.now + period, period: period) { follower.poll() }
             let both = CompositeDisposable()
             both.insert(timer)

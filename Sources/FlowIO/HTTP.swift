@@ -44,13 +44,12 @@ final class HTTPNode: Observable {
 
     let call: Call
     let kind: Kind
-    let location: SourceLocation?
 
     init(_ call: Call, kind: Kind, location: SourceLocation?) {
         self.call = call
         self.kind = kind
-        self.location = location
         super.init(operatorName: "http.\(call.method.rawValue.lowercased())")
+        self.location = location
     }
 
     override func subscribeCore(_ observer: Observer, on scheduler: Scheduler) {

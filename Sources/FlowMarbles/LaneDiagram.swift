@@ -83,14 +83,28 @@ public struct LaneDiagram {
     static let niceFrames: [Int64] = [1, 2, 5, 10, 20, 50, 100, 200, 500, 1000, 2000, 5000, 10_000, 30_000, 60_000, 300_000, 600_000, 3_600_000]
         .map { $0 * TimeSpan.nanosecondsPerMillisecond }
 
-    /// The finest nice frame at which the diagram fits in `maxColumns`.
+    /// No diagram is drawn wider than this, whatever frame was asked for: a
+    /// frame of 1ns over a minute of events would be 60 billion columns.
+    public static let widestDiagram: Int64 = 2000
+
+    /// The last time the diagram shows: its last event, start or cancellation.
+    var end: Int64 {
+        lanes.flatMap { lane in lane.events.map(\.time.nanoseconds) + [lane.start, lane.cancelled].compactMap { $0?.nanoseconds } }
+            .max() ?? 0
+    }
+
+    /// The frame asked for, if the diagram fits `widestDiagram` with it;
+    /// else the finest nice frame at which it fits in `maxColumns`, or as
+    /// coarse a frame as a very long run needs.
     public func chooseFrame() -> TimeSpan {
-        if let frame = options.frame { return frame }
-        let end = lanes.flatMap(\.events).map(\.time.nanoseconds).max() ?? 0
+        let end = self.end
+        if let frame = options.frame, end / frame.nanoseconds + 4 <= Self.widestDiagram { return frame }
         for frame in Self.niceFrames where end / frame + 4 <= Int64(options.maxColumns) {
             return TimeSpan(nanoseconds: frame)
         }
-        return TimeSpan(nanoseconds: Self.niceFrames.last!)
+        let coarsest = Self.niceFrames.last!
+        if end / coarsest + 4 <= Self.widestDiagram { return TimeSpan(nanoseconds: coarsest) }
+        return TimeSpan(nanoseconds: end / (Self.widestDiagram - 4) + 1)
     }
 
     public func render() -> Rendered {
@@ -125,6 +139,9 @@ public struct LaneDiagram {
         let firstError = lanes.flatMap(\.events).lazy.compactMap { if case .error(let e) = $0.event { e } else { nil } }.first
         if let firstError { footer.append("# = \(firstError.value.literal)") }
         if frame != MarbleParser.frame { footer.append("- = \(frame)") }
+        if let asked = options.frame, asked != frame {
+            footer.append("(\(asked) a column would need \(end / asked.nanoseconds) columns)")
+        }
         if !footer.isEmpty {
             lines.append("legend" + String(repeating: " ", count: Swift.max(1, labelWidth - 6)) + footer.joined(separator: ", "))
         }

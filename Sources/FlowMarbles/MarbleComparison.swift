@@ -30,19 +30,41 @@ public enum MarbleComparison {
     ) -> MarbleMismatch? {
         guard let index = firstDifference(expected, actual, errorGiven: errorGiven) else { return nil }
         var legend = MarbleLegend(presets: values)
-        let expectedLane = MarbleRenderer.render(expected, legend: &legend)
-        let actualLane = MarbleRenderer.render(actual, legend: &legend)
+        // Long lanes are shown around the first difference: a few of the
+        // events before it (the same in both), and a few after.
+        let window = Self.window(around: index, expected.count, actual.count)
+        let shownExpected = expected[window.start..<Swift.min(expected.count, window.end)]
+        let shownActual = actual[window.start..<Swift.min(actual.count, window.end)]
+        var expectedLane = MarbleRenderer.render(shownExpected, legend: &legend)
+        var actualLane = MarbleRenderer.render(shownActual, legend: &legend)
+        if window.end < expected.count { expectedLane.text += " …" }
+        if window.end < actual.count { actualLane.text += " …" }
+        let shown = index - window.start
         let column: Int
         switch (index < expected.count, index < actual.count) {
         case (true, true):
-            column = expected[index].time <= actual[index].time ? expectedLane.columns[index] : actualLane.columns[index]
-        case (true, false): column = expectedLane.columns[index]
-        default: column = actualLane.columns[index]
+            column = expected[index].time <= actual[index].time ? expectedLane.columns[shown] : actualLane.columns[shown]
+        case (true, false): column = expectedLane.columns[shown]
+        default: column = actualLane.columns[shown]
         }
         let reason = explain(index, expected, actual, legend: &legend)
+        var explanations = legend.explanations(for: expectedLane.symbols.union(actualLane.symbols))
+        if window.start > 0 {
+            explanations.insert("(the \(window.start) events before, the same in both, are not shown)", at: 0)
+        }
         return MarbleMismatch(
-            expected: expectedLane.text, actual: actualLane.text, caretColumn: column, reason: reason,
-            legend: legend.explanations(for: expectedLane.symbols.union(actualLane.symbols)))
+            expected: expectedLane.text, actual: actualLane.text, caretColumn: column, reason: reason, legend: explanations)
+    }
+
+    /// Events kept on each side of the first difference when a lane is long.
+    static let context = 8
+
+    /// The events drawn: all of a short lane; of a long one, `context`
+    /// events on each side of the first difference.
+    static func window(around index: Int, _ expected: Int, _ actual: Int) -> (start: Int, end: Int) {
+        let longest = Swift.max(expected, actual)
+        if longest <= 4 * context { return (0, longest) }
+        return (Swift.max(0, index - context), index + context + 1)
     }
 
     static func firstDifference(_ expected: [TimedEvent], _ actual: [TimedEvent], errorGiven: Bool) -> Int? {

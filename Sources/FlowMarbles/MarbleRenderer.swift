@@ -62,8 +62,12 @@ public enum MarbleRenderer {
     /// Gaps longer than this many frames are written as a time progression.
     public static let longGap: Int64 = 20
 
-    public static func render(_ events: [TimedEvent], legend: inout MarbleLegend) -> Lane {
+    public static func render(_ events: some Collection<TimedEvent>, legend: inout MarbleLegend) -> Lane {
+        let events = Array(events)
         var text = ""
+        // Counted as it grows: `text.count` walks the whole string, which
+        // made drawing a long lane quadratic.
+        var width = 0
         var columns: [Int] = []
         var used = Set<Character>()
         var cursor: Int64 = 0
@@ -74,20 +78,25 @@ public enum MarbleRenderer {
             while end < events.count, events[end].time.frames == frame { end += 1 }
             if frame - cursor > longGap {
                 // A long wait reads better (and parses the same) as time.
-                text += " \(frame - cursor)ms "
+                let gap = " \(frame - cursor)ms "
+                text += gap
+                width += gap.count
                 cursor = frame
             } else if frame > cursor {
                 text += String(repeating: "-", count: Int(frame - cursor))
+                width += Int(frame - cursor)
                 cursor = frame
             }
             let symbols = events[index..<end].map { symbol(for: $0.event, legend: &legend) }
             used.formUnion(symbols)
-            let column = text.count
+            let column = width
             if symbols.count == 1 {
                 text.append(symbols[0])
+                width += 1
                 cursor += 1
             } else {
                 text += "(" + String(symbols) + ")"
+                width += symbols.count + 2
                 cursor += Int64(symbols.count + 2)
             }
             columns += Array(repeating: column, count: end - index)
@@ -106,16 +115,16 @@ public enum MarbleRenderer {
 
     /// `^` at the subscription frame and `!` at the unsubscription frame.
     public static func render(_ log: SubscriptionLog) -> String {
-        let start = Int(log.subscribed.frames)
-        var text = String(repeating: "-", count: start) + "^"
-        if let end = log.unsubscribed {
-            let gap = Int(end.frames) - start
-            if gap == 0 {
-                text = String(repeating: "-", count: start) + "(^!)"
-            } else {
-                text += String(repeating: "-", count: gap - 1) + "!"
-            }
-        }
-        return text
+        let start = log.subscribed.frames
+        guard let end = log.unsubscribed?.frames else { return wait(start) + "^" }
+        if end == start { return wait(start) + "(^!)" }
+        return wait(start) + "^" + wait(end - start - 1) + "!"
+    }
+
+    /// `frames` of waiting: dashes, or a time progression when long (so a
+    /// far-off frame never becomes a line of millions of dashes).
+    private static func wait(_ frames: Int64) -> String {
+        if frames > longGap { return " \(frames)ms " }
+        return String(repeating: "-", count: Int(Swift.max(0, frames)))
     }
 }

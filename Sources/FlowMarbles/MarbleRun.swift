@@ -8,6 +8,11 @@ public final class MarbleRun {
     public let scheduler = VirtualScheduler()
     private var checks: [() -> ExpectationFailure?] = []
     private var recorders: [EventRecorder] = []
+    /// Each recorder (of an expectation or a drawn lane) and its place, to
+    /// say which stream kept a run from going idle.
+    private var expectations: [(recorder: EventRecorder, location: SourceLocation?)] = []
+    /// Where the run is written (a test block), for failures of the run itself.
+    public var location: SourceLocation?
 
     /// Bounds for a run that never goes idle (an endless `interval`).
     public var timeLimit = TimeSpan.seconds(24 * 3600)
@@ -28,7 +33,7 @@ public final class MarbleRun {
         toBe marbles: String, values: [String: Value] = [:], error: Value? = nil, location: SourceLocation? = nil
     ) throws {
         let expected = try MarbleParser.parseEvents(marbles, values: values, error: error).events
-        let recorder = observe(stream, subscription: subscription)
+        let recorder = observe(stream, subscription: subscription, location: location)
         checks.append {
             MarbleComparison.compare(expected: expected, actual: recorder.events, values: values, errorGiven: error != nil)
                 .map { ExpectationFailure(location: location, message: $0.description) }
@@ -38,9 +43,10 @@ public final class MarbleRun {
     /// Queues the recorder's subscription and unsubscription as scheduler
     /// work, as RxJS's `expectObservable` does: queued before the run, they
     /// come before any event their frame produces.
-    public func observe(_ stream: Observable, subscription: SubscriptionLog) -> EventRecorder {
+    public func observe(_ stream: Observable, subscription: SubscriptionLog, location: SourceLocation? = nil) -> EventRecorder {
         let recorder = EventRecorder(scheduler: scheduler)
         recorders.append(recorder)
+        expectations.append((recorder, location))
         scheduler.schedule(at: subscription.subscribed) { [scheduler] in stream.subscribe(recorder, on: scheduler) }
         if let end = subscription.unsubscribed {
             scheduler.schedule(at: end) { recorder.dispose() }
@@ -63,7 +69,9 @@ public final class MarbleRun {
         for recorder in recorders { recorder.dispose() }
         var failures: [ExpectationFailure] = []
         if outcome == .limitReached {
-            failures.append(ExpectationFailure(location: nil, message: """
+            // Point at the first expectation whose stream was still going.
+            let endless = expectations.first { !$0.recorder.events.contains { $0.event.isTerminal } }
+            failures.append(ExpectationFailure(location: endless?.location ?? location, message: """
                 the run never went idle: stopped at virtual time \(scheduler.now) after \(scheduler.executedActions) actions \
                 (limits: \(timeLimit), \(actionLimit) actions); is there an endless interval or timer without take(n)?
                 """))

@@ -15,16 +15,31 @@ public enum FlowProcess {
         public var status: Int32
         public var out: String
         public var err: String
+        /// Ended by a signal: a trap, a segfault, or the caller's timeout.
+        public var signalled = false
+        /// Killed at the caller's timeout.
+        public var timedOut = false
+        /// Ended by a trap or a fault (or a crash handler's exit status
+        /// above 128), not by exiting normally.
+        public var crashed: Bool { !timedOut && (signalled || status >= 128) }
     }
 
-    /// Runs `flow` to the end and collects what it wrote.
-    public static func run(_ arguments: [String], stdin: String? = nil, in directory: URL? = nil) throws -> Result {
+    /// Runs `flow` to the end and collects what it wrote. With a `timeout`
+    /// (seconds), a run still going then is killed and reported as
+    /// `timedOut`, so a hang fails its test instead of stalling the suite.
+    public static func run(_ arguments: [String], stdin: String? = nil, in directory: URL? = nil,
+                           timeout: Double? = nil) throws -> Result {
         let (process, out, err) = try start(arguments, stdin: stdin, in: directory)
+        let killer = DispatchWorkItem { if process.isRunning { kill(process.processIdentifier, SIGKILL) } }
+        if let timeout { DispatchQueue.global().asyncAfter(deadline: .now() + timeout, execute: killer) }
         let outData = out.fileHandleForReading.readDataToEndOfFile()
         let errData = err.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
+        killer.cancel()
         return Result(status: process.terminationStatus, out: String(decoding: outData, as: UTF8.self),
-                      err: String(decoding: errData, as: UTF8.self))
+                      err: String(decoding: errData, as: UTF8.self),
+                      signalled: process.terminationReason == .uncaughtSignal,
+                      timedOut: process.terminationReason == .uncaughtSignal && process.terminationStatus == SIGKILL)
     }
 
     /// Starts `flow` without colour, writes `stdin` and closes it; the caller

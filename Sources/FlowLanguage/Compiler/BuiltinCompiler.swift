@@ -80,6 +80,8 @@ extension Compiler {
                         ? try ColdStream(text, values: symbols, error: errorValue)
                         : try HotStream(text, values: symbols, error: errorValue)
                     stream.label = label
+                    // The marble's own `#` points at the marble.
+                    stream.location = location
                     return .stream(stream)
                 } catch let e as MarbleSyntaxError {
                     throw FlowError("bad marble: \(e.description)")
@@ -143,7 +145,7 @@ extension Compiler {
             for (label, code) in lanes {
                 let stream = try located(location) { try code(frame).asStream() }
                 if env.tracesEverything { env.run.marbles.scheduler.tracer?.trace(stream) }
-                group.append((label, env.run.record(stream)))
+                group.append((label, env.run.record(stream, at: location)))
             }
             env.run.lanes.append(group)
             return .null

@@ -188,7 +188,10 @@ extension Compiler {
             let values = try args.evaluate(frame)
             let result = try operatorTable.call(spec, receiver: target, labels: args.labels, arguments: values,
                                                 context: context, site: site)
-            if case .stream(let stream) = result, stream.label == nil { stream.label = label }
+            if case .stream(let stream) = result, stream.label == nil {
+                stream.label = label
+                stream.location = location
+            }
             return result
         }
     }

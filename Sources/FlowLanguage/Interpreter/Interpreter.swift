@@ -136,7 +136,7 @@ public final class Program {
         let test = tests[index]
         let globals = self.globals ?? Frame(count: globalSize, parent: nil)
         let frame = Frame(count: test.scope.count, parent: globals)
-        return execute(test.body, in: frame, run: .virtual(name: test.name))
+        return execute(test.body, in: frame, run: .virtual(name: test.name, location: file.location(of: test.span.start)))
     }
 
     private func execute(_ body: [Code], in frame: Frame, run: RunState) -> Outcome {

@@ -46,9 +46,9 @@ public final class RunState {
 
     /// Records a stream for a lane: in virtual time from frame 0, before
     /// anything else of that frame; on the live clock with real times.
-    func record(_ stream: Observable) -> EventRecorder {
+    func record(_ stream: Observable, at location: SourceLocation? = nil) -> EventRecorder {
         if scheduler.isVirtual || lanesInVirtualTime {
-            return marbles.observe(stream, subscription: SubscriptionLog(subscribed: .zero, unsubscribed: nil))
+            return marbles.observe(stream, subscription: SubscriptionLog(subscribed: .zero, unsubscribed: nil), location: location)
         }
         let recorder = EventRecorder(scheduler: scheduler)
         track(recorder)
@@ -72,9 +72,11 @@ public final class RunState {
         return (failures, diagrams)
     }
 
-    /// A run entirely in virtual time.
-    static func virtual(name: String) -> RunState {
+    /// A run entirely in virtual time; `location` is where it is written
+    /// (a test block), for failures of the run as a whole.
+    static func virtual(name: String, location: SourceLocation? = nil) -> RunState {
         let marbles = MarbleRun()
+        marbles.location = location
         return RunState(name: name, scheduler: marbles.scheduler, marbles: marbles)
     }
 }

@@ -94,7 +94,7 @@ public final class Session {
         for (statement, code) in zip(compiled.statements, compiled.body) {
             guard execute(statement, code, in: file, run: run) else { break }
         }
-        for test in compiled.tests { runTest(test) }
+        for test in compiled.tests { runTest(test, in: file) }
         environment.run = run
         let (failures, diagrams) = run.conclude(laneOptions: laneOptions, showsSubscriptions: false)
         for diagram in diagrams { listener?.session(self, drew: diagram) }
@@ -189,8 +189,8 @@ public final class Session {
         listener?.session(self, job: job, received: event, at: scheduler.now - job.startedAt)
     }
 
-    private func runTest(_ test: Compiler.CompiledTest) {
-        let run = RunState.virtual(name: test.name)
+    private func runTest(_ test: Compiler.CompiledTest, in file: SourceFile) {
+        let run = RunState.virtual(name: test.name, location: file.location(of: test.span.start))
         environment.run = run
         var failures: [String] = []
         do {

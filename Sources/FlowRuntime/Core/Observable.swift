@@ -9,7 +9,18 @@ open class Observable {
     public let operatorName: String
     /// How the node was written, when the language knows (`map { $0 * 2 }`).
     public var label: String?
+    /// Where the node was written, when the language knows: an error the
+    /// node raises itself (a timeout, "no elements", a marble's `#`) is
+    /// given this location, so it points at the operator, not at the
+    /// statement that subscribed.
+    public var location: SourceLocation?
     public internal(set) var inputs: [Observable]
+
+    /// Whether the node can raise errors of its own (as opposed to passing
+    /// on its inputs' errors and those of script closures, which carry
+    /// their own locations). Nodes that cannot are not wrapped to locate
+    /// errors, and cost nothing per event for it.
+    open var raisesOwnErrors: Bool { true }
 
     public init(operatorName: String, inputs: [Observable] = []) {
         self.operatorName = operatorName
@@ -32,6 +43,8 @@ open class Observable {
             _ = failure
             return
         }
+        var observer = observer
+        if let location, raisesOwnErrors { observer = ErrorLocator(observer, location: location) }
         if let tracer = scheduler.tracer {
             tracer.subscribe(self, observer, on: scheduler) { subscribeCore($0, on: scheduler) }
             return
@@ -78,4 +91,21 @@ open class Observable {
             }
         }
     }
+}
+
+/// Gives an error without a location the location of the node it leaves:
+/// the first node an error leaves is the one that raised it.
+final class ErrorLocator: Observer {
+    private let downstream: Observer
+    private let location: SourceLocation
+
+    init(_ downstream: Observer, location: SourceLocation) {
+        self.downstream = downstream
+        self.location = location
+    }
+
+    func onSubscribe(_ subscription: Disposable) { downstream.onSubscribe(subscription) }
+    func onNext(_ value: Value) { downstream.onNext(value) }
+    func onError(_ error: FlowError) { downstream.onError(error.located(at: location)) }
+    func onCompleted() { downstream.onCompleted() }
 }

@@ -81,6 +81,8 @@ extension TimeSpan: CustomStringConvertible {
         let units: [(Int64, String)] = [(3_600_000_000_000, "h"), (60_000_000_000, "m"), (1_000_000_000, "s")]
         for (size, suffix) in units where ns % size == 0 { return "\(ns / size)\(suffix)" }
         if ns.magnitude >= 1_000_000_000 { return Self.trimmed(Double(ns) / 1e9) + "s" }
+        // Below a microsecond's precision, milliseconds would read 1e-06ms.
+        if ns.magnitude < 1_000_000, ns % 1000 != 0 { return "\(ns)ns" }
         return Self.trimmed(Double(ns) / 1e6) + "ms"
     }
 

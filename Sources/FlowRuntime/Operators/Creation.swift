@@ -104,6 +104,8 @@ final class JustNode: Observable {
         super.init(operatorName: "just")
     }
 
+    override var raisesOwnErrors: Bool { false }
+
     override func subscribeCore(_ observer: Observer, on scheduler: Scheduler) {
         let flag = BooleanDisposable()
         observer.onSubscribe(flag)

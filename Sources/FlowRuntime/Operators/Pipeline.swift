@@ -81,6 +81,9 @@ final class PipelineNode: Observable {
         super.init(operatorName: recipe.name, inputs: [source])
     }
 
+    /// Fused stages fail only through their closures, which locate errors.
+    override var raisesOwnErrors: Bool { false }
+
     override func subscribeCore(_ observer: Observer, on scheduler: Scheduler) {
         // A traced stage runs on its own, so that its output has a lane.
         if let tracer = scheduler.tracer, tracer.isTraced(self) {
