@@ -80,8 +80,12 @@ let package = Package(
             name: "Benchmarks",
             dependencies: ["FlowRuntime", "FlowMarbles", "FlowLanguage"],
             path: "Benchmarks",
-            exclude: ["scripts"]
+            exclude: ["scripts", "fuzz", "soak"]
         ),
+        // Long runs outside the test suite (docs/reliability.md): generated
+        // scripts through the built `flow`, and a live run's memory over time.
+        .executableTarget(name: "flow-fuzz", dependencies: ["FlowTestSupport"], path: "Benchmarks/fuzz"),
+        .executableTarget(name: "flow-soak", dependencies: ["FlowTestSupport"], path: "Benchmarks/soak"),
         // Starts the built `flow` binary for the command-line tests of both test targets.
         .target(name: "FlowTestSupport", path: "Tests/FlowTestSupport"),
         .testTarget(

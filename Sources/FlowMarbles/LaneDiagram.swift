@@ -83,6 +83,9 @@ public struct LaneDiagram {
     static let niceFrames: [Int64] = [1, 2, 5, 10, 20, 50, 100, 200, 500, 1000, 2000, 5000, 10_000, 30_000, 60_000, 300_000, 600_000, 3_600_000]
         .map { $0 * TimeSpan.nanosecondsPerMillisecond }
 
+    /// The most characters of one lane printed.
+    public static let longestLane = 10_000
+
     /// No diagram is drawn wider than this, whatever frame was asked for: a
     /// frame of 1ns over a minute of events would be 60 billion columns.
     public static let widestDiagram: Int64 = 2000
@@ -125,9 +128,11 @@ public struct LaneDiagram {
                 ? Self.drawSubscription(start: bounds.start ?? 0, end: bounds.cancelled, layout: layout)
                 : Self.draw(laneCells, layout: layout, paint: paint, bounds: bounds)
             marbles.append(plain)
-            drawn.append(colored)
+            // A lane of a million events at one instant is one group a
+            // million characters wide: shown cut, in full in `marbles`.
+            drawn.append(plain.count > Self.longestLane ? String(plain.prefix(Self.longestLane)) + " …" : colored)
         }
-        let span = Swift.max(1, marbles.map(\.count).max() ?? 1)
+        let span = Swift.max(1, Swift.min(Self.longestLane, marbles.map(\.count).max() ?? 1))
         var lines = [String(repeating: " ", count: labelWidth) + Self.ruler(layout: layout, frame: frame, width: span)]
         for ((lane, laneCells), (plain, colored)) in zip(zip(lanes, cells), zip(marbles, drawn)) {
             used.formUnion(laneCells.flatMap { $0.events.map(\.symbol) })
@@ -166,6 +171,9 @@ public struct LaneDiagram {
 
     static func cells(_ events: [TimedEvent], frame: TimeSpan, legend: inout MarbleLegend, wide: Bool) -> [Cell] {
         var cells: [Cell] = []
+        // Compared by column alone: binding the last cell would copy its
+        // events, and appending to them would then copy them each time.
+        var lastColumn: Int64?
         for event in events {
             let column = event.time.nanoseconds / frame.nanoseconds
             let symbol: Character, kind: Cell.Kind, text: String
@@ -177,10 +185,11 @@ public struct LaneDiagram {
             case .error: (symbol, kind, text) = ("#", .error, "#")
             case .completed: (symbol, kind, text) = ("|", .completion, "|")
             }
-            if let last = cells.last, last.column == column {
+            if lastColumn == column {
                 cells[cells.count - 1].events.append((symbol, text, kind))
             } else {
                 cells.append(Cell(column: column, events: [(symbol, text, kind)]))
+                lastColumn = column
             }
         }
         return cells
@@ -250,14 +259,17 @@ public struct LaneDiagram {
         let inFrames = frame == MarbleParser.frame
         let step: Int64 = inFrames ? 5 : 10
         var out = ""
+        // Counted as it grows: `out.count` would walk the whole ruler.
+        var length = 0
         var column: Int64 = 0
         var position = 0
         var nextFree = 0
         while position < width {
             if column % step == 0, position >= nextFree {
                 let label = column == 0 ? "0" : inFrames ? String(column) : (frame * column).description
-                out += String(repeating: " ", count: position - out.count) + label
-                nextFree = out.count + 1
+                out += String(repeating: " ", count: position - length) + label
+                length = position + label.count
+                nextFree = length + 1
             }
             position += Self.width(of: column, in: layout)
             column += 1

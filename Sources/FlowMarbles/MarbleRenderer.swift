@@ -7,28 +7,36 @@ import FlowRuntime
 /// line in the legend.
 public struct MarbleLegend {
     public private(set) var entries: [(symbol: Character, value: Value)] = []
+    /// The same, by value: a lane of many values looks each one up.
+    private var symbols: [Value: Character] = [:]
     private var reserved: Set<Character> = ["-", "|", "#", "^", "!", "(", ")", " "]
+    /// Every letter is taken: later values get `?` without another search.
+    private var poolExhausted = false
 
     public init(presets: [String: Value] = [:]) {
         for key in presets.keys.sorted() {
             guard key.count == 1, let symbol = key.first else { continue }
             entries.append((symbol, presets[key]!))
+            if symbols[presets[key]!] == nil { symbols[presets[key]!] = symbol }
             reserved.insert(symbol)
         }
     }
 
     public mutating func symbol(for value: Value) -> Character {
-        if let known = entries.first(where: { $0.value == value }) { return known.symbol }
+        if let known = symbols[value] { return known }
         if let natural = Self.naturalSymbol(for: value), !reserved.contains(natural) {
             return claim(natural, for: value)
         }
+        guard !poolExhausted else { return "?" }
         let pool = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
         if let free = pool.first(where: { !reserved.contains($0) }) { return claim(free, for: value) }
+        poolExhausted = true
         return "?"
     }
 
     private mutating func claim(_ symbol: Character, for value: Value) -> Character {
         entries.append((symbol, value))
+        symbols[value] = symbol
         reserved.insert(symbol)
         return symbol
     }

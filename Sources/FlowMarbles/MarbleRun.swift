@@ -23,6 +23,9 @@ public final class MarbleRun {
     public struct ExpectationFailure: CustomStringConvertible {
         public var location: SourceLocation?
         public var message: String
+        /// The run as a whole failed (it never went idle), not one
+        /// expectation: `location` is the stream that kept it going.
+        public var isRunFailure = false
         public var description: String { message }
     }
 
@@ -74,7 +77,7 @@ public final class MarbleRun {
             failures.append(ExpectationFailure(location: endless?.location ?? location, message: """
                 the run never went idle: stopped at virtual time \(scheduler.now) after \(scheduler.executedActions) actions \
                 (limits: \(timeLimit), \(actionLimit) actions); is there an endless interval or timer without take(n)?
-                """))
+                """, isRunFailure: true))
         }
         failures += checks.compactMap { $0() }
         return failures

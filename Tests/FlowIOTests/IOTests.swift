@@ -139,6 +139,147 @@ func temporaryPath(_ name: String) -> String {
     }
 }
 
+/// `file.tail`'s follower, polled by hand: each case changes the file as
+/// a log rotator or an editor would, between two polls.
+@Suite struct FileFollowerTests {
+    final class Recorder: Observer {
+        var values: [String] = []
+        var errors: [FlowError] = []
+        func onSubscribe(_ subscription: Disposable) {}
+        func onNext(_ value: Value) { values.append(value.description) }
+        func onError(_ error: FlowError) { errors.append(error) }
+        func onCompleted() {}
+    }
+
+    func follow(_ initial: String, _ body: (String, FileFollower, Recorder) throws -> Void) throws {
+        let path = temporaryPath("follow.log")
+        try initial.write(toFile: path, atomically: false, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let lines = Recorder()
+        let follower = FileFollower(path: path, observer: lines)
+        defer { follower.dispose() }
+        try body(path, follower, lines)
+    }
+
+    func append(_ text: String, to path: String) throws {
+        let handle = try #require(FileHandle(forWritingAtPath: path))
+        handle.seekToEndOfFile()
+        handle.write(Data(text.utf8))
+        try handle.close()
+    }
+
+    @Test func linesAppendedAfterSubscriptionOnly() throws {
+        try follow("old\n") { path, follower, lines in
+            try append("one\ntwo\npart", to: path)
+            follower.poll()
+            try append("ial\n", to: path)
+            follower.poll()
+            #expect(lines.values == ["one", "two", "partial"])
+        }
+    }
+
+    @Test func aReplacedFileIsReadFromItsStart() throws {
+        try follow("LINE-ONE\n") { path, follower, lines in
+            // Written beside and renamed over, as editors and rotators do;
+            // longer than what was read, so its size alone does not tell.
+            try "REPLACEMENT-LINE-ONE\n".write(toFile: path + ".new", atomically: false, encoding: .utf8)
+            #expect(rename(path + ".new", path) == 0)
+            follower.poll()
+            #expect(lines.values == ["REPLACEMENT-LINE-ONE"])
+        }
+    }
+
+    @Test func aFileTruncatedAndWrittenAgainWithinOnePollIsReadFromItsStart() throws {
+        try follow("short\n") { path, follower, lines in
+            try append("more\n", to: path)
+            follower.poll()
+            // Same file (same inode), emptied and filled past the old end.
+            try "A-NEW-FIRST-LINE-LONGER-THAN-BEFORE\n".write(toFile: path, atomically: false, encoding: .utf8)
+            follower.poll()
+            #expect(lines.values == ["more", "A-NEW-FIRST-LINE-LONGER-THAN-BEFORE"])
+        }
+    }
+
+    @Test func aRotatedFileIsReadToItsEndBeforeTheNewOne() throws {
+        try follow("") { path, follower, lines in
+            try append("last of the old\n", to: path)
+            #expect(rename(path, path + ".1") == 0)
+            defer { try? FileManager.default.removeItem(atPath: path + ".1") }
+            try "first of the new\n".write(toFile: path, atomically: false, encoding: .utf8)
+            follower.poll()
+            #expect(lines.values == ["last of the old", "first of the new"])
+        }
+    }
+
+    @Test func aRemovedFileIsPickedUpWhenItReturns() throws {
+        try follow("x\n") { path, follower, lines in
+            try FileManager.default.removeItem(atPath: path)
+            follower.poll()
+            try "back\n".write(toFile: path, atomically: false, encoding: .utf8)
+            follower.poll()
+            #expect(lines.values == ["back"])
+            #expect(lines.errors.isEmpty)
+        }
+    }
+}
+
+/// file.write never leaves a half-written file in place of a good one.
+@Suite struct FileWriteSafetyTests {
+    @Test func aFailingStreamLeavesTheTargetAsItWas() throws {
+        let output = temporaryPath("kept.txt")
+        try "precious\n".write(toFile: output, atomically: true, encoding: .utf8)
+        defer {
+            try? FileManager.default.removeItem(atPath: output)
+            if let partial = partialFile(of: output) { try? FileManager.default.removeItem(atPath: partial) }
+        }
+        let result = try run("""
+            cold("-a-b-#", error: "broken").sink(file.write("\(output)"))
+            """)
+        #expect(try String(contentsOfFile: output, encoding: .utf8) == "precious\n")
+        let partial = try #require(partialFile(of: output))
+        #expect(try String(contentsOfFile: partial, encoding: .utf8) == "a\nb\n")
+        let message = result.err.joined(separator: "\n")
+        #expect(message.contains("io.flow:1:6: error: broken; \(output) was left as it was; the 2 lines written before the error are in \(partial)"), "\(message)")
+    }
+
+    @Test func aStreamFailingBeforeAnyValueLeavesNoPartialFile() throws {
+        let output = temporaryPath("untouched.txt")
+        try "precious\n".write(toFile: output, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(atPath: output) }
+        _ = try run("error(\"early\").sink(file.write(\"\(output)\"))")
+        #expect(try String(contentsOfFile: output, encoding: .utf8) == "precious\n")
+        #expect(partialFile(of: output) == nil)
+    }
+
+    @Test func rewritingTheFileBeingReadIsSafe() throws {
+        let path = temporaryPath("same.txt")
+        try "b\na\nc\n".write(toFile: path, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let result = try run("file.lines(\"\(path)\").map { $0.uppercased() }.sink(file.write(\"\(path)\"))")
+        #expect(result.outcome.passed, "\(result.err)")
+        #expect(try String(contentsOfFile: path, encoding: .utf8) == "B\nA\nC\n")
+    }
+
+    @Test func appendingToTheFileBeingReadIsRefused() throws {
+        let path = temporaryPath("loop.txt")
+        try "one\n".write(toFile: path, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let result = try run("file.lines(\"\(path)\").sink(file.append(\"\(path)\"))")
+        #expect(result.err.joined().contains("io.flow:1:6: error: file.lines(\"\(path)\") reads the file that file.append is writing"), "\(result.err)")
+        #expect(try String(contentsOfFile: path, encoding: .utf8) == "one\n")
+    }
+
+    @Test func theTargetKeepsItsPermissions() throws {
+        let path = temporaryPath("mode.txt")
+        try "x\n".write(toFile: path, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        #expect(chmod(path, 0o600) == 0)
+        _ = try run("just(1).sink(file.write(\"\(path)\"))")
+        let mode = try FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? Int
+        #expect(mode == 0o600)
+    }
+}
+
 @Suite struct CommandLineIOTests {
     @Test func standardInputLines() throws {
         let script = temporaryPath("stdin.flow")
@@ -181,6 +322,89 @@ func temporaryPath(_ name: String) -> String {
 }
 
 extension CommandLineIOTests {
+    /// Output that cannot be written is an error (exit 1), not a silent success.
+    @Test func aFullDiskOnStandardOutputIsAFailure() throws {
+        let script = temporaryPath("print.flow")
+        try "of(1, 2, 3).sink { print($0) }\n".write(toFile: script, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(atPath: script) }
+        for mode in [["run"], ["run", "--virtual"]] {
+            let process = Process()
+            process.executableURL = FlowProcess.binary
+            process.arguments = mode + [script]
+            process.standardOutput = try #require(FileHandle(forWritingAtPath: "/dev/full"))
+            let err = Pipe()
+            process.standardError = err
+            try process.run()
+            let message = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            process.waitUntilExit()
+            #expect(process.terminationStatus == 1)
+            #expect(message.contains("flow: cannot write to standard output: No space left on device"), "\(message)")
+        }
+    }
+
+    @Test func aBadSVGPathIsReportedBeforeTheRun() throws {
+        let script = temporaryPath("svg.flow")
+        try "of(1).sink { print(\"ran\") }\n".write(toFile: script, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(atPath: script) }
+        let result = try FlowProcess.run(["run", "--svg", "/no/such/folder/out.svg", script], timeout: 60)
+        #expect(result.status == 2)
+        #expect(result.out.isEmpty)
+        #expect(result.err.contains("flow: cannot write /no/such/folder/out.svg: No such file or directory"))
+    }
+
+    /// Synchronous work holds the loop; Ctrl-C still ends the run.
+    @Test func controlCStopsABusyRun() throws {
+        let script = temporaryPath("busy.flow")
+        try """
+            print("started")
+            range(0, 9223372036854775807).count().sink { print($0) }
+            """.write(toFile: script, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(atPath: script) }
+        let (process, out, err) = try FlowProcess.start([script])
+        var seen = Data()
+        while !String(decoding: seen, as: UTF8.self).contains("started") {
+            let chunk = out.fileHandleForReading.availableData
+            if chunk.isEmpty { break }
+            seen += chunk
+        }
+        let interrupted = Date()
+        kill(process.processIdentifier, SIGINT)
+        let message = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 130)
+        #expect(message.contains("flow: stopped: the run was busy"))
+        // Half a second of grace, then out; a generous bound for a loaded machine.
+        #expect(Date().timeIntervalSince(interrupted) < 10)
+    }
+
+    /// Reading a FIFO with no writer waits off the loop: Ctrl-C ends it.
+    @Test func controlCStopsARunWaitingOnAFIFO() throws {
+        let fifo = temporaryPath("pipe"), script = temporaryPath("fifo.flow")
+        #expect(mkfifo(fifo, 0o600) == 0)
+        try "print(\"started\")\nfile.lines(\"\(fifo)\").sink { print($0) }\n".write(toFile: script, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(atPath: fifo); try? FileManager.default.removeItem(atPath: script) }
+        let (process, out, err) = try FlowProcess.start([script])
+        var seen = Data()
+        while !String(decoding: seen, as: UTF8.self).contains("started") {
+            let chunk = out.fileHandleForReading.availableData
+            if chunk.isEmpty { break }
+            seen += chunk
+        }
+        kill(process.processIdentifier, SIGINT)
+        _ = err.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 130)
+    }
+
+    /// A virtual-time diagram in the REPL cannot wait for HTTP on the
+    /// REPL's own loop: it says so instead of tripping the loop.
+    @Test func httpInsideAREPLDiagramIsRefusedClearly() throws {
+        let result = try FlowProcess.run(["repl"], stdin: ":marble http.get(\"http://127.0.0.1:9/\")\n", timeout: 60)
+        #expect(!result.crashed)
+        // The diagram shows the error, as it does any stream's.
+        #expect(result.out.contains("cannot be requested inside a virtual-time diagram here"), "\(result.out)")
+    }
+
     /// examples/log-summary.flow on the live clock: lines appended while it
     /// follows the log end up summarised in the file it writes.
     @Test func logSummaryExampleFollowsALog() throws {

@@ -115,7 +115,7 @@ extension CommandLineTests {
         let path = try Self.script("interval(1ms).map { $0 }.sink { _ in }\n")
         let result = try Self.flow(["run", "--virtual", path])
         #expect(result.status == 1)
-        #expect(result.err.contains("error: the run never went idle"))
+        #expect(result.err.contains(":1:1: error: the run never went idle"), "\(result.err)")
     }
 }
 

@@ -63,3 +63,31 @@ import Testing
         #expect(result.status == 0, "\(shape): \(result.err.prefix(1000))")
     }
 }
+
+/// Random scripts from `ScriptGenerator`, compiled and run in virtual time
+/// as subprocesses: none may crash, hang, or fail without saying where.
+/// The seeds are fixed so a run reproduces; `Benchmarks/fuzz` tries many
+/// more with fresh seeds (docs/reliability.md).
+@Suite struct RunningFuzzTests {
+    @Test(arguments: 0..<4)
+    func generatedScriptsRunToACleanEnd(batch: Int) throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("flow-fuzz-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        for index in 0..<12 {
+            let seed = UInt64(1000 * batch + index)
+            var generator = ScriptGenerator(seed: seed)
+            let script = generator.script()
+            let path = folder.appendingPathComponent("fuzz-\(seed).flow").path
+            try script.write(toFile: path, atomically: true, encoding: .utf8)
+            let result = try FlowProcess.run(["run", "--virtual", path], timeout: 60)
+            let context = "seed \(seed) (ScriptGenerator(seed: \(seed)).script()):\n\(script)\n\(result.err.prefix(1500))"
+            #expect(!result.timedOut, "hung: \(context)")
+            #expect(!result.crashed, "crashed with \(result.status): \(context)")
+            #expect([0, 1, 3].contains(result.status), "exit \(result.status): \(context)")
+            if result.status != 0 {
+                #expect(result.err.contains(try Regex(#"\.flow:\d+:\d+"#)), "no location: \(context)")
+            }
+        }
+    }
+}

@@ -3,8 +3,19 @@ import Foundation
 /// The built `flow` executable, started as a user starts it: shared by the
 /// test targets that drive the command line.
 public enum FlowProcess {
+    /// The `flow` a test or a driver runs: beside the test bundle, or
+    /// beside the running program (the drivers in Benchmarks/).
+    public static var binary: URL { defaultBinary }
+
+    public static var defaultBinary: URL {
+        let beside = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
+            .deletingLastPathComponent().appendingPathComponent("flow")
+        if !CommandLine.arguments[0].contains(".xctest"), FileManager.default.fileExists(atPath: beside.path) { return beside }
+        return besideTestBundle
+    }
+
     /// `flow` sits beside the test bundle in the build folder.
-    public static var binary: URL {
+    static var besideTestBundle: URL {
         var url = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
         while url.pathExtension != "xctest" && url.path != "/" { url.deleteLastPathComponent() }
         return url.deletingLastPathComponent().appendingPathComponent("flow")
@@ -28,8 +39,8 @@ public enum FlowProcess {
     /// (seconds), a run still going then is killed and reported as
     /// `timedOut`, so a hang fails its test instead of stalling the suite.
     public static func run(_ arguments: [String], stdin: String? = nil, in directory: URL? = nil,
-                           timeout: Double? = nil) throws -> Result {
-        let (process, out, err) = try start(arguments, stdin: stdin, in: directory)
+                           binary: URL = defaultBinary, timeout: Double? = nil) throws -> Result {
+        let (process, out, err) = try start(arguments, stdin: stdin, in: directory, binary: binary)
         let killer = DispatchWorkItem { if process.isRunning { kill(process.processIdentifier, SIGKILL) } }
         if let timeout { DispatchQueue.global().asyncAfter(deadline: .now() + timeout, execute: killer) }
         let outData = out.fileHandleForReading.readDataToEndOfFile()
@@ -44,7 +55,8 @@ public enum FlowProcess {
 
     /// Starts `flow` without colour, writes `stdin` and closes it; the caller
     /// reads the output pipes and waits.
-    public static func start(_ arguments: [String], stdin: String? = nil, in directory: URL? = nil) throws -> (process: Process, out: Pipe, err: Pipe) {
+    public static func start(_ arguments: [String], stdin: String? = nil, in directory: URL? = nil,
+                             binary: URL = defaultBinary) throws -> (process: Process, out: Pipe, err: Pipe) {
         let process = Process()
         process.executableURL = binary
         process.arguments = arguments
@@ -62,3 +74,4 @@ public enum FlowProcess {
         return (process, out, err)
     }
 }
+

@@ -71,6 +71,7 @@ extension Compiler {
         let marble = compile(first.value, in: scope)
         let location = self.location(first.value.span)
         let label = file.text(of: Span(nameSpan.start, (arguments.last?.value.span.end ?? nameSpan.end) + 1))
+        let origin = NodeOrigin(label: label, location: location)
         return { frame in
             let text = try located(location) { try marble(frame).asString() }
             let (symbols, errorValue) = try values(frame)
@@ -79,9 +80,8 @@ extension Compiler {
                     let stream: Observable = name == "cold"
                         ? try ColdStream(text, values: symbols, error: errorValue)
                         : try HotStream(text, values: symbols, error: errorValue)
-                    stream.label = label
                     // The marble's own `#` points at the marble.
-                    stream.location = location
+                    stream.origin = origin
                     return .stream(stream)
                 } catch let e as MarbleSyntaxError {
                     throw FlowError("bad marble: \(e.description)")

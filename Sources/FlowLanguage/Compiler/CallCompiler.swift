@@ -171,6 +171,7 @@ extension Compiler {
         let env = environment
         let label = file.text(of: Span(nameSpan.start, span.end))
         let location = self.location(nameSpan)
+        let origin = NodeOrigin(label: label, location: location)
         let site = OperatorTable.CallSite()
         let context = env.context(at: location)
         if spec.name == "send", args.labels == [nil] {
@@ -188,10 +189,7 @@ extension Compiler {
             let values = try args.evaluate(frame)
             let result = try operatorTable.call(spec, receiver: target, labels: args.labels, arguments: values,
                                                 context: context, site: site)
-            if case .stream(let stream) = result, stream.label == nil {
-                stream.label = label
-                stream.location = location
-            }
+            if case .stream(let stream) = result, stream.origin == nil { stream.origin = origin }
             return result
         }
     }

@@ -23,6 +23,9 @@ public enum Report {
         }
         let offset = file.offset(line: location.line, column: location.column)
         let excerpt = Diagnostic.excerpt(file: file, span: Span(offset, offset + 6), paint: paint)
+        if failure.isRunFailure {
+            return paint.bold("\(location): ") + paint.red("error:") + " " + failure.message + "\n" + excerpt
+        }
         return paint.bold("\(location): ") + paint.red("expectation failed") + "\n" + excerpt + "\n" + indent(failure.message)
     }
 

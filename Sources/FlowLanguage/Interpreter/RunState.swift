@@ -60,7 +60,13 @@ public final class RunState {
     /// the failures and the diagrams to draw (`marbles(...)` lanes, then
     /// traces of the live clock, if any, then of virtual time).
     func conclude(laneOptions: LaneDiagram.Options, showsSubscriptions: Bool) -> (failures: [MarbleRun.ExpectationFailure], diagrams: [LaneDiagram]) {
-        let failures = marbles.run()
+        var failures = marbles.run()
+        // A run stopped at its limit by a subscription (a `sink` on an
+        // endless stream) rather than an expectation: point at the first
+        // such subscription still running.
+        let running = active.values.compactMap { ($0 as? ScriptSubscriber)?.location }
+            .min { ($0.line, $0.column) < ($1.line, $1.column) }
+        for i in failures.indices where failures[i].location == nil { failures[i].location = running }
         var diagrams = lanes.filter { !$0.isEmpty }.map { Report.lanes($0, options: laneOptions) }
         var tracers = [scheduler.tracer, marbles.scheduler.tracer].compactMap { $0 }
         if scheduler === marbles.scheduler { tracers = Array(tracers.prefix(1)) }

@@ -36,7 +36,7 @@ extension Environment {
 /// nobody handles (a handler that throws ends the subscription with it).
 final class ScriptSubscriber: Observer, Disposable {
     private let handlers: Handlers
-    private let location: SourceLocation
+    let location: SourceLocation
     private let environment: Environment
     private let run: RunState
     private var upstream: Disposable?

@@ -119,10 +119,16 @@ public func variadic(_ name: String, _ type: ParameterType) -> Parameter {
 public struct Signature: Sendable {
     public let parameters: [Parameter]
     public let build: @Sendable (Arguments) throws -> Value
+    /// Which parameters have a bound (bit i for parameter i), so a call
+    /// checks only those.
+    let boundedParameters: UInt64
 
     public init(_ parameters: [Parameter], build: @escaping @Sendable (Arguments) throws -> Value) {
         self.parameters = parameters
         self.build = build
+        boundedParameters = parameters.enumerated().reduce(0) { mask, entry in
+            entry.element.bound == .none || entry.offset >= 64 ? mask : mask | (1 << UInt64(entry.offset))
+        }
     }
 
     /// Matches arguments to parameters by label and order, trying each
@@ -218,18 +224,35 @@ public struct Arguments {
     public func stream(_ i: Int) throws -> Observable { try convert(i) { try $0.asStream() }! }
     public func function(_ i: Int) throws -> Function { try convert(i) { try $0.asFunction() }! }
     public func optionalFunction(_ i: Int) throws -> Function? { try convert(i) { try $0.asFunction() } }
-    public func int(_ i: Int) throws -> Int { try bounded(i) { try $0.asInt() }! }
-    public func optionalInt(_ i: Int) throws -> Int? { try bounded(i) { try $0.asInt() } }
-    public func duration(_ i: Int) throws -> TimeSpan { try bounded(i) { try $0.asDuration() }! }
-    public func optionalDuration(_ i: Int) throws -> TimeSpan? { try bounded(i) { try $0.asDuration() } }
+    // Counts and durations are checked against their parameter's bound.
+    // Only a value of zero or less can be out of range: others skip the
+    // check, which matters where scripts call `range(0, 10)` per event.
+    public func int(_ i: Int) throws -> Int {
+        let n = try convert(i) { try $0.asInt() }!
+        if n <= 0 { try checkBound(i) }
+        return n
+    }
+    public func optionalInt(_ i: Int) throws -> Int? {
+        let n = try convert(i) { try $0.asInt() }
+        if let n, n <= 0 { try checkBound(i) }
+        return n
+    }
+    public func duration(_ i: Int) throws -> TimeSpan {
+        let t = try convert(i) { try $0.asDuration() }!
+        if t.nanoseconds <= 0 { try checkBound(i) }
+        return t
+    }
+    public func optionalDuration(_ i: Int) throws -> TimeSpan? {
+        let t = try convert(i) { try $0.asDuration() }
+        if let t, t.nanoseconds <= 0 { try checkBound(i) }
+        return t
+    }
 
-    /// A count or a duration, checked against its parameter's bound.
-    private func bounded<T>(_ i: Int, _ body: (Value) throws -> T) throws -> T? {
-        let result = try convert(i, body)
+    private func checkBound(_ i: Int) throws {
+        guard i < 64, spec.signatures[signatureIndex].boundedParameters & (1 << UInt64(i)) != 0 else { return }
         if let v = value(i), let problem = signature.parameters[i].violation(v) {
             throw FlowError("\(spec.name): \(problem)", at: context.location)
         }
-        return result
     }
     public func bool(_ i: Int, default fallback: Bool) throws -> Bool { try convert(i) { try $0.asBool() } ?? fallback }
     public func string(_ i: Int, default fallback: String) throws -> String { try convert(i) { try $0.asString() } ?? fallback }

@@ -7,13 +7,28 @@
 open class Observable {
     /// The operator that made this node, by its canonical name (`map`).
     public let operatorName: String
+    /// What the language knows of the node (how and where it was written),
+    /// in one reference shared by every node made at the same place in a
+    /// script: nodes are made per event in some scripts (`flatMap {
+    /// range(0, 10) }`), and a node that is smaller, and needs nothing more
+    /// allocated, is a cheaper one.
+    public var origin: NodeOrigin?
+
     /// How the node was written, when the language knows (`map { $0 * 2 }`).
-    public var label: String?
+    public var label: String? {
+        get { origin?.label }
+        set { origin = NodeOrigin(label: newValue, location: origin?.location) }
+    }
+
     /// Where the node was written, when the language knows: an error the
     /// node raises itself (a timeout, "no elements", a marble's `#`) is
     /// given this location, so it points at the operator, not at the
     /// statement that subscribed.
-    public var location: SourceLocation?
+    public var location: SourceLocation? {
+        get { origin?.location }
+        set { origin = NodeOrigin(label: origin?.label, location: newValue) }
+    }
+
     public internal(set) var inputs: [Observable]
 
     /// Whether the node can raise errors of its own (as opposed to passing
@@ -44,7 +59,7 @@ open class Observable {
             return
         }
         var observer = observer
-        if let location, raisesOwnErrors { observer = ErrorLocator(observer, location: location) }
+        if raisesOwnErrors, let origin, let location = origin.location { observer = ErrorLocator(observer, location: location) }
         if let tracer = scheduler.tracer {
             tracer.subscribe(self, observer, on: scheduler) { subscribeCore($0, on: scheduler) }
             return
@@ -108,4 +123,15 @@ final class ErrorLocator: Observer {
     func onNext(_ value: Value) { downstream.onNext(value) }
     func onError(_ error: FlowError) { downstream.onError(error.located(at: location)) }
     func onCompleted() { downstream.onCompleted() }
+}
+
+/// How and where a node was written in a script.
+public final class NodeOrigin: Sendable {
+    public let label: String?
+    public let location: SourceLocation?
+
+    public init(label: String?, location: SourceLocation?) {
+        self.label = label
+        self.location = location
+    }
 }

@@ -10,6 +10,9 @@ class Sink: Observer, Disposable {
     @exclusivity(unchecked) final var isStopped = false
     private final var isReleased = false
     private final var isAnnounced = false
+    /// The node's origin, when its node passes it on: an error the sink
+    /// sends without a location gets the node's.
+    final var origin: NodeOrigin?
 
     init(_ downstream: Observer) { self.downstream = downstream }
 
@@ -40,7 +43,7 @@ class Sink: Observer, Disposable {
     final func sendError(_ error: FlowError) {
         guard !isStopped else { return }
         isStopped = true
-        downstream.onError(error)
+        downstream.onError(error.located(at: origin?.location))
         release()
     }
 
@@ -134,15 +137,21 @@ final class InnerObserver: Observer, Disposable {
 
 /// A unary operator node whose behaviour lives entirely in its sink.
 final class SinkNode: Observable {
-    private let makeSink: (Observer, Scheduler) -> Observer
+    private let makeSink: (Observer, Scheduler) -> Sink
 
-    init(_ name: String, _ source: Observable, makeSink: @escaping (Observer, Scheduler) -> Observer) {
+    init(_ name: String, _ source: Observable, makeSink: @escaping (Observer, Scheduler) -> Sink) {
         self.makeSink = makeSink
         super.init(operatorName: name, inputs: [source])
     }
 
+    /// Its sink locates the errors it raises (see `Sink.origin`), at no
+    /// cost per event.
+    override var raisesOwnErrors: Bool { false }
+
     override func subscribeCore(_ observer: Observer, on scheduler: Scheduler) {
-        inputs[0].subscribe(makeSink(observer, scheduler), on: scheduler)
+        let sink = makeSink(observer, scheduler)
+        sink.origin = origin
+        inputs[0].subscribe(sink, on: scheduler)
     }
 }
 

@@ -126,12 +126,16 @@ final class RangeNode: Observable {
         super.init(operatorName: "range")
     }
 
+    /// Made per event in scripts (`flatMap { range(0, 10) }`): it locates
+    /// its two errors itself rather than through a wrapper.
+    override var raisesOwnErrors: Bool { false }
+
     override func subscribeCore(_ observer: Observer, on scheduler: Scheduler) {
         let flag = BooleanDisposable()
         observer.onSubscribe(flag)
-        guard count >= 0 else { return observer.onError(.argumentOutOfRange("range count \(count) is negative")) }
+        guard count >= 0 else { return observer.onError(FlowError.argumentOutOfRange("range count \(count) is negative").located(at: location)) }
         let (end, overflow) = start.addingReportingOverflow(count)
-        guard !overflow else { return observer.onError(.argumentOutOfRange("range end overflows")) }
+        guard !overflow else { return observer.onError(FlowError.argumentOutOfRange("range end overflows").located(at: location)) }
         var i = start
         while i < end {
             if flag.isDisposed { return }

@@ -16,6 +16,9 @@ public class Subject: Observable {
 
     init(name: String) { super.init(operatorName: name) }
 
+    /// A subject fails only when told to, with an error the script located.
+    override public var raisesOwnErrors: Bool { false }
+
     public var hasObservers: Bool { !observers.isEmpty }
 
     override public var isHotSource: Bool { true }
