@@ -27,7 +27,7 @@ let defaultScript = """
       .distinctUntilChanged()
       .share()
     merged.debounce(3ms).sink { _ in }
-    merged.throttle(5ms, latest: true).zip(ticks).sink { _ in }
+    merged.throttle(5ms, latest: true).combineLatest(ticks).sink { _ in }
     """
 let script: String
 if let path = arguments.dropFirst().first { script = try String(contentsOfFile: path, encoding: .utf8) } else { script = defaultScript }

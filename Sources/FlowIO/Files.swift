@@ -406,7 +406,8 @@ final class FileWriter: Function, StreamConsumer {
     private var appendingIdentity: FileIdentity?
     private var lines = 0
 
-    init(path: String, append: Bool) throws {
+    /// `location` is where the script made the writer: its errors point there.
+    init(path: String, append: Bool, location: SourceLocation?) throws {
         try Files.checkPath(path)
         self.path = path
         if append {
@@ -436,16 +437,16 @@ final class FileWriter: Function, StreamConsumer {
             self.handle = handle
             temporaryPath = temporary
         }
-        super.init(name: append ? "file.append" : "file.write", parameterCount: 1)
+        super.init(name: append ? "file.append" : "file.write", parameterCount: 1, location: location)
     }
 
     override func call(_ a: Value) throws -> Value {
-        guard let handle else { throw FlowError("cannot write \(path): the file is closed") }
+        guard let handle else { throw FlowError("cannot write \(path): the file is closed", at: location) }
         let line = a.description + "\n"
         // Flushed line by line: a run that is killed leaves what it wrote
         // readable in the partial file.
         guard fputs(line, handle) >= 0, fflush(handle) == 0 else {
-            throw FlowError("cannot write \(path): \(String(cString: strerror(errno)))")
+            throw FlowError("cannot write \(path): \(String(cString: strerror(errno)))", at: location)
         }
         lines += 1
         return .null

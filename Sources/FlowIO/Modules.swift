@@ -38,10 +38,10 @@ public enum IOModules {
         },
         function("write", .utility, "for sink: writes each value as a line; the file is replaced when the stream ends, and left as it was if the stream fails",
                  [arg("path", .string)]) {
-            .function(try FileWriter(path: try path($0), append: false))
+            .function(try FileWriter(path: try path($0), append: false, location: $0.context.location))
         },
         function("append", .utility, "for sink: appends each value as a line, closed when the stream ends", [arg("path", .string)]) {
-            .function(try FileWriter(path: try path($0), append: true))
+            .function(try FileWriter(path: try path($0), append: true, location: $0.context.location))
         },
     ])
 

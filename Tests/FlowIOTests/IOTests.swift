@@ -33,6 +33,17 @@ func waitUntil(seconds: Double = 20, sourceLocation: Testing.SourceLocation = #_
     }
 }
 
+/// Reads a pipe until `text` has come (or the pipe ends): the condition a
+/// test waits for before it acts on a running process.
+func readUntil(_ text: String, from pipe: Pipe) {
+    var seen = Data()
+    while !String(decoding: seen, as: UTF8.self).contains(text) {
+        let chunk = pipe.fileHandleForReading.availableData
+        if chunk.isEmpty { return }
+        seen += chunk
+    }
+}
+
 /// The partial file `file.write(path)` fills until its stream ends, if any.
 func partialFile(of path: String) -> String? {
     let url = URL(fileURLWithPath: path)
@@ -361,12 +372,7 @@ extension CommandLineIOTests {
             """.write(toFile: script, atomically: true, encoding: .utf8)
         defer { try? FileManager.default.removeItem(atPath: script) }
         let (process, out, err) = try FlowProcess.start([script])
-        var seen = Data()
-        while !String(decoding: seen, as: UTF8.self).contains("started") {
-            let chunk = out.fileHandleForReading.availableData
-            if chunk.isEmpty { break }
-            seen += chunk
-        }
+        readUntil("started", from: out)
         let interrupted = Date()
         kill(process.processIdentifier, SIGINT)
         let message = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
@@ -384,12 +390,7 @@ extension CommandLineIOTests {
         try "print(\"started\")\nfile.lines(\"\(fifo)\").sink { print($0) }\n".write(toFile: script, atomically: true, encoding: .utf8)
         defer { try? FileManager.default.removeItem(atPath: fifo); try? FileManager.default.removeItem(atPath: script) }
         let (process, out, err) = try FlowProcess.start([script])
-        var seen = Data()
-        while !String(decoding: seen, as: UTF8.self).contains("started") {
-            let chunk = out.fileHandleForReading.availableData
-            if chunk.isEmpty { break }
-            seen += chunk
-        }
+        readUntil("started", from: out)
         kill(process.processIdentifier, SIGINT)
         _ = err.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
