@@ -137,7 +137,14 @@ final class RangeNode: Observable {
         let (end, overflow) = start.addingReportingOverflow(count)
         guard !overflow else { return observer.onError(FlowError.argumentOutOfRange("range end overflows").located(at: location)) }
         var i = start
+        // Virtual time bounds a loop it cannot interrupt.
+        let stop = scheduler.isVirtual && count > VirtualScheduler.synchronousValueLimit ? start + VirtualScheduler.synchronousValueLimit : end
         while i < end {
+            if i == stop {
+                return observer.onError(FlowError(
+                    "range stopped after \(VirtualScheduler.synchronousValueLimit) values, the most one synchronous source emits in virtual time; is it meant to be endless?",
+                    at: location))
+            }
             if flag.isDisposed { return }
             observer.onNext(.int(i))
             i += 1

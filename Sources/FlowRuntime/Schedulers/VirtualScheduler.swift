@@ -10,6 +10,12 @@ public final class VirtualScheduler: Scheduler {
     /// Actions executed so far, to bound a run that never goes idle.
     @exclusivity(unchecked) public private(set) var executedActions = 0
 
+    /// The most values one synchronous source (`range`) emits in virtual
+    /// time, which cannot interrupt a loop as Ctrl-C does on the live
+    /// clock: `range(0, Int.max)` ends in an error, not a hang. The same
+    /// million as a run's action limit.
+    public static let synchronousValueLimit = 1_000_000
+
     @exclusivity(unchecked) private var queue = Heap<Entry>()
     @exclusivity(unchecked) private var nextSequence: UInt64 = 0
     private var store = RunStateStore()
