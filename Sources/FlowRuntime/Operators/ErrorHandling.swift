@@ -95,7 +95,16 @@ final class RetrySink: Sink, InnerHost {
     private func subscribeAgain() {
         if subscribing { resubscribeRequested = true; return }
         subscribing = true
+        // A source that fails at once is re-subscribed in this loop; in
+        // virtual time nothing can interrupt it, so it is bounded there.
+        var rounds = 0
         repeat {
+            rounds += 1
+            if rounds > VirtualScheduler.synchronousValueLimit, scheduler.isVirtual {
+                subscribing = false
+                return sendError(FlowError(
+                    "retry re-subscribed \(VirtualScheduler.synchronousValueLimit) times without time passing, the most virtual time allows; is the count meant to be endless?"))
+            }
             resubscribeRequested = false
             let inner = InnerObserver(host: self, index: 0)
             attempt = inner
