@@ -12,7 +12,9 @@ open class Observable {
     /// script: nodes are made per event in some scripts (`flatMap {
     /// range(0, 10) }`), and a node that is smaller, and needs nothing more
     /// allocated, is a cheaper one.
-    public var origin: NodeOrigin?
+    /// Set once, where the node is made; read at every subscription, so
+    /// without Swift's dynamic exclusivity check (see architecture.md).
+    @exclusivity(unchecked) public var origin: NodeOrigin?
 
     /// How the node was written, when the language knows (`map { $0 * 2 }`).
     public var label: String? {
@@ -59,7 +61,7 @@ open class Observable {
             return
         }
         var observer = observer
-        if raisesOwnErrors, let origin, let location = origin.location { observer = ErrorLocator(observer, location: location) }
+        if let origin, let location = origin.location, raisesOwnErrors { observer = ErrorLocator(observer, location: location) }
         if let tracer = scheduler.tracer {
             tracer.subscribe(self, observer, on: scheduler) { subscribeCore($0, on: scheduler) }
             return

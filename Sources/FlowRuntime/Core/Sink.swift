@@ -12,7 +12,7 @@ class Sink: Observer, Disposable {
     private final var isAnnounced = false
     /// The node's origin, when its node passes it on: an error the sink
     /// sends without a location gets the node's.
-    final var origin: NodeOrigin?
+    @exclusivity(unchecked) final var origin: NodeOrigin?
 
     init(_ downstream: Observer) { self.downstream = downstream }
 

@@ -138,7 +138,7 @@ final class RangeNode: Observable {
         guard !overflow else { return observer.onError(FlowError.argumentOutOfRange("range end overflows").located(at: location)) }
         var i = start
         // Virtual time bounds a loop it cannot interrupt.
-        let stop = scheduler.isVirtual && count > VirtualScheduler.synchronousValueLimit ? start + VirtualScheduler.synchronousValueLimit : end
+        let stop = count > VirtualScheduler.synchronousValueLimit && scheduler.isVirtual ? start + VirtualScheduler.synchronousValueLimit : end
         while i < end {
             if i == stop {
                 return observer.onError(FlowError(
