@@ -298,3 +298,19 @@ final class Harness {
         #expect(quit)
     }
 }
+
+/// A stream cancelled by `:cancel` tells its file writer, which puts the
+/// file in place then, not when the writer is released (here it stays
+/// bound for the rest of the session).
+@Suite struct CancelledWriterTests {
+    @Test func cancellingAStreamPutsItsWrittenFileInPlace() throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("flow-cancel-\(UUID().uuidString).txt").path
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let repl = Harness()
+        repl.enter("let out = file.write(\"\(path)\")", "interval(10ms).sink(out)")
+        _ = repl.advance(by: 35)
+        #expect(!FileManager.default.fileExists(atPath: path))
+        repl.enter(":cancel 1")
+        #expect(try String(contentsOfFile: path, encoding: .utf8) == "0\n1\n2\n")
+    }
+}

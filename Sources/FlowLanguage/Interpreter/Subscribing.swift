@@ -62,8 +62,9 @@ final class ScriptSubscriber: Observer, Disposable {
     }
 
     func onError(_ error: FlowError) {
+        guard !isDone else { return }
         let notes = releaseConsumers(.failed)
-        guard finish() else { return }
+        _ = finish()
         do {
             if let handler = handlers.error {
                 for note in notes { environment.output(note) }
@@ -113,10 +114,10 @@ final class ScriptSubscriber: Observer, Disposable {
     }
 
     /// A handler that holds something (a file writer) is told how the
-    /// stream ended; it may have something to say about its output.
+    /// stream ended; it may have something to say about its output. Called
+    /// once, by whichever of the three endings comes first.
     private func releaseConsumers(_ ending: StreamEnding) -> [String] {
-        guard !isDone else { return [] }
-        return [handlers.next, handlers.error, handlers.completed, handlers.completion].compactMap {
+        [handlers.next, handlers.error, handlers.completed, handlers.completion].compactMap {
             ($0 as? StreamConsumer)?.finish(ending)
         }
     }
