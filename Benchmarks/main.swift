@@ -1,4 +1,4 @@
-// Workloads W1–W7 of ../shared/peers.md, written against the runtime's
+// Workloads W1–W7 of docs/peers.md, written against the runtime's
 // Swift API with Swift closures, and as scripts. Prints nanoseconds per
 // event (median and best of several runs after a warm-up: on a shared
 // machine the best run is the least disturbed one), the result to check,
