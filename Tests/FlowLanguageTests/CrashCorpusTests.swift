@@ -12,7 +12,9 @@ import Testing
 ///     # exit: 1                    the exit status
 ///     # stderr: text               text standard error must contain (repeatable)
 ///     # stdout: text               text standard output must contain
-@Suite struct CrashCorpusTests {
+// Serialized: each case is a subprocess, and on two cores running them all
+// at once only slows the rest of the suite (the terminal tests among them).
+@Suite(.serialized) struct CrashCorpusTests {
     static let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("CrashCorpus")
 
     static var scripts: [String] { flowFiles(in: folder) }
@@ -68,7 +70,7 @@ import Testing
 /// as subprocesses: none may crash, hang, or fail without saying where.
 /// The seeds are fixed so a run reproduces; `Benchmarks/fuzz` tries many
 /// more with fresh seeds (docs/reliability.md).
-@Suite struct RunningFuzzTests {
+@Suite(.serialized) struct RunningFuzzTests {
     @Test(arguments: 0..<4)
     func generatedScriptsRunToACleanEnd(batch: Int) throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("flow-fuzz-\(UUID().uuidString)")
