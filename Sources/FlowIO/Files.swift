@@ -54,19 +54,24 @@ enum Files {
         var info = stat()
         guard !path.utf8.contains(0), stat(path, &info) == 0 else { return nil }
         return Status(size: Int64(info.st_size), modified: Int64(info.st_mtim.tv_sec) * 1_000_000_000 + Int64(info.st_mtim.tv_nsec),
-                      identity: FileIdentity(device: UInt64(info.st_dev), inode: UInt64(info.st_ino)))
+                      identity: FileIdentity(info))
     }
 
     static func identity(of fd: Int32) -> FileIdentity? {
         var info = stat()
         guard fstat(fd, &info) == 0 else { return nil }
-        return FileIdentity(device: UInt64(info.st_dev), inode: UInt64(info.st_ino))
+        return FileIdentity(info)
     }
 }
 
 struct FileIdentity: Hashable, Sendable {
     var device: UInt64
     var inode: UInt64
+
+    init(_ info: stat) {
+        device = UInt64(info.st_dev)
+        inode = UInt64(info.st_ino)
+    }
 }
 
 /// Splits bytes into lines, keeping an unfinished line for the next chunk.
@@ -258,7 +263,7 @@ final class FilePollNode: Observable {
             let path = self.path
             observer.onSubscribe(scheduler.schedulePeriodic(first: scheduler.now + period, period: period) {
                 let now = Files.status(path)
-                guard now?.size != last?.size || now?.modified != last?.modified || now?.identity != last?.identity else { return }
+                guard now != last else { return }
                 last = now
                 observer.onNext(.record(["path": .string(path), "exists": .bool(now != nil), "size": .int(Int(now?.size ?? 0))]))
             })
@@ -336,7 +341,8 @@ final class FileFollower: Disposable {
             let n = buffer.withUnsafeMutableBytes { pread(fd, $0.baseAddress, $0.count, off_t(offset)) }
             guard n > 0 else { return }
             offset += Int64(n)
-            witness = Array((witness + buffer[0..<n]).suffix(Self.witnessLength))
+            // Only the chunk's tail can end up in the witness.
+            witness = Array((witness + buffer[Swift.max(0, n - Self.witnessLength)..<n]).suffix(Self.witnessLength))
             do {
                 for line in try splitter.lines(in: buffer[0..<n]) where !isDone { observer.onNext(.string(line)) }
             } catch {

@@ -212,9 +212,10 @@ final class HTTPExchange: Disposable {
     /// Fails the stream when `idle` passes with no data. One timer, moved
     /// on lazily: each check re-arms it for the latest activity.
     func watchIdleness(_ idle: TimeSpan, on scheduler: Scheduler) {
+        idleClock = scheduler
         lastActivity = scheduler.now
         func arm(at due: TimeSpan) {
-            idleCheck = scheduler.schedule(after: due - scheduler.now) { [weak self] in
+            idleCheck = scheduler.schedule(at: due) { [weak self] in
                 guard let self, !self.isDone else { return }
                 let due = self.lastActivity + idle
                 if scheduler.now >= due {
@@ -226,14 +227,14 @@ final class HTTPExchange: Disposable {
             }
         }
         arm(at: lastActivity + idle)
-        activityClock = { scheduler.now }
     }
 
-    private var activityClock: (() -> TimeSpan)?
+    /// The clock activity is measured on, when an idle timeout is watched.
+    private var idleClock: Scheduler?
 
     func handle(_ event: HTTPEvent) {
         guard !isDone else { return }
-        if let clock = activityClock { lastActivity = clock() }
+        if let idleClock { lastActivity = idleClock.now }
         switch event {
         case .head(let status, let reason, let headers):
             head = (status, reason, headers)
