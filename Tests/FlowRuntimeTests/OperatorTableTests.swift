@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 
 @testable import FlowRuntime
@@ -27,6 +28,37 @@ import Testing
                      ("prefix", "take"), ("dropFirst", "skip"), ("handleEvents", "do"), ("tap", "do"),
                      ("replaceError", "catchAndReturn"), ("mergeMap", "flatMap"), ("race", "amb")]
         for (alias, canonical) in pairs { #expect(operatorTable.lookup(alias)?.name == canonical) }
+    }
+
+    /// One home per operator: `Operators/<Family>/<Name>.swift` defines the
+    /// spec of each operator the family lists, and nothing defined there is
+    /// left out of the catalog.
+    @Test func everyOperatorLivesInItsFamilysFolderUnderItsOwnName() throws {
+        let operators = URL(filePath: #filePath).deletingLastPathComponent()
+            .appending(path: "../../Sources/FlowRuntime/Operators").standardized
+        for family in OperatorSpec.Family.allCases {
+            let folder = operators.appending(path: family.folder)
+            let files = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasSuffix(".swift") }
+            var defined: Set<String> = []
+            for file in files {
+                let text = try String(contentsOf: folder.appending(path: file), encoding: .utf8)
+                for line in text.split(separator: "\n") where line.hasPrefix("    static let ") {
+                    let name = line.dropFirst("    static let ".count).prefix { $0 != " " }.filter { $0 != "`" }
+                    defined.insert(String(name))
+                }
+            }
+            for spec in family.operators {
+                #expect(spec.family == family, "\(spec.name) is listed under \(family) but says \(spec.family)")
+                let file = spec.name.prefix(1).uppercased() + spec.name.dropFirst() + ".swift"
+                #expect(files.contains(file), "\(spec.name) has no file \(family.folder)/\(file)")
+            }
+            #expect(defined == Set(family.operators.map(\.name)), "\(family.folder) defines \(defined.sorted())")
+            let tests = URL(filePath: #filePath).deletingLastPathComponent().appending(path: "\(family.folder)Tests.swift")
+            #expect(FileManager.default.fileExists(atPath: tests.path), "no \(tests.lastPathComponent)")
+            let scripts = URL(filePath: #filePath).deletingLastPathComponent()
+                .appending(path: "../FlowLanguageTests/Scripts/\(family.rawValue).flow").standardized
+            #expect(FileManager.default.fileExists(atPath: scripts.path), "no Scripts/\(family.rawValue).flow")
+        }
     }
 
     @Test func everyEntryHasADescriptionAndASignature() {

@@ -104,12 +104,16 @@ public enum OperatorDocs {
             Generated from the runtime's operator table by `swift run flow doc --markdown > docs/operators.md`;
             a test fails when this file is stale. Every diagram was computed by running the example in
             virtual time. Canonical names are RxSwift's; aliases are Combine's and RxJS's names.
+            Each operator's source, spec and example are in
+            `Sources/FlowRuntime/Operators/<Family>/<Operator>.swift`.
+
+            \(OperatorSpec.Family.commonRules)
 
             """
         for family in OperatorSpec.Family.allCases {
             let specs = operatorTable.entries.filter { $0.family == family }
             guard !specs.isEmpty else { continue }
-            out += "\n## \(family.rawValue.prefix(1).uppercased() + family.rawValue.dropFirst())\n"
+            out += "\n## \(family.title)\n\n\(family.summary)\n"
             for spec in specs {
                 out += "\n### \(spec.name)\n\n"
                 out += spec.signatureDescriptions.map { "`\($0)`" }.joined(separator: " or ") + ": \(spec.summary)."

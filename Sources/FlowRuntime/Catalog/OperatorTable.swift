@@ -18,16 +18,22 @@ public final class OperatorSpec: Sendable {
     public let form: Form
     public let summary: String
     public let signatures: [Signature]
+    /// A short script that draws the operator's lanes with `marbles(...)`;
+    /// `flow doc` runs it, so every diagram in the documentation is
+    /// computed by the engine.
+    public let example: String?
 
     // A class: every call passes the spec along, and a struct of arrays and
     // strings would be copied, one retain per field, each time.
-    public init(_ name: String, aliases: [String] = [], _ family: Family, _ form: Form, _ summary: String, _ signatures: [Signature]) {
+    public init(_ name: String, aliases: [String] = [], _ family: Family, _ form: Form, _ summary: String, _ signatures: [Signature],
+                example: String? = nil) {
         self.name = name
         self.aliases = aliases
         self.family = family
         self.form = form
         self.summary = summary
         self.signatures = signatures
+        self.example = example
     }
 
     /// `name(label: Type, ...)` for each signature.

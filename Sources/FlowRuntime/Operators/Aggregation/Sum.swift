@@ -1,0 +1,14 @@
+extension OperatorSpec {
+    static let sum = method("sum", .aggregation, "the sum of the values, at completion", [],
+        example: #"""
+            let source = cold("-1-2-3|")
+            marbles(source, source.sum())
+            """#) { s, _ in s.sum() }
+}
+
+extension Observable {
+    /// The sum of the values (0 when there are none).
+    public func sum() -> Observable {
+        aggregate("sum", .int(0)) { state, value in try Value.add(state!, value) } finish: { $0! }
+    }
+}

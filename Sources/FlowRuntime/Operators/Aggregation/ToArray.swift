@@ -1,0 +1,23 @@
+extension OperatorSpec {
+    static let toArray = method("toArray", aliases: ["collect"], .aggregation, "all values in one array, at completion", [],
+        example: #"""
+            let source = cold("-1-2-3|")
+            marbles(source, source.toArray())
+            """#) { s, _ in s.toArray() }
+}
+
+extension Observable {
+    /// All values in one array.
+    public func toArray() -> Observable {
+        SinkNode("toArray", self) { observer, _ in ToArraySink(observer) }
+    }
+}
+
+final class ToArraySink: Sink {
+    private var values: [Value] = []
+    override func onNext(_ value: Value) { values.append(value) }
+    override func onCompleted() {
+        sendNext(.array(values))
+        sendCompleted()
+    }
+}

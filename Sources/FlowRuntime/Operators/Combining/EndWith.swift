@@ -1,0 +1,17 @@
+extension OperatorSpec {
+    static let endWith = method("endWith", .combining, "emits the given values after the source completes", [variadic("values", .value)],
+        example: #"""
+            let source = cold("-a|")
+            marbles(source, source.endWith(9))
+            """#) {
+        $0.endWith($1.all(0))
+    }
+}
+
+extension Observable {
+    /// The source, then `values` once it completes.
+    public func endWith(_ values: [Value]) -> Observable {
+        let node = Observable.concat([self, .from(values, name: "of")])
+        return ClosureNode("endWith", inputs: [node]) { o, s, inputs in inputs[0].subscribe(o, on: s) }
+    }
+}

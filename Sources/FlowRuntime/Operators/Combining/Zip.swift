@@ -1,0 +1,54 @@
+import DequeModule
+
+extension OperatorSpec {
+    static let zip = OperatorSpec("zip", .combining, .both, "tuples of the n-th values of each stream", [
+        Signature([variadic("sources", .stream), optionalArg("combine", .function)]) {
+            .stream(.zip(try $0.allSources(0), combine: try $0.optionalFunction(1)))
+        },
+    ], example: #"""
+            let a = cold("-a-b-c|")
+            let b = cold("--1---2|")
+            marbles(a, b, zip(a, b) { "\($0)\($1)" })
+            """#)
+}
+
+extension Observable {
+    /// Tuples of the n-th values of every source (or `combine` applied to
+    /// them). Completes as soon as a completed source has nothing buffered.
+    public static func zip(_ sources: [Observable], combine: Function? = nil) -> Observable {
+        ClosureNode("zip", inputs: sources) { observer, scheduler, inputs in
+            ZipSink(observer, scheduler: scheduler, arity: inputs.count, combine: combine).start(inputs)
+        }
+    }
+}
+
+final class ZipSink: CombiningSink {
+    @exclusivity(unchecked) private var buffers: [Deque<Value>]
+    private var completed: [Bool]
+
+    init(_ downstream: Observer, scheduler: Scheduler, arity: Int, combine: Function?) {
+        buffers = Array(repeating: [], count: arity)
+        completed = Array(repeating: false, count: arity)
+        super.init(downstream, scheduler: scheduler, combine: combine)
+    }
+
+    override func innerNext(_ inner: InnerObserver, _ value: Value) {
+        buffers[inner.index].append(value)
+        if buffers.allSatisfy({ !$0.isEmpty }) {
+            let row = buffers.indices.map { buffers[$0].removeFirst() }
+            emit(row)
+        }
+        completeIfExhausted()
+    }
+
+    override func innerCompleted(_ inner: InnerObserver) {
+        completed[inner.index] = true
+        completeIfExhausted()
+    }
+
+    private func completeIfExhausted() {
+        for i in buffers.indices where completed[i] && buffers[i].isEmpty {
+            return sendCompleted()
+        }
+    }
+}

@@ -1,0 +1,23 @@
+extension OperatorSpec {
+    static let from = source("from", "emits each element of an array, then completes", [arg("array", .value)],
+        example: #"""
+            marbles(from([1, 2, 3]))
+            """#) { args in
+        .from(try args.value(0)!.asArray())
+    }
+}
+
+extension Observable {
+    /// Emits each value in order, then completes. (`of`, and `from` on an array.)
+    public static func from(_ values: [Value], name: String = "from") -> Observable {
+        ClosureNode(name) { observer, _, _ in
+            let flag = BooleanDisposable()
+            observer.onSubscribe(flag)
+            for value in values {
+                if flag.isDisposed { return }
+                observer.onNext(value)
+            }
+            if !flag.isDisposed { observer.onCompleted() }
+        }
+    }
+}

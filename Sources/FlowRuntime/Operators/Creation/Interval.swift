@@ -1,0 +1,13 @@
+extension OperatorSpec {
+    static let interval = source("interval", "emits 0, 1, 2, ... at period, 2·period, ...", [arg("period", .duration).positive()],
+        example: #"""
+            marbles(interval(2ms).take(4))
+            """#) { .interval(try $0.duration(0)) }
+}
+
+extension Observable {
+    /// Emits 0, 1, 2, ... at `period`, 2·`period`, 3·`period`, ... Never completes.
+    public static func interval(_ period: TimeSpan) -> Observable {
+        timer(period, period: period, name: "interval")
+    }
+}

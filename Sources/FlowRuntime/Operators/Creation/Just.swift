@@ -1,0 +1,33 @@
+extension OperatorSpec {
+    static let just = source("just", aliases: ["Just"], "emits one value, then completes", [arg("value", .value)],
+        example: #"""
+            marbles(just(1))
+            """#) { .just($0.value(0)!) }
+}
+
+extension Observable {
+    /// Emits `value`, then completes.
+    public static func just(_ value: Value) -> Observable {
+        JustNode(value)
+    }
+}
+
+/// `just`: common enough inside `flatMap` closures to deserve a node that
+/// allocates nothing but itself.
+final class JustNode: Observable {
+    let value: Value
+
+    init(_ value: Value) {
+        self.value = value
+        super.init(operatorName: "just")
+    }
+
+    override var raisesOwnErrors: Bool { false }
+
+    override func subscribeCore(_ observer: Observer, on scheduler: Scheduler) {
+        let flag = BooleanDisposable()
+        observer.onSubscribe(flag)
+        if !flag.isDisposed { observer.onNext(value) }
+        if !flag.isDisposed { observer.onCompleted() }
+    }
+}

@@ -1,0 +1,15 @@
+extension OperatorSpec {
+    static let never = source("never", "never emits and never ends", [],
+        example: #"""
+            marbles(never())
+            """#) { _ in .never() }
+}
+
+extension Observable {
+    /// Never emits and never ends.
+    public static func never() -> Observable {
+        ClosureNode("never") { observer, _, _ in
+            observer.onSubscribe(NopDisposable.shared)
+        }
+    }
+}

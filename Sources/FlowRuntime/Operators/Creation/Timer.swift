@@ -1,0 +1,33 @@
+extension OperatorSpec {
+    static let timer = source("timer", "emits 0 after a delay, then completes (or keeps emitting every period)",
+        [arg("delay", .duration).nonNegative(), labelled("period", .duration, optional: true).positive()],
+        example: #"""
+            marbles(timer(3ms), timer(2ms, period: 3ms).take(3))
+            """#) {
+        .timer(try $0.duration(0), period: try $0.optionalDuration(1))
+    }
+}
+
+extension Observable {
+    /// Emits 0 after `delay` and completes; with a `period`, keeps emitting
+    /// 1, 2, ... every `period` after that instead of completing.
+    public static func timer(_ delay: TimeSpan, period: TimeSpan? = nil, name: String = "timer") -> Observable {
+        ClosureNode(name) { observer, scheduler, _ in
+            let first = scheduler.now + delay
+            guard let period else {
+                let task = scheduler.schedule(at: first) {
+                    observer.onNext(.int(0))
+                    observer.onCompleted()
+                }
+                observer.onSubscribe(task)
+                return
+            }
+            var tick = 0
+            let task = scheduler.schedulePeriodic(first: first, period: period) {
+                observer.onNext(.int(tick))
+                tick += 1
+            }
+            observer.onSubscribe(task)
+        }
+    }
+}

@@ -1,0 +1,54 @@
+extension OperatorSpec {
+    static let `catch` = method("catch", aliases: ["catchError"], .errors, "on error, continues with the stream the closure returns",
+        [arg("handler", .function)],
+        example: #"""
+            let source = cold("-a#")
+            marbles(source, source.catch { _ in cold("-b|") })
+            """#) { $0.catch(try $1.function(0)) }
+}
+
+extension Observable {
+    /// On error, continues with the stream `handler` returns for the
+    /// error's value. A throwing handler ends the stream with its error.
+    public func `catch`(_ handler: Function) -> Observable {
+        SinkNode("catch", self) { observer, scheduler in
+            CatchSink(observer, scheduler: scheduler) { error in try handler.call(error.value).asStream() }
+        }
+    }
+}
+
+/// Passes the source on; on error, switches to a replacement stream.
+final class CatchSink: Sink, InnerHost {
+    private let scheduler: Scheduler
+    private let replacement: (FlowError) throws -> Observable
+    private var fallback: InnerObserver?
+
+    init(_ downstream: Observer, scheduler: Scheduler, replacement: @escaping (FlowError) throws -> Observable) {
+        self.scheduler = scheduler
+        self.replacement = replacement
+        super.init(downstream)
+    }
+
+    override func onError(_ error: FlowError) {
+        let next: Observable
+        do { next = try replacement(error) } catch { return sendError(FlowError.wrap(error)) }
+        cancelUpstream()
+        switchTo(next)
+    }
+
+    /// Continue with `next` in place of the source.
+    func switchTo(_ next: Observable) {
+        let inner = InnerObserver(host: self, index: 1)
+        fallback = inner
+        next.subscribe(inner, on: scheduler)
+    }
+
+    func innerNext(_ inner: InnerObserver, _ value: Value) { sendNext(value) }
+    func innerError(_ inner: InnerObserver, _ error: FlowError) { sendError(error) }
+    func innerCompleted(_ inner: InnerObserver) { sendCompleted() }
+
+    override func disposeResources() {
+        fallback?.dispose()
+        fallback = nil
+    }
+}

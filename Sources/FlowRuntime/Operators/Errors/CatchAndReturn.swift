@@ -1,0 +1,17 @@
+extension OperatorSpec {
+    static let catchAndReturn = method("catchAndReturn", aliases: ["replaceError", "catchErrorJustReturn"], .errors, "on error, emits a value and completes",
+        [arg("value", .value)],
+        example: #"""
+            let source = cold("-a#")
+            marbles(source, source.catchAndReturn("z"))
+            """#) { $0.catchAndReturn($1.value(0)!) }
+}
+
+extension Observable {
+    /// On error, emits `value` and completes.
+    public func catchAndReturn(_ value: Value) -> Observable {
+        SinkNode("catchAndReturn", self) { observer, scheduler in
+            CatchSink(observer, scheduler: scheduler) { _ in .just(value) }
+        }
+    }
+}

@@ -1,0 +1,52 @@
+extension OperatorSpec {
+    static let debounce = method("debounce", aliases: ["debounceTime"], .filtering, "emits a value after a quiet period with no newer value",
+        [arg("dueTime", .duration).nonNegative()],
+        example: #"""
+            let source = cold("-a-b----c|")
+            marbles(source, source.debounce(2ms))
+            """#) { $0.debounce(try $1.duration(0)) }
+}
+
+extension Observable {
+    /// Emits a value once `dueTime` passes with no newer value. A value still
+    /// pending at completion is emitted, then completion; an error is passed
+    /// on at once and drops the pending value.
+    public func debounce(_ dueTime: TimeSpan) -> Observable {
+        SinkNode("debounce", self) { observer, scheduler in DebounceSink(observer, scheduler: scheduler, dueTime: dueTime) }
+    }
+}
+
+final class DebounceSink: Sink {
+    private let scheduler: Scheduler
+    private let dueTime: TimeSpan
+    private var pending: Value?
+    private let timer = SerialDisposable()
+
+    init(_ downstream: Observer, scheduler: Scheduler, dueTime: TimeSpan) {
+        self.scheduler = scheduler
+        self.dueTime = dueTime
+        super.init(downstream)
+    }
+
+    override func onNext(_ value: Value) {
+        pending = value
+        timer.disposable = scheduler.schedule(after: dueTime) { [weak self] in self?.emitPending() }
+    }
+
+    private func emitPending() {
+        guard let value = pending else { return }
+        pending = nil
+        sendNext(value)
+    }
+
+    override func onCompleted() {
+        timer.disposable = nil
+        emitPending()
+        sendCompleted()
+    }
+
+    override func disposeResources() {
+        timer.dispose()
+        pending = nil
+    }
+}

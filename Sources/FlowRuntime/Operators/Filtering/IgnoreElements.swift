@@ -1,0 +1,27 @@
+extension OperatorSpec {
+    static let ignoreElements = method("ignoreElements", .filtering, "drops every value, keeps completion or error", [],
+        example: #"""
+            let source = cold("-a-b|")
+            marbles(source, source.ignoreElements())
+            """#) { s, _ in s.ignoreElements() }
+}
+
+extension Observable {
+    /// Drops every value; passes completion or error.
+    public func ignoreElements() -> Observable {
+        IgnoreElementsNode(self)
+    }
+}
+
+final class IgnoreElementsStage: Stage {
+    override func process(_ value: inout Value) throws -> StageVerdict { .drop }
+}
+
+final class IgnoreElementsNode: PipelineNode {
+
+    init(_ source: Observable) {
+        super.init("ignoreElements", source)
+    }
+
+    override func makeStage() -> Stage { IgnoreElementsStage() }
+}

@@ -1,0 +1,16 @@
+extension OperatorSpec {
+    static let last = method("last", .filtering, "the last value (matching the predicate), at completion", [optionalArg("predicate", .function)],
+        example: #"""
+            let source = cold("-a-b-|")
+            marbles(source, source.last())
+            """#) {
+        $0.last(try $1.optionalFunction(0))
+    }
+}
+
+extension Observable {
+    /// The last value (matching `predicate`), at completion; error "no elements" if none.
+    public func last(_ predicate: Function? = nil) -> Observable {
+        SinkNode("last", self) { observer, _ in ElementSink(observer, mode: .last, predicate: predicate) }
+    }
+}

@@ -1,0 +1,162 @@
+import DequeModule
+
+extension Observable {
+    func flatten(name: String, strategy: FlattenStrategy, transform: Function?) -> Observable {
+        SinkNode(name, self) { observer, scheduler in
+            FlattenSink(observer, scheduler: scheduler, strategy: strategy, transform: transform)
+        }
+    }
+}
+
+/// Higher-order streams: flattening a stream of streams, and the static
+/// `merge(a, b)` / `concat(a, b)` built on the same engine.
+///
+/// One sink serves every strategy. Subscribing queued inner streams is
+/// trampolined: an inner that completes while it is being subscribed (a
+/// `just`) does not subscribe the next one from inside that call, so a
+/// `concat` of 100 000 streams uses constant stack.
+///
+/// For every strategy: an error from the outer stream or any inner stream
+/// ends the result at once and cancels everything; the result completes
+/// when the outer stream and every inner stream (running or queued) have
+/// completed; disposing it cancels the outer and all inner subscriptions
+/// and drops the queue.
+enum FlattenStrategy {
+    /// Up to `maxConcurrent` inners at once (nil: no limit); the rest queue in order.
+    case merge(maxConcurrent: Int?)
+    /// A new inner cancels the current one (switchLatest, flatMapLatest).
+    case latest
+    /// New inners are ignored while one is running (flatMapFirst).
+    case first
+}
+
+/// `merge(a, b, ...)` and `concat(a, b, ...)`.
+final class StaticFlattenNode: Observable {
+    private let strategy: FlattenStrategy
+
+    init(_ name: String, _ sources: [Observable], strategy: FlattenStrategy) {
+        self.strategy = strategy
+        super.init(operatorName: name, inputs: sources)
+    }
+
+    /// The sources in order, with nested nodes of the same operator (and no
+    /// concurrency limit of their own) expanded in place, without recursion.
+    private func flattenedSources() -> [Observable] {
+        var result: [Observable] = []
+        var stack: [Observable] = inputs.reversed()
+        while let node = stack.popLast() {
+            if let nested = node as? StaticFlattenNode, nested.canInline(into: self) {
+                stack.append(contentsOf: nested.inputs.reversed())
+            } else {
+                result.append(node)
+            }
+        }
+        return result
+    }
+
+    private func canInline(into outer: StaticFlattenNode) -> Bool {
+        switch (strategy, outer.strategy) {
+        case (.merge(maxConcurrent: 1), .merge(maxConcurrent: 1)): return true
+        case (.merge(maxConcurrent: nil), .merge(maxConcurrent: nil)): return true
+        default: return false
+        }
+    }
+
+    override func subscribeCore(_ observer: Observer, on scheduler: Scheduler) {
+        let sink = FlattenSink(observer, scheduler: scheduler, strategy: strategy, transform: nil)
+        sink.run(sources: flattenedSources())
+    }
+}
+
+final class FlattenSink: Sink, InnerHost {
+    private let scheduler: Scheduler
+    private let strategy: FlattenStrategy
+    private let transform: Function?
+    @exclusivity(unchecked) private var active = InnerSet()
+    @exclusivity(unchecked) private var queue = Deque<Observable>()
+    @exclusivity(unchecked) private var outerDone = false
+    @exclusivity(unchecked) private var draining = false
+    @exclusivity(unchecked) private var drainAgain = false
+    @exclusivity(unchecked) private var innerCount = 0
+
+    init(_ downstream: Observer, scheduler: Scheduler, strategy: FlattenStrategy, transform: Function?) {
+        self.scheduler = scheduler
+        self.strategy = strategy
+        self.transform = transform
+        super.init(downstream)
+    }
+
+    /// Static form: the sources are known, there is no outer stream.
+    func run(sources: [Observable]) {
+        announce()
+        queue.append(contentsOf: sources)
+        outerDone = true
+        drain()
+    }
+
+    override func onNext(_ value: Value) {
+        let inner: Observable
+        do {
+            inner = try (transform.map { try $0.call(value) } ?? value).asStream()
+        } catch {
+            return sendError(FlowError.wrap(error).located(at: nil))
+        }
+        switch strategy {
+        case .merge:
+            queue.append(inner)
+            drain()
+        case .latest:
+            active.disposeAll()
+            subscribeInner(inner)
+        case .first:
+            if active.isEmpty { subscribeInner(inner) }
+        }
+    }
+
+    override func onCompleted() {
+        outerDone = true
+        cancelUpstream()
+        drain()
+    }
+
+    private var limit: Int {
+        if case .merge(let max?) = strategy { return Swift.max(1, max) }
+        return .max
+    }
+
+    /// Subscribes queued inners while there is room; completes when nothing
+    /// is left. Re-entrant calls only ask the running loop to go round again.
+    private func drain() {
+        if draining { drainAgain = true; return }
+        draining = true
+        repeat {
+            drainAgain = false
+            while !isStopped, active.count < limit, let next = queue.popFirst() {
+                subscribeInner(next)
+            }
+        } while drainAgain && !isStopped
+        draining = false
+        if outerDone && active.isEmpty && queue.isEmpty { sendCompleted() }
+    }
+
+    private func subscribeInner(_ stream: Observable) {
+        let inner = InnerObserver(host: self, index: innerCount)
+        innerCount += 1
+        active.insert(inner)
+        stream.subscribe(inner, on: scheduler)
+    }
+
+    func innerNext(_ inner: InnerObserver, _ value: Value) { sendNext(value) }
+
+    func innerError(_ inner: InnerObserver, _ error: FlowError) { sendError(error) }
+
+    func innerCompleted(_ inner: InnerObserver) {
+        active.remove(inner)
+        drain()
+    }
+
+    override func disposeResources() {
+        queue = []
+        active.disposeAll()
+    }
+}

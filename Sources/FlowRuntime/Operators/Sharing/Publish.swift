@@ -1,0 +1,75 @@
+extension OperatorSpec {
+    static let publish = method("publish", aliases: ["multicast"], .sharing, "a connectable stream: the source runs once connect() is called", [],
+        example: #"""
+            let published = cold("-a-b|").publish()
+            timer(2ms).sink { _ in published.connect() }
+            marbles(published)
+            """#) { s, _ in
+        s.publish()
+    }
+}
+
+extension Observable {
+    /// A connectable stream: subscribers wait until `connect` subscribes the
+    /// source once for all of them.
+    public func publish() -> ConnectableObservable {
+        ConnectableObservable(self, name: "publish", replay: 0)
+    }
+}
+
+/// A stream whose source runs once `connect` is called, for all subscribers.
+public final class ConnectableObservable: Observable {
+    private let replay: Int
+
+    init(_ source: Observable, name: String, replay: Int) {
+        self.replay = replay
+        super.init(operatorName: name, inputs: [source])
+    }
+
+    final class State {
+        let subject: Subject
+        var connection: Disposable?
+        init(subject: Subject) { self.subject = subject }
+    }
+
+    private func state(on scheduler: Scheduler) -> State {
+        scheduler.runState(for: self) { State(subject: makeSubject(replay: replay)) }
+    }
+
+    override public func subscribeCore(_ observer: Observer, on scheduler: Scheduler) {
+        state(on: scheduler).subject.subscribe(observer, on: scheduler)
+    }
+
+    /// Subscribes the source (once per run); disposing the result disconnects.
+    @discardableResult
+    public func connect(on scheduler: Scheduler) -> Disposable {
+        let state = state(on: scheduler)
+        if let existing = state.connection { return existing }
+        let subject = state.subject
+        let observer = CallbackObserver(
+            onNext: { subject.send($0) }, onError: { subject.fail($0) }, onCompleted: { subject.complete() })
+        state.connection = observer
+        inputs[0].subscribe(observer, on: scheduler)
+        return observer
+    }
+
+    /// Connects with the first subscriber and disconnects when the last leaves.
+    public func refCount() -> Observable {
+        ClosureNode("refCount", inputs: [self]) { observer, scheduler, inputs in
+            guard let connectable = inputs[0] as? ConnectableObservable else { return }
+            let counter = scheduler.runState(for: connectable) { RefCount() }
+            counter.count += 1
+            let sink = RefCountSink(observer) {
+                counter.count -= 1
+                if counter.count == 0 {
+                    connectable.state(on: scheduler).connection?.dispose()
+                    connectable.state(on: scheduler).connection = nil
+                }
+            }
+            connectable.subscribe(sink, on: scheduler)
+            if counter.count == 1 { connectable.connect(on: scheduler) }
+        }
+    }
+
+    final class RefCount { var count = 0 }
+}

@@ -1,0 +1,28 @@
+extension OperatorSpec {
+    static let behaviorSubject = OperatorSpec("behaviorSubject", aliases: ["CurrentValueSubject"], .subjects, .function,
+        "a subject holding a current value, replayed to each new subscriber", [
+        Signature([arg("initial", .value)]) { .stream(BehaviorSubject($0.value(0)!)) },
+    ], example: #"""
+            let s = behaviorSubject(0)
+            timer(2ms).sink { _ in s.send(1) }
+            marbles(s.take(2))
+            """#)
+}
+
+/// Holds a current value, replayed to each new subscriber.
+public final class BehaviorSubject: Subject {
+    public private(set) var value: Value
+
+    public init(_ initial: Value) {
+        value = initial
+        super.init(name: "behaviorSubject")
+    }
+
+    override func record(_ event: Event) {
+        if case .next(let v) = event { value = v }
+    }
+
+    override func replay(to observer: Observer) {
+        if terminal == nil { observer.onNext(value) }
+    }
+}

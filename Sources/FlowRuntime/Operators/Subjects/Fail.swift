@@ -1,0 +1,10 @@
+extension OperatorSpec {
+    static let fail = subjectMethod("fail", aliases: ["onError"], "fails a subject with an error value", [arg("error", .value)],
+        example: #"""
+            let s = subject()
+            timer(2ms).sink { _ in s.fail("broken") }
+            marbles(s)
+            """#) { subject, args in
+        subject.fail(FlowError(args.value(0)!, at: args.context.location))
+    }
+}

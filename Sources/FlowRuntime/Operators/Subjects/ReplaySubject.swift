@@ -1,0 +1,36 @@
+import DequeModule
+
+extension OperatorSpec {
+    static let replaySubject = OperatorSpec("replaySubject", .subjects, .function, "a subject replaying its latest values to new subscribers", [
+        Signature([labelled("bufferSize", .int, optional: true).nonNegative()]) { .stream(ReplaySubject(bufferSize: try $0.optionalInt(0) ?? 1)) },
+        Signature([arg("bufferSize", .int).nonNegative()]) { .stream(ReplaySubject(bufferSize: try $0.int(0))) },
+    ], example: #"""
+            let s = replaySubject(bufferSize: 2)
+            s.send(1)
+            s.send(2)
+            s.send(3)
+            marbles(s.take(2))
+            """#)
+}
+
+/// Replays up to `bufferSize` latest values to each new subscriber, even
+/// after it has terminated.
+public final class ReplaySubject: Subject {
+    private let bufferSize: Int
+    private var buffer = Deque<Value>()
+
+    public init(bufferSize: Int) {
+        self.bufferSize = Swift.max(0, bufferSize)
+        super.init(name: "replaySubject")
+    }
+
+    override func record(_ event: Event) {
+        guard case .next(let v) = event, bufferSize > 0 else { return }
+        buffer.append(v)
+        if buffer.count > bufferSize { buffer.removeFirst() }
+    }
+
+    override func replay(to observer: Observer) {
+        for v in buffer { observer.onNext(v) }
+    }
+}

@@ -1,0 +1,122 @@
+import DequeModule
+
+extension OperatorSpec {
+    /// A method on a subject, run at once (not a stream operator).
+    static func subjectMethod(
+        _ name: String, aliases: [String], _ summary: String, _ parameters: [Parameter], example: String? = nil,
+        _ act: @escaping @Sendable (Subject, Arguments) throws -> Void
+    ) -> OperatorSpec {
+        OperatorSpec(name, aliases: aliases, .subjects, .method, summary, [
+            Signature(parameters) { args in
+                guard case .stream(let s)? = args.receiver, let subject = s as? Subject else {
+                    throw FlowError("\(name) needs a subject, such as one made by subject()", at: args.context.location)
+                }
+                try act(subject, args)
+                return .null
+            },
+        ], example: example)
+    }
+
+    static let subject = OperatorSpec("subject", aliases: ["publishSubject", "PassthroughSubject"], .subjects, .function,
+        "a stream you push values into with send, complete and fail", [
+        Signature([]) { _ in .stream(PublishSubject()) },
+    ], example: #"""
+            let s = subject()
+            timer(1ms).sink { _ in s.send("a") }
+            timer(3ms).sink { _ in s.send("b") }
+            timer(4ms).sink { _ in s.complete() }
+            marbles(s)
+            """#)
+}
+
+/// Subjects: streams that scripts push values into (`send`, `complete`,
+/// `fail`) and many observers share.
+///
+/// Delivery is never re-entrant: a value sent from inside an observer's
+/// callback is queued and delivered once the current delivery has reached
+/// every observer, so all observers see the same order.
+public class Subject: Observable {
+    @exclusivity(unchecked) private var observers: [(id: Int, observer: Observer)] = []
+    private var nextID = 0
+    @exclusivity(unchecked) private var pending = Deque<Event>()
+    @exclusivity(unchecked) private var isDelivering = false
+    /// The terminal event, once sent; later subscribers receive it at once.
+    @exclusivity(unchecked) public private(set) var terminal: Event?
+
+    init(name: String) { super.init(operatorName: name) }
+
+    /// A subject fails only when told to, with an error the script located.
+    override public var raisesOwnErrors: Bool { false }
+
+    public var hasObservers: Bool { !observers.isEmpty }
+
+    override public var isHotSource: Bool { true }
+
+    public func send(_ value: Value) { post(.next(value)) }
+    public func complete() { post(.completed) }
+    public func fail(_ error: FlowError) { post(.error(error)) }
+
+    private func post(_ event: Event) {
+        guard terminal == nil else { return }
+        if event.isTerminal { terminal = event }
+        if isDelivering {
+            pending.append(event)
+            return
+        }
+        isDelivering = true
+        deliver(event)
+        while let next = pending.popFirst() { deliver(next) }
+        isDelivering = false
+    }
+
+    private func deliver(_ event: Event) {
+        record(event)
+        for (_, observer) in observers { observer.on(event) }
+        if event.isTerminal { observers = [] }
+    }
+
+    fileprivate func remove(_ id: Int) {
+        if let index = observers.firstIndex(where: { $0.id == id }) { observers.remove(at: index) }
+    }
+
+    /// Remember what later subscribers must be replayed.
+    func record(_ event: Event) {}
+    /// Replay to a new subscriber before it joins.
+    func replay(to observer: Observer) {}
+
+    override public func subscribeCore(_ observer: Observer, on scheduler: Scheduler) {
+        let id = nextID
+        nextID += 1
+        observer.onSubscribe(SubjectSubscription(subject: self, id: id))
+        replay(to: observer)
+        if let terminal {
+            observer.on(terminal)
+            return
+        }
+        observers.append((id, observer))
+    }
+}
+
+/// One observer's place in a subject. It holds the subject strongly (no
+/// weak reference: those make every retain of the subject take a slow
+/// path); the cycle through the observer ends when either is done.
+final class SubjectSubscription: Disposable {
+    private var subject: Subject?
+    private let id: Int
+
+    init(subject: Subject, id: Int) {
+        self.subject = subject
+        self.id = id
+    }
+
+    func dispose() {
+        let s = subject
+        subject = nil
+        s?.remove(id)
+    }
+}
+
+/// Forwards to its current observers only (RxSwift's PublishSubject).
+public final class PublishSubject: Subject {
+    public init() { super.init(name: "subject") }
+}

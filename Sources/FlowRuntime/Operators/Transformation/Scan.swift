@@ -1,0 +1,47 @@
+extension OperatorSpec {
+    static let scan = OperatorSpec("scan", .transformation, .method, "emits each step of a running accumulation (a reducer)", [
+        Signature([arg("seed", .value), arg("accumulator", .function)]) { .stream(try $0.source().scan($0.value(0), $0.function(1))) },
+        Signature([labelled("into", .value), arg("accumulator", .function)]) { .stream(try $0.source().scan($0.value(0), $0.function(1))) },
+        Signature([arg("accumulator", .function)]) { .stream(try $0.source().scan(nil, $0.function(0))) },
+    ], example: #"""
+            let source = cold("-1-2-3|")
+            marbles(source, source.scan(0) { $0 + $1 })
+            """#)
+}
+
+extension Observable {
+    /// Running accumulation: emits `accumulator(state, value)` for each value,
+    /// starting from `seed`. Without a seed the first value is the first state.
+    public func scan(_ seed: Value?, _ accumulator: Function) -> Observable {
+        ScanNode(seed, accumulator, self)
+    }
+}
+
+final class ScanStage: Stage {
+    let accumulator: Function
+    @exclusivity(unchecked) var state: Value?
+    init(seed: Value?, _ accumulator: Function) {
+        self.state = seed
+        self.accumulator = accumulator
+    }
+    override func process(_ value: inout Value) throws -> StageVerdict {
+        if let state {
+            value = try accumulator.call(state, value)
+        }
+        state = value
+        return .pass
+    }
+}
+
+final class ScanNode: PipelineNode {
+    let seed: Value?
+    let accumulator: Function
+
+    init(_ seed: Value?, _ accumulator: Function, _ source: Observable) {
+        self.seed = seed
+        self.accumulator = accumulator
+        super.init("scan", source)
+    }
+
+    override func makeStage() -> Stage { ScanStage(seed: seed, accumulator) }
+}

@@ -1,0 +1,28 @@
+extension OperatorSpec {
+    static let print = method("print", aliases: ["debug"], .utility, "logs every event in Combine's format", [optionalArg("label", .string)],
+        example: #"""
+            let source = cold("-a|")
+            marbles(source.print("source"))
+            """#) { s, args in
+        s.print(try args.string(0, default: ""), to: args.context.output)
+    }
+}
+
+extension Observable {
+    /// Logs every event in Combine's `print` format, one line each, to `output`.
+    public func print(_ label: String = "", to output: @escaping (String) -> Void) -> Observable {
+        let prefix = label.isEmpty ? "" : "\(label): "
+        let upstreamName = operatorName
+        let say: (String) -> Void = { output(prefix + $0) }
+        let hooks = SideEffectHooks(
+            next: { say("receive value: (\($0.description))") },
+            error: { say("receive error: (\($0.value.description))") },
+            completed: { say("receive finished") },
+            subscribe: {
+                say("receive subscription: (\(upstreamName))")
+                say("request unlimited")
+            },
+            cancel: { say("receive cancel") })
+        return sideEffects("print", hooks)
+    }
+}
