@@ -53,12 +53,21 @@ public enum MarbleParser {
     /// digit is an Int and any other symbol a String); `error` is the value
     /// of `#` (default "error"). With `allowSubscriptionPoint`, one `^` may
     /// mark frame 0 (hot streams), and event times are measured from it.
+    /// An input marble (`isInput`) may go on after `|` or `#`, as RxJS
+    /// allows (`"--a--#--b--|"`): nothing after the terminal is delivered.
+    /// An expected marble may not, as no stream could produce it.
     public static func parseEvents(
-        _ marbles: String, values: [String: Value] = [:], error: Value? = nil, allowSubscriptionPoint: Bool = false
+        _ marbles: String, values: [String: Value] = [:], error: Value? = nil, allowSubscriptionPoint: Bool = false,
+        isInput: Bool = false
     ) throws -> Parsed {
         var events: [TimedEvent] = []
         var subscriptionOffset: TimeSpan?
         var terminalSeen = false
+        func isAfterTerminal(_ offset: Int) throws -> Bool {
+            guard terminalSeen else { return false }
+            if isInput { return true }
+            throw MarbleSyntaxError(message: "an event after '|' or '#': nothing may follow a terminal event", offset: offset)
+        }
         try scan(marbles) { token, time, offset in
             switch token {
             case .subscribe:
@@ -70,14 +79,14 @@ public enum MarbleParser {
             case .unsubscribe:
                 throw MarbleSyntaxError(message: "'!' marks an unsubscription and is only allowed in subscription marbles", offset: offset)
             case .value(let symbol):
-                try checkNotTerminated(terminalSeen, offset)
+                guard try !isAfterTerminal(offset) else { return }
                 events.append(TimedEvent(time, .next(lookup(symbol, in: values))))
             case .complete:
-                try checkNotTerminated(terminalSeen, offset)
+                guard try !isAfterTerminal(offset) else { return }
                 terminalSeen = true
                 events.append(TimedEvent(time, .completed))
             case .error:
-                try checkNotTerminated(terminalSeen, offset)
+                guard try !isAfterTerminal(offset) else { return }
                 terminalSeen = true
                 events.append(TimedEvent(time, .error(FlowError(error ?? .string("error")))))
             }
@@ -121,12 +130,6 @@ public enum MarbleParser {
             sawEvent = true
         } atEnd: { end = $0 }
         return sawEvent ? last : end
-    }
-
-    private static func checkNotTerminated(_ terminated: Bool, _ offset: Int) throws {
-        if terminated {
-            throw MarbleSyntaxError(message: "an event after '|' or '#': nothing may follow a terminal event", offset: offset)
-        }
     }
 
     static func lookup(_ symbol: Character, in values: [String: Value]) -> Value {

@@ -66,9 +66,12 @@ public final class MarbleRun {
         }
     }
 
-    /// Runs the clock until idle and checks every expectation.
-    public func run() -> [ExpectationFailure] {
+    /// Runs the clock until idle and checks every expectation. `hotStreams`
+    /// (in the order they were made) start first, as in RxJS.
+    public func run(startingFirst hotStreams: [HotStream] = []) -> [ExpectationFailure] {
+        for hot in hotStreams { hot.start(on: scheduler) }
         let outcome = scheduler.run(timeLimit: timeLimit, actionLimit: actionLimit)
+        RunEnding.mark(scheduler)
         for recorder in recorders { recorder.dispose() }
         var failures: [ExpectationFailure] = []
         if outcome == .limitReached {

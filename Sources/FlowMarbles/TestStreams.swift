@@ -14,11 +14,26 @@ final class SubscriptionLogBook {
     func begin(on scheduler: Scheduler) -> () -> Void {
         let index = logs.count
         logs.append(SubscriptionLog(subscribed: scheduler.now, unsubscribed: nil))
+        let ending = RunEnding.of(scheduler)
         return { [weak self, weak scheduler] in
-            guard let self, let scheduler, logs[index].unsubscribed == nil else { return }
+            // The teardown of a finished run is not an unsubscription: as in
+            // RxJS, a subscription still open then is logged without `!`.
+            guard let self, let scheduler, !ending.reached, logs[index].unsubscribed == nil else { return }
             logs[index].unsubscribed = scheduler.now
         }
     }
+}
+
+/// Whether a scheduler's run has ended and what follows is its teardown.
+public final class RunEnding {
+    public private(set) var reached = false
+    private final class Key: Sendable {}
+    private static let key = Key()
+
+    public static func of(_ scheduler: Scheduler) -> RunEnding { scheduler.runState(for: key) { RunEnding() } }
+
+    /// Marks the run as over: later disposals are its teardown.
+    public static func mark(_ scheduler: Scheduler) { of(scheduler).reached = true }
 }
 
 /// `cold(marbles)`: each subscription plays the marble from its own start.
@@ -31,7 +46,7 @@ public final class ColdStream: Observable, LoggedStream {
     }
 
     public convenience init(_ marbles: String, values: [String: Value] = [:], error: Value? = nil) throws {
-        self.init(events: try MarbleParser.parseEvents(marbles, values: values, error: error).events)
+        self.init(events: try MarbleParser.parseEvents(marbles, values: values, error: error, isInput: true).events)
     }
 
     public func subscriptions(on scheduler: Scheduler) -> [SubscriptionLog] {
@@ -69,7 +84,7 @@ public final class HotStream: Observable, LoggedStream {
     override public var isHotSource: Bool { true }
 
     public convenience init(_ marbles: String, values: [String: Value] = [:], error: Value? = nil) throws {
-        let parsed = try MarbleParser.parseEvents(marbles, values: values, error: error, allowSubscriptionPoint: true)
+        let parsed = try MarbleParser.parseEvents(marbles, values: values, error: error, allowSubscriptionPoint: true, isInput: true)
         self.init(events: parsed.events)
     }
 
@@ -83,12 +98,22 @@ public final class HotStream: Observable, LoggedStream {
         scheduler.runState(for: self) { Run() }.log.logs
     }
 
-    override public func subscribeCore(_ observer: Observer, on scheduler: Scheduler) {
+    /// Schedules the stream's events on a run's clock, once per run. A test
+    /// run starts every hot stream before its clock runs, in the order they
+    /// were made, as RxJS does when its `hot()` is called: in one frame, the
+    /// events of an older hot stream come first. Elsewhere (a live run) a
+    /// hot stream starts with its first subscriber.
+    public func start(on scheduler: Scheduler) {
         let run = scheduler.runState(for: self) { Run() }
         if !run.started {
             run.started = true
             play(run, on: scheduler)
         }
+    }
+
+    override public func subscribeCore(_ observer: Observer, on scheduler: Scheduler) {
+        start(on: scheduler)
+        let run = scheduler.runState(for: self) { Run() }
         let end = run.log.begin(on: scheduler)
         run.subject.subscribe(LoggingObserver(observer, end: end), on: scheduler)
     }

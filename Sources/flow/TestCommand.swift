@@ -26,15 +26,25 @@ struct Test: ParsableCommand {
             }
             files += found
         }
-        var programs: [Program] = []
-        var invalid = false
+        var passed = 0, failed = 0, notCompiled = 0
+        // Everything a test reports goes to standard output, each failure's
+        // details right after its ✗ line, so the report reads in order
+        // wherever it goes; compile errors go to standard error.
+        let color = Output.colorOnStandardOutput
         for path in files {
-            do { programs.append(try Loader.compile(try Loader.load(path))) } catch { invalid = true }
-        }
-        var passed = 0, failed = 0
-        let color = Output.colorOnStandardError
-        for program in programs {
-            let file = program.file
+            let file: SourceFile, program: Program
+            do {
+                file = try Loader.load(path)
+                program = try Loader.compile(file)
+            } catch {
+                notCompiled += 1
+                let names = (try? SourceFile.load(path: path))?.declaredTestNames ?? []
+                for name in names.isEmpty ? [path] : names {
+                    failed += 1
+                    Output.out("✗ \(path): \(name) (the file does not compile)")
+                }
+                continue
+            }
             func report(_ name: String, _ outcome: Program.Outcome) {
                 if outcome.passed {
                     passed += 1
@@ -43,7 +53,7 @@ struct Test: ParsableCommand {
                 }
                 failed += 1
                 Output.out("✗ \(file.path): \(name)")
-                for failure in outcome.failures { Output.err(Report.expectationFailure(failure, file: file, color: color)) }
+                for failure in outcome.failures { Output.out(Report.expectationFailure(failure, file: file, color: color)) }
             }
             // The statements outside any block form one more run, named after the file.
             program.drawsLanes = false
@@ -53,8 +63,9 @@ struct Test: ParsableCommand {
                 report(name, program.runTest(index))
             }
         }
-        Output.out("\(passed) passed, \(failed) failed")
-        if invalid { throw ExitCode(ExitStatus.invalidScript.rawValue) }
+        let broken = notCompiled == 1 ? "1 file does" : "\(notCompiled) files do"
+        Output.out("\(passed) passed, \(failed) failed" + (notCompiled > 0 ? "; \(broken) not compile" : ""))
+        if notCompiled > 0 { throw ExitCode(ExitStatus.invalidScript.rawValue) }
         if failed > 0 { throw ExitCode(ExitStatus.failed.rawValue) }
     }
 }

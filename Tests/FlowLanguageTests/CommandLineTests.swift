@@ -92,7 +92,22 @@ import Testing
         #expect(result.out.contains("✓ \(path): passes"))
         #expect(result.out.contains("✗ \(path): fails"))
         #expect(result.out.hasSuffix("1 passed, 1 failed\n"))
-        #expect(result.err.contains("frame differs"))
+        // The failure's details follow its ✗ line, on the same stream.
+        let failure = try #require(result.out.range(of: "✗ \(path): fails"))
+        #expect(result.out[failure.upperBound...].contains("frame differs"))
+    }
+
+    @Test func testCommandCountsTheTestsOfAFileThatDoesNotCompile() throws {
+        let path = try Self.script("""
+            test "one" { expect(just(1)).toBe("(1|)") }
+            test "two" { expect(just(1).mapp { $0 }).toBe("(1|)") }
+            """)
+        let result = try Self.flow(["test", path])
+        #expect(result.status == 3)
+        #expect(result.out.contains("✗ \(path): one (the file does not compile)"))
+        #expect(result.out.contains("✗ \(path): two (the file does not compile)"))
+        #expect(result.out.hasSuffix("0 passed, 2 failed; 1 file does not compile\n"))
+        #expect(result.err.contains("unknown method 'mapp'"))
     }
 
     @Test func testCommandSearchesFolders() throws {

@@ -36,8 +36,10 @@ import Testing
         #expect(!result.crashed, "\(name) crashed: \(result.status)\n\(result.err.prefix(2000))")
         if let exit { #expect(result.status == exit, "\(result.err.prefix(2000))") }
         if result.status != 0 {
-            // Every failure names the file, line and column.
-            #expect(result.err.contains(try Regex(#"\.flow:\d+:\d+"#)), "\(result.err.prefix(2000))")
+            // Every failure names the file, line and column (flow test reports
+            // its failures on standard output, the other commands on standard error).
+            let report = arguments.first == "test" ? result.out : result.err
+            #expect(report.contains(try Regex(#"\.flow:\d+:\d+"#)), "\(report.prefix(2000))")
         }
         for expected in stderr { #expect(result.err.contains(expected), "\(result.err.prefix(3000))") }
         for expected in stdout { #expect(result.out.contains(expected), "\(result.out.prefix(3000))") }

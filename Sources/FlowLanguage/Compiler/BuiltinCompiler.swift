@@ -40,8 +40,9 @@ extension Compiler {
         guard case .literal(.string(let marble), let span) = argument.value else { return }
         do {
             switch kind {
-            case .cold: _ = try MarbleParser.parseEvents(marble)
-            case .hot: _ = try MarbleParser.parseEvents(marble, allowSubscriptionPoint: true)
+            case .cold: _ = try MarbleParser.parseEvents(marble, isInput: true)
+            case .hot: _ = try MarbleParser.parseEvents(marble, allowSubscriptionPoint: true, isInput: true)
+            case .expected: _ = try MarbleParser.parseEvents(marble)
             case .subscription: _ = try MarbleParser.parseSubscription(marble)
             case .time: _ = try MarbleParser.duration(of: marble)
             }
@@ -58,7 +59,7 @@ extension Compiler {
         } catch {}
     }
 
-    enum MarbleKind { case cold, hot, subscription, time }
+    enum MarbleKind { case cold, hot, expected, subscription, time }
 
     /// `cold("-a-|", a: 1, error: "boom")`, `hot("-^-a")`.
     private func compileMarbleSource(_ name: String, _ nameSpan: Span, _ arguments: [CallArgument], in scope: Scope) -> Code {
@@ -72,14 +73,20 @@ extension Compiler {
         let location = self.location(first.value.span)
         let label = file.text(of: Span(nameSpan.start, (arguments.last?.value.span.end ?? nameSpan.end) + 1))
         let origin = NodeOrigin(label: label, location: location)
+        let env = environment
         return { frame in
             let text = try located(location) { try marble(frame).asString() }
             let (symbols, errorValue) = try values(frame)
             return try located(location) {
                 do {
-                    let stream: Observable = name == "cold"
-                        ? try ColdStream(text, values: symbols, error: errorValue)
-                        : try HotStream(text, values: symbols, error: errorValue)
+                    let stream: Observable
+                    if name == "cold" {
+                        stream = try ColdStream(text, values: symbols, error: errorValue)
+                    } else {
+                        let hot = try HotStream(text, values: symbols, error: errorValue)
+                        env.made(hot)
+                        stream = hot
+                    }
                     // The marble's own `#` points at the marble.
                     stream.origin = origin
                     return .stream(stream)
@@ -199,24 +206,26 @@ extension Compiler {
         if case .member(let base, "subscriptions", _, _) = target.value {
             return compileSubscriptionExpectation(base, marbleArgument, toBe, location, in: scope)
         }
-        checkMarble(marbleArgument, as: .cold)
+        checkMarble(marbleArgument, as: .expected)
         let stream = compile(target.value, in: scope)
         let marble = compile(marbleArgument.value, in: scope)
         let values = compileMarbleValues(Array(toBe.dropFirst()), in: scope)
-        let subscription = expectArgs.dropFirst().first.map { argument -> (String?, Code) in
+        // `subscription:` and `unsubscribe:` marbles both count from frame 0
+        // (spaces ignored, as in RxJS); an unsubscription needs no `^`.
+        let subscription = expectArgs.dropFirst().first.map { argument -> Code in
             checkMarble(argument, as: .subscription)
-            return (argument.label, compile(argument.value, in: scope))
+            return compile(argument.value, in: scope)
         }
         return { frame in
             let observable = try located(location) { try stream(frame).asStream() }
             let expected = try located(location) { try marble(frame).asString() }
             let (symbols, errorValue) = try values(frame)
             var log = SubscriptionLog(subscribed: .zero, unsubscribed: nil)
-            if let (label, code) = subscription {
+            if let code = subscription {
                 let text = try located(location) { try code(frame).asString() }
                 log = try located(location) {
                     do {
-                        return try MarbleParser.parseSubscription(label == "unsubscribe" ? "^" + text.dropFirst() : text)
+                        return try MarbleParser.parseSubscription(text)
                     } catch let e as MarbleSyntaxError { throw FlowError("bad marble: \(e.description)") }
                 }
             }

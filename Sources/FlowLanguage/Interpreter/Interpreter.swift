@@ -173,7 +173,8 @@ public final class Program {
     private func finish(_ run: RunState, bindings: Frame?) -> (failures: [MarbleRun.ExpectationFailure], diagrams: [LaneDiagram]) {
         environment.run = run
         if marblesForBindings, let bindings, run.scheduler.isVirtual { run.lanes.append(bindingLanes(bindings, run: run)) }
-        let (failures, diagrams) = run.conclude(laneOptions: laneOptions, showsSubscriptions: showsSubscriptions)
+        let (failures, diagrams) = run.conclude(laneOptions: laneOptions, showsSubscriptions: showsSubscriptions,
+                                                    hotStreams: environment.liveHotStreams)
         if drawsLanes { for diagram in diagrams { console.out(diagram.render().text) } }
         return (failures, diagrams)
     }

@@ -59,8 +59,10 @@ public final class RunState {
     /// Runs the virtual clock to idle and checks the expectations; returns
     /// the failures and the diagrams to draw (`marbles(...)` lanes, then
     /// traces of the live clock, if any, then of virtual time).
-    func conclude(laneOptions: LaneDiagram.Options, showsSubscriptions: Bool) -> (failures: [MarbleRun.ExpectationFailure], diagrams: [LaneDiagram]) {
-        var failures = marbles.run()
+    func conclude(
+        laneOptions: LaneDiagram.Options, showsSubscriptions: Bool, hotStreams: [HotStream]
+    ) -> (failures: [MarbleRun.ExpectationFailure], diagrams: [LaneDiagram]) {
+        var failures = marbles.run(startingFirst: hotStreams)
         // A run stopped at its limit by a subscription (a `sink` on an
         // endless stream) rather than an expectation: point at the first
         // such subscription still running.
@@ -102,6 +104,20 @@ public final class Environment {
     var tracesEverything = false
     /// The modules the script was compiled with.
     var modules: [String: BuiltinModule] = [:]
+    /// Every `hot(...)` stream made so far, oldest first: a test run starts
+    /// them in this order before its clock runs.
+    private var hotStreams: [WeakHotStream] = []
+
+    func made(_ hot: HotStream) {
+        hotStreams.removeAll { $0.stream == nil }
+        hotStreams.append(WeakHotStream(stream: hot))
+    }
+
+    var liveHotStreams: [HotStream] { hotStreams.compactMap(\.stream) }
+
+    private struct WeakHotStream {
+        weak var stream: HotStream?
+    }
 
     init(file: SourceFile, output: @escaping (String) -> Void, run: RunState, arguments: [String]) {
         self.file = file

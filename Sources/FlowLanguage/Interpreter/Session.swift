@@ -96,7 +96,8 @@ public final class Session {
         }
         for test in compiled.tests { runTest(test, in: file) }
         environment.run = run
-        let (failures, diagrams) = run.conclude(laneOptions: laneOptions, showsSubscriptions: false)
+        let (failures, diagrams) = run.conclude(laneOptions: laneOptions, showsSubscriptions: false,
+                                                    hotStreams: environment.liveHotStreams)
         for diagram in diagrams { listener?.session(self, drew: diagram) }
         for failure in failures { console.err(Report.expectationFailure(failure, file: file, color: console.color)) }
         pruneJobs()
@@ -199,7 +200,8 @@ public final class Session {
         } catch {
             failures.append(describe(FlowError.wrap(error)))
         }
-        let (expectationFailures, diagrams) = run.conclude(laneOptions: laneOptions, showsSubscriptions: false)
+        let (expectationFailures, diagrams) = run.conclude(laneOptions: laneOptions, showsSubscriptions: false,
+                                                    hotStreams: environment.liveHotStreams)
         for diagram in diagrams { listener?.session(self, drew: diagram) }
         failures += run.streamErrors.map(describe)
         failures += expectationFailures.map { failure in

@@ -518,3 +518,24 @@ public struct Parser {
         return nil
     }
 }
+
+extension SourceFile {
+    /// The names of the file's `test` blocks, read from its tokens alone, so
+    /// a file that does not compile can still report each of its tests.
+    public var declaredTestNames: [String] {
+        var lexer = Lexer(file: self)
+        let tokens = lexer.tokenize()
+        var names: [String] = []
+        for (i, token) in tokens.enumerated().dropLast() where token.isKeyword(.test) {
+            guard i == 0 || tokens[i - 1].kind == .newline || tokens[i - 1].isSymbol("}") || tokens[i - 1].isSymbol(";"),
+                  case .string(let segments) = tokens[i + 1].kind else { continue }
+            names.append(segments.map { segment in
+                switch segment {
+                case .text(let text): text
+                case .interpolation(let span): "\\(" + text(of: span) + ")"
+                }
+            }.joined())
+        }
+        return names
+    }
+}
