@@ -43,7 +43,7 @@ struct Completer {
         guard before.hasSuffix(".") else { return boundNames + Vocabulary.functions + modules.map(\.name) }
         let receiver = String(before.dropLast().reversed().prefix(while: { $0.isLetter || $0.isNumber || $0 == "_" }).reversed())
         if let module = modules.first(where: { $0.name == receiver }), !boundNames.contains(receiver) {
-            return module.functions.flatMap { [$0.name] + $0.aliases }
+            return module.functions.flatMap { [$0.name] + $0.aliasNames }
         }
         return Vocabulary.methods + modules.flatMap { $0.methods.map(\.name) }
     }

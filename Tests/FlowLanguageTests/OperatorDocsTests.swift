@@ -14,7 +14,7 @@ import FlowRuntime
     func everyOperatorHasAnExampleThatRunsAndUsesIt(_ name: String) throws {
         let spec = try #require(operatorTable.lookup(name))
         let example = try #require(spec.example, "\(name) has no example")
-        #expect(([spec.name] + spec.aliases).contains { example.contains($0) }, "the example of \(name) does not use it")
+        #expect(([spec.name] + spec.aliasNames).contains { example.contains($0) }, "the example of \(name) does not use it")
         let diagram = OperatorDocs.diagram(for: spec)
         #expect(!diagram.contains("error:"), "\(name):\n\(diagram)")
         #expect(diagram.split(separator: "\n").contains { $0.contains("|") || $0.contains("#") || $0.hasPrefix("never") },

@@ -32,7 +32,7 @@ import FlowRuntime
         let folder = testsDirectory.appendingPathComponent("Scripts")
         let text = try Self.scripts.map { try String(contentsOfFile: folder.appendingPathComponent($0).path, encoding: .utf8) }.joined()
         for spec in FlowRuntime.operatorTable.entries {
-            let used = ([spec.name] + spec.aliases).contains { text.contains("\($0)(") || text.contains("\($0) {") }
+            let used = ([spec.name] + spec.aliasNames).contains { text.contains("\($0)(") || text.contains("\($0) {") }
             #expect(used, "no script uses \(spec.name)")
         }
     }

@@ -9,11 +9,11 @@ enum Builtins {
     static let subscribingMethods: Set<String> = ["sink", "subscribe"]
 
     static var operatorFunctions: [String] {
-        operatorTable.entries.filter { $0.form != .method }.flatMap { [$0.name] + $0.aliases }
+        operatorTable.entries.filter { $0.form != .method }.flatMap { [$0.name] + $0.aliasNames }
     }
 
     static var operatorMethods: [String] {
-        operatorTable.entries.filter { $0.form != .function }.flatMap { [$0.name] + $0.aliases }
+        operatorTable.entries.filter { $0.form != .function }.flatMap { [$0.name] + $0.aliasNames }
     }
 
     static func isFunction(_ name: String) -> Bool {

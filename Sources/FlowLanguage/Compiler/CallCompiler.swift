@@ -92,12 +92,12 @@ extension Compiler {
         if Builtins.languageFunctions.contains(name) {
             return compileBuiltin(name, nameSpan, arguments, span, in: scope)
         }
-        if let spec = operatorTable.lookup(name) {
-            if spec.form == .method {
+        if let call = OperatorCall(name, labels: arguments.map(\.label)) {
+            if call.spec.form == .method {
                 error("'\(name)' is a method: call it on a stream, as in source.\(name)(...)", nameSpan)
                 return { _ in .null }
             }
-            return compileOperator(spec, receiver: nil, nameSpan, arguments, span, in: scope)
+            return compileOperator(call, receiver: nil, nameSpan, arguments, span, in: scope)
         }
         error("unknown function '\(name)'", nameSpan, help: suggestion(for: name, among: scope.visibleNames + Builtins.allNames))
         return { _ in .null }
@@ -117,12 +117,12 @@ extension Compiler {
         if Builtins.subscribingMethods.contains(name) {
             return compileSubscription(base, name, nameSpan, arguments, span, in: scope)
         }
-        let spec = operatorTable.lookup(name).flatMap { $0.form == .function ? nil : $0 }
+        let call = OperatorCall(name, labels: arguments.map(\.label)).flatMap { $0.spec.form == .function ? nil : $0 }
         let isHelper = CollectionHelpers.names.contains(name)
-        if spec == nil, !isHelper, let method = moduleMethod(name) {
-            return compileOperator(method, receiver: compile(base, in: scope), nameSpan, arguments, span, in: scope)
+        if call == nil, !isHelper, let method = moduleMethod(name) {
+            return compileOperator(OperatorCall(method), receiver: compile(base, in: scope), nameSpan, arguments, span, in: scope)
         }
-        guard spec != nil || isHelper else {
+        guard call != nil || isHelper else {
             error("unknown method '\(name)'", nameSpan,
                   help: suggestion(for: name, among: Builtins.allMethods + modules.values.flatMap { $0.methods.map(\.name) }))
             return { _ in .null }
@@ -130,14 +130,14 @@ extension Compiler {
         let receiver = compile(base, in: scope)
         let args = compileArguments(arguments, in: scope)
         let helper = isHelper ? helperInvoker(name, nameSpan, args) : nil
-        guard let spec else {
+        guard let call else {
             return { frame in try helper!(try receiver(frame), frame) }
         }
         // A name shared with a collection helper is checked as an operator
         // unless it uses a label only the helper has (`first(where:)`).
         let helperOnlyLabels: Set<String> = ["where", "by", "separator", "of", "with"]
         let check = !isHelper || !args.labels.contains { $0.map(helperOnlyLabels.contains) ?? false }
-        let invoke = operatorInvoker(spec, nameSpan, args, span, check: check)
+        let invoke = operatorInvoker(call, nameSpan, args.adapted(to: call, impliedAt: nameSpan), span, check: check)
         return { frame in
             let value = try receiver(frame)
             // The same name on an array or a string is the collection helper.
@@ -147,25 +147,27 @@ extension Compiler {
     }
 
     func compileOperator(
-        _ spec: OperatorSpec, receiver: Code?, _ nameSpan: Span, _ arguments: [CallArgument], _ span: Span, in scope: Scope
+        _ call: OperatorCall, receiver: Code?, _ nameSpan: Span, _ arguments: [CallArgument], _ span: Span, in scope: Scope
     ) -> Code {
-        let invoke = operatorInvoker(spec, nameSpan, compileArguments(arguments, in: scope), span, check: true)
+        let args = compileArguments(arguments, in: scope).adapted(to: call, impliedAt: nameSpan)
+        let invoke = operatorInvoker(call, nameSpan, args, span, check: true)
         return { frame in try invoke(try receiver?(frame), frame) }
     }
 
     /// Calls an operator of the table on an evaluated receiver (nil for a
     /// free function) with arguments evaluated in the caller's frame.
     private func operatorInvoker(
-        _ spec: OperatorSpec, _ nameSpan: Span, _ args: CompiledArguments, _ span: Span, check: Bool
+        _ call: OperatorCall, _ nameSpan: Span, _ args: CompiledArguments, _ span: Span, check: Bool
     ) -> (Value?, Frame) throws -> Value {
+        let spec = call.spec, form = call.form
         if check {
             let plans = spec.signatures.compactMap { signature in
                 signature.bind(labels: args.labels, values: args.constants).map { (signature, $0) }
             }
             if plans.isEmpty {
-                reportBadCall(spec, args, nameSpan)
+                reportBadCall(call, args, nameSpan)
             } else {
-                reportOutOfRange(spec, args, plans)
+                reportOutOfRange(call, args, plans)
             }
         }
         let env = environment
@@ -182,13 +184,13 @@ extension Compiler {
                     return .null
                 }
                 return try operatorTable.call(spec, receiver: target, labels: args.labels, arguments: try args.evaluate(frame),
-                                              context: context, site: site)
+                                              context: context, site: site, form: form)
             }
         }
         return { target, frame in
             let values = try args.evaluate(frame)
             let result = try operatorTable.call(spec, receiver: target, labels: args.labels, arguments: values,
-                                                context: context, site: site)
+                                                context: context, site: site, form: form)
             if case .stream(let stream) = result, stream.origin == nil { stream.origin = origin }
             return result
         }
@@ -205,27 +207,28 @@ extension Compiler {
 
     /// A literal count or duration out of its parameter's range
     /// (`take(-1)`, `debounce(-5ms)`), when no signature that fits takes it.
-    private func reportOutOfRange(_ spec: OperatorSpec, _ args: CompiledArguments, _ plans: [(Signature, [[Int]])]) {
+    private func reportOutOfRange(_ call: OperatorCall, _ args: CompiledArguments, _ plans: [(Signature, [[Int]])]) {
         for (i, constant) in args.constants.enumerated() {
             guard let constant else { continue }
             let problems = plans.map { signature, plan in
                 plan.firstIndex { $0.contains(i) }.flatMap { signature.parameters[$0].violation(constant) }
             }
             if let problem = problems.first.flatMap({ $0 }), problems.allSatisfy({ $0 != nil }) {
-                error("\(spec.name): \(problem)", args.spans[i])
+                error("\(call.name): \(problem)", args.spans[i])
             }
         }
     }
 
     /// Says why no signature fits: an unknown label, a literal of the wrong
     /// kind (a non-closure where a closure is needed), or the count.
-    private func reportBadCall(_ spec: OperatorSpec, _ args: CompiledArguments, _ nameSpan: Span) {
-        let forms = "'\(spec.name)' takes " + spec.signatureDescriptions.joined(separator: " or ")
+    private func reportBadCall(_ call: OperatorCall, _ args: CompiledArguments, _ nameSpan: Span) {
+        let spec = call.spec, name = call.name
+        let forms = "'\(name)' takes " + spec.signatureDescriptions.joined(separator: " or ")
         let knownLabels = Set(spec.signatures.flatMap { $0.parameters.compactMap(\.label) })
         for (i, label) in args.labels.enumerated() {
             if let label, !knownLabels.contains(label) {
                 let hint = Suggestions.closest(to: label, among: knownLabels).map { "did you mean '\($0):'? " } ?? ""
-                error("'\(spec.name)' has no argument labelled '\(label)'", args.spans[i], help: hint + forms)
+                error("'\(name)' has no argument labelled '\(label)'", args.spans[i], help: hint + forms)
                 return
             }
         }
@@ -240,8 +243,8 @@ extension Compiler {
                 }
                 if let type = wanted.first, !type.accepts(constant) {
                     let what = type == .function ? "a closure" : (type == .int ? "an Int" : "a \(type.rawValue)")
-                    error("'\(spec.name)' needs \(what) here, not \(constant.typeName) \(constant.literal)", args.spans[i],
-                          help: type == .function ? "write a closure, as in \(spec.name) { $0 }" : forms)
+                    error("'\(name)' needs \(what) here, not \(constant.typeName) \(constant.literal)", args.spans[i],
+                          help: type == .function ? "write a closure, as in \(name) { $0 }" : forms)
                     return
                 }
             }
@@ -254,10 +257,10 @@ extension Compiler {
         let given = args.labels.count
         if given < least || given > most {
             let wanted = least == most ? "\(least)" : most == Int.max ? "at least \(least)" : "\(least) to \(most)"
-            error("'\(spec.name)' takes \(wanted) argument\(most == 1 && least == 1 ? "" : "s"), got \(given)", nameSpan, help: forms)
+            error("'\(name)' takes \(wanted) argument\(most == 1 && least == 1 ? "" : "s"), got \(given)", nameSpan, help: forms)
             return
         }
-        error("wrong arguments for '\(spec.name)'", nameSpan, help: forms)
+        error("wrong arguments for '\(name)'", nameSpan, help: forms)
     }
 
     // MARK: - Subscribing

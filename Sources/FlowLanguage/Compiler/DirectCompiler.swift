@@ -84,30 +84,33 @@ struct DirectCompiler {
     /// `range(0, $0)`); other calls need a frame. The frame-mode compile of
     /// the same closure has already checked the call.
     private func operatorCall(_ callee: Expr, _ arguments: [CallArgument]) -> DirectCode? {
-        let spec: OperatorSpec
+        let call: OperatorCall
         let receiver: DirectCode?
         let nameSpan: Span
+        let written = arguments.map(\.label)
         switch callee {
         case .name(let name, let span):
             guard scope.lookup(name) == nil, !Builtins.languageFunctions.contains(name),
-                  let found = operatorTable.lookup(name), found.form != .method else { return nil }
-            (spec, receiver, nameSpan) = (found, nil, span)
+                  let found = OperatorCall(name, labels: written), found.spec.form != .method else { return nil }
+            (call, receiver, nameSpan) = (found, nil, span)
         case .member(.name(let moduleName, _), let name, let span, _)
             where scope.lookup(moduleName) == nil && environment.modules[moduleName] != nil:
             guard let found = environment.modules[moduleName]?.function(name) else { return nil }
-            (spec, receiver, nameSpan) = (found, nil, span)
+            (call, receiver, nameSpan) = (OperatorCall(found), nil, span)
         case .member(let base, let name, _, _) where Builtins.subscribingMethods.contains(name):
             return subscription(base, arguments, callee.span)
         case .member(let base, let name, let span, _):
-            let found = operatorTable.lookup(name).flatMap { $0.form == .function ? nil : $0 }
-                ?? (CollectionHelpers.names.contains(name) ? nil : environment.modules.values.lazy.compactMap { $0.methods.first { $0.name == name } }.first)
+            let found = OperatorCall(name, labels: written).flatMap { $0.spec.form == .function ? nil : $0 }
+                ?? (CollectionHelpers.names.contains(name) ? nil : environment.modules.values.lazy.compactMap { $0.methods.first { $0.name == name } }.first.map(OperatorCall.init))
             guard let found, let target = compile(base) else { return nil }
-            (spec, receiver, nameSpan) = (found, target, span)
+            (call, receiver, nameSpan) = (found, target, span)
         default:
             return nil
         }
-        guard let evaluate = argumentList(arguments) else { return nil }
-        let labels = arguments.map(\.label)
+        guard let written = argumentList(arguments) else { return nil }
+        let spec = call.spec, form = call.form
+        let evaluate = call.passesArgumentsAsWritten ? written : { a, b, f in call.arguments(try written(a, b, f)) }
+        let labels = call.passesArgumentsAsWritten ? arguments.map(\.label) : call.labels
         let location = self.location(nameSpan)
         let env = environment
         let site = OperatorTable.CallSite()
@@ -120,26 +123,27 @@ struct DirectCompiler {
                     return .null
                 }
                 return try operatorTable.call(spec, receiver: target, labels: labels, arguments: [try value(a, b, f)],
-                                              context: context, site: site)
+                                              context: context, site: site, form: form)
             }
         }
-        if let receiver, CollectionHelpers.names.contains(spec.name) || spec.aliases.contains(where: CollectionHelpers.names.contains) {
+        let name = file.text(of: nameSpan)
+        if let receiver, CollectionHelpers.names.contains(name) {
             // The same name on an array or a string is the collection helper.
-            let name = file.text(of: nameSpan)
+            let helperLabels = arguments.map(\.label)
             return { a, b, f in
                 let target = try receiver(a, b, f)
-                let values = try evaluate(a, b, f)
+                let values = try written(a, b, f)
                 if !target.isStream {
-                    return try located(location) { try CollectionHelpers.call(name, on: target, labels: labels, arguments: values) }
+                    return try located(location) { try CollectionHelpers.call(name, on: target, labels: helperLabels, arguments: values) }
                 }
-                return try operatorTable.call(spec, receiver: target, labels: labels, arguments: values,
-                                              context: context, site: site)
+                return try operatorTable.call(spec, receiver: target, labels: labels, arguments: call.arguments(values),
+                                              context: context, site: site, form: form)
             }
         }
         return { a, b, f in
             let target = try receiver?(a, b, f)
             return try operatorTable.call(spec, receiver: target, labels: labels, arguments: try evaluate(a, b, f),
-                                          context: context, site: site)
+                                          context: context, site: site, form: form)
         }
     }
 

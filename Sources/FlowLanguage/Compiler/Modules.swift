@@ -19,7 +19,7 @@ public struct BuiltinModule: Sendable {
     }
 
     public func function(_ name: String) -> OperatorSpec? {
-        functions.first { $0.name == name || $0.aliases.contains(name) }
+        functions.first { $0.name == name || $0.aliasNames.contains(name) }
     }
 }
 
@@ -30,10 +30,10 @@ extension Compiler {
     ) -> Code {
         guard let spec = module.function(name) else {
             error("module '\(module.name)' has no function '\(name)'", nameSpan,
-                  help: Suggestions.didYouMean(name, among: module.functions.flatMap { [$0.name] + $0.aliases })
+                  help: Suggestions.didYouMean(name, among: module.functions.flatMap { [$0.name] + $0.aliasNames })
                       ?? "it has " + module.functions.map { "\(module.name).\($0.name)" }.joined(separator: ", "))
             return { _ in .null }
         }
-        return compileOperator(spec, receiver: nil, nameSpan, arguments, span, in: scope)
+        return compileOperator(OperatorCall(spec), receiver: nil, nameSpan, arguments, span, in: scope)
     }
 }

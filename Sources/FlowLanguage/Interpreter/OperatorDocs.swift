@@ -45,7 +45,7 @@ public enum OperatorDocs {
     /// What `flow doc NAME` prints.
     public static func text(for spec: OperatorSpec) -> String {
         var lines = spec.signatureDescriptions.map { $0 + " — " + spec.summary }
-        lines.append("  family: \(spec.family.rawValue); aliases: " + (spec.aliases.isEmpty ? "none" : spec.aliases.joined(separator: ", ")))
+        lines.append("  family: \(spec.family.rawValue); aliases: " + (spec.aliases.isEmpty ? "none" : spec.aliases.map(\.description).joined(separator: ", ")))
         if let example = spec.example {
             lines.append("")
             lines += example.split(separator: "\n", omittingEmptySubsequences: false).map { "  " + $0 }

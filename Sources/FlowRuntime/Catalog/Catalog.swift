@@ -83,7 +83,7 @@ extension OperatorSpec.Family {
 extension OperatorSpec {
     /// A method on a stream whose builder only needs the source and the arguments.
     static func method(
-        _ name: String, aliases: [String] = [], _ family: Family, _ summary: String, _ parameters: [Parameter],
+        _ name: String, aliases: [Spelling] = [], _ family: Family, _ summary: String, _ parameters: [Parameter],
         example: String? = nil, _ build: @escaping @Sendable (Observable, Arguments) throws -> Observable
     ) -> OperatorSpec {
         OperatorSpec(name, aliases: aliases, family, .method, summary, [
@@ -93,7 +93,7 @@ extension OperatorSpec {
 
     /// A free function that makes a stream.
     static func source(
-        _ name: String, aliases: [String] = [], _ summary: String, _ parameters: [Parameter],
+        _ name: String, aliases: [Spelling] = [], _ summary: String, _ parameters: [Parameter],
         example: String? = nil, _ build: @escaping @Sendable (Arguments) throws -> Observable
     ) -> OperatorSpec {
         OperatorSpec(name, aliases: aliases, .creation, .function, summary, [Signature(parameters) { .stream(try build($0)) }],

@@ -13,7 +13,14 @@ public final class OperatorSpec: Sendable {
     public enum Form: Sendable { case function, method, both }
 
     public let name: String
-    public let aliases: [String]
+    /// The other libraries' spellings of this operator, with their labels
+    /// and defaults.
+    public let aliases: [Spelling]
+    /// The names of `aliases`, each once, in order.
+    public var aliasNames: [String] {
+        var seen: Set<String> = [name]
+        return aliases.map(\.name).filter { seen.insert($0).inserted }
+    }
     public let family: Family
     public let form: Form
     public let summary: String
@@ -25,7 +32,7 @@ public final class OperatorSpec: Sendable {
 
     // A class: every call passes the spec along, and a struct of arrays and
     // strings would be copied, one retain per field, each time.
-    public init(_ name: String, aliases: [String] = [], _ family: Family, _ form: Form, _ summary: String, _ signatures: [Signature],
+    public init(_ name: String, aliases: [Spelling] = [], _ family: Family, _ form: Form, _ summary: String, _ signatures: [Signature],
                 example: String? = nil) {
         self.name = name
         self.aliases = aliases
@@ -39,6 +46,75 @@ public final class OperatorSpec: Sendable {
     /// `name(label: Type, ...)` for each signature.
     public var signatureDescriptions: [String] {
         signatures.map { "\(name)(\($0.parameters.map(\.description).joined(separator: ", ")))" }
+    }
+}
+
+/// One way another library writes an operator: a name, and how its
+/// labels and defaults map onto the canonical signatures. `"mergeMap"` is
+/// just a name; `"take(until:)"` is RxSwift's `take` with an `until:` label,
+/// which is `takeUntil`'s unlabelled argument; `bufferCount(3, 1)` labels
+/// its arguments `count:` and `skip:`; `throttleTime` implies `latest: false`.
+public struct Spelling: Sendable, ExpressibleByStringLiteral, CustomStringConvertible {
+    public let name: String
+    /// The label that picks this spelling (`until` in `take(until:)`); it is
+    /// dropped when the call is bound. nil for a spelling that is a name alone.
+    public let label: String?
+    /// Labels given, in order, to the call's unlabelled arguments.
+    public let positional: [String?]
+    /// Arguments this spelling implies when the call leaves them out.
+    public let implied: [(label: String, value: Constant)]
+
+    /// A value a spelling implies.
+    public enum Constant: Sendable {
+        case bool(Bool), int(Int)
+        var value: Value {
+            switch self {
+            case .bool(let b): .bool(b)
+            case .int(let n): .int(n)
+            }
+        }
+    }
+
+    public init(_ name: String, label: String? = nil, positional: [String?] = [], implied: [(label: String, value: Constant)] = []) {
+        self.name = name
+        self.label = label
+        self.positional = positional
+        self.implied = implied
+    }
+
+    /// `"name"` or `"name(label:)"`.
+    public init(stringLiteral text: String) {
+        guard let open = text.firstIndex(of: "("), text.hasSuffix(":)") else {
+            self.init(text)
+            return
+        }
+        self.init(String(text[..<open]), label: String(text[text.index(after: open)..<text.index(text.endIndex, offsetBy: -2)]))
+    }
+
+    /// Combine's `for:` label takes its duration in seconds.
+    public var takesSeconds: Bool { label == "for" }
+
+    public var description: String {
+        if let label { return "\(name)(\(label):)" }
+        return name
+    }
+
+    /// The call's labels as the canonical signatures expect them, and the
+    /// implied arguments the call left out (labelled at the end of `labels`).
+    public func adapt(_ labels: [String?]) -> (labels: [String?], implied: [Value]) {
+        var result = labels
+        if let label, let first = result.firstIndex(of: label) { result[first] = nil }
+        var next = positional.makeIterator()
+        for i in result.indices where labels[i] == nil {
+            guard let given = next.next() else { break }
+            result[i] = given
+        }
+        var values: [Value] = []
+        for (label, value) in implied where !result.contains(label) {
+            result.append(label)
+            values.append(value.value)
+        }
+        return (result, values)
     }
 }
 
@@ -56,7 +132,7 @@ public enum ParameterType: String, Sendable {
     public func accepts(_ value: Value) -> Bool {
         switch (self, value) {
         case (.value, _), (.stream, .stream), (.function, .function), (.int, .int), (.duration, .duration),
-             (.bool, .bool), (.string, .string):
+             (.duration, .int), (.duration, .double), (.bool, .bool), (.string, .string):
             return true
         default:
             return false
@@ -92,6 +168,7 @@ public struct Parameter: CustomStringConvertible, Sendable {
         switch value {
         case .int(let n): (sign, zero) = (n.signum(), "0")
         case .duration(let t): (sign, zero) = (Int(t.nanoseconds.signum()), "0ms")
+        case .double(let d) where type == .duration: (sign, zero) = (d > 0 ? 1 : d < 0 ? -1 : 0, "0")
         default: return nil
         }
         switch bound {
@@ -196,6 +273,11 @@ open class OperatorContext {
 /// The bound arguments of one call, read by parameter position.
 public struct Arguments {
     public let spec: OperatorSpec
+    /// The operator's name as the script wrote it, for messages.
+    public let name: String
+    /// Whether a bare number given for a duration is seconds (Combine's
+    /// `for:` and `scheduler:` forms) rather than milliseconds (RxJS).
+    let numbersAreSeconds: Bool
     private let signatureIndex: Int
     public var signature: Signature { spec.signatures[signatureIndex] }
     public let receiver: Value?
@@ -205,8 +287,11 @@ public struct Arguments {
     private let arguments: [Value]
     private let plan: [[Int]]
 
-    init(spec: OperatorSpec, signature: Int, receiver: Value?, arguments: [Value], plan: [[Int]], context: OperatorContext) {
+    init(spec: OperatorSpec, signature: Int, receiver: Value?, arguments: [Value], plan: [[Int]], context: OperatorContext,
+         form: CallForm) {
         self.spec = spec
+        self.name = form.name ?? spec.name
+        self.numbersAreSeconds = form.numbersAreSeconds
         self.signatureIndex = signature
         self.receiver = receiver
         self.arguments = arguments
@@ -222,7 +307,7 @@ public struct Arguments {
         guard let v = value(i) else { return nil }
         do { return try body(v) } catch {
             let p = signature.parameters[i]
-            throw FlowError("\(spec.name): argument '\(p.name)' must be \(p.type.rawValue), got \(v.typeName) \(v.literal)",
+            throw FlowError("\(name): argument '\(p.name)' must be \(p.type.rawValue), got \(v.typeName) \(v.literal)",
                             at: context.location)
         }
     }
@@ -244,20 +329,34 @@ public struct Arguments {
         return n
     }
     public func duration(_ i: Int) throws -> TimeSpan {
-        let t = try convert(i) { try $0.asDuration() }!
+        let t = try convert(i, durationValue)!
         if t.nanoseconds <= 0 { try checkBound(i) }
         return t
     }
     public func optionalDuration(_ i: Int) throws -> TimeSpan? {
-        let t = try convert(i) { try $0.asDuration() }
+        let t = try convert(i, durationValue)
         if let t, t.nanoseconds <= 0 { try checkBound(i) }
+        return t
+    }
+
+    /// A duration, or a bare number in the call's unit.
+    private func durationValue(_ value: Value) throws -> TimeSpan {
+        let amount: Double
+        switch value {
+        case .int(let n): amount = Double(n)
+        case .double(let d): amount = d
+        default: return try value.asDuration()
+        }
+        guard let t = TimeSpan.exactly(nanoseconds: amount * (numbersAreSeconds ? 1e9 : 1e6)) else {
+            throw FlowError("\(value.literal) \(numbersAreSeconds ? "seconds" : "milliseconds") is not a duration the clock can hold")
+        }
         return t
     }
 
     private func checkBound(_ i: Int) throws {
         guard i < 64, spec.signatures[signatureIndex].boundedParameters & (1 << UInt64(i)) != 0 else { return }
         if let v = value(i), let problem = signature.parameters[i].violation(v) {
-            throw FlowError("\(spec.name): \(problem)", at: context.location)
+            throw FlowError("\(name): \(problem)", at: context.location)
         }
     }
     public func bool(_ i: Int, default fallback: Bool) throws -> Bool { try convert(i) { try $0.asBool() } ?? fallback }
@@ -268,9 +367,9 @@ public struct Arguments {
 
     /// The stream the method was called on.
     public func source() throws -> Observable {
-        guard let receiver else { throw FlowError("\(spec.name) must be called on a stream", at: context.location) }
+        guard let receiver else { throw FlowError("\(name) must be called on a stream", at: context.location) }
         do { return try receiver.asStream() } catch {
-            throw FlowError("\(spec.name) must be called on a stream, not on \(receiver.typeName) \(receiver.literal)", at: context.location)
+            throw FlowError("\(name) must be called on a stream, not on \(receiver.typeName) \(receiver.literal)", at: context.location)
         }
     }
 }
@@ -286,27 +385,53 @@ extension OperatorTable {
     }
 }
 
+/// How a call was written: the name the script used, and whether a bare
+/// number for a duration means seconds.
+public struct CallForm: Sendable {
+    public var name: String?
+    public var numbersAreSeconds: Bool
+
+    public init(name: String? = nil, numbersAreSeconds: Bool = false) {
+        self.name = name
+        self.numbersAreSeconds = numbersAreSeconds
+    }
+}
+
 /// All operators, looked up by canonical name or alias.
 public final class OperatorTable: Sendable {
     public let entries: [OperatorSpec]
-    private let byName: [String: Int]
+    /// Names, and `name(label:)` for spellings picked by a label.
+    private let byName: [String: (entry: Int, spelling: Int?)]
 
     init(_ entries: [OperatorSpec]) {
         self.entries = entries
-        var index: [String: Int] = [:]
+        var index: [String: (entry: Int, spelling: Int?)] = [:]
         for (i, entry) in entries.enumerated() {
-            for name in [entry.name] + entry.aliases {
-                precondition(index[name] == nil, "operator name '\(name)' registered twice")
-                index[name] = i
+            precondition(index[entry.name] == nil, "operator name '\(entry.name)' registered twice")
+            index[entry.name] = (i, nil)
+            for (s, spelling) in entry.aliases.enumerated() {
+                let key = spelling.label.map { "\(spelling.name)(\($0):)" } ?? spelling.name
+                precondition(index[key] == nil, "operator name '\(key)' registered twice")
+                index[key] = (i, s)
             }
         }
         byName = index
     }
 
-    public func lookup(_ name: String) -> OperatorSpec? { byName[name].map { entries[$0] } }
+    public func lookup(_ name: String) -> OperatorSpec? { byName[name].map { entries[$0.entry] } }
+
+    /// The operator a call means, and the spelling it uses: `take(until: s)`
+    /// is `takeUntil`, `take(3)` is `take`. `labels` are the call's.
+    public func resolve(_ name: String, labels: [String?]) -> (spec: OperatorSpec, spelling: Spelling?)? {
+        for label in labels.compactMap({ $0 }) {
+            if let found = byName["\(name)(\(label):)"] { return (entries[found.entry], entries[found.entry].aliases[found.spelling!]) }
+        }
+        guard let found = byName[name] else { return nil }
+        return (entries[found.entry], found.spelling.map { entries[found.entry].aliases[$0] })
+    }
 
     /// Every name a user may type: canonical names and aliases.
-    public var allNames: [String] { byName.keys.sorted() }
+    public var allNames: [String] { Set(byName.keys.map { String($0.prefix { $0 != "(" }) }).sorted() }
 
     public enum CallError: Error, Equatable {
         case unknown(String)
@@ -320,8 +445,12 @@ public final class OperatorTable: Sendable {
     public func call(
         _ name: String, receiver: Value?, labels: [String?], arguments: [Value], context: OperatorContext
     ) throws -> Value {
-        guard let spec = lookup(name) else { throw FlowError("unknown operator '\(name)'", at: context.location) }
-        return try call(spec, receiver: receiver, labels: labels, arguments: arguments, context: context)
+        guard let (spec, spelling) = resolve(name, labels: labels) else {
+            throw FlowError("unknown operator '\(name)'", at: context.location)
+        }
+        let (canonical, implied) = spelling?.adapt(labels) ?? (labels, [])
+        return try call(spec, receiver: receiver, labels: canonical, arguments: arguments + implied, context: context,
+                        form: CallForm(name: name, numbersAreSeconds: spelling?.takesSeconds ?? false))
     }
 
     /// Remembers, for one place in a script, which signature matched last
@@ -336,13 +465,13 @@ public final class OperatorTable: Sendable {
     /// Calls an operator already looked up (the language resolves names once, when compiling).
     public func call(
         _ spec: OperatorSpec, receiver: Value?, labels: [String?], arguments: [Value], context: OperatorContext,
-        site: CallSite? = nil
+        site: CallSite? = nil, form: CallForm = CallForm()
     ) throws -> Value {
         if let site, site.signature >= 0, Self.fits(site.plan, spec.signatures[site.signature], arguments) {
             return try spec.signatures[site.signature].build(Arguments(spec: spec, signature: site.signature, receiver: receiver,
-                                                                   arguments: arguments, plan: site.plan, context: context))
+                                                                   arguments: arguments, plan: site.plan, context: context, form: form))
         }
-        let name = spec.name
+        let name = form.name ?? spec.name
         if receiver == nil && spec.form == .method {
             throw FlowError("'\(name)' is a method: call it on a stream, as in source.\(name)(...)", at: context.location)
         }
@@ -354,10 +483,10 @@ public final class OperatorTable: Sendable {
             site?.signature = index
             site?.plan = plan
             let args = Arguments(spec: spec, signature: index, receiver: receiver,
-                                 arguments: arguments, plan: plan, context: context)
+                                 arguments: arguments, plan: plan, context: context, form: form)
             return try signature.build(args)
         }
-        throw FlowError("no form of '\(spec.name)' takes these arguments; it takes "
+        throw FlowError("no form of '\(name)' takes these arguments; it takes "
                         + spec.signatureDescriptions.joined(separator: " or "), at: context.location)
     }
 }

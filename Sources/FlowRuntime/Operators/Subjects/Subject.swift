@@ -3,7 +3,7 @@ import DequeModule
 extension OperatorSpec {
     /// A method on a subject, run at once (not a stream operator).
     static func subjectMethod(
-        _ name: String, aliases: [String], _ summary: String, _ parameters: [Parameter], example: String? = nil,
+        _ name: String, aliases: [Spelling], _ summary: String, _ parameters: [Parameter], example: String? = nil,
         _ act: @escaping @Sendable (Subject, Arguments) throws -> Void
     ) -> OperatorSpec {
         OperatorSpec(name, aliases: aliases, .subjects, .method, summary, [
