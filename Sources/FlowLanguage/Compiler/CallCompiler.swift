@@ -57,6 +57,8 @@ extension Compiler {
             return compileExpectation(expectArgs, expectSpan, toBe: arguments, span, in: scope)
         }
         switch callee {
+        case .implicitMember(let name, let nameSpan):
+            return compileImplicitMember(name, nameSpan, arguments: arguments, in: scope)
         case .name(let name, let nameSpan) where scope.lookup(name) == nil:
             return compileFunctionCall(name, nameSpan, arguments, span, in: scope)
         case .member(let base, let name, let nameSpan, _):
@@ -92,6 +94,11 @@ extension Compiler {
         if Builtins.languageFunctions.contains(name) {
             return compileBuiltin(name, nameSpan, arguments, span, in: scope)
         }
+        if SwiftVocabulary.schedulerTypes.contains(name) {
+            _ = compileArguments(arguments, in: scope)
+            let scheduler = SwiftVocabulary.scheduler(name)
+            return { _ in scheduler }
+        }
         if let call = OperatorCall(name, labels: arguments.map(\.label)) {
             if call.spec.form == .method {
                 error("'\(name)' is a method: call it on a stream, as in source.\(name)(...)", nameSpan)
@@ -113,6 +120,23 @@ extension Compiler {
         }
         if case .name(let moduleName, _) = base, scope.lookup(moduleName) == nil, let module = modules[moduleName] {
             return compileModuleCall(module, name, nameSpan, arguments, span, in: scope)
+        }
+        if case .name(let type, let typeSpan) = base, scope.lookup(type) == nil {
+            // `Observable.just(1)`, `Publishers.Merge(a, b)`, `ReplaySubject.create(bufferSize: 2)`:
+            // a type's static member is the free function of that name.
+            if operatorTable.lookup("\(type).\(name)") != nil {
+                return compileFunctionCall("\(type).\(name)", typeSpan.to(nameSpan), arguments, span, in: scope)
+            }
+            if SwiftVocabulary.namespaces.contains(type) {
+                return compileFunctionCall(name, nameSpan, arguments, span, in: scope)
+            }
+            if SwiftVocabulary.schedulers[type] != nil {
+                // `DispatchQueue.global(qos: .background)`: compiled for its
+                // mistakes, then a scheduler like the others.
+                _ = compileArguments(arguments, in: scope)
+                let scheduler = SwiftVocabulary.scheduler("\(type).\(name)")
+                return { _ in scheduler }
+            }
         }
         if Builtins.subscribingMethods.contains(name) {
             return compileSubscription(base, name, nameSpan, arguments, span, in: scope)

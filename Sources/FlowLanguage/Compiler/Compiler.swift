@@ -156,6 +156,8 @@ final class Compiler {
             }
         case .call(let callee, let arguments, let span):
             return compileCall(callee, arguments, span, in: scope)
+        case .implicitMember(let name, let span):
+            return compileImplicitMember(name, span, arguments: nil, in: scope)
         }
     }
 
@@ -184,6 +186,10 @@ final class Compiler {
         if let module = modules[name] {
             error("'\(name)' is a module: call one of its functions, as in \(name).\(module.functions.first?.name ?? "f")(...)", span)
             return { _ in .null }
+        }
+        if SwiftVocabulary.schedulerConstants.contains(name) {
+            let scheduler = SwiftVocabulary.scheduler(name)
+            return { _ in scheduler }
         }
         if name == "args" {
             let env = environment
@@ -252,6 +258,7 @@ final class Compiler {
             error("'subscriptions' can only be checked inside expect, as in expect(s.subscriptions).toBe(\"^--!\")", nameSpan)
             return { _ in .null }
         }
+        if let scheduler = schedulerValue(base, name, in: scope) { return { _ in scheduler } }
         let b = compile(base, in: scope)
         let location = self.location(nameSpan)
         return { frame in
@@ -333,7 +340,7 @@ final class Compiler {
     private static func shorthandCount(_ expr: Expr) -> Int {
         switch expr {
         case .shorthand(let n, _): return n + 1
-        case .literal, .name, .closure: return 0
+        case .literal, .name, .closure, .implicitMember: return 0
         case .string(let parts, _):
             return parts.reduce(0) { if case .interpolation(let e) = $1 { Swift.max($0, shorthandCount(e)) } else { $0 } }
         case .array(let es, _), .tuple(let es, _, _): return es.map(shorthandCount).max() ?? 0

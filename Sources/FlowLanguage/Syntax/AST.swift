@@ -18,12 +18,15 @@ public indirect enum Expr {
     case member(Expr, String, nameSpan: Span, Span)
     case subscriptAccess(Expr, Expr, Span)
     case call(callee: Expr, arguments: [CallArgument], Span)
+    /// `.seconds(1)`, `.finished`: Swift's implicit member expression.
+    case implicitMember(String, Span)
 
     public var span: Span {
         switch self {
         case .literal(_, let s), .string(_, let s), .name(_, let s), .shorthand(_, let s), .array(_, let s),
              .dictionary(_, let s), .tuple(_, _, let s), .unary(_, _, let s), .binary(_, _, _, _, let s),
-             .ternary(_, _, _, let s), .member(_, _, _, let s), .subscriptAccess(_, _, let s), .call(_, _, let s):
+             .ternary(_, _, _, let s), .member(_, _, _, let s), .subscriptAccess(_, _, let s), .call(_, _, let s),
+             .implicitMember(_, let s):
             return s
         case .closure(let c): return c.span
         }

@@ -286,6 +286,12 @@ public struct Parser {
     }
 
     private mutating func parsePrefix() throws -> Expr {
+        // `&x` passes a variable for a function to change (`store(in: &bag)`);
+        // values are passed the same way, so the `&` only reads as Swift.
+        if check("&") {
+            let amp = advance()
+            return try nested(at: amp.span) { try $0.parsePrefix() }
+        }
         if case .symbol(let op) = peek().kind, op == "-" || op == "!" {
             let opToken = advance()
             let operand = try nested(at: opToken.span) { try $0.parsePrefix() }
@@ -349,6 +355,34 @@ public struct Parser {
         }
     }
 
+    /// Skips `<Int>` in `PublishSubject<Int>()` or `Observable<[String]>.just`:
+    /// flow is dynamically typed, and Swift code names types everywhere. Only
+    /// after a capitalised name, and only when what follows the `>` is `(`
+    /// or `.`, so `a < b` is never read as one.
+    private mutating func skipGenericArguments(after name: String) {
+        guard name.first?.isUppercase == true, tokens[index].isSymbol("<") else { return }
+        var i = index, depth = 0
+        while i < tokens.count {
+            let token = tokens[i]
+            switch token.kind {
+            case .symbol("<"): depth += 1
+            case .symbol(">"):
+                depth -= 1
+                if depth == 0 {
+                    let next = tokens[Swift.min(i + 1, tokens.count - 1)]
+                    if next.isSymbol("(") || next.isSymbol(".") { index = i + 1 }
+                    return
+                }
+            case .identifier, .symbol(","), .symbol("["), .symbol("]"), .symbol(":"), .symbol("?"), .symbol("."),
+                 .symbol("("), .symbol(")"), .symbol("->"), .symbol("!"):
+                break
+            default:
+                return
+            }
+            i += 1
+        }
+    }
+
     /// A `(`, `[` or `{` continues the expression only on the same line:
     /// otherwise it starts a new statement.
     private func onSameLine(_ token: Token) -> Bool {
@@ -366,7 +400,8 @@ public struct Parser {
         while !check(closing) {
             var label: String?
             var labelSpan: Span?
-            if case .identifier(let name) = peek().kind, peek(offset: 1).isSymbol(":") {
+            // Swift allows keywords as labels: `store(in:)`.
+            if peek(offset: 1).isSymbol(":"), let name = peek().labelText {
                 labelSpan = advance().span
                 label = name
                 advance()
@@ -387,7 +422,19 @@ public struct Parser {
         case .keyword(.false): advance(); return .literal(.bool(false), token.span)
         case .keyword(.nil): advance(); return .literal(.null, token.span)
         case .string(let segments): advance(); return try parseString(segments, token.span)
-        case .identifier(let name): advance(); return .name(name, token.span)
+        case .identifier(let name):
+            advance()
+            skipGenericArguments(after: name)
+            return .name(name, token.span)
+        case .symbol("."):
+            // `.seconds(1)`, `.finished`: a member of the type the context
+            // expects, as in Swift.
+            let dot = advance()
+            let nameToken = advance()
+            guard let name = nameToken.labelText, nameToken.span.start == dot.span.end else {
+                throw fail("expected a name right after '.', as in .seconds(1)", at: nameToken.span)
+            }
+            return .implicitMember(name, dot.span.to(nameToken.span))
         case .shorthand(let n): advance(); return .shorthand(n, token.span)
         case .symbol("("): return try parseParenthesized()
         case .symbol("["): return try parseCollection()

@@ -31,4 +31,14 @@ public struct Token: Sendable {
 
     func isSymbol(_ s: String) -> Bool { kind == .symbol(s) }
     func isKeyword(_ k: Keyword) -> Bool { kind == .keyword(k) }
+
+    /// The token as an argument label or member name: an identifier, or a
+    /// keyword (Swift allows both).
+    var labelText: String? {
+        switch kind {
+        case .identifier(let name): name
+        case .keyword(let k): k.rawValue
+        default: nil
+        }
+    }
 }

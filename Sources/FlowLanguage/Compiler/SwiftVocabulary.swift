@@ -1,0 +1,123 @@
+import FlowRuntime
+
+/// The names reactive Swift and RxJS code uses around its operators, which
+/// flow reads so pasted code runs: schedulers (`MainScheduler.instance`,
+/// `RunLoop.main`), type namespaces (`Observable.just`, `Publishers.Merge`),
+/// and implicit members (`.seconds(1)`, `.finished`, `.failure(e)`).
+enum SwiftVocabulary {
+    /// `Type.member` expressions that name a scheduler. flow delivers every
+    /// event on one loop, so a scheduler is a marker the operators that take
+    /// one accept and ignore.
+    static let schedulers: [String: Set<String>] = [
+        "MainScheduler": ["instance", "asyncInstance"],
+        "RunLoop": ["main", "current"],
+        "DispatchQueue": ["main", "global"],
+        "OperationQueue": ["main", "current"],
+        "CurrentThreadScheduler": ["instance"],
+        "ImmediateScheduler": ["shared", "instance"],
+    ]
+
+    /// Scheduler types made with an initializer: `ConcurrentDispatchQueueScheduler(qos: .background)`.
+    static let schedulerTypes: Set<String> = [
+        "ConcurrentDispatchQueueScheduler", "SerialDispatchQueueScheduler", "ConcurrentMainScheduler",
+        "OperationQueueScheduler", "DispatchQueue", "OperationQueue",
+    ]
+
+    /// RxJS's scheduler constants.
+    static let schedulerConstants: Set<String> = ["asyncScheduler", "asapScheduler", "queueScheduler", "animationFrameScheduler"]
+
+    /// Type names whose static members are flow's free functions:
+    /// `Observable.just(1)` is `just(1)`, `Publishers.Merge(a, b)` is `Merge(a, b)`.
+    static let namespaces: Set<String> = [
+        "Observable", "Single", "Maybe", "Completable", "Infallible", "Publishers", "AnyPublisher", "Signal", "Driver",
+    ]
+
+    static func scheduler(_ text: String) -> Value { .record(["scheduler": .string(text)]) }
+
+    /// Implicit members that are values on their own.
+    static let constantNames = [
+        "finished", "completed", "forever", "whileConnected", "none", "main",
+        "background", "utility", "default", "userInitiated", "userInteractive", "unspecified",
+    ]
+
+    static func constant(_ name: String) -> Value? {
+        switch name {
+        case "finished", "completed": .event(.completed)
+        case "none": .null
+        case "main": scheduler(".main")
+        case _ where constantNames.contains(name): .string(name)
+        default: nil
+        }
+    }
+
+    /// Implicit members called with one value.
+    static let constructors: [String: String] = [
+        "nanoseconds": "a duration", "microseconds": "a duration", "milliseconds": "a duration", "seconds": "a duration",
+        "failure": "an error event", "error": "an error event", "success": "a value event", "next": "a value event",
+        "some": "the value itself",
+    ]
+
+    static func construct(_ name: String, _ value: Value) throws -> Value {
+        func duration(_ nanosecondsPerUnit: Double) throws -> Value {
+            let amount: Double
+            switch value {
+            case .int(let n): amount = Double(n)
+            case .double(let d): amount = d
+            default: throw FlowError(".\(name) takes a number, got \(value.typeName) \(value.literal)")
+            }
+            guard let t = TimeSpan.exactly(nanoseconds: amount * nanosecondsPerUnit) else {
+                throw FlowError(".\(name)(\(value.literal)) does not fit the clock")
+            }
+            return .duration(t)
+        }
+        switch name {
+        case "nanoseconds": return try duration(1)
+        case "microseconds": return try duration(1e3)
+        case "milliseconds": return try duration(1e6)
+        case "seconds": return try duration(1e9)
+        case "failure", "error": return .event(.error(FlowError(value)))
+        case "success", "next": return .event(.next(value))
+        default: return value
+        }
+    }
+}
+
+extension Compiler {
+    /// `.seconds(1)`, `.finished`, `.failure(e)`.
+    func compileImplicitMember(_ name: String, _ span: Span, arguments: [CallArgument]?, in scope: Scope) -> Code {
+        let known = "flow knows " + (SwiftVocabulary.constructors.keys.sorted().map { ".\($0)(x)" }
+            + SwiftVocabulary.constantNames.sorted().map { ".\($0)" }).joined(separator: ", ")
+        guard let arguments else {
+            if let value = SwiftVocabulary.constant(name) { return { _ in value } }
+            if SwiftVocabulary.constructors[name] != nil {
+                error("'.\(name)' needs a value, as in .\(name)(1)", span)
+            } else {
+                error("unknown '.\(name)'", span, help: Suggestions.didYouMean(name, among: SwiftVocabulary.constantNames) ?? known)
+            }
+            return { _ in .null }
+        }
+        guard let what = SwiftVocabulary.constructors[name] else {
+            error("unknown '.\(name)(...)'", span,
+                  help: Suggestions.didYouMean(name, among: Array(SwiftVocabulary.constructors.keys)) ?? known)
+            return { _ in .null }
+        }
+        guard arguments.count == 1, arguments[0].label == nil else {
+            error("'.\(name)' takes one value and makes \(what), as in .\(name)(1)", span)
+            return { _ in .null }
+        }
+        let value = compile(arguments[0].value, in: scope)
+        let location = self.location(span)
+        return { frame in
+            let v = try value(frame)
+            return try located(location) { try SwiftVocabulary.construct(name, v) }
+        }
+    }
+
+    /// `MainScheduler.instance`, `RunLoop.main`: a scheduler marker, or nil
+    /// when `base.name` is not one.
+    func schedulerValue(_ base: Expr, _ name: String, in scope: Scope) -> Value? {
+        guard case .name(let type, _) = base, scope.lookup(type) == nil, SwiftVocabulary.schedulers[type]?.contains(name) == true
+        else { return nil }
+        return SwiftVocabulary.scheduler("\(type).\(name)")
+    }
+}
