@@ -10,11 +10,15 @@ struct OperatorCall {
     let spec: OperatorSpec
     /// The labels as the operator's signatures expect them.
     let labels: [String?]
-    /// The written arguments the operator takes, by index; nil for all.
-    let taken: [Int]?
-    /// Arguments the spelling implies, after the taken ones.
-    let implied: [Value]
+    /// Where each of the operator's arguments comes from; nil when they are
+    /// the written ones as written.
+    let sources: [Source]?
     let form: CallForm
+
+    enum Source {
+        case argument(Int)
+        case constant(Value)
+    }
 
     /// Arguments that choose where events are delivered. flow has one
     /// loop, so they are checked, then left out.
@@ -24,11 +28,23 @@ struct OperatorCall {
         let kept = written.indices.filter { written[$0].map { !Self.schedulingLabels.contains($0) } ?? true }
         let keptLabels = kept.map { written[$0] }
         guard let (spec, spelling) = operatorTable.resolve(name, labels: keptLabels) else { return nil }
-        let (canonical, implied) = spelling?.adapt(keptLabels) ?? (keptLabels, [])
         self.spec = spec
-        self.labels = canonical
-        self.taken = kept.count == written.count ? nil : kept
-        self.implied = implied
+        let adapted: [(label: String?, source: Source)]
+        if let spelling {
+            adapted = spelling.adapt(keptLabels).map { entry in
+                switch entry.source {
+                case .argument(let i): (entry.label, .argument(kept[i]))
+                case .implied(let k): (entry.label, .constant(spelling.implied[k].value.value))
+                }
+            }
+        } else {
+            adapted = kept.map { (written[$0], .argument($0)) }
+        }
+        labels = adapted.map(\.label)
+        let asWritten = adapted.count == written.count && adapted.enumerated().allSatisfy { i, entry in
+            if case .argument(i) = entry.source { true } else { false }
+        }
+        sources = asWritten ? nil : adapted.map(\.source)
         // A bare number is seconds in Combine's forms (`for:`, a scheduler
         // argument), milliseconds otherwise (RxJS).
         form = CallForm(name: name, numbersAreSeconds: kept.count < written.count || spelling?.takesSeconds == true)
@@ -38,8 +54,7 @@ struct OperatorCall {
     init(_ spec: OperatorSpec) {
         self.spec = spec
         labels = []
-        taken = nil
-        implied = []
+        sources = nil
         form = CallForm()
     }
 
@@ -47,12 +62,17 @@ struct OperatorCall {
     var name: String { form.name ?? spec.name }
 
     /// Whether the operator gets exactly the written arguments.
-    var passesArgumentsAsWritten: Bool { taken == nil && implied.isEmpty }
+    var passesArgumentsAsWritten: Bool { sources == nil }
 
     /// The operator's arguments, from the written ones.
     func arguments(_ written: [Value]) -> [Value] {
-        if passesArgumentsAsWritten { return written }
-        return (taken?.map { written[$0] } ?? written) + implied
+        guard let sources else { return written }
+        return sources.map { source in
+            switch source {
+            case .argument(let i): written[i]
+            case .constant(let value): value
+            }
+        }
     }
 }
 
@@ -60,14 +80,22 @@ extension Compiler.CompiledArguments {
     /// These arguments as `call`'s operator takes them. Implied arguments
     /// are shown at `span` (the operator's name) in messages.
     func adapted(to call: OperatorCall, impliedAt span: Span) -> Self {
-        if call.passesArgumentsAsWritten { return self }
-        let indices = call.taken ?? Array(codes.indices)
-        let implied = call.implied
-        let codes = indices.map { self.codes[$0] } + implied.map { value in { (_: Frame) in value } }
+        guard let sources = call.sources else { return self }
+        var codes: [Code] = [], constants: [Value?] = [], spans: [Span] = []
+        for source in sources {
+            switch source {
+            case .argument(let i):
+                codes.append(self.codes[i])
+                constants.append(self.constants[i])
+                spans.append(self.spans[i])
+            case .constant(let value):
+                codes.append { _ in value }
+                constants.append(value)
+                spans.append(span)
+            }
+        }
         let evaluate = self.evaluate
-        return Self(labels: call.labels, codes: codes,
-                    constants: indices.map { constants[$0] } + implied.map(Optional.some),
-                    spans: indices.map { spans[$0] } + implied.map { _ in span },
+        return Self(labels: call.labels, codes: codes, constants: constants, spans: spans,
                     evaluate: { frame in call.arguments(try evaluate(frame)) })
     }
 }

@@ -49,75 +49,6 @@ public final class OperatorSpec: Sendable {
     }
 }
 
-/// One way another library writes an operator: a name, and how its
-/// labels and defaults map onto the canonical signatures. `"mergeMap"` is
-/// just a name; `"take(until:)"` is RxSwift's `take` with an `until:` label,
-/// which is `takeUntil`'s unlabelled argument; `bufferCount(3, 1)` labels
-/// its arguments `count:` and `skip:`; `throttleTime` implies `latest: false`.
-public struct Spelling: Sendable, ExpressibleByStringLiteral, CustomStringConvertible {
-    public let name: String
-    /// The label that picks this spelling (`until` in `take(until:)`); it is
-    /// dropped when the call is bound. nil for a spelling that is a name alone.
-    public let label: String?
-    /// Labels given, in order, to the call's unlabelled arguments.
-    public let positional: [String?]
-    /// Arguments this spelling implies when the call leaves them out.
-    public let implied: [(label: String, value: Constant)]
-
-    /// A value a spelling implies.
-    public enum Constant: Sendable {
-        case bool(Bool), int(Int)
-        var value: Value {
-            switch self {
-            case .bool(let b): .bool(b)
-            case .int(let n): .int(n)
-            }
-        }
-    }
-
-    public init(_ name: String, label: String? = nil, positional: [String?] = [], implied: [(label: String, value: Constant)] = []) {
-        self.name = name
-        self.label = label
-        self.positional = positional
-        self.implied = implied
-    }
-
-    /// `"name"` or `"name(label:)"`.
-    public init(stringLiteral text: String) {
-        guard let open = text.firstIndex(of: "("), text.hasSuffix(":)") else {
-            self.init(text)
-            return
-        }
-        self.init(String(text[..<open]), label: String(text[text.index(after: open)..<text.index(text.endIndex, offsetBy: -2)]))
-    }
-
-    /// Combine's `for:` label takes its duration in seconds.
-    public var takesSeconds: Bool { label == "for" }
-
-    public var description: String {
-        if let label { return "\(name)(\(label):)" }
-        return name
-    }
-
-    /// The call's labels as the canonical signatures expect them, and the
-    /// implied arguments the call left out (labelled at the end of `labels`).
-    public func adapt(_ labels: [String?]) -> (labels: [String?], implied: [Value]) {
-        var result = labels
-        if let label, let first = result.firstIndex(of: label) { result[first] = nil }
-        var next = positional.makeIterator()
-        for i in result.indices where labels[i] == nil {
-            guard let given = next.next() else { break }
-            result[i] = given
-        }
-        var values: [Value] = []
-        for (label, value) in implied where !result.contains(label) {
-            result.append(label)
-            values.append(value.value)
-        }
-        return (result, values)
-    }
-}
-
 public enum ParameterType: String, Sendable {
     case stream = "Stream"
     case function = "Closure"
@@ -400,34 +331,42 @@ public struct CallForm: Sendable {
 /// All operators, looked up by canonical name or alias.
 public final class OperatorTable: Sendable {
     public let entries: [OperatorSpec]
-    /// Names, and `name(label:)` for spellings picked by a label.
-    private let byName: [String: (entry: Int, spelling: Int?)]
+    /// Names, and `name(label:)` for spellings picked by a label. A name may
+    /// mean several operators (Combine's `collect()` is `toArray`,
+    /// `collect(3)` is `buffer(count: 3)`): the call's labels decide.
+    private let byName: [String: [(entry: Int, spelling: Int?)]]
 
     init(_ entries: [OperatorSpec]) {
         self.entries = entries
-        var index: [String: (entry: Int, spelling: Int?)] = [:]
+        var index: [String: [(entry: Int, spelling: Int?)]] = [:]
         for (i, entry) in entries.enumerated() {
-            precondition(index[entry.name] == nil, "operator name '\(entry.name)' registered twice")
-            index[entry.name] = (i, nil)
+            index[entry.name, default: []].append((i, nil))
             for (s, spelling) in entry.aliases.enumerated() {
                 let key = spelling.label.map { "\(spelling.name)(\($0):)" } ?? spelling.name
-                precondition(index[key] == nil, "operator name '\(key)' registered twice")
-                index[key] = (i, s)
+                index[key, default: []].append((i, s))
             }
         }
         byName = index
     }
 
-    public func lookup(_ name: String) -> OperatorSpec? { byName[name].map { entries[$0.entry] } }
+    /// The operator a name means on its own (its first meaning).
+    public func lookup(_ name: String) -> OperatorSpec? { byName[name]?.first.map { entries[$0.entry] } }
 
     /// The operator a call means, and the spelling it uses: `take(until: s)`
     /// is `takeUntil`, `take(3)` is `take`. `labels` are the call's.
     public func resolve(_ name: String, labels: [String?]) -> (spec: OperatorSpec, spelling: Spelling?)? {
-        for label in labels.compactMap({ $0 }) {
-            if let found = byName["\(name)(\(label):)"] { return (entries[found.entry], entries[found.entry].aliases[found.spelling!]) }
+        var candidates: [(entry: Int, spelling: Int?)] = []
+        for label in labels.compactMap({ $0 }) { candidates += byName["\(name)(\(label):)"] ?? [] }
+        candidates += byName[name] ?? []
+        let meanings = candidates.map { candidate in
+            (spec: entries[candidate.entry], spelling: candidate.spelling.map { entries[candidate.entry].aliases[$0] })
         }
-        guard let found = byName[name] else { return nil }
-        return (entries[found.entry], found.spelling.map { entries[found.entry].aliases[$0] })
+        if meanings.count < 2 { return meanings.first }
+        // The first meaning with a signature these labels fit.
+        return meanings.first { meaning in
+            let adapted = meaning.spelling?.adapt(labels).map { $0.label } ?? labels
+            return meaning.spec.signatures.contains { $0.bind(labels: adapted, values: adapted.map { _ in nil }) != nil }
+        } ?? meanings.first
     }
 
     /// Every name a user may type: canonical names and aliases.
@@ -448,9 +387,18 @@ public final class OperatorTable: Sendable {
         guard let (spec, spelling) = resolve(name, labels: labels) else {
             throw FlowError("unknown operator '\(name)'", at: context.location)
         }
-        let (canonical, implied) = spelling?.adapt(labels) ?? (labels, [])
-        return try call(spec, receiver: receiver, labels: canonical, arguments: arguments + implied, context: context,
-                        form: CallForm(name: name, numbersAreSeconds: spelling?.takesSeconds ?? false))
+        guard let spelling else {
+            return try call(spec, receiver: receiver, labels: labels, arguments: arguments, context: context, form: CallForm(name: name))
+        }
+        let adapted = spelling.adapt(labels)
+        let values = adapted.map { entry -> Value in
+            switch entry.source {
+            case .argument(let i): arguments[i]
+            case .implied(let k): spelling.implied[k].value.value
+            }
+        }
+        return try call(spec, receiver: receiver, labels: adapted.map(\.label), arguments: values, context: context,
+                        form: CallForm(name: name, numbersAreSeconds: spelling.takesSeconds))
     }
 
     /// Remembers, for one place in a script, which signature matched last
