@@ -28,12 +28,26 @@ import FlowRuntime
         }
     }
 
-    @Test func everyOperatorOfTheRuntimeIsUsedByAScript() throws {
+    /// Every operator, and every other library's spelling of it, is run by
+    /// a test in its family's script.
+    @Test func everyOperatorAndEverySpellingIsUsedByItsFamilysScript() throws {
         let folder = testsDirectory.appendingPathComponent("Scripts")
-        let text = try Self.scripts.map { try String(contentsOfFile: folder.appendingPathComponent($0).path, encoding: .utf8) }.joined()
-        for spec in FlowRuntime.operatorTable.entries {
-            let used = ([spec.name] + spec.aliasNames).contains { text.contains("\($0)(") || text.contains("\($0) {") }
-            #expect(used, "no script uses \(spec.name)")
+        for family in OperatorSpec.Family.allCases {
+            let text = try String(contentsOfFile: folder.appendingPathComponent("\(family.rawValue).flow").path, encoding: .utf8)
+            func uses(_ name: String, label: String?) -> Bool {
+                let bare = name.split(separator: ".").last.map(String.init) ?? name
+                return [name, bare].contains { name in
+                    guard let label else { return text.contains("\(name)(") || text.contains("\(name) {") }
+                    return text.contains("\(name)(\(label):")
+                }
+            }
+            for spec in family.operators {
+                #expect(uses(spec.name, label: nil), "Scripts/\(family.rawValue).flow does not use \(spec.name)")
+                for spelling in spec.aliases {
+                    #expect(uses(spelling.name, label: spelling.label),
+                            "Scripts/\(family.rawValue).flow does not use \(spelling) (\(spec.name))")
+                }
+            }
         }
     }
 }

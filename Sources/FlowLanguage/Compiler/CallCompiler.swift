@@ -99,7 +99,7 @@ extension Compiler {
             let scheduler = SwiftVocabulary.scheduler(name)
             return { _ in scheduler }
         }
-        if let call = OperatorCall(name, labels: arguments.map(\.label)) {
+        if let call = OperatorCall(name, labels: arguments.map(\.label), method: false) {
             if call.spec.form == .method {
                 error("'\(name)' is a method: call it on a stream, as in source.\(name)(...)", nameSpan)
                 return { _ in .null }
@@ -124,8 +124,17 @@ extension Compiler {
         if case .name(let type, let typeSpan) = base, scope.lookup(type) == nil {
             // `Observable.just(1)`, `Publishers.Merge(a, b)`, `ReplaySubject.create(bufferSize: 2)`:
             // a type's static member is the free function of that name.
-            if operatorTable.lookup("\(type).\(name)") != nil {
+            if operatorTable.resolve("\(type).\(name)", labels: arguments.map(\.label)) != nil {
                 return compileFunctionCall("\(type).\(name)", typeSpan.to(nameSpan), arguments, span, in: scope)
+            }
+            if type == "Disposables", name == "create" {
+                // What `Observable.create`'s closure returns: its teardown
+                // closure, or nothing to do.
+                let args = compileArguments(arguments, in: scope)
+                if args.codes.count > 1 || args.labels.contains(where: { $0 != nil }) {
+                    error("Disposables.create takes nothing or one closure, run when the subscription ends", nameSpan)
+                }
+                return { frame in try args.evaluate(frame).first ?? .null }
             }
             if SwiftVocabulary.namespaces.contains(type) {
                 return compileFunctionCall(name, nameSpan, arguments, span, in: scope)
@@ -141,7 +150,7 @@ extension Compiler {
         if Builtins.subscribingMethods.contains(name) {
             return compileSubscription(base, name, nameSpan, arguments, span, in: scope)
         }
-        let call = OperatorCall(name, labels: arguments.map(\.label)).flatMap { $0.spec.form == .function ? nil : $0 }
+        let call = OperatorCall(name, labels: arguments.map(\.label), method: true).flatMap { $0.spec.form == .function ? nil : $0 }
         let isHelper = CollectionHelpers.names.contains(name)
         if call == nil, !isHelper, let method = moduleMethod(name) {
             return compileOperator(OperatorCall(method), receiver: compile(base, in: scope), nameSpan, arguments, span, in: scope)

@@ -59,7 +59,7 @@ final class FrameFunction: Function {
         self.shape = shape
         self.run = run
         self.captured = captured
-        super.init(name: "closure", parameterCount: shape.declared, location: shape.location)
+        super.init(name: "closure", parameterCount: shape.declared, location: shape.location, reads: shape.parameterCount)
     }
 
     /// Runs the body in a frame filled by `fill`: the cached frame unless a
@@ -114,7 +114,7 @@ final class DirectFunction: Function {
         self.shape = shape
         self.body = body
         self.captured = captured
-        super.init(name: "closure", parameterCount: shape.declared, location: shape.location)
+        super.init(name: "closure", parameterCount: shape.declared, location: shape.location, reads: shape.parameterCount)
     }
 
     override func call(_ a: Value) throws -> Value {

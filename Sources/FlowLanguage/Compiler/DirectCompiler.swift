@@ -91,7 +91,7 @@ struct DirectCompiler {
         switch callee {
         case .name(let name, let span):
             guard scope.lookup(name) == nil, !Builtins.languageFunctions.contains(name),
-                  let found = OperatorCall(name, labels: written), found.spec.form != .method else { return nil }
+                  let found = OperatorCall(name, labels: written, method: false), found.spec.form != .method else { return nil }
             (call, receiver, nameSpan) = (found, nil, span)
         case .member(.name(let moduleName, _), let name, let span, _)
             where scope.lookup(moduleName) == nil && environment.modules[moduleName] != nil:
@@ -100,7 +100,7 @@ struct DirectCompiler {
         case .member(let base, let name, _, _) where Builtins.subscribingMethods.contains(name):
             return subscription(base, arguments, callee.span)
         case .member(let base, let name, let span, _):
-            let found = OperatorCall(name, labels: written).flatMap { $0.spec.form == .function ? nil : $0 }
+            let found = OperatorCall(name, labels: written, method: true).flatMap { $0.spec.form == .function ? nil : $0 }
                 ?? (CollectionHelpers.names.contains(name) ? nil : environment.modules.values.lazy.compactMap { $0.methods.first { $0.name == name } }.first.map(OperatorCall.init))
             guard let found, let target = compile(base) else { return nil }
             (call, receiver, nameSpan) = (found, target, span)

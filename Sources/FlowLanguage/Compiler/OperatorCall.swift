@@ -24,10 +24,10 @@ struct OperatorCall {
     /// loop, so they are checked, then left out.
     static let schedulingLabels: Set<String> = ["scheduler", "options"]
 
-    init?(_ name: String, labels written: [String?]) {
+    init?(_ name: String, labels written: [String?], method: Bool) {
         let kept = written.indices.filter { written[$0].map { !Self.schedulingLabels.contains($0) } ?? true }
         let keptLabels = kept.map { written[$0] }
-        guard let (spec, spelling) = operatorTable.resolve(name, labels: keptLabels) else { return nil }
+        guard let (spec, spelling) = operatorTable.resolve(name, labels: keptLabels, method: method) else { return nil }
         self.spec = spec
         let adapted: [(label: String?, source: Source)]
         if let spelling {
@@ -42,7 +42,7 @@ struct OperatorCall {
         }
         labels = adapted.map(\.label)
         let asWritten = adapted.count == written.count && adapted.enumerated().allSatisfy { i, entry in
-            if case .argument(i) = entry.source { true } else { false }
+            if case .argument(i) = entry.source { entry.label == written[i] } else { false }
         }
         sources = asWritten ? nil : adapted.map(\.source)
         // A bare number is seconds in Combine's forms (`for:`, a scheduler

@@ -37,7 +37,7 @@ enum SwiftVocabulary {
     /// Implicit members that are values on their own.
     static let constantNames = [
         "finished", "completed", "forever", "whileConnected", "none", "main",
-        "background", "utility", "default", "userInitiated", "userInteractive", "unspecified",
+        "background", "utility", "default", "userInitiated", "userInteractive", "unspecified", "common",
     ]
 
     static func constant(_ name: String) -> Value? {

@@ -9,8 +9,8 @@ extension OperatorSpec.Family {
     /// file is in the folder of the same name (a test checks both).
     public var operators: [OperatorSpec] {
         switch self {
-        case .creation: [.just, .of, .from, .range, .empty, .never, .error, .deferred, .interval, .timer]
-        case .subjects: [.subject, .behaviorSubject, .replaySubject, .send, .complete, .fail]
+        case .creation: [.just, .of, .from, .range, .empty, .never, .error, .deferred, .create, .future, .iif, .interval, .timer]
+        case .subjects: [.subject, .behaviorSubject, .replaySubject, .send, .on, .complete, .fail]
         case .transformation:
             [.map, .compactMap, .scan, .buffer, .window, .groupBy, .pairwise, .enumerated, .timestamp, .timeInterval]
         case .filtering:

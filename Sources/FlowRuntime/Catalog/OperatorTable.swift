@@ -354,12 +354,18 @@ public final class OperatorTable: Sendable {
 
     /// The operator a call means, and the spelling it uses: `take(until: s)`
     /// is `takeUntil`, `take(3)` is `take`. `labels` are the call's.
-    public func resolve(_ name: String, labels: [String?]) -> (spec: OperatorSpec, spelling: Spelling?)? {
+    /// `method` says whether the call is on a receiver (`s.error(e)` is a
+    /// subject's `fail`, `error(e)` the creation function), when known.
+    public func resolve(_ name: String, labels: [String?], method: Bool? = nil) -> (spec: OperatorSpec, spelling: Spelling?)? {
         var candidates: [(entry: Int, spelling: Int?)] = []
         for label in labels.compactMap({ $0 }) { candidates += byName["\(name)(\(label):)"] ?? [] }
         candidates += byName[name] ?? []
-        let meanings = candidates.map { candidate in
+        var meanings = candidates.map { candidate in
             (spec: entries[candidate.entry], spelling: candidate.spelling.map { entries[candidate.entry].aliases[$0] })
+        }
+        if let method {
+            let fitting = meanings.filter { method ? $0.spec.form != .function : $0.spec.form != .method }
+            if !fitting.isEmpty { meanings = fitting }
         }
         if meanings.count < 2 { return meanings.first }
         // The first meaning with a signature these labels fit.

@@ -15,11 +15,16 @@ open class Function {
     public let parameterCount: Int?
     /// Where a script wrote the closure, for errors about what it returned.
     public let location: SourceLocation?
+    /// How many arguments the closure reads, named or as `$n`, when known:
+    /// operators that take a closure of one or two parameters
+    /// (`distinctUntilChanged`'s key or comparator) tell them apart by it.
+    public let reads: Int?
 
-    public init(name: String, parameterCount: Int?, location: SourceLocation? = nil) {
+    public init(name: String, parameterCount: Int?, location: SourceLocation? = nil, reads: Int? = nil) {
         self.name = name
         self.parameterCount = parameterCount
         self.location = location
+        self.reads = reads ?? parameterCount
     }
 
     open func call(_ a: Value) throws -> Value { try call([a]) }

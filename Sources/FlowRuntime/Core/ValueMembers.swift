@@ -34,6 +34,8 @@ extension Value {
             if name == "isEmpty" { return .bool(a.isEmpty) }
             if name == "first" { return a.first ?? .null }
             if name == "last" { return a.last ?? .null }
+            // Combine's `[1, 2, 3].publisher`.
+            if name == "publisher" { return .stream(.from(a)) }
         case .string(let s):
             if name == "count" { return .int(s.count) }
             if name == "isEmpty" { return .bool(s.isEmpty) }

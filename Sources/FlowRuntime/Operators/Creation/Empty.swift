@@ -1,8 +1,11 @@
 extension OperatorSpec {
-    static let empty = source("empty", aliases: ["Empty"], "completes at once", [],
-        example: #"""
-            marbles(empty())
-            """#) { _ in .empty() }
+    static let empty = OperatorSpec("empty", aliases: ["Empty"], .creation, .function,
+        "completes at once (Combine's Empty(completeImmediately: false) never completes)", [
+        Signature([]) { _ in .stream(.empty()) },
+        Signature([labelled("completeImmediately", .bool)]) { .stream(try $0.bool(0, default: true) ? .empty() : .never()) },
+    ], example: #"""
+            marbles(empty(), Empty(completeImmediately: false))
+            """#)
 }
 
 extension Observable {

@@ -1,5 +1,5 @@
 extension OperatorSpec {
-    static let error = source("error", aliases: ["throwError", "Fail"], "fails at once with the given error value",
+    static let error = source("error", aliases: ["throwError", "Fail", "Fail(error:)"], "fails at once with the given error value",
         [optionalArg("error", .value)],
         example: #"""
             marbles(error("boom"))

@@ -1,5 +1,5 @@
 extension OperatorSpec {
-    static let from = source("from", "emits each element of an array, then completes", [arg("array", .value)],
+    static let from = source("from", aliases: [Spelling("Sequence", label: "sequence")], "emits each element of an array, then completes", [arg("array", .value)],
         example: #"""
             marbles(from([1, 2, 3]))
             """#) { args in

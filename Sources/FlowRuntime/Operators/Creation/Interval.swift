@@ -1,5 +1,5 @@
 extension OperatorSpec {
-    static let interval = source("interval", "emits 0, 1, 2, ... at period, 2·period, ...", [arg("period", .duration).positive()],
+    static let interval = source("interval", aliases: [Spelling("Timer.publish", label: "every", ignored: ["on", "in", "tolerance"])], "emits 0, 1, 2, ... at period, 2·period, ...", [arg("period", .duration).positive()],
         example: #"""
             marbles(interval(2ms).take(4))
             """#) { .interval(try $0.duration(0)) }

@@ -1,9 +1,12 @@
 extension OperatorSpec {
-    static let range = source("range", "emits count consecutive integers from start, then completes",
-        [arg("start", .int), arg("count", .int).nonNegative()],
-        example: #"""
+    static let range = OperatorSpec("range", .creation, .function, "emits count consecutive integers from start, then completes", [
+        Signature([arg("start", .int), arg("count", .int).nonNegative()]) { .stream(.range(start: try $0.int(0), count: try $0.int(1))) },
+        Signature([labelled("start", .int), labelled("count", .int).nonNegative()]) {
+            .stream(.range(start: try $0.int(0), count: try $0.int(1)))
+        },
+    ], example: #"""
             marbles(range(5, 3))
-            """#) { .range(start: try $0.int(0), count: try $0.int(1)) }
+            """#)
 }
 
 extension Observable {

@@ -1,11 +1,16 @@
 extension OperatorSpec {
-    static let timer = source("timer", "emits 0 after a delay, then completes (or keeps emitting every period)",
-        [arg("delay", .duration).nonNegative(), labelled("period", .duration, optional: true).positive()],
-        example: #"""
+    static let timer = OperatorSpec("timer", .creation, .function,
+        "emits 0 after a delay, then completes (or keeps emitting every period)", [
+        Signature([arg("delay", .duration).nonNegative(), labelled("period", .duration, optional: true).positive()]) {
+            .stream(.timer(try $0.duration(0), period: try $0.optionalDuration(1)))
+        },
+        // RxJS: timer(dueTime, period).
+        Signature([arg("delay", .duration).nonNegative(), arg("period", .duration).positive()]) {
+            .stream(.timer(try $0.duration(0), period: try $0.optionalDuration(1)))
+        },
+    ], example: #"""
             marbles(timer(3ms), timer(2ms, period: 3ms).take(3))
-            """#) {
-        .timer(try $0.duration(0), period: try $0.optionalDuration(1))
-    }
+            """#)
 }
 
 extension Observable {

@@ -1,13 +1,13 @@
 extension OperatorSpec {
-    static let refCount = method("refCount", aliases: ["autoconnect"], .sharing, "connects a connectable stream with its first subscriber", [],
+    static let refCount = method("refCount", aliases: ["autoconnect"], .sharing,
+        "connects a connectable stream with its first subscriber (on another stream, such as Combine's Timer.publish, shares it the same way)", [],
         example: #"""
             let counted = cold("-a-b-c|").publish().refCount()
             marbles(counted, counted.take(1))
             """#) { s, _ in
-        guard let connectable = s as? ConnectableObservable else {
-            throw FlowError("refCount needs a connectable stream, such as one made by publish()")
-        }
-        return connectable.refCount()
+        // Combine's `Timer.publish(...)` is connectable; flow's interval is
+        // not, so `autoconnect()` on it publishes it first.
+        (s as? ConnectableObservable ?? s.publish()).refCount()
     }
 }
 

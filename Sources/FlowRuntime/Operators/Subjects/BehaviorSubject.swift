@@ -1,6 +1,8 @@
 extension OperatorSpec {
-    static let behaviorSubject = OperatorSpec("behaviorSubject", aliases: ["CurrentValueSubject"], .subjects, .function,
-        "a subject holding a current value, replayed to each new subscriber", [
+    static let behaviorSubject = OperatorSpec("behaviorSubject", aliases: [
+        "CurrentValueSubject", Spelling("BehaviorSubject", label: "value"), "BehaviorSubject", Spelling("BehaviorRelay", label: "value"),
+    ], .subjects, .function,
+        "a subject holding a current value (read with .value), replayed to each new subscriber", [
         Signature([arg("initial", .value)]) { .stream(BehaviorSubject($0.value(0)!)) },
     ], example: #"""
             let s = behaviorSubject(0)

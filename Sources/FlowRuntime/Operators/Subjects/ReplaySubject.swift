@@ -1,7 +1,9 @@
 import DequeModule
 
 extension OperatorSpec {
-    static let replaySubject = OperatorSpec("replaySubject", .subjects, .function, "a subject replaying its latest values to new subscribers", [
+    static let replaySubject = OperatorSpec("replaySubject", aliases: [
+        Spelling("ReplaySubject.create", label: "bufferSize", means: "bufferSize"), "ReplaySubject",
+    ], .subjects, .function, "a subject replaying its latest values to new subscribers", [
         Signature([labelled("bufferSize", .int, optional: true).nonNegative()]) { .stream(ReplaySubject(bufferSize: try $0.optionalInt(0) ?? 1)) },
         Signature([arg("bufferSize", .int).nonNegative()]) { .stream(ReplaySubject(bufferSize: try $0.int(0))) },
     ], example: #"""

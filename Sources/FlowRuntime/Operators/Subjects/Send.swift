@@ -1,10 +1,39 @@
 extension OperatorSpec {
-    static let send = subjectMethod("send", aliases: ["onNext"], "pushes a value into a subject", [arg("value", .value)],
-        example: #"""
+    static let send = OperatorSpec("send", aliases: ["onNext", "next", "accept"], .subjects, .method,
+        "pushes a value into a subject (no value: Combine's send() of Void); send(completion: .finished) or .failure(e) ends it", [
+        Signature([arg("value", .value)]) { args in
+            try args.subject().send(args.value(0)!)
+            return .null
+        },
+        Signature([]) { args in
+            try args.subject().send(.tuple([]))
+            return .null
+        },
+        Signature([labelled("completion", .value)]) { args in
+            let subject = try args.subject()
+            switch args.value(0)! {
+            case .event(.completed): subject.complete()
+            case .event(.error(let error)): subject.fail(error.located(at: args.context.location))
+            case let other:
+                throw FlowError("send(completion:) takes .finished or .failure(error), got \(other.typeName) \(other.literal)",
+                                at: args.context.location)
+            }
+            return .null
+        },
+    ], example: #"""
             let s = subject()
             timer(2ms).sink { _ in s.send(7) }
-            marbles(s.take(1))
-            """#) { subject, args in
-        subject.send(args.value(0)!)
+            timer(3ms).sink { _ in s.send(completion: .finished) }
+            marbles(s)
+            """#)
+}
+
+extension Arguments {
+    /// The subject a subject method is called on.
+    func subject() throws -> Subject {
+        guard case .stream(let s)? = receiver, let subject = s as? Subject else {
+            throw FlowError("\(name) needs a subject, such as one made by subject()", at: context.location)
+        }
+        return subject
     }
 }

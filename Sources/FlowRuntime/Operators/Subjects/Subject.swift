@@ -8,16 +8,13 @@ extension OperatorSpec {
     ) -> OperatorSpec {
         OperatorSpec(name, aliases: aliases, .subjects, .method, summary, [
             Signature(parameters) { args in
-                guard case .stream(let s)? = args.receiver, let subject = s as? Subject else {
-                    throw FlowError("\(name) needs a subject, such as one made by subject()", at: args.context.location)
-                }
-                try act(subject, args)
+                try act(try args.subject(), args)
                 return .null
             },
         ], example: example)
     }
 
-    static let subject = OperatorSpec("subject", aliases: ["publishSubject", "PassthroughSubject"], .subjects, .function,
+    static let subject = OperatorSpec("subject", aliases: ["publishSubject", "PublishSubject", "PassthroughSubject", "PublishRelay", "Subject"], .subjects, .function,
         "a stream you push values into with send, complete and fail", [
         Signature([]) { _ in .stream(PublishSubject()) },
     ], example: #"""
