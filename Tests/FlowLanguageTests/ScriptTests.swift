@@ -35,10 +35,13 @@ import FlowRuntime
         for family in OperatorSpec.Family.allCases {
             let text = try String(contentsOfFile: folder.appendingPathComponent("\(family.rawValue).flow").path, encoding: .utf8)
             func uses(_ name: String, label: String?) -> Bool {
+                // `Observable.create` may be written `create`; generic
+                // arguments may follow a type's name (`PublishSubject<Int>()`).
                 let bare = name.split(separator: ".").last.map(String.init) ?? name
                 return [name, bare].contains { name in
-                    guard let label else { return text.contains("\(name)(") || text.contains("\(name) {") }
-                    return text.contains("\(name)(\(label):")
+                    let escaped = NSRegularExpression.escapedPattern(for: name)
+                    let call = label.map { "\\(\($0):" } ?? #"(\(|\s*\{)"#
+                    return text.range(of: #"(?<!\w)"# + escaped + #"(<[^()]*>)?"# + call, options: .regularExpression) != nil
                 }
             }
             for spec in family.operators {

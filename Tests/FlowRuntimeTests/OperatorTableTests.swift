@@ -26,7 +26,7 @@ import Testing
     @Test func aliasesResolveToTheCanonicalEntry() {
         let pairs = [("removeDuplicates", "distinctUntilChanged"), ("flatMapLatest", "flatMapLatest"), ("switchMap", "flatMapLatest"),
                      ("prefix", "take"), ("dropFirst", "skip"), ("handleEvents", "do"), ("tap", "do"),
-                     ("replaceError", "catchAndReturn"), ("mergeMap", "flatMap"), ("race", "amb")]
+                     ("replaceError(with:)", "catchAndReturn"), ("mergeMap", "flatMap"), ("race", "amb")]
         for (alias, canonical) in pairs { #expect(operatorTable.lookup(alias)?.name == canonical) }
     }
 

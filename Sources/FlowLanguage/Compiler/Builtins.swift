@@ -5,8 +5,23 @@ enum Builtins {
     /// Free functions of the language itself.
     static let languageFunctions: Set<String> = ["print", "cold", "hot", "time", "expect", "marbles", "String", "Int", "Double"]
 
-    /// Methods that subscribe (the end of a chain).
-    static let subscribingMethods: Set<String> = ["sink", "subscribe"]
+    /// Methods that subscribe (the end of a chain), and the labels of their
+    /// handlers: flow's and Combine's `sink`, RxSwift's and RxJS's
+    /// `subscribe`, RxSwift's `bind` and `drive`, CwlSignal's `subscribeValues`.
+    static let subscribingLabels: [String: [String?]] = [
+        "sink": [nil, "receiveValue", "receiveCompletion"],
+        "subscribe": [nil, "onNext", "onError", "onCompleted", "onDisposed"],
+        "bind": [nil, "onNext", "to"],
+        "drive": [nil, "onNext", "onCompleted", "onDisposed"],
+        "subscribeValues": [nil],
+    ]
+
+    static var subscribingMethods: Set<String> { Set(subscribingLabels.keys) }
+
+    /// Whether a call subscribes: `subscribe(on:)` is the operator instead.
+    static func isSubscribing(_ name: String, labels: [String?]) -> Bool {
+        subscribingLabels[name] != nil && !(name == "subscribe" && labels == ["on"])
+    }
 
     static var operatorFunctions: [String] {
         operatorTable.entries.filter { $0.form != .method }.flatMap { [$0.name] + $0.aliasNames }

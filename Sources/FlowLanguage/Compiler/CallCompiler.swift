@@ -94,6 +94,10 @@ extension Compiler {
         if Builtins.languageFunctions.contains(name) {
             return compileBuiltin(name, nameSpan, arguments, span, in: scope)
         }
+        if name == "DisposeBag" || name == "Set", arguments.isEmpty {
+            // RxSwift's `DisposeBag()`, Combine's `Set<AnyCancellable>()`.
+            return { _ in name == "DisposeBag" ? .function(DisposeBagValue()) : .array([]) }
+        }
         if SwiftVocabulary.schedulerTypes.contains(name) {
             _ = compileArguments(arguments, in: scope)
             let scheduler = SwiftVocabulary.scheduler(name)
@@ -147,7 +151,7 @@ extension Compiler {
                 return { _ in scheduler }
             }
         }
-        if Builtins.subscribingMethods.contains(name) {
+        if Builtins.isSubscribing(name, labels: arguments.map(\.label)) {
             return compileSubscription(base, name, nameSpan, arguments, span, in: scope)
         }
         let call = OperatorCall(name, labels: arguments.map(\.label), method: true).flatMap { $0.spec.form == .function ? nil : $0 }
@@ -301,31 +305,44 @@ extension Compiler {
     private func compileSubscription(
         _ base: Expr, _ name: String, _ nameSpan: Span, _ arguments: [CallArgument], _ span: Span, in scope: Scope
     ) -> Code {
-        let allowed: [String?] = name == "sink" ? [nil, "receiveValue", "receiveCompletion"] : [nil, "onNext", "onError", "onCompleted"]
+        let allowed = Builtins.subscribingLabels[name] ?? []
         for argument in arguments where !allowed.contains(argument.label) {
             error("'\(name)' has no argument labelled '\(argument.label!)'", argument.labelSpan ?? argument.value.span,
-                  help: "it takes " + allowed.compactMap { $0.map { "\($0):" } }.joined(separator: ", ") + " or a trailing closure")
+                  help: "it takes " + allowed.compactMap { $0.map { "\($0):" } }.joined(separator: ", ")
+                      + (allowed.contains(nil) ? " or a trailing closure" : ""))
         }
         let stream = compile(base, in: scope)
         let args = compileArguments(arguments, in: scope)
-        let roles: [Handlers.Role] = args.labels.map { label in
-            switch label {
-            case "onError": return .error
-            case "onCompleted": return .completed
-            case "receiveCompletion": return .completion
-            default: return .next
-            }
-        }
         let env = environment
         let location = self.location(span)
+        if name == "bind", args.labels.contains("to") {
+            // RxSwift's `bind(to: subject, ...)`: each value is sent to every target.
+            return { frame in
+                let observable = try located(location) { try stream(frame).asStream() }
+                let targets = try args.evaluate(frame).map { target in
+                    try located(location) {
+                        guard case .stream(let s) = target, let subject = s as? Subject else {
+                            throw FlowError("bind(to:) needs subjects or relays, got \(target.typeName) \(target.literal)")
+                        }
+                        return subject
+                    }
+                }
+                var handlers = Handlers()
+                handlers.next = Function.unary(name: "bind") { value in
+                    for target in targets { target.send(value) }
+                    return .null
+                }
+                return .function(SubscriptionValue(env.subscribe(observable, at: location, handlers: handlers)))
+            }
+        }
+        let roles = args.labels.map(Handlers.role(of:))
         return { frame in
             let observable = try located(location) { try stream(frame).asStream() }
             var handlers = Handlers()
             for (role, code) in zip(roles, args.codes) {
                 handlers.set(role, try located(location) { try code(frame).asFunction() })
             }
-            env.subscribe(observable, at: location, handlers: handlers)
-            return .null
+            return .function(SubscriptionValue(env.subscribe(observable, at: location, handlers: handlers)))
         }
     }
 }

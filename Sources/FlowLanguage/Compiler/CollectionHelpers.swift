@@ -9,6 +9,7 @@ enum CollectionHelpers {
         "first", "last", "min", "max", "allSatisfy", "prefix", "dropFirst", "dropLast", "suffix", "firstIndex",
         "uppercased", "lowercased", "hasPrefix", "hasSuffix", "trimmed", "replacingOccurrences", "enumerated",
         "sum", "count", "isEmpty", "keys", "values", "appending", "mapValues",
+        "cancel", "dispose", "store", "disposed",
     ]
 
     static func call(_ name: String, on receiver: Value, labels: [String?], arguments: [Value]) throws -> Value {
@@ -21,6 +22,7 @@ enum CollectionHelpers {
         case .tuple(let t): return try array(name, t.elements, args)
         case .string(let s): return try string(name, s, args)
         case .dictionary(let d): return try dictionary(name, d, args)
+        case .function(let f) where f is SubscriptionValue || f is DisposeBagValue: return try subscription(name, f, args)
         default:
             throw FlowError("\(receiver.typeName) \(receiver.literal) has no method '\(name)'")
         }
@@ -98,6 +100,31 @@ enum CollectionHelpers {
             return .array(a.enumerated().map { .tuple(Tuple([.int($0.offset), $0.element], labels: ["offset", "element"])) })
         case "appending": try args.expect(1); return .array(a + [args.values[0]])
         default: throw FlowError("Array has no method '\(name)'")
+        }
+    }
+
+    /// A subscription's and a dispose bag's methods.
+    private static func subscription(_ name: String, _ f: Function, _ args: Args) throws -> Value {
+        switch name {
+        case "cancel", "dispose":
+            try args.expect(0)
+            return try f.call([])
+        case "disposed":
+            try args.expect(1, labels: ["by"])
+            guard case .function(let target) = args.values[0], let bag = target as? DisposeBagValue,
+                  let subscription = f as? SubscriptionValue else {
+                throw FlowError("disposed(by:) puts a subscription in a DisposeBag(), got \(args.values[0].typeName) \(args.values[0].literal)")
+            }
+            bag.insert(subscription.subscription)
+            return .null
+        case "store":
+            try args.expect(1, labels: ["in"])
+            if case .function(let target) = args.values[0], let bag = target as? DisposeBagValue, let subscription = f as? SubscriptionValue {
+                bag.insert(subscription.subscription)
+            }
+            return .null
+        default:
+            throw FlowError("\(f.name) has no method '\(name)'; it has cancel(), dispose(), store(in:) and disposed(by:)")
         }
     }
 

@@ -97,7 +97,7 @@ struct DirectCompiler {
             where scope.lookup(moduleName) == nil && environment.modules[moduleName] != nil:
             guard let found = environment.modules[moduleName]?.function(name) else { return nil }
             (call, receiver, nameSpan) = (OperatorCall(found), nil, span)
-        case .member(let base, let name, _, _) where Builtins.subscribingMethods.contains(name):
+        case .member(let base, let name, _, _) where Builtins.isSubscribing(name, labels: written):
             return subscription(base, arguments, callee.span)
         case .member(let base, let name, let span, _):
             let found = OperatorCall(name, labels: written, method: true).flatMap { $0.spec.form == .function ? nil : $0 }
@@ -150,17 +150,12 @@ struct DirectCompiler {
     /// `s.sink { }` / `s.subscribe(onNext:)` inside a closure (the frame
     /// compile has checked its labels).
     private func subscription(_ base: Expr, _ arguments: [CallArgument], _ span: Span) -> DirectCode? {
-        guard let stream = compile(base) else { return nil }
+        // `bind(to:)` needs the frame compile's handling.
+        guard !arguments.contains(where: { $0.label == "to" }), let stream = compile(base) else { return nil }
         var handlers: (Value, Value, Frame) throws -> Handlers = { _, _, _ in Handlers() }
         for argument in arguments {
             guard let code = compile(argument.value) else { return nil }
-            let role: Handlers.Role
-            switch argument.label {
-            case "onError": role = .error
-            case "onCompleted": role = .completed
-            case "receiveCompletion": role = .completion
-            default: role = .next
-            }
+            let role = Handlers.role(of: argument.label)
             let before = handlers
             let location = self.location(argument.value.span)
             handlers = { a, b, f in
@@ -173,8 +168,7 @@ struct DirectCompiler {
         let location = self.location(span)
         return { a, b, f in
             let observable = try located(location) { try stream(a, b, f).asStream() }
-            env.subscribe(observable, at: location, handlers: try handlers(a, b, f))
-            return .null
+            return .function(SubscriptionValue(env.subscribe(observable, at: location, handlers: try handlers(a, b, f))))
         }
     }
 

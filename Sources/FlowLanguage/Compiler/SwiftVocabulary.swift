@@ -37,13 +37,14 @@ enum SwiftVocabulary {
     /// Implicit members that are values on their own.
     static let constantNames = [
         "finished", "completed", "forever", "whileConnected", "none", "main",
-        "background", "utility", "default", "userInitiated", "userInteractive", "unspecified", "common",
+        "background", "utility", "default", "userInitiated", "userInteractive", "unspecified", "common", "unlimited",
     ]
 
     static func constant(_ name: String) -> Value? {
         switch name {
         case "finished", "completed": .event(.completed)
         case "none": .null
+        case "unlimited": .int(Int.max)
         case "main": scheduler(".main")
         case _ where constantNames.contains(name): .string(name)
         default: nil
@@ -54,7 +55,7 @@ enum SwiftVocabulary {
     static let constructors: [String: String] = [
         "nanoseconds": "a duration", "microseconds": "a duration", "milliseconds": "a duration", "seconds": "a duration",
         "failure": "an error event", "error": "an error event", "success": "a value event", "next": "a value event",
-        "some": "the value itself",
+        "some": "the value itself", "max": "a count",
     ]
 
     static func construct(_ name: String, _ value: Value) throws -> Value {

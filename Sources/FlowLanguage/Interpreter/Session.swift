@@ -144,7 +144,8 @@ public final class Session {
                 if Self.subscribesItself(expr) { break }
                 if case .stream(let stream) = value {
                     subscribe(stream, as: job, at: file.location(of: expr.span.start))
-                } else if !value.isNull {
+                } else if !value.isNull, !value.isSubscription {
+                    // A subscription (what `sink` returns) is shown by its events.
                     listener?.session(self, evaluated: value)
                 }
             case .return, .test:

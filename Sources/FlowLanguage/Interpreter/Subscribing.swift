@@ -7,8 +7,11 @@ struct Handlers {
     var completed: Function?
     /// Combine's `receiveCompletion`: called with `completed` or `error(e)`.
     var completion: Function?
+    /// RxSwift's `onDisposed`: called once the subscription has ended, by
+    /// completion, error or cancellation.
+    var disposed: Function?
 
-    enum Role { case next, error, completed, completion }
+    enum Role { case next, error, completed, completion, disposed }
 
     mutating func set(_ role: Role, _ function: Function) {
         switch role {
@@ -16,7 +19,60 @@ struct Handlers {
         case .error: error = function
         case .completed: completed = function
         case .completion: completion = function
+        case .disposed: disposed = function
         }
+    }
+
+    /// The handler each label of a subscribing call sets.
+    static func role(of label: String?) -> Role {
+        switch label {
+        case "onError": .error
+        case "onCompleted": .completed
+        case "receiveCompletion": .completion
+        case "onDisposed": .disposed
+        default: .next
+        }
+    }
+}
+
+/// A subscription as a value: what `sink`, `subscribe` and `bind` return.
+/// `cancel()` or `dispose()` ends it; `store(in:)` and `disposed(by:)`
+/// keep it, as the libraries require (in flow a subscription lives until
+/// it ends or the run does, kept or not).
+final class SubscriptionValue: Function {
+    let subscription: Disposable
+
+    init(_ subscription: Disposable) {
+        self.subscription = subscription
+        super.init(name: "subscription", parameterCount: 0)
+    }
+
+    override func call(_ args: [Value]) throws -> Value {
+        subscription.dispose()
+        return .null
+    }
+}
+
+extension Value {
+    var isSubscription: Bool {
+        if case .function(let f) = self { f is SubscriptionValue } else { false }
+    }
+}
+
+/// RxSwift's `DisposeBag()`: holds the subscriptions given to it with
+/// `disposed(by:)`; `dispose()` ends them all.
+final class DisposeBagValue: Function {
+    private var held: [Disposable] = []
+
+    init() { super.init(name: "DisposeBag", parameterCount: 0) }
+
+    func insert(_ subscription: Disposable) { held.append(subscription) }
+
+    override func call(_ args: [Value]) throws -> Value {
+        let all = held
+        held = []
+        for subscription in all { subscription.dispose() }
+        return .null
     }
 }
 
@@ -24,11 +80,13 @@ extension Environment {
     /// Subscribes a stream for its effects (`sink`, `subscribe`, a
     /// statement ending in `.print`). An error that reaches a subscriber
     /// without an error handler is reported and fails the run.
-    func subscribe(_ stream: Observable, at location: SourceLocation, handlers: Handlers) {
+    @discardableResult
+    func subscribe(_ stream: Observable, at location: SourceLocation, handlers: Handlers) -> Disposable {
         if tracesEverything { run.scheduler.tracer?.trace(stream) }
         let subscriber = ScriptSubscriber(handlers: handlers, location: location, environment: self)
         run.track(subscriber)
         stream.subscribe(subscriber, on: run.scheduler)
+        return subscriber
     }
 }
 
@@ -63,6 +121,7 @@ final class ScriptSubscriber: Observer, Disposable {
 
     func onError(_ error: FlowError) {
         guard !isDone else { return }
+        defer { callDisposed() }
         let notes = releaseConsumers(.failed)
         _ = finish()
         do {
@@ -84,6 +143,7 @@ final class ScriptSubscriber: Observer, Disposable {
         if isDone { return }
         for note in releaseConsumers(.completed) { environment.output(note) }
         guard finish() else { return }
+        defer { callDisposed() }
         do {
             _ = try handlers.completed?.call([])
             _ = try handlers.completion?.call(.event(.completed))
@@ -101,6 +161,14 @@ final class ScriptSubscriber: Observer, Disposable {
         return true
     }
 
+    private var disposedCalled = false
+
+    private func callDisposed() {
+        guard !disposedCalled, let disposed = handlers.disposed else { return }
+        disposedCalled = true
+        do { _ = try disposed.call([]) } catch { report(FlowError.wrap(error)) }
+    }
+
     func dispose() {
         let wasDone = isDone
         isDone = true
@@ -110,6 +178,7 @@ final class ScriptSubscriber: Observer, Disposable {
         if !wasDone {
             run.untrack(self)
             for note in releaseConsumers(.cancelled) { environment.output(note) }
+            callDisposed()
         }
     }
 

@@ -12,16 +12,18 @@ extension OperatorSpec.Family {
         case .creation: [.just, .of, .from, .range, .empty, .never, .error, .deferred, .create, .future, .iif, .interval, .timer]
         case .subjects: [.subject, .behaviorSubject, .replaySubject, .send, .on, .complete, .fail]
         case .transformation:
-            [.map, .compactMap, .scan, .buffer, .window, .groupBy, .pairwise, .enumerated, .timestamp, .timeInterval]
+            [.map, .mapTo, .compactMap, .replaceNil, .scan, .buffer, .window, .groupBy, .pairwise, .enumerated, .timestamp, .timeInterval]
         case .filtering:
-            [.filter, .distinctUntilChanged, .distinct, .take, .takeLast, .takeWhile, .takeUntil, .skip, .skipWhile, .skipUntil,
-             .elementAt, .first, .last, .single, .ignoreElements, .sample, .debounce, .throttle]
-        case .combining: [.merge, .concat, .zip, .combineLatest, .amb, .withLatestFrom, .startWith, .endWith]
+            [.filter, .distinctUntilChanged, .distinct, .take, .takeLast, .takeWhile, .takeUntil, .takeFor, .skip, .skipLast,
+             .skipWhile, .skipUntil, .elementAt, .first, .find, .last, .single, .ignoreElements, .sample, .sampleTime, .debounce,
+             .throttle, .audit]
+        case .combining: [.merge, .concat, .zip, .combineLatest, .forkJoin, .amb, .withLatestFrom, .startWith, .endWith]
         case .higherOrder: [.flatMap, .concatMap, .flatMapLatest, .flatMapFirst, .switchLatest]
-        case .errors: [.catch, .catchAndReturn, .retry, .timeout]
+        case .errors: [.catch, .catchAndReturn, .retry, .retryWhen, .timeout]
         case .time: [.delay, .delaySubscription]
         case .sharing: [.share, .publish, .replay, .refCount, .connect]
-        case .utility: [.do, .materialize, .dematerialize, .trace, .print]
+        case .utility:
+            [.do, .finalize, .materialize, .dematerialize, .observeOn, .subscribeOn, .asObservable, .repeat, .trace, .print, .debug]
         case .aggregation: [.reduce, .count, .toArray, .min, .max, .sum, .isEmpty, .contains, .allSatisfy, .defaultIfEmpty]
         }
     }

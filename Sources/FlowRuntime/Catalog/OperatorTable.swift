@@ -110,6 +110,13 @@ public struct Parameter: CustomStringConvertible, Sendable {
         }
     }
 
+    /// Whether a value can be passed for this parameter: its type's values,
+    /// and arrays of streams for variadic streams (`merge([a, b])`).
+    public func accepts(_ value: Value) -> Bool {
+        if isVariadic, type == .stream, case .array = value { return true }
+        return type.accepts(value)
+    }
+
     public var description: String {
         let head = label.map { "\($0): " } ?? ""
         return head + type.rawValue + (isVariadic ? "..." : "") + (isOptional ? "?" : "")
@@ -158,7 +165,7 @@ public struct Signature: Sendable {
         if p == parameters.count { return a == labels.count }
         let parameter = parameters[p]
         func fits(_ i: Int) -> Bool {
-            i < labels.count && labels[i] == parameter.label && (values[i].map(parameter.type.accepts) ?? true)
+            i < labels.count && labels[i] == parameter.label && (values[i].map(parameter.accepts) ?? true)
         }
         if parameter.isVariadic {
             var end = a
@@ -292,8 +299,15 @@ public struct Arguments {
     }
     public func bool(_ i: Int, default fallback: Bool) throws -> Bool { try convert(i) { try $0.asBool() } ?? fallback }
     public func string(_ i: Int, default fallback: String) throws -> String { try convert(i) { try $0.asString() } ?? fallback }
+    /// The streams of a variadic parameter; an array among them gives its
+    /// elements (`merge([a, b])`, `combineLatest(array)`).
     public func streams(_ i: Int) throws -> [Observable] {
-        try all(i).map { v in try convert(i) { _ in try v.asStream() }! }
+        try all(i).flatMap { v in
+            try convert(i) { _ in
+                if case .array(let elements) = v { return try elements.map { try $0.asStream() } }
+                return [try v.asStream()]
+            }!
+        }
     }
 
     /// The stream the method was called on.
@@ -309,8 +323,8 @@ extension OperatorTable {
     /// Whether a remembered plan still types these arguments.
     static func fits(_ plan: [[Int]], _ signature: Signature, _ arguments: [Value]) -> Bool {
         for (p, indices) in plan.enumerated() {
-            let type = signature.parameters[p].type
-            for i in indices where i >= arguments.count || !type.accepts(arguments[i]) { return false }
+            let parameter = signature.parameters[p]
+            for i in indices where i >= arguments.count || !parameter.accepts(arguments[i]) { return false }
         }
         return true
     }
@@ -339,13 +353,18 @@ public final class OperatorTable: Sendable {
     init(_ entries: [OperatorSpec]) {
         self.entries = entries
         var index: [String: [(entry: Int, spelling: Int?)]] = [:]
+        var unlabelled: [String: [(entry: Int, spelling: Int?)]] = [:]
         for (i, entry) in entries.enumerated() {
             index[entry.name, default: []].append((i, nil))
             for (s, spelling) in entry.aliases.enumerated() {
                 let key = spelling.label.map { "\(spelling.name)(\($0):)" } ?? spelling.name
                 index[key, default: []].append((i, s))
+                // Written without its label (`replaceEmpty(0)`), a labelled
+                // spelling is still a meaning of its name, after the others.
+                if spelling.label != nil { unlabelled[spelling.name, default: []].append((i, s)) }
             }
         }
+        for (name, meanings) in unlabelled { index[name, default: []] += meanings }
         byName = index
     }
 

@@ -1,9 +1,15 @@
 extension OperatorSpec {
-    static let contains = method("contains", .aggregation, "whether some value equals the given one", [arg("element", .value)],
-        example: #"""
+    static let contains = OperatorSpec("contains", .aggregation, .method,
+        "whether some value equals the given one (or, with where:, satisfies the predicate)", [
+        Signature([arg("element", .value)]) { .stream(try $0.source().contains($0.value(0)!)) },
+        Signature([labelled("where", .function)]) { args in
+            let predicate = try args.function(0)
+            return .stream(try args.source().decide("contains", whenFound: true) { try predicate.test($0) })
+        },
+    ], example: #"""
             let source = cold("-1-2-3|")
-            marbles(source, source.contains(2))
-            """#) { $0.contains($1.value(0)!) }
+            marbles(source, source.contains(2), source.contains(where: { $0 > 2 }))
+            """#)
 }
 
 extension Observable {

@@ -3,6 +3,8 @@ extension OperatorSpec {
         Signature([arg("seed", .value), arg("accumulator", .function)]) { .stream(try $0.source().reduce($0.value(0), $0.function(1))) },
         Signature([labelled("into", .value), arg("accumulator", .function)]) { .stream(try $0.source().reduce($0.value(0), $0.function(1))) },
         Signature([arg("accumulator", .function)]) { .stream(try $0.source().reduce(nil, $0.function(0))) },
+        // RxJS: reduce(accumulator, seed).
+        Signature([arg("accumulator", .function), arg("seed", .value)]) { .stream(try $0.source().reduce($0.value(1), $0.function(0))) },
     ], example: #"""
             let source = cold("-1-2-3|")
             marbles(source, source.reduce(0) { $0 + $1 })

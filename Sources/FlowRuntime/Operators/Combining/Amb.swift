@@ -1,5 +1,5 @@
 extension OperatorSpec {
-    static let amb = OperatorSpec("amb", aliases: ["race"], .combining, .both, "mirrors the first stream to send an event", [
+    static let amb = OperatorSpec("amb", aliases: ["race", "raceWith"], .combining, .both, "mirrors the first stream to send an event", [
         Signature([variadic("sources", .stream)]) { .stream(.amb(try $0.allSources(0))) },
     ], example: #"""
             let a = cold("---a|")

@@ -1,7 +1,15 @@
 extension OperatorSpec {
-    static let combineLatest = OperatorSpec("combineLatest", .combining, .both, "the latest value of each stream, whenever any emits", [
-        Signature([variadic("sources", .stream), optionalArg("combine", .function)]) {
-            .stream(.combineLatest(try $0.allSources(0), combine: try $0.optionalFunction(1)))
+    static let combineLatest = OperatorSpec("combineLatest", aliases: [
+        "combineLatestWith", "CombineLatest", "CombineLatest3", "CombineLatest4", "combineLatestAll", "combineLatest(second:)",
+    ], .combining, .both,
+        "the latest value of each stream, whenever any emits; on a stream of streams, combines its inner streams once it completes", [
+        Signature([variadic("sources", .stream), optionalArg("combine", .function)]) { args in
+            if args.receiver != nil, try args.streams(0).isEmpty {
+                return .stream(try args.source().combiningInnerStreams(name: "combineLatestAll", combine: args.optionalFunction(1)) {
+                    .combineLatest($0, combine: $1)
+                })
+            }
+            return .stream(.combineLatest(try args.allSources(0), combine: try args.optionalFunction(1)))
         },
     ], example: #"""
             let a = cold("-a---b|")
@@ -11,6 +19,16 @@ extension OperatorSpec {
 }
 
 extension Observable {
+    /// RxJS's `combineLatestAll`, `zipAll`: collects the inner streams of a
+    /// stream of streams until it completes, then combines them.
+    func combiningInnerStreams(
+        name: String, combine: Function?, _ make: @escaping ([Observable], Function?) -> Observable
+    ) -> Observable {
+        toArray().flatMap(Function.unary(name: name) { collected in
+            .stream(make(try collected.asArray().map { try $0.asStream() }, combine))
+        })
+    }
+
     /// Once every source has a value, a tuple of the latest values (or
     /// `combine` applied to them) each time any source emits. Completes
     /// when all sources have completed; an error ends it at once.
@@ -41,6 +59,8 @@ final class CombineLatestSink: CombiningSink {
 
     override func innerCompleted(_ inner: InnerObserver) {
         remaining -= 1
-        if remaining == 0 { sendCompleted() }
+        // A source that ends without a value means no combination can
+        // ever be made (as in RxSwift and RxJS).
+        if remaining == 0 || latest[inner.index] == nil { sendCompleted() }
     }
 }

@@ -1,5 +1,5 @@
 extension OperatorSpec {
-    static let concat = OperatorSpec("concat", aliases: ["concatAll", "append"], .combining, .both,
+    static let concat = OperatorSpec("concat", aliases: ["concatAll", "concatWith", Spelling("Concatenate", renames: ["prefix": nil, "suffix": nil])], .combining, .both,
         "streams one after another; on a stream of streams, its inner streams one after another", [
         Signature([variadic("sources", .stream)]) { args in
             if try args.receiver != nil && args.streams(0).isEmpty { return .stream(try args.source().concat()) }

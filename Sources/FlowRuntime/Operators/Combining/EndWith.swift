@@ -1,5 +1,7 @@
 extension OperatorSpec {
-    static let endWith = method("endWith", .combining, "emits the given values after the source completes", [variadic("values", .value)],
+    static let endWith = method("endWith", aliases: ["append"], .combining,
+        "emits the given values after the source completes (given streams, Combine's append: their values, one stream after another)",
+        [variadic("values", .value)],
         example: #"""
             let source = cold("-a|")
             marbles(source, source.endWith(9))
@@ -11,7 +13,7 @@ extension OperatorSpec {
 extension Observable {
     /// The source, then `values` once it completes.
     public func endWith(_ values: [Value]) -> Observable {
-        let node = Observable.concat([self, .from(values, name: "of")])
+        let node = Observable.concat([self] + (Observable.streams(in: values) ?? [.from(values, name: "of")]))
         return ClosureNode("endWith", inputs: [node]) { o, s, inputs in inputs[0].subscribe(o, on: s) }
     }
 }

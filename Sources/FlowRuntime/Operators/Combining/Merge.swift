@@ -1,5 +1,5 @@
 extension OperatorSpec {
-    static let merge = OperatorSpec("merge", aliases: ["mergeAll"], .combining, .both,
+    static let merge = OperatorSpec("merge", aliases: ["mergeAll", "mergeWith", "Merge", "Merge3", "Merge4", "MergeMany"], .combining, .both,
         "all values of several streams as they arrive; on a stream of streams, merges its inner streams", [
         Signature([variadic("sources", .stream), labelled("maxConcurrent", .int, optional: true).positive()]) { args in
             let others = try args.streams(0)

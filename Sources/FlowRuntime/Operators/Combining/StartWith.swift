@@ -1,5 +1,7 @@
 extension OperatorSpec {
-    static let startWith = method("startWith", aliases: ["prepend"], .combining, "emits the given values first", [variadic("values", .value)],
+    static let startWith = method("startWith", aliases: ["prepend"], .combining,
+        "emits the given values first (given streams, Combine's prepend: their values first, one stream after another)",
+        [variadic("values", .value)],
         example: #"""
             let source = cold("--a|")
             marbles(source, source.startWith(0))
@@ -9,9 +11,25 @@ extension OperatorSpec {
 }
 
 extension Observable {
-    /// `values` first, then the source.
+    /// `values` first, then the source; when every value is a stream, the
+    /// streams' values first.
     public func startWith(_ values: [Value]) -> Observable {
-        let node = Observable.concat([.from(values, name: "of"), self])
+        let first = Observable.streams(in: values) ?? [.from(values, name: "of")]
+        let node = Observable.concat(first + [self])
         return ClosureNode("startWith", inputs: [node]) { o, s, inputs in inputs[0].subscribe(o, on: s) }
+    }
+}
+
+extension Observable {
+    /// The streams among `values` when every one is a stream: Combine's
+    /// `prepend` and `append` take values or publishers alike.
+    static func streams(in values: [Value]) -> [Observable]? {
+        guard !values.isEmpty else { return nil }
+        var streams: [Observable] = []
+        for value in values {
+            guard case .stream(let stream) = value else { return nil }
+            streams.append(stream)
+        }
+        return streams
     }
 }

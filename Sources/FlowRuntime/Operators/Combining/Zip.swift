@@ -1,9 +1,12 @@
 import DequeModule
 
 extension OperatorSpec {
-    static let zip = OperatorSpec("zip", .combining, .both, "tuples of the n-th values of each stream", [
+    static let zip = OperatorSpec("zip", aliases: ["zipWith", "Zip", "Zip3", "Zip4", "zipAll"], .combining, .both, "tuples of the n-th values of each stream", [
         Signature([variadic("sources", .stream), optionalArg("combine", .function)]) {
-            .stream(.zip(try $0.allSources(0), combine: try $0.optionalFunction(1)))
+            if $0.receiver != nil, try $0.streams(0).isEmpty {
+                return .stream(try $0.source().combiningInnerStreams(name: "zipAll", combine: $0.optionalFunction(1)) { .zip($0, combine: $1) })
+            }
+            return .stream(.zip(try $0.allSources(0), combine: try $0.optionalFunction(1)))
         },
     ], example: #"""
             let a = cold("-a-b-c|")

@@ -1,5 +1,6 @@
 extension OperatorSpec {
-    static let `catch` = method("catch", aliases: ["catchError"], .errors, "on error, continues with the stream the closure returns",
+    static let `catch` = method("catch", aliases: ["catchError", "tryCatch"], .errors,
+        "on error, continues with the stream the closure returns; a closure of two parameters also gets the stream itself, to subscribe again (RxJS's caught)",
         [arg("handler", .function)],
         example: #"""
             let source = cold("-a#")
@@ -11,9 +12,12 @@ extension Observable {
     /// On error, continues with the stream `handler` returns for the
     /// error's value. A throwing handler ends the stream with its error.
     public func `catch`(_ handler: Function) -> Observable {
-        SinkNode("catch", self) { observer, scheduler in
-            CatchSink(observer, scheduler: scheduler) { error in try handler.call(error.value).asStream() }
+        guard handler.reads == 2 else {
+            return SinkNode("catch", self) { observer, scheduler in
+                CatchSink(observer, scheduler: scheduler) { error in try handler.call(error.value).asStream() }
+            }
         }
+        return CatchWithCaughtNode(self, handler)
     }
 }
 
@@ -50,5 +54,23 @@ final class CatchSink: Sink, InnerHost {
     override func disposeResources() {
         fallback?.dispose()
         fallback = nil
+    }
+}
+
+/// RxJS's `catchError((error, caught) => ...)`: `caught` is this very
+/// node, so a handler that returns it subscribes to the source again.
+final class CatchWithCaughtNode: Observable {
+    private let handler: Function
+
+    init(_ source: Observable, _ handler: Function) {
+        self.handler = handler
+        super.init(operatorName: "catch", inputs: [source])
+    }
+
+    override func subscribeCore(_ observer: Observer, on scheduler: Scheduler) {
+        let sink = CatchSink(observer, scheduler: scheduler) { [handler] error in
+            try handler.call(error.value, .stream(self)).asStream()
+        }
+        inputs[0].subscribe(sink, on: scheduler)
     }
 }

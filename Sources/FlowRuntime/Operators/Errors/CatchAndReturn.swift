@@ -1,5 +1,5 @@
 extension OperatorSpec {
-    static let catchAndReturn = method("catchAndReturn", aliases: ["replaceError", "catchErrorJustReturn"], .errors, "on error, emits a value and completes",
+    static let catchAndReturn = method("catchAndReturn", aliases: ["catchErrorJustReturn", "replaceError(with:)"], .errors, "on error, emits a value and completes",
         [arg("value", .value)],
         example: #"""
             let source = cold("-a#")

@@ -1,5 +1,5 @@
 extension OperatorSpec {
-    static let debounce = method("debounce", aliases: ["debounceTime"], .filtering, "emits a value after a quiet period with no newer value",
+    static let debounce = method("debounce", aliases: ["debounceTime", "debounce(for:)"], .filtering, "emits a value after a quiet period with no newer value",
         [arg("dueTime", .duration).nonNegative()],
         example: #"""
             let source = cold("-a-b----c|")

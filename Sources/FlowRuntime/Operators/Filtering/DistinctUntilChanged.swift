@@ -1,6 +1,8 @@
 extension OperatorSpec {
-    static let distinctUntilChanged = method("distinctUntilChanged", aliases: ["removeDuplicates"], .filtering, "drops a value equal to the previous one",
-        [optionalArg("key", .function)],
+    static let distinctUntilChanged = method("distinctUntilChanged", aliases: ["removeDuplicates", "removeDuplicates(by:)", "tryRemoveDuplicates"],
+        .filtering,
+        "drops a value equal to the previous one; a closure of one parameter gives the key to compare, of two ({ $0.id == $1.id }) says whether two values are equal",
+        [optionalArg("keyOrComparator", .function)],
         example: #"""
             let source = cold("-a-a-b-a|")
             marbles(source, source.distinctUntilChanged())
@@ -8,7 +10,9 @@ extension OperatorSpec {
 }
 
 extension Observable {
-    /// Drops a value equal to the one before it (compared by `key` when given).
+    /// Drops a value equal to the one before it: compared by `key` when it
+    /// reads one argument, or by `key` itself when it reads two (RxSwift's
+    /// comparer, Combine's `removeDuplicates(by:)`, RxJS's comparator).
     public func distinctUntilChanged(key: Function? = nil) -> Observable {
         DistinctUntilChangedNode(key, self)
     }
@@ -16,9 +20,18 @@ extension Observable {
 
 final class DistinctUntilChangedStage: Stage {
     let key: Function?
+    let comparesPairs: Bool
     @exclusivity(unchecked) var previous: Value?
-    init(key: Function?) { self.key = key }
+    init(key: Function?) {
+        self.key = key
+        comparesPairs = key?.reads == 2
+    }
     override func process(_ value: inout Value) throws -> StageVerdict {
+        if comparesPairs, let key {
+            defer { previous = value }
+            if let previous, try key.call(previous, value).asBool() { return .drop }
+            return .pass
+        }
         let current = try key?.call(value) ?? value
         defer { previous = current }
         if let previous, previous == current { return .drop }

@@ -1,5 +1,5 @@
 extension OperatorSpec {
-    static let elementAt = method("elementAt", aliases: ["element", "outputAt"], .filtering, "the value at an index, then completion", [arg("index", .int).nonNegative()],
+    static let elementAt = method("elementAt", aliases: ["element(at:)", "output(at:)"], .filtering, "the value at an index, then completion", [arg("index", .int).nonNegative()],
         example: #"""
             let source = cold("-a-b-c|")
             marbles(source, source.elementAt(1))
@@ -19,7 +19,8 @@ extension Observable {
 }
 
 final class ElementSink: Sink {
-    enum Mode { case first, last, single, at(Int) }
+    /// `find` is `first` that emits nil, not an error, when nothing matches.
+    enum Mode { case first, find, last, single, at(Int) }
     private let mode: Mode
     private let predicate: Function?
     @exclusivity(unchecked) private var found: Value?
@@ -38,7 +39,7 @@ final class ElementSink: Sink {
             return sendError(FlowError.wrap(error))
         }
         switch mode {
-        case .first:
+        case .first, .find:
             sendNext(value)
             sendCompleted()
         case .at(let target):
@@ -56,6 +57,7 @@ final class ElementSink: Sink {
     }
 
     override func onCompleted() {
+        if case .find = mode, found == nil { found = .null }
         guard let found else { return sendError(.noElements) }
         sendNext(found)
         sendCompleted()

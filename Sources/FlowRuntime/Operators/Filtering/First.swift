@@ -1,5 +1,5 @@
 extension OperatorSpec {
-    static let first = method("first", .filtering, "the first value (matching the predicate), then completion", [optionalArg("predicate", .function)],
+    static let first = method("first", aliases: ["first(where:)"], .filtering, "the first value (matching the predicate), then completion", [optionalArg("predicate", .function)],
         example: #"""
             let source = cold("--a-b|")
             marbles(source, source.first())

@@ -1,5 +1,5 @@
 extension OperatorSpec {
-    static let ignoreElements = method("ignoreElements", .filtering, "drops every value, keeps completion or error", [],
+    static let ignoreElements = method("ignoreElements", aliases: ["ignoreOutput"], .filtering, "drops every value, keeps completion or error", [],
         example: #"""
             let source = cold("-a-b|")
             marbles(source, source.ignoreElements())

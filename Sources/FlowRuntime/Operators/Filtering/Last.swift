@@ -1,5 +1,5 @@
 extension OperatorSpec {
-    static let last = method("last", .filtering, "the last value (matching the predicate), at completion", [optionalArg("predicate", .function)],
+    static let last = method("last", aliases: ["last(where:)"], .filtering, "the last value (matching the predicate), at completion", [optionalArg("predicate", .function)],
         example: #"""
             let source = cold("-a-b-|")
             marbles(source, source.last())

@@ -1,5 +1,5 @@
 extension OperatorSpec {
-    static let skip = method("skip", aliases: ["dropFirst"], .filtering, "drops the first n values", [arg("count", .int).nonNegative()],
+    static let skip = method("skip", aliases: [Spelling("dropFirst", implied: [(nil, .int(1))])], .filtering, "drops the first n values", [arg("count", .int).nonNegative()],
         example: #"""
             let source = cold("-a-b-c|")
             marbles(source, source.skip(2))

@@ -1,5 +1,5 @@
 extension OperatorSpec {
-    static let skipUntil = method("skipUntil", aliases: ["dropUntilOutputFrom"], .filtering, "drops values until another stream emits",
+    static let skipUntil = method("skipUntil", aliases: ["skip(until:)", "drop(untilOutputFrom:)"], .filtering, "drops values until another stream emits",
         [arg("other", .stream)],
         example: #"""
             let source = cold("-a-b-c-d|")

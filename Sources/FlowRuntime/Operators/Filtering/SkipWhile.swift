@@ -1,7 +1,6 @@
 extension OperatorSpec {
-    static let skipWhile = OperatorSpec("skipWhile", aliases: ["dropWhile"], .filtering, .method, "drops values while the predicate holds", [
+    static let skipWhile = OperatorSpec("skipWhile", aliases: ["skip(while:)", "drop(while:)"], .filtering, .method, "drops values while the predicate holds", [
         Signature([arg("predicate", .function)]) { .stream(try $0.source().skipWhile($0.function(0))) },
-        Signature([labelled("while", .function)]) { .stream(try $0.source().skipWhile($0.function(0))) },
     ], example: #"""
             let source = cold("-1-2-3-1|")
             marbles(source, source.skipWhile { $0 < 2 })

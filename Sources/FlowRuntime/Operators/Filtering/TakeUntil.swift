@@ -1,5 +1,5 @@
 extension OperatorSpec {
-    static let takeUntil = method("takeUntil", aliases: ["prefixUntilOutputFrom"], .filtering, "values until another stream emits, then completion",
+    static let takeUntil = method("takeUntil", aliases: ["take(until:)", "prefix(untilOutputFrom:)"], .filtering, "values until another stream emits, then completion",
         [arg("other", .stream)],
         example: #"""
             let source = cold("-a-b-c-d|")

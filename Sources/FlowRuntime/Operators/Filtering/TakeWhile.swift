@@ -1,9 +1,8 @@
 extension OperatorSpec {
-    static let takeWhile = OperatorSpec("takeWhile", aliases: ["prefixWhile"], .filtering, .method, "values while the predicate holds, then completion", [
+    static let takeWhile = OperatorSpec("takeWhile", aliases: ["take(while:)", "prefix(while:)"], .filtering, .method, "values while the predicate holds, then completion", [
         Signature([arg("predicate", .function), labelled("inclusive", .bool, optional: true)]) {
             .stream(try $0.source().takeWhile($0.function(0), inclusive: $0.bool(1, default: false)))
         },
-        Signature([labelled("while", .function)]) { .stream(try $0.source().takeWhile($0.function(0))) },
     ], example: #"""
             let source = cold("-1-2-3-1|")
             marbles(source, source.takeWhile { $0 < 3 })

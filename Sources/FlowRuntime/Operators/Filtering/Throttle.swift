@@ -1,5 +1,5 @@
 extension OperatorSpec {
-    static let throttle = method("throttle", aliases: ["throttleTime"], .filtering, "at most one value per window (the latest at its end, with latest: true)",
+    static let throttle = method("throttle", aliases: [Spelling("throttleTime", implied: [("latest", .bool(false))]), "throttle(for:)"], .filtering, "at most one value per window (the latest at its end, with latest: true)",
         [arg("duration", .duration).nonNegative(), labelled("latest", .bool, optional: true)],
         example: #"""
             let source = cold("-a-b-c-d|")

@@ -1,5 +1,5 @@
 extension OperatorSpec {
-    static let flatMap = method("flatMap", aliases: ["mergeMap"], .higherOrder, "maps each value to a stream and merges them",
+    static let flatMap = method("flatMap", aliases: ["mergeMap", Spelling("flatMap", label: "maxPublishers", means: "maxConcurrent")], .higherOrder, "maps each value to a stream and merges them",
         [labelled("maxConcurrent", .int, optional: true).positive(), arg("transform", .function)],
         example: #"""
             let source = cold("-a--b---|")

@@ -1,10 +1,12 @@
 extension OperatorSpec {
-    static let flatMapFirst = method("flatMapFirst", aliases: ["exhaustMap"], .higherOrder, "maps each value to a stream, ignoring values while one runs",
-        [arg("transform", .function)],
-        example: #"""
+    static let flatMapFirst = OperatorSpec("flatMapFirst", aliases: ["exhaustMap", "exhaustAll", "exhaust"], .higherOrder, .method,
+        "maps each value to a stream, ignoring values while one runs; with no closure, on a stream of streams, follows one inner stream at a time", [
+        Signature([arg("transform", .function)]) { .stream(try $0.source().flatMapFirst($0.function(0))) },
+        Signature([]) { .stream(try $0.source().flatten(name: "exhaustAll", strategy: .first, transform: nil)) },
+    ], example: #"""
             let source = cold("-a-b---c|")
             marbles(source, source.flatMapFirst { v in cold("-x-y|", x: v + "1", y: v + "2") })
-            """#) { $0.flatMapFirst(try $1.function(0)) }
+            """#)
 }
 
 extension Observable {

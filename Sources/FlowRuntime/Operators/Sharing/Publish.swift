@@ -1,5 +1,5 @@
 extension OperatorSpec {
-    static let publish = method("publish", aliases: ["multicast"], .sharing, "a connectable stream: the source runs once connect() is called", [],
+    static let publish = method("publish", aliases: ["multicast", "makeConnectable"], .sharing, "a connectable stream: the source runs once connect() is called", [],
         example: #"""
             let published = cold("-a-b|").publish()
             timer(2ms).sink { _ in published.connect() }

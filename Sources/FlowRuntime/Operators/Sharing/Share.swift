@@ -1,11 +1,20 @@
 extension OperatorSpec {
-    static let share = method("share", .sharing, "one upstream subscription for all subscribers while any remain",
-        [labelled("replay", .int, optional: true).nonNegative()],
+    static let share = method("share", aliases: [
+        Spelling("shareReplay", positional: ["replay"], implied: [("scope", .string("forever"))]),
+    ], .sharing,
+        "one upstream subscription for all subscribers while any remain; replay: n replays the latest n to late subscribers; scope: .forever keeps them (and the ending) for later subscribers",
+        [labelled("replay", .int, optional: true).nonNegative(), labelled("scope", .string, optional: true)],
         example: #"""
             let source = cold("-a-b-c|")
             let shared = source.share()
             marbles(shared, shared.map { $0 + "'" })
-            """#) { $0.share(replay: try $1.optionalInt(0) ?? 0) }
+            """#) { source, args in
+        let scope = try args.string(1, default: "whileConnected")
+        guard scope == "whileConnected" || scope == "forever" else {
+            throw FlowError("share's scope is .whileConnected or .forever, got \(scope)", at: args.context.location)
+        }
+        return source.share(replay: try args.optionalInt(0) ?? 0, forever: scope == "forever")
+    }
 }
 
 extension Observable {
@@ -13,8 +22,12 @@ extension Observable {
     /// latest `replay` values to late subscribers. When the count drops to
     /// zero, or the source ends, the connection (and its replay buffer) is
     /// dropped and the next subscriber reconnects (RxSwift's `.whileConnected`).
-    public func share(replay: Int = 0) -> Observable {
-        ShareNode(self, replay: Swift.max(0, replay))
+    /// With `forever` (RxSwift's `.forever`, RxJS's `shareReplay`), one
+    /// subject serves the whole run: a later connection keeps its replay
+    /// buffer, and once the source has ended, later subscribers get the
+    /// replay and the ending without a new subscription to the source.
+    public func share(replay: Int = 0, forever: Bool = false) -> Observable {
+        ShareNode(self, replay: Swift.max(0, replay), forever: forever)
     }
 }
 
@@ -24,15 +37,19 @@ func makeSubject(replay: Int) -> Subject {
 
 final class ShareNode: Observable {
     private let replay: Int
+    private let forever: Bool
 
-    init(_ source: Observable, replay: Int) {
+    init(_ source: Observable, replay: Int, forever: Bool) {
         self.replay = replay
+        self.forever = forever
         super.init(operatorName: "share", inputs: [source])
     }
 
-    /// The live connection of one scheduler run, if any.
+    /// The live connection of one scheduler run, if any, and the subject
+    /// kept for the whole run with `forever`.
     final class State {
         var connection: ShareConnection?
+        var subject: Subject?
     }
 
     override func subscribeCore(_ observer: Observer, on scheduler: Scheduler) {
@@ -42,14 +59,16 @@ final class ShareNode: Observable {
         if let existing = state.connection {
             connection = existing
         } else {
-            connection = ShareConnection(subject: makeSubject(replay: replay)) { [weak state] ended in
+            let subject = forever ? state.subject ?? makeSubject(replay: replay) : makeSubject(replay: replay)
+            if forever { state.subject = subject }
+            connection = ShareConnection(subject: subject) { [weak state] ended in
                 if state?.connection === ended { state?.connection = nil }
             }
             state.connection = connection
             isNew = true
         }
         connection.join(observer, on: scheduler)
-        if isNew { connection.connect(to: inputs[0], on: scheduler) }
+        if isNew, connection.subject.terminal == nil { connection.connect(to: inputs[0], on: scheduler) }
     }
 }
 

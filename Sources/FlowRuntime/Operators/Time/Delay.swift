@@ -1,5 +1,5 @@
 extension OperatorSpec {
-    static let delay = method("delay", .time, "shifts values and completion later by a duration", [arg("dueTime", .duration).nonNegative()],
+    static let delay = method("delay", aliases: ["delay(for:)"], .time, "shifts values and completion later by a duration", [arg("dueTime", .duration).nonNegative()],
         example: #"""
             let source = cold("-a-b|")
             marbles(source, source.delay(2ms))

@@ -1,12 +1,17 @@
 extension OperatorSpec {
-    static let buffer = OperatorSpec("buffer", aliases: ["bufferCount", "bufferTime"], .transformation, .method,
-        "collects values into arrays by count or by time span", [
+    static let buffer = OperatorSpec("buffer", aliases: [
+        Spelling("bufferCount", positional: ["count", "skip"]), Spelling("bufferTime", positional: ["timeSpan"]),
+        Spelling("collect", positional: ["count"]),
+    ], .transformation, .method,
+        "collects values into arrays: by count, by time span, or each time a boundary stream emits", [
         Signature([labelled("count", .int).positive(), labelled("skip", .int, optional: true).positive()]) {
             .stream(try $0.source().buffer(count: $0.int(0), skip: $0.optionalInt(1)))
         },
         Signature([labelled("timeSpan", .duration).positive(), labelled("count", .int, optional: true).positive()]) {
             .stream(try $0.source().buffer(timeSpan: $0.duration(0), count: $0.optionalInt(1)))
         },
+        // RxJS: buffer(closingNotifier).
+        Signature([arg("boundary", .stream)]) { .stream(try $0.source().buffer(boundary: $0.stream(0))) },
     ], example: #"""
             let source = cold("-a-b-c-d-e|")
             marbles(source, source.buffer(count: 2))
@@ -104,4 +109,56 @@ final class TimeBufferSink: Sink {
     }
 
     override func disposeResources() { timer.dispose() }
+}
+
+extension Observable {
+    /// RxJS's `buffer(notifier)`: the values since the last boundary, as an
+    /// array, each time `boundary` emits; at completion, the values still
+    /// held (RxJS 7). The boundary's error fails the stream.
+    public func buffer(boundary: Observable) -> Observable {
+        ClosureNode("buffer", inputs: [self, boundary]) { observer, scheduler, inputs in
+            BoundaryBufferSink(observer, scheduler: scheduler).start(source: inputs[0], boundary: inputs[1])
+        }
+    }
+}
+
+final class BoundaryBufferSink: Sink, InnerHost {
+    private let scheduler: Scheduler
+    private var boundary: InnerObserver?
+    private var held: [Value] = []
+
+    init(_ downstream: Observer, scheduler: Scheduler) {
+        self.scheduler = scheduler
+        super.init(downstream)
+    }
+
+    func start(source: Observable, boundary stream: Observable) {
+        announce()
+        let inner = InnerObserver(host: self, index: 1)
+        boundary = inner
+        stream.subscribe(inner, on: scheduler)
+        if !isStopped { source.subscribe(self, on: scheduler) }
+    }
+
+    override func onNext(_ value: Value) { held.append(value) }
+
+    override func onCompleted() {
+        if !held.isEmpty { sendNext(.array(held)) }
+        sendCompleted()
+    }
+
+    func innerNext(_ inner: InnerObserver, _ value: Value) {
+        let batch = held
+        held = []
+        sendNext(.array(batch))
+    }
+
+    func innerError(_ inner: InnerObserver, _ error: FlowError) { sendError(error) }
+    func innerCompleted(_ inner: InnerObserver) {}
+
+    override func disposeResources() {
+        boundary?.dispose()
+        boundary = nil
+        held = []
+    }
 }

@@ -1,5 +1,5 @@
 extension OperatorSpec {
-    static let map = method("map", .transformation, "transforms each value", [arg("transform", .function)],
+    static let map = method("map", aliases: ["tryMap"], .transformation, "transforms each value", [arg("transform", .function)],
         example: #"""
             let source = cold("-1-2-3|")
             marbles(source, source.map { $0 * 10 })

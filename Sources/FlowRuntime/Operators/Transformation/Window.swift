@@ -1,5 +1,5 @@
 extension OperatorSpec {
-    static let window = OperatorSpec("window", aliases: ["windowCount", "windowTime"], .transformation, .method,
+    static let window = OperatorSpec("window", aliases: [Spelling("windowCount", positional: ["count"]), Spelling("windowTime", positional: ["timeSpan"])], .transformation, .method,
         "splits values into a stream of window streams, by count or by time span", [
         Signature([labelled("count", .int).positive()]) { .stream(try $0.source().window(count: $0.int(0))) },
         Signature([labelled("timeSpan", .duration).positive(), labelled("count", .int, optional: true).positive()]) {

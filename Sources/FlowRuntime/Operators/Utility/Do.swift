@@ -1,10 +1,16 @@
 extension OperatorSpec {
-    static let `do` = OperatorSpec("do", aliases: ["handleEvents", "tap"], .utility, .method, "runs side effects on events, leaving the stream unchanged", [
+    static let `do` = OperatorSpec("do", aliases: [
+        "tap", Spelling("handleEvents", renames: [
+            "receiveOutput": "onNext", "receiveCompletion": "onCompletion", "receiveCancel": "onDispose", "receiveSubscription": "onSubscribe",
+        ], ignored: ["receiveRequest"]),
+    ], .utility, .method, "runs side effects on events, leaving the stream unchanged; onCompletion (Combine's receiveCompletion) gets .finished or .failure(e)", [
         Signature([arg("onNext", .function)]) { .stream(try $0.source().do(onNext: $0.function(0))) },
-        Signature(["onNext", "onError", "onCompleted", "onSubscribe", "onDispose"].map { labelled($0, .function, optional: true) }) {
+        Signature(["onNext", "onError", "onCompleted", "onSubscribe", "onDispose", "onCompletion"].map {
+            labelled($0, .function, optional: true)
+        }) {
             .stream(try $0.source().do(
                 onNext: $0.optionalFunction(0), onError: $0.optionalFunction(1), onCompleted: $0.optionalFunction(2),
-                onSubscribe: $0.optionalFunction(3), onDispose: $0.optionalFunction(4)))
+                onSubscribe: $0.optionalFunction(3), onDispose: $0.optionalFunction(4), onCompletion: $0.optionalFunction(5)))
         },
     ], example: #"""
             let source = cold("-a-b|")
@@ -17,12 +23,20 @@ extension Observable {
     /// ends the stream with its error.
     public func `do`(
         onNext: Function? = nil, onError: Function? = nil, onCompleted: Function? = nil,
-        onSubscribe: Function? = nil, onDispose: Function? = nil
+        onSubscribe: Function? = nil, onDispose: Function? = nil, onCompletion: Function? = nil
     ) -> Observable {
+        let error: ((FlowError) throws -> Void)? = onError == nil && onCompletion == nil ? nil : { e in
+            _ = try onError?.call(e.value)
+            _ = try onCompletion?.call(.event(.error(e)))
+        }
+        let completed: (() throws -> Void)? = onCompleted == nil && onCompletion == nil ? nil : {
+            _ = try onCompleted?.call([])
+            _ = try onCompletion?.call(.event(.completed))
+        }
         let hooks = SideEffectHooks(
             next: onNext.map { f in { v in _ = try f.call(v) } },
-            error: onError.map { f in { e in _ = try f.call(e.value) } },
-            completed: onCompleted.map { f in { _ = try f.call([]) } },
+            error: error,
+            completed: completed,
             subscribe: onSubscribe.map { f in { _ = try f.call([]) } },
             dispose: onDispose.map { f in { _ = try f.call([]) } })
         return sideEffects("do", hooks)

@@ -1,5 +1,5 @@
 extension OperatorSpec {
-    static let print = method("print", aliases: ["debug"], .utility, "logs every event in Combine's format", [optionalArg("label", .string)],
+    static let print = method("print", aliases: [], .utility, "logs every event in Combine's format", [optionalArg("label", .string)],
         example: #"""
             let source = cold("-a|")
             marbles(source.print("source"))

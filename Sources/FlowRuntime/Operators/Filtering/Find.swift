@@ -1,0 +1,12 @@
+extension OperatorSpec {
+    static let find = method("find", .filtering,
+        "the first value matching the predicate, then completion; nil at completion if none does (RxJS; first fails instead)",
+        [arg("predicate", .function)],
+        example: #"""
+            let source = cold("-1-2-3|")
+            marbles(source, source.find { $0 > 1 }, source.find { $0 > 5 })
+            """#) { source, args in
+        let predicate = try args.function(0)
+        return SinkNode("find", source) { observer, _ in ElementSink(observer, mode: .find, predicate: predicate) }
+    }
+}

@@ -1,0 +1,32 @@
+extension OperatorSpec {
+    static let debug = method("debug", .utility,
+        "logs every event in RxSwift's debug format, each line starting with the clock's time (print is Combine's format)",
+        [optionalArg("label", .string)],
+        example: #"""
+            let source = cold("-a|")
+            marbles(source.debug("source"))
+            """#) { s, args in
+        let label = try args.string(0, default: args.context.location.map { "\($0.file):\($0.line)" } ?? "debug")
+        return s.debug(label, to: args.context.output)
+    }
+}
+
+extension Observable {
+    /// RxSwift's `debug`: `time: label -> subscribed`, `-> Event next(v)`,
+    /// `-> Event error(e)`, `-> Event completed`, `-> isDisposed`. RxSwift
+    /// starts each line with the date; flow with the run's clock, so a
+    /// virtual-time run logs the same lines every time.
+    public func debug(_ label: String, to output: @escaping (String) -> Void) -> Observable {
+        SinkNode("debug", self) { observer, scheduler in
+            let say: (String) -> Void = { output("\(scheduler.now): \(label) -> \($0)") }
+            let hooks = SideEffectHooks(
+                next: { say("Event next(\($0.description))") },
+                error: { say("Event error(\($0.value.description))") },
+                completed: { say("Event completed") },
+                subscribe: nil,
+                dispose: { say("isDisposed") })
+            say("subscribed")
+            return SideEffectSink(observer, hooks: hooks)
+        }
+    }
+}
