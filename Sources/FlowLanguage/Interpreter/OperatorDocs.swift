@@ -46,6 +46,7 @@ public enum OperatorDocs {
     public static func text(for spec: OperatorSpec) -> String {
         var lines = spec.signatureDescriptions.map { $0 + " — " + spec.summary }
         lines.append("  family: \(spec.family.rawValue); aliases: " + (spec.aliases.isEmpty ? "none" : spec.aliases.map(\.description).joined(separator: ", ")))
+        if let differences = spec.differences { lines.append("  across libraries: " + differences) }
         if let example = spec.example {
             lines.append("")
             lines += example.split(separator: "\n", omittingEmptySubsequences: false).map { "  " + $0 }
@@ -119,6 +120,7 @@ public enum OperatorDocs {
                 out += spec.signatureDescriptions.map { "`\($0)`" }.joined(separator: " or ") + ": \(spec.summary)."
                 if !spec.aliases.isEmpty { out += " Aliases: " + spec.aliases.map { "`\($0)`" }.joined(separator: ", ") + "." }
                 out += "\n"
+                if let differences = spec.differences { out += "\nAcross libraries: \(differences)\n" }
                 if let example = spec.example {
                     out += "\n```\n\(example)\n```\n\n```\n\(diagram(for: spec))\n```\n"
                 }

@@ -29,11 +29,14 @@ public final class OperatorSpec: Sendable {
     /// `flow doc` runs it, so every diagram in the documentation is
     /// computed by the engine.
     public let example: String?
+    /// Where RxSwift, Combine and RxJS disagree about this operator: what
+    /// each does, which flow does, and how to get the others.
+    public let differences: String?
 
     // A class: every call passes the spec along, and a struct of arrays and
     // strings would be copied, one retain per field, each time.
     public init(_ name: String, aliases: [Spelling] = [], _ family: Family, _ form: Form, _ summary: String, _ signatures: [Signature],
-                example: String? = nil) {
+                example: String? = nil, differences: String? = nil) {
         self.name = name
         self.aliases = aliases
         self.family = family
@@ -41,6 +44,7 @@ public final class OperatorSpec: Sendable {
         self.summary = summary
         self.signatures = signatures
         self.example = example
+        self.differences = differences
     }
 
     /// `name(label: Type, ...)` for each signature.

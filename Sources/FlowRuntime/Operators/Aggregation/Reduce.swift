@@ -8,7 +8,8 @@ extension OperatorSpec {
     ], example: #"""
             let source = cold("-1-2-3|")
             marbles(source, source.reduce(0) { $0 + $1 })
-            """#)
+            """#,
+        differences: "As for `scan`: seed first (RxSwift, Combine) or accumulator first (RxJS). Without a seed, an empty stream fails with \"no elements\", as in RxJS.")
 }
 
 extension Observable {

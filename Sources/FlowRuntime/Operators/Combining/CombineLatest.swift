@@ -15,7 +15,8 @@ extension OperatorSpec {
             let a = cold("-a---b|")
             let b = cold("--1-2---|")
             marbles(a, b, combineLatest(a, b) { "\($0)\($1)" })
-            """#)
+            """#,
+        differences: "Without a closure, flow emits a tuple, as Combine does (`$0`, `$1` in the next closure); RxJS emits an array and RxSwift needs a result selector. A source that completes without a value completes the result at once in all three. RxJS's `combineLatestAll` is `combineLatest()` on a stream of streams.")
 }
 
 extension Observable {

@@ -8,7 +8,8 @@ extension OperatorSpec {
             let a = cold("-a--b|")
             let b = cold("--1|")
             marbles(a, b, forkJoin(a, b))
-            """#)
+            """#,
+        differences: "RxJS only. A tuple of the last values (RxJS: an array). Combine's nearest is `Publishers.Zip` of `last()`s; RxSwift's is `Observable.zip` of `takeLast(1)`s.")
 }
 
 extension Observable {

@@ -5,7 +5,8 @@ extension OperatorSpec {
             let source = cold("-a--b--c|")
             let other = cold("--1----2|")
             marbles(source, other, source.withLatestFrom(other) { "\($0)\($1)" })
-            """#) {
+            """#,
+        differences: "Without a closure, flow emits a tuple of the value and the latest others, as RxJS does with an array; RxSwift's `withLatestFrom(other)` emits only the other's value: write `withLatestFrom(other) { $1 }` for that.") {
         $0.withLatestFrom(try $1.streams(0), combine: try $1.optionalFunction(1))
     }
 }

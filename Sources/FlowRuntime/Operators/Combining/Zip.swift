@@ -12,7 +12,8 @@ extension OperatorSpec {
             let a = cold("-a-b-c|")
             let b = cold("--1---2|")
             marbles(a, b, zip(a, b) { "\($0)\($1)" })
-            """#)
+            """#,
+        differences: "Tuples without a closure (RxJS: arrays). Completes as soon as a completed source has nothing buffered, as all three do.")
 }
 
 extension Observable {

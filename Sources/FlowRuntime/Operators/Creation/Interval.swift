@@ -2,7 +2,8 @@ extension OperatorSpec {
     static let interval = source("interval", aliases: [Spelling("Timer.publish", label: "every", ignored: ["on", "in", "tolerance"])], "emits 0, 1, 2, ... at period, 2·period, ...", [arg("period", .duration).positive()],
         example: #"""
             marbles(interval(2ms).take(4))
-            """#) { .interval(try $0.duration(0)) }
+            """#,
+        differences: "A bare number is milliseconds, as in RxJS (`interval(1000)`); after Combine's `Timer.publish(every:)` label it is seconds. All three emit 0, 1, 2, ... starting one period after subscription.") { .interval(try $0.duration(0)) }
 }
 
 extension Observable {

@@ -5,7 +5,8 @@ extension OperatorSpec {
         example: #"""
             let source = cold("-a#")
             marbles(source, source.catch { _ in cold("-b|") })
-            """#) { $0.catch(try $1.function(0)) }
+            """#,
+        differences: "The closure gets the error's value. RxJS's `catchError((error, caught) => ...)` also gets the stream itself, to subscribe again: flow passes it to a closure of two parameters.") { $0.catch(try $1.function(0)) }
 }
 
 extension Observable {

@@ -12,7 +12,8 @@ extension OperatorSpec {
     ], example: #"""
             let source = cold("-a#")
             marbles(source, source.retry(2), source.retry(count: 1, delay: 2ms))
-            """#)
+            """#,
+        differences: "`retry(n)` re-subscribes at most n times (n + 1 attempts) in all three; `retry()` with no count retries for ever in RxSwift and RxJS (Combine requires a count).")
 }
 
 extension Observable {

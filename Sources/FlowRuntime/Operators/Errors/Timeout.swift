@@ -4,7 +4,8 @@ extension OperatorSpec {
         example: #"""
             let source = cold("-a----b|")
             marbles(source, source.timeout(3ms))
-            """#) {
+            """#,
+        differences: "The error is \"timeout\" (RxSwift: RxError.timeout, RxJS: TimeoutError, Combine: a custom error or plain completion). `resetOnValue: false` makes it one deadline for the whole stream, as CwlSignal's `timeout(interval:resetOnValue:)`.") {
         $0.timeout(try $1.duration(0), resetOnValue: try $1.bool(1, default: true), other: $1.has(2) ? try $1.stream(2) : nil)
     }
 }

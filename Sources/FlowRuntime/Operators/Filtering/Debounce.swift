@@ -4,7 +4,8 @@ extension OperatorSpec {
         example: #"""
             let source = cold("-a-b----c|")
             marbles(source, source.debounce(2ms))
-            """#) { $0.debounce(try $1.duration(0)) }
+            """#,
+        differences: "All three emit a value pending at completion before completing. RxJS's `debounce(selector)` with a closure per value is not supported: use `debounce(d)` (RxJS `debounceTime`).") { $0.debounce(try $1.duration(0)) }
 }
 
 extension Observable {

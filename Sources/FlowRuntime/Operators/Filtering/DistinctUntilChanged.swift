@@ -6,7 +6,8 @@ extension OperatorSpec {
         example: #"""
             let source = cold("-a-a-b-a|")
             marbles(source, source.distinctUntilChanged())
-            """#) { $0.distinctUntilChanged(key: try $1.optionalFunction(0)) }
+            """#,
+        differences: "A one-parameter closure is a key (RxSwift's `distinctUntilChanged { $0.id }`, RxJS's second argument), a two-parameter closure an equality test (RxSwift's comparer, Combine's `removeDuplicates(by:)`, RxJS's comparator).") { $0.distinctUntilChanged(key: try $1.optionalFunction(0)) }
 }
 
 extension Observable {

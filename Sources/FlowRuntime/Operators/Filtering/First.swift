@@ -3,7 +3,8 @@ extension OperatorSpec {
         example: #"""
             let source = cold("--a-b|")
             marbles(source, source.first())
-            """#) {
+            """#,
+        differences: "On a stream that completes with no (matching) value, flow and RxJS fail with \"no elements\"; Combine's `first()` just completes and RxSwift's `first()` emits nil. For Combine's behaviour write `take(1)`; for RxSwift's, `find { _ in true }`.") {
         $0.first(try $1.optionalFunction(0))
     }
 }

@@ -3,7 +3,8 @@ extension OperatorSpec {
         example: #"""
             let source = cold("-a-b-|")
             marbles(source, source.last())
-            """#) {
+            """#,
+        differences: "As for `first`: flow and RxJS fail with \"no elements\" on an empty stream; Combine completes, RxSwift emits nil. `takeLast(1)` completes quietly.") {
         $0.last(try $1.optionalFunction(0))
     }
 }

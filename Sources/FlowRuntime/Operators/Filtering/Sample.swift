@@ -4,7 +4,8 @@ extension OperatorSpec {
             let source = cold("-a-b---c-|")
             let trigger = cold("--x---x-x-x|")
             marbles(source, trigger, source.sample(trigger))
-            """#) {
+            """#,
+        differences: "A value is sampled at most once in all three. RxJS's `sampleTime(d)` is `sample(interval(d))`.") {
         $0.sample(try $1.stream(0))
     }
 }

@@ -4,7 +4,8 @@ extension OperatorSpec {
         example: #"""
             let source = cold("-a-b-c-d|")
             marbles(source, source.throttle(3ms, latest: true), source.throttle(3ms, latest: false))
-            """#) {
+            """#,
+        differences: "RxSwift's `throttle` defaults to `latest: true` (the latest value of each window at its end) and flow keeps that default; RxJS's `throttleTime(d)` is leading only, which is `throttle(d, latest: false)` and what the `throttleTime` spelling means. Combine's `throttle(for:scheduler:latest:)` requires the choice.") {
         $0.throttle(try $1.duration(0), latest: try $1.bool(1, default: true))
     }
 }

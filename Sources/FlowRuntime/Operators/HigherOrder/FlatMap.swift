@@ -4,7 +4,8 @@ extension OperatorSpec {
         example: #"""
             let source = cold("-a--b---|")
             marbles(source, source.flatMap { v in cold("-x-y|", x: v + "1", y: v + "2") })
-            """#) {
+            """#,
+        differences: "RxSwift's and RxJS's flatMap/mergeMap merge without limit unless given one; Combine's `flatMap(maxPublishers: .max(n))` is `flatMap(maxConcurrent: n)`.") {
         $0.flatMap(maxConcurrent: try $1.optionalInt(0), try $1.function(1))
     }
 }

@@ -8,7 +8,8 @@ extension OperatorSpec {
             let source = cold("-a-b-c|")
             let shared = source.share()
             marbles(shared, shared.map { $0 + "'" })
-            """#) { source, args in
+            """#,
+        differences: "flow's `share()` is RxSwift's `share()` and Combine's `share()`: the connection ends when the last subscriber leaves, and the next one reconnects. RxJS's `shareReplay(n)` keeps the source subscribed and its values for later subscribers: that is `share(replay: n, scope: .forever)`, which the `shareReplay` spelling means.") { source, args in
         let scope = try args.string(1, default: "whileConnected")
         guard scope == "whileConnected" || scope == "forever" else {
             throw FlowError("share's scope is .whileConnected or .forever, got \(scope)", at: args.context.location)

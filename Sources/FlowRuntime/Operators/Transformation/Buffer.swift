@@ -15,7 +15,8 @@ extension OperatorSpec {
     ], example: #"""
             let source = cold("-a-b-c-d-e|")
             marbles(source, source.buffer(count: 2))
-            """#)
+            """#,
+        differences: "RxSwift's `buffer(timeSpan:count:scheduler:)`, RxJS's `bufferCount`, `bufferTime` and `buffer(notifier)`, and Combine's `collect(n)` all emit the values still held at completion, as flow does (RxJS since version 7).")
 }
 
 extension Observable {

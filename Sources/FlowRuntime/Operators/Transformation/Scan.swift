@@ -8,7 +8,8 @@ extension OperatorSpec {
     ], example: #"""
             let source = cold("-1-2-3|")
             marbles(source, source.scan(0) { $0 + $1 })
-            """#)
+            """#,
+        differences: "RxSwift and Combine take the seed first (`scan(0) { }`), RxJS takes the accumulator first (`scan(fn, 0)`); flow accepts both orders.")
 }
 
 extension Observable {

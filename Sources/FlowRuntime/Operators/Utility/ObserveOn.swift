@@ -5,7 +5,8 @@ extension OperatorSpec {
         example: #"""
             let source = cold("-a-b|")
             marbles(source, source.observe(on: MainScheduler.instance))
-            """#) { source, _ in source.observeOn() }
+            """#,
+        differences: "In the libraries, the scheduler decides the thread; flow has one event loop, so any scheduler means the same: events keep their time and reach downstream on a later turn of the loop, after what that turn had queued. Code that relies on the hop (a value sent from inside a subscriber) gives the book's order.") { source, _ in source.observeOn() }
 }
 
 extension Observable {
