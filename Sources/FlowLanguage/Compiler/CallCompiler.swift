@@ -159,6 +159,10 @@ extension Compiler {
         if call == nil, !isHelper, let method = moduleMethod(name) {
             return compileOperator(OperatorCall(method), receiver: compile(base, in: scope), nameSpan, arguments, span, in: scope)
         }
+        if call == nil, !isHelper, let function = operatorTable.lookup(name), function.form == .function {
+            error("'\(name)' is a free function, not a method: call it as \(name)(...)", nameSpan)
+            return { _ in .null }
+        }
         guard call != nil || isHelper else {
             error("unknown method '\(name)'", nameSpan,
                   help: suggestion(for: name, among: Builtins.allMethods + modules.values.flatMap { $0.methods.map(\.name) }))
@@ -261,7 +265,7 @@ extension Compiler {
     private func reportBadCall(_ call: OperatorCall, _ args: CompiledArguments, _ nameSpan: Span) {
         let spec = call.spec, name = call.name
         let forms = "'\(name)' takes " + spec.signatureDescriptions.joined(separator: " or ")
-        let knownLabels = Set(spec.signatures.flatMap { $0.parameters.compactMap(\.label) })
+        let knownLabels = Set(spec.signatures.flatMap { $0.parameters.compactMap(\.label) } + operatorTable.spellingLabels(of: name))
         for (i, label) in args.labels.enumerated() {
             if let label, !knownLabels.contains(label) {
                 let hint = Suggestions.closest(to: label, among: knownLabels).map { "did you mean '\($0):'? " } ?? ""

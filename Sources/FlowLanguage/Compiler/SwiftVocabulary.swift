@@ -86,8 +86,9 @@ enum SwiftVocabulary {
 extension Compiler {
     /// `.seconds(1)`, `.finished`, `.failure(e)`.
     func compileImplicitMember(_ name: String, _ span: Span, arguments: [CallArgument]?, in scope: Scope) -> Code {
-        let known = "flow knows " + (SwiftVocabulary.constructors.keys.sorted().map { ".\($0)(x)" }
-            + SwiftVocabulary.constantNames.sorted().map { ".\($0)" }).joined(separator: ", ")
+        let known = arguments == nil
+            ? "flow knows " + SwiftVocabulary.constantNames.sorted().map { ".\($0)" }.joined(separator: ", ")
+            : "flow knows " + SwiftVocabulary.constructors.keys.sorted().map { ".\($0)(x)" }.joined(separator: ", ")
         guard let arguments else {
             if let value = SwiftVocabulary.constant(name) { return { _ in value } }
             if SwiftVocabulary.constructors[name] != nil {

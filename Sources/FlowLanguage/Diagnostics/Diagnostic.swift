@@ -100,12 +100,17 @@ public struct DiagnosticList: Error, @unchecked Sendable {
 public enum Suggestions {
     public static func closest(to name: String, among candidates: some Sequence<String>) -> String? {
         let limit = Swift.max(1, name.count / 3 + 1)
-        var best: (String, Int)?
+        // Ties go to the candidate closest in case too (`combinelatest` is
+        // `combineLatest`, not Combine's `CombineLatest`).
+        var best: (name: String, distance: Int, exact: Int)?
         for candidate in candidates where candidate != name {
             let d = distance(name.lowercased(), candidate.lowercased())
-            if d <= limit, best == nil || d < best!.1 || (d == best!.1 && candidate < best!.0) { best = (candidate, d) }
+            guard d <= limit else { continue }
+            let exact = distance(name, candidate)
+            if let current = best, (d, exact, candidate) >= (current.distance, current.exact, current.name) { continue }
+            best = (candidate, d, exact)
         }
-        return best?.0
+        return best?.name
     }
 
     public static func didYouMean(_ name: String, among candidates: some Sequence<String>) -> String? {

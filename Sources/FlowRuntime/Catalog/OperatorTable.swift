@@ -398,6 +398,12 @@ public final class OperatorTable: Sendable {
         } ?? meanings.first
     }
 
+    /// The labels that pick a spelling of `name`: `until`, `while` and `for`
+    /// for `take`.
+    public func spellingLabels(of name: String) -> [String] {
+        entries.flatMap { $0.aliases.filter { $0.name == name }.compactMap(\.label) }
+    }
+
     /// Every name a user may type: canonical names and aliases.
     public var allNames: [String] { Set(byName.keys.map { String($0.prefix { $0 != "(" }) }).sorted() }
 
