@@ -169,16 +169,30 @@ extension Compiler {
             return { _ in .null }
         }
         let receiver = compile(base, in: scope)
-        let args = compileArguments(arguments, in: scope)
-        let helper = isHelper ? helperInvoker(name, nameSpan, args) : nil
+        var args = compileArguments(arguments, in: scope)
+        // A helper's call is checked against its forms; a name shared with a
+        // stream operator (`first`, `map`) may fit either, as the receiver
+        // decides when the script runs.
+        let helperLabels = isHelper
+            ? CollectionHelpers.bind(name, labels: args.labels, values: args.constants, trailingClosure: arguments.last?.isTrailing == true)
+            : nil
+        if isHelper, helperLabels == nil, call == nil {
+            error("no form of '\(name)' takes these arguments; it takes \(CollectionHelpers.describe(name))", nameSpan)
+            return { _ in .null }
+        }
+        let helper: ((Value, Frame) throws -> Value)?
+        if let helperLabels {
+            var helperArgs = args
+            helperArgs.labels = helperLabels
+            helper = helperInvoker(name, nameSpan, helperArgs)
+        } else {
+            helper = nil
+        }
         guard let call else {
             return { frame in try helper!(try receiver(frame), frame) }
         }
-        // A name shared with a collection helper is checked as an operator
-        // unless it uses a label only the helper has (`first(where:)`).
-        let helperOnlyLabels: Set<String> = ["where", "by", "separator", "of", "with"]
-        let check = !isHelper || !args.labels.contains { $0.map(helperOnlyLabels.contains) ?? false }
-        let invoke = operatorInvoker(call, nameSpan, args.adapted(to: call, impliedAt: nameSpan), span, check: check)
+        args = args.adapted(to: call, impliedAt: nameSpan)
+        let invoke = operatorInvoker(call, nameSpan, args, span, check: helper == nil)
         return { frame in
             let value = try receiver(frame)
             // The same name on an array or a string is the collection helper.
@@ -264,7 +278,8 @@ extension Compiler {
     /// kind (a non-closure where a closure is needed), or the count.
     private func reportBadCall(_ call: OperatorCall, _ args: CompiledArguments, _ nameSpan: Span) {
         let spec = call.spec, name = call.name
-        let forms = "'\(name)' takes " + spec.signatureDescriptions.joined(separator: " or ")
+        let forms = (name == spec.name ? "'\(name)' takes " : "'\(name)' is \(spec.name), which takes ")
+            + spec.signatureDescriptions.joined(separator: " or ")
         let knownLabels = Set(spec.signatures.flatMap { $0.parameters.compactMap(\.label) } + operatorTable.spellingLabels(of: name))
         for (i, label) in args.labels.enumerated() {
             if let label, !knownLabels.contains(label) {

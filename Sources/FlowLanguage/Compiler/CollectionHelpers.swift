@@ -4,13 +4,61 @@ import FlowRuntime
 /// The helpers arrays, strings and dictionaries have in scripts. The same
 /// name on a stream is the stream operator; these run on values at once.
 enum CollectionHelpers {
-    static let names: Set<String> = [
-        "map", "filter", "reduce", "contains", "sorted", "joined", "split", "compactMap", "flatMap", "reversed",
-        "first", "last", "min", "max", "allSatisfy", "prefix", "dropFirst", "dropLast", "suffix", "firstIndex",
-        "uppercased", "lowercased", "hasPrefix", "hasSuffix", "trimmed", "replacingOccurrences", "enumerated",
-        "sum", "count", "isEmpty", "keys", "values", "appending", "mapValues",
-        "cancel", "dispose", "store", "disposed",
-    ]
+    /// Each helper's forms, as Swift writes them, so a call is checked
+    /// before the script runs (arity, labels, a trailing closure given to a
+    /// labelled closure parameter: `sorted { }` is `sorted(by:)`).
+    static let forms: [String: [[Parameter]]] = {
+        let closure = { (label: String?) in label.map { labelled($0, .function) } ?? arg("transform", .function) }
+        let none: [Parameter] = []
+        var forms: [String: [[Parameter]]] = [
+            "map": [[closure(nil)]], "compactMap": [[closure(nil)]], "flatMap": [[closure(nil)]], "filter": [[closure(nil)]],
+            "allSatisfy": [[closure(nil)]], "mapValues": [[closure(nil)]],
+            "reduce": [[arg("initial", .value), closure(nil)], [labelled("into", .value), closure(nil)]],
+            "contains": [[arg("element", .value)], [closure("where")]],
+            "count": [none, [closure("where")]],
+            "first": [none, [closure("where")]], "last": [none, [closure("where")]],
+            "firstIndex": [[labelled("of", .value)], [closure("where")]],
+            "sorted": [none, [closure("by")]], "min": [none, [closure("by")]], "max": [none, [closure("by")]],
+            "joined": [none, [labelled("separator", .string)]],
+            "split": [none, [arg("separator", .string)], [labelled("separator", .string)]],
+            "prefix": [[arg("maxLength", .int)]], "suffix": [[arg("maxLength", .int)]],
+            "dropFirst": [none, [arg("k", .int)]], "dropLast": [none, [arg("k", .int)]],
+            "appending": [[arg("element", .value)]],
+            "hasPrefix": [[arg("prefix", .string)]], "hasSuffix": [[arg("suffix", .string)]],
+            "replacingOccurrences": [[labelled("of", .string), labelled("with", .string)]],
+            "store": [[labelled("in", .value)]], "disposed": [[labelled("by", .value)]],
+        ]
+        for name in ["reversed", "uppercased", "lowercased", "trimmed", "enumerated", "sum", "isEmpty", "keys", "values", "cancel", "dispose"] {
+            forms[name] = [none]
+        }
+        return forms
+    }()
+
+    static var names: Set<String> { Set(forms.keys) }
+
+    /// The labels a call of helper `name` has once bound (a trailing
+    /// closure takes its parameter's label), or nil if no form fits.
+    static func bind(_ name: String, labels: [String?], values: [Value?], trailingClosure: Bool) -> [String?]? {
+        // Swift gives a trailing closure to the last parameter, labelled or
+        // not; a form with a closure parameter comes first (`contains { }`
+        // is `contains(where:)`, not `contains(_ element:)`).
+        if trailingClosure {
+            for parameters in forms[name] ?? [] {
+                guard let last = parameters.last, last.type == .function else { continue }
+                let relabelled = Array(labels.dropLast()) + [last.label]
+                if Signature.bind(parameters, labels: relabelled, values: values) != nil { return relabelled }
+            }
+        }
+        for parameters in forms[name] ?? [] where Signature.bind(parameters, labels: labels, values: values) != nil {
+            return labels
+        }
+        return nil
+    }
+
+    /// `sorted() or sorted(by: Closure)`, for messages.
+    static func describe(_ name: String) -> String {
+        (forms[name] ?? []).map { "\(name)(\($0.map(\.description).joined(separator: ", ")))" }.joined(separator: " or ")
+    }
 
     static func call(_ name: String, on receiver: Value, labels: [String?], arguments: [Value]) throws -> Value {
         let args = Args(name: name, labels: labels, values: arguments)
@@ -46,12 +94,14 @@ enum CollectionHelpers {
 
     private static func array(_ name: String, _ a: [Value], _ args: Args) throws -> Value {
         switch name {
-        case "count": try args.expect(0); return .int(a.count)
+        case "count":
+            if args.labels == ["where"] { let f = try args.function(0); return .int(try a.reduce(0) { try f.test($1) ? $0 + 1 : $0 }) }
+            try args.expect(0); return .int(a.count)
         case "isEmpty": try args.expect(0); return .bool(a.isEmpty)
         case "map": try args.expect(1); let f = try args.function(0); return .array(try a.map { try f.call($0) })
         case "compactMap":
             try args.expect(1); let f = try args.function(0)
-            return .array(try a.compactMap { let v = try f.call($0); return v.isNull ? nil : v })
+            return .array(try a.compactMap { element -> Value? in let v = try f.call(element); return v.isNull ? .none : v })
         case "flatMap":
             try args.expect(1); let f = try args.function(0)
             return .array(try a.flatMap { try f.call($0).asArray() })
@@ -67,8 +117,11 @@ enum CollectionHelpers {
             if args.values.isEmpty { return a.first ?? .null }
             try args.expect(1, labels: ["where"]); let f = try args.function(0)
             return try a.first { try f.test($0) } ?? .null
-        case "last": try args.expect(0); return a.last ?? .null
+        case "last":
+            if args.labels == ["where"] { let f = try args.function(0); return try a.last { try f.test($0) } ?? .null }
+            try args.expect(0); return a.last ?? .null
         case "firstIndex":
+            if args.labels == ["where"] { let f = try args.function(0); return try a.firstIndex { try f.test($0) }.map(Value.int) ?? .null }
             try args.expect(1, labels: ["of"]); return a.firstIndex(of: args.values[0]).map(Value.int) ?? .null
         case "sorted":
             if args.values.isEmpty { return .array(try sort(a) { try $0.compare(to: $1) < 0 }) }
@@ -76,11 +129,18 @@ enum CollectionHelpers {
             return .array(try sort(a) { try f.call($0, $1).asBool() })
         case "reversed": try args.expect(0); return .array(a.reversed())
         case "min", "max":
-            try args.expect(0)
+            // `by:` is Swift's areInIncreasingOrder.
+            let less: (Value, Value) throws -> Bool
+            if args.labels == ["by"] {
+                let f = try args.function(0)
+                less = { try f.call($0, $1).asBool() }
+            } else {
+                try args.expect(0)
+                less = { try $0.compare(to: $1) < 0 }
+            }
             var best: Value?
-            let sign = name == "min" ? -1 : 1
             for v in a {
-                if let current = best, try v.compare(to: current) * sign <= 0 { continue }
+                if let current = best, try name == "min" ? !less(v, current) : !less(current, v) { continue }
                 best = v
             }
             return best ?? .null

@@ -127,9 +127,10 @@ struct DirectCompiler {
             }
         }
         let name = file.text(of: nameSpan)
-        if let receiver, CollectionHelpers.names.contains(name) {
+        if let receiver, CollectionHelpers.names.contains(name),
+           let helperLabels = CollectionHelpers.bind(name, labels: arguments.map(\.label), values: arguments.map { _ in nil },
+                                                     trailingClosure: arguments.last?.isTrailing == true) {
             // The same name on an array or a string is the collection helper.
-            let helperLabels = arguments.map(\.label)
             return { a, b, f in
                 let target = try receiver(a, b, f)
                 let values = try written(a, b, f)

@@ -161,11 +161,18 @@ public struct Signature: Sendable {
     /// each argument's value when known; an unknown one fits any type.
     /// Returns, per parameter, the indices of the arguments it takes.
     public func bind(labels: [String?], values: [Value?]) -> [[Int]]? {
-        var plan = Array(repeating: [Int](), count: parameters.count)
-        return bind(param: 0, arg: 0, labels: labels, values: values, plan: &plan) ? plan : nil
+        Self.bind(parameters, labels: labels, values: values)
     }
 
-    private func bind(param p: Int, arg a: Int, labels: [String?], values: [Value?], plan: inout [[Int]]) -> Bool {
+    /// `bind` for any parameter list (the language's value methods use it too).
+    public static func bind(_ parameters: [Parameter], labels: [String?], values: [Value?]) -> [[Int]]? {
+        var plan = Array(repeating: [Int](), count: parameters.count)
+        return bind(parameters, param: 0, arg: 0, labels: labels, values: values, plan: &plan) ? plan : nil
+    }
+
+    private static func bind(
+        _ parameters: [Parameter], param p: Int, arg a: Int, labels: [String?], values: [Value?], plan: inout [[Int]]
+    ) -> Bool {
         if p == parameters.count { return a == labels.count }
         let parameter = parameters[p]
         func fits(_ i: Int) -> Bool {
@@ -177,17 +184,17 @@ public struct Signature: Sendable {
             // Greedy first, then give arguments back for later parameters.
             for stop in stride(from: end, through: a, by: -1) {
                 plan[p] = Array(a..<stop)
-                if bind(param: p + 1, arg: stop, labels: labels, values: values, plan: &plan) { return true }
+                if bind(parameters, param: p + 1, arg: stop, labels: labels, values: values, plan: &plan) { return true }
             }
             plan[p] = []
             return false
         }
         if fits(a) {
             plan[p] = [a]
-            if bind(param: p + 1, arg: a + 1, labels: labels, values: values, plan: &plan) { return true }
+            if bind(parameters, param: p + 1, arg: a + 1, labels: labels, values: values, plan: &plan) { return true }
         }
         plan[p] = []
-        return parameter.isOptional && bind(param: p + 1, arg: a, labels: labels, values: values, plan: &plan)
+        return parameter.isOptional && bind(parameters, param: p + 1, arg: a, labels: labels, values: values, plan: &plan)
     }
 }
 
