@@ -405,6 +405,8 @@ enum WritingFiles {
 /// `file.write(p)`) is therefore safe. `file.append` adds to the file as
 /// lines arrive, flushing each one.
 final class FileWriter: Function, StreamConsumer {
+    override var streamConsumer: StreamConsumer? { self }
+
     private var handle: UnsafeMutablePointer<FILE>?
     private let path: String
     /// Where `file.write` writes until the stream ends; nil for append.

@@ -351,7 +351,7 @@ extension Compiler {
                     for target in targets { target.send(value) }
                     return .null
                 }
-                return .function(SubscriptionValue(env.subscribe(observable, at: location, handlers: handlers)))
+                return .function(env.subscribe(observable, at: location, handlers: handlers))
             }
         }
         let roles = args.labels.map(Handlers.role(of:))
@@ -361,7 +361,7 @@ extension Compiler {
             for (role, code) in zip(roles, args.codes) {
                 handlers.set(role, try located(location) { try code(frame).asFunction() })
             }
-            return .function(SubscriptionValue(env.subscribe(observable, at: location, handlers: handlers)))
+            return .function(env.subscribe(observable, at: location, handlers: handlers))
         }
     }
 }

@@ -70,7 +70,7 @@ enum CollectionHelpers {
         case .tuple(let t): return try array(name, t.elements, args)
         case .string(let s): return try string(name, s, args)
         case .dictionary(let d): return try dictionary(name, d, args)
-        case .function(let f) where f is SubscriptionValue || f is DisposeBagValue: return try subscription(name, f, args)
+        case .function(let f) where f is ScriptSubscriber || f is DisposeBagValue: return try subscription(name, f, args)
         default:
             throw FlowError("\(receiver.typeName) \(receiver.literal) has no method '\(name)'")
         }
@@ -172,15 +172,15 @@ enum CollectionHelpers {
         case "disposed":
             try args.expect(1, labels: ["by"])
             guard case .function(let target) = args.values[0], let bag = target as? DisposeBagValue,
-                  let subscription = f as? SubscriptionValue else {
+                  let subscription = f as? ScriptSubscriber else {
                 throw FlowError("disposed(by:) puts a subscription in a DisposeBag(), got \(args.values[0].typeName) \(args.values[0].literal)")
             }
-            bag.insert(subscription.subscription)
+            bag.insert(subscription)
             return .null
         case "store":
             try args.expect(1, labels: ["in"])
-            if case .function(let target) = args.values[0], let bag = target as? DisposeBagValue, let subscription = f as? SubscriptionValue {
-                bag.insert(subscription.subscription)
+            if case .function(let target) = args.values[0], let bag = target as? DisposeBagValue, let subscription = f as? ScriptSubscriber {
+                bag.insert(subscription)
             }
             return .null
         default:

@@ -169,7 +169,7 @@ struct DirectCompiler {
         let location = self.location(span)
         return { a, b, f in
             let observable = try located(location) { try stream(a, b, f).asStream() }
-            return .function(SubscriptionValue(env.subscribe(observable, at: location, handlers: try handlers(a, b, f))))
+            return .function(env.subscribe(observable, at: location, handlers: try handlers(a, b, f)))
         }
     }
 

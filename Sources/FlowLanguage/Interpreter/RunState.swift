@@ -66,7 +66,7 @@ public final class RunState {
         // A run stopped at its limit by a subscription (a `sink` on an
         // endless stream) rather than an expectation: point at the first
         // such subscription still running.
-        let running = active.values.compactMap { ($0 as? ScriptSubscriber)?.location }
+        let running = active.values.compactMap { ($0 as? ScriptSubscriber)?.subscribedAt }
             .min { ($0.line, $0.column) < ($1.line, $1.column) }
         for i in failures.indices where failures[i].location == nil { failures[i].location = running }
         var diagrams = lanes.filter { !$0.isEmpty }.map { Report.lanes($0, options: laneOptions) }

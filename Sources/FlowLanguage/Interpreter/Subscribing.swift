@@ -35,27 +35,9 @@ struct Handlers {
     }
 }
 
-/// A subscription as a value: what `sink`, `subscribe` and `bind` return.
-/// `cancel()` or `dispose()` ends it; `store(in:)` and `disposed(by:)`
-/// keep it, as the libraries require (in flow a subscription lives until
-/// it ends or the run does, kept or not).
-final class SubscriptionValue: Function {
-    let subscription: Disposable
-
-    init(_ subscription: Disposable) {
-        self.subscription = subscription
-        super.init(name: "subscription", parameterCount: 0)
-    }
-
-    override func call(_ args: [Value]) throws -> Value {
-        subscription.dispose()
-        return .null
-    }
-}
-
 extension Value {
     var isSubscription: Bool {
-        if case .function(let f) = self { f is SubscriptionValue } else { false }
+        if case .function(let f) = self { f is ScriptSubscriber } else { false }
     }
 }
 
@@ -81,7 +63,7 @@ extension Environment {
     /// statement ending in `.print`). An error that reaches a subscriber
     /// without an error handler is reported and fails the run.
     @discardableResult
-    func subscribe(_ stream: Observable, at location: SourceLocation, handlers: Handlers) -> Disposable {
+    func subscribe(_ stream: Observable, at location: SourceLocation, handlers: Handlers) -> ScriptSubscriber {
         if tracesEverything { run.scheduler.tracer?.trace(stream) }
         let subscriber = ScriptSubscriber(handlers: handlers, location: location, environment: self)
         run.track(subscriber)
@@ -92,9 +74,16 @@ extension Environment {
 
 /// The end of a script's chain: calls its handlers, and reports an error
 /// nobody handles (a handler that throws ends the subscription with it).
-final class ScriptSubscriber: Observer, Disposable {
+///
+/// It is also the subscription as a value, which `sink`, `subscribe` and
+/// `bind` return (a function: calling it, `cancel()` or `dispose()` ends
+/// it), so subscribing allocates nothing more. `store(in:)` and
+/// `disposed(by:)` keep it, as the libraries require; in flow a
+/// subscription lives until it ends or the run does, kept or not.
+final class ScriptSubscriber: Function, Observer, Disposable {
     private let handlers: Handlers
-    let location: SourceLocation
+    /// Where the script subscribes, for errors nobody handles.
+    let subscribedAt: SourceLocation
     private let environment: Environment
     private let run: RunState
     private var upstream: Disposable?
@@ -102,9 +91,15 @@ final class ScriptSubscriber: Observer, Disposable {
 
     init(handlers: Handlers, location: SourceLocation, environment: Environment) {
         self.handlers = handlers
-        self.location = location
+        subscribedAt = location
         self.environment = environment
         self.run = environment.run
+        super.init(name: "subscription", parameterCount: 0)
+    }
+
+    override func call(_ args: [Value]) throws -> Value {
+        dispose()
+        return .null
     }
 
     func onSubscribe(_ subscription: Disposable) {
@@ -186,13 +181,21 @@ final class ScriptSubscriber: Observer, Disposable {
     /// stream ended; it may have something to say about its output. Called
     /// once, by whichever of the three endings comes first.
     private func releaseConsumers(_ ending: StreamEnding) -> [String] {
-        [handlers.next, handlers.error, handlers.completed, handlers.completion].compactMap {
-            ($0 as? StreamConsumer)?.finish(ending)
+        // One by one, not through an array: a subscription ends per event
+        // in scripts that subscribe inside closures.
+        var notes: [String] = []
+        func release(_ handler: Function?) {
+            if let note = handler?.streamConsumer?.finish(ending) { notes.append(note) }
         }
+        release(handlers.next)
+        release(handlers.error)
+        release(handlers.completed)
+        release(handlers.completion)
+        return notes
     }
 
     private func report(_ error: FlowError) {
-        let located = error.located(at: location)
+        let located = error.located(at: subscribedAt)
         run.streamErrors.append(located)
         environment.reportStreamError(located)
     }

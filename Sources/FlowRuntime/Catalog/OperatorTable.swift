@@ -117,8 +117,7 @@ public struct Parameter: CustomStringConvertible, Sendable {
     /// Whether a value can be passed for this parameter: its type's values,
     /// and arrays of streams for variadic streams (`merge([a, b])`).
     public func accepts(_ value: Value) -> Bool {
-        if isVariadic, type == .stream, case .array = value { return true }
-        return type.accepts(value)
+        type.accepts(value) || type == .stream && isVariadic && value.isArray
     }
 
     public var description: String {
@@ -222,11 +221,13 @@ open class OperatorContext {
 /// The bound arguments of one call, read by parameter position.
 public struct Arguments {
     public let spec: OperatorSpec
+    /// How the call was written: the name for messages, and whether a bare
+    /// number given for a duration is seconds (Combine's `for:` and
+    /// `scheduler:` forms) rather than milliseconds (RxJS).
+    let form: CallForm
     /// The operator's name as the script wrote it, for messages.
-    public let name: String
-    /// Whether a bare number given for a duration is seconds (Combine's
-    /// `for:` and `scheduler:` forms) rather than milliseconds (RxJS).
-    let numbersAreSeconds: Bool
+    public var name: String { form.name ?? spec.name }
+    var numbersAreSeconds: Bool { form.numbersAreSeconds }
     private let signatureIndex: Int
     public var signature: Signature { spec.signatures[signatureIndex] }
     public let receiver: Value?
@@ -239,8 +240,7 @@ public struct Arguments {
     init(spec: OperatorSpec, signature: Int, receiver: Value?, arguments: [Value], plan: [[Int]], context: OperatorContext,
          form: CallForm) {
         self.spec = spec
-        self.name = form.name ?? spec.name
-        self.numbersAreSeconds = form.numbersAreSeconds
+        self.form = form
         self.signatureIndex = signature
         self.receiver = receiver
         self.arguments = arguments
@@ -334,8 +334,13 @@ extension OperatorTable {
     /// Whether a remembered plan still types these arguments.
     static func fits(_ plan: [[Int]], _ signature: Signature, _ arguments: [Value]) -> Bool {
         for (p, indices) in plan.enumerated() {
-            let parameter = signature.parameters[p]
-            for i in indices where i >= arguments.count || !parameter.accepts(arguments[i]) { return false }
+            // Read the two fields in place: copying the parameter would
+            // retain and release its strings on every call of a script.
+            let type = signature.parameters[p].type
+            let takesArrays = type == .stream && signature.parameters[p].isVariadic
+            for i in indices where i >= arguments.count || !(type.accepts(arguments[i]) || takesArrays && arguments[i].isArray) {
+                return false
+            }
         }
         return true
     }

@@ -27,6 +27,11 @@ open class Function {
         self.reads = reads ?? parameterCount
     }
 
+    /// This function as a `StreamConsumer`, if it is one (a file writer).
+    /// A property rather than a cast: a subscriber asks at every ending,
+    /// and a protocol cast looks the conformance up each time.
+    open var streamConsumer: StreamConsumer? { nil }
+
     open func call(_ a: Value) throws -> Value { try call([a]) }
     open func call(_ a: Value, _ b: Value) throws -> Value { try call([a, b]) }
     open func call(_ args: [Value]) throws -> Value {

@@ -40,6 +40,8 @@ class PipelineNode: Observable {
     /// every value.
     func makeStage() -> Stage { Stage() }
 
+    final override var fusedStage: PipelineNode? { self }
+
     /// Fused stages fail only through their closures, which locate errors.
     override var raisesOwnErrors: Bool { false }
 
@@ -54,14 +56,14 @@ class PipelineNode: Observable {
         // stages, filling the sink's buffer from the end: one allocation.
         var count = 0
         var node: Observable = self
-        while let stageNode = node as? PipelineNode {
+        while let stageNode = node.fusedStage {
             count += 1
             node = stageNode.inputs[0]
         }
         let sink = PipelineSink(observer, count: count)
         var index = count
         node = self
-        while let stageNode = node as? PipelineNode {
+        while let stageNode = node.fusedStage {
             index -= 1
             sink.set(stageNode.makeStage(), at: index)
             node = stageNode.inputs[0]
