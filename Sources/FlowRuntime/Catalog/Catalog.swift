@@ -21,7 +21,7 @@ extension OperatorSpec.Family {
         case .higherOrder: [.flatMap, .concatMap, .flatMapLatest, .flatMapFirst, .switchLatest]
         case .errors: [.catch, .catchAndReturn, .retry, .retryWhen, .timeout]
         case .time: [.delay, .delaySubscription]
-        case .sharing: [.share, .publish, .replay, .refCount, .connect]
+        case .sharing: [.share, .continuous, .publish, .replay, .refCount, .connect]
         case .utility:
             [.do, .finalize, .materialize, .dematerialize, .observeOn, .subscribeOn, .asObservable, .repeat, .trace, .print, .debug]
         case .aggregation: [.reduce, .count, .toArray, .min, .max, .sum, .isEmpty, .contains, .allSatisfy, .defaultIfEmpty]

@@ -55,7 +55,13 @@ final class CombineLatestSink: CombiningSink {
     override func innerNext(_ inner: InnerObserver, _ value: Value) {
         if latest[inner.index] == nil { missing -= 1 }
         latest[inner.index] = value
-        if missing == 0 { emit(latest.map { $0! }) }
+        guard missing == 0 else { return }
+        // Two sources and a closure, the common case, need no array per event.
+        if let combine, latest.count == 2 {
+            do { sendNext(try combine.call(latest[0]!, latest[1]!)) } catch { sendError(FlowError.wrap(error)) }
+            return
+        }
+        emit(latest.map { $0! })
     }
 
     override func innerCompleted(_ inner: InnerObserver) {

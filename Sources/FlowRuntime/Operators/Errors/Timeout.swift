@@ -1,5 +1,5 @@
 extension OperatorSpec {
-    static let timeout = method("timeout", .errors, "fails with \"timeout\" (or switches to other) if no value comes in time",
+    static let timeout = method("timeout", aliases: ["timeout(interval:)"], .errors, "fails with \"timeout\" (or switches to other) if no value comes in time",
         [arg("dueTime", .duration).nonNegative(), labelled("resetOnValue", .bool, optional: true), labelled("other", .stream, optional: true)],
         example: #"""
             let source = cold("-a----b|")
