@@ -34,13 +34,12 @@ class Stage {
 class PipelineNode: Observable {
     init(_ name: String, _ source: Observable) {
         super.init(operatorName: name, inputs: [source])
+        isFusedStage = true
     }
 
     /// The per-subscription state of this stage; the base stage passes
     /// every value.
     func makeStage() -> Stage { Stage() }
-
-    final override var fusedStage: PipelineNode? { self }
 
     /// Fused stages fail only through their closures, which locate errors.
     override var raisesOwnErrors: Bool { false }
@@ -56,14 +55,16 @@ class PipelineNode: Observable {
         // stages, filling the sink's buffer from the end: one allocation.
         var count = 0
         var node: Observable = self
-        while let stageNode = node.fusedStage {
+        while node.isFusedStage {
+            let stageNode = unsafeDowncast(node, to: PipelineNode.self)
             count += 1
             node = stageNode.inputs[0]
         }
         let sink = PipelineSink(observer, count: count)
         var index = count
         node = self
-        while let stageNode = node.fusedStage {
+        while node.isFusedStage {
+            let stageNode = unsafeDowncast(node, to: PipelineNode.self)
             index -= 1
             sink.set(stageNode.makeStage(), at: index)
             node = stageNode.inputs[0]

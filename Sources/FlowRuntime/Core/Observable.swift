@@ -33,9 +33,10 @@ open class Observable {
 
     public internal(set) var inputs: [Observable]
 
-    /// This node as a fused stage, if it is one: a virtual property, which
-    /// walking a chain of fused nodes asks of each, costs less than a cast.
-    var fusedStage: PipelineNode? { nil }
+    /// Whether this node is a fused stage (a `PipelineNode`): a stored flag,
+    /// which walking a chain of fused nodes reads for each, costs less than
+    /// a cast to the non-final `PipelineNode`.
+    @exclusivity(unchecked) final var isFusedStage = false
 
     /// Whether the node can raise errors of its own (as opposed to passing
     /// on its inputs' errors and those of script closures, which carry
