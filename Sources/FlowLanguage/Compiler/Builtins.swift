@@ -16,7 +16,7 @@ enum Builtins {
         "subscribeValues": [nil],
     ]
 
-    static var subscribingMethods: Set<String> { Set(subscribingLabels.keys) }
+    static let subscribingMethods = Set(subscribingLabels.keys)
 
     /// Whether a call subscribes: `subscribe(on:)` is the operator instead.
     static func isSubscribing(_ name: String, labels: [String?]) -> Bool {

@@ -34,7 +34,7 @@ enum CollectionHelpers {
         return forms
     }()
 
-    static var names: Set<String> { Set(forms.keys) }
+    static let names = Set(forms.keys)
 
     /// The labels a call of helper `name` has once bound (a trailing
     /// closure takes its parameter's label), or nil if no form fits.
