@@ -59,23 +59,12 @@ enum SwiftVocabulary {
     ]
 
     static func construct(_ name: String, _ value: Value) throws -> Value {
-        func duration(_ nanosecondsPerUnit: Double) throws -> Value {
-            let amount: Double
-            switch value {
-            case .int(let n): amount = Double(n)
-            case .double(let d): amount = d
-            default: throw FlowError(".\(name) takes a number, got \(value.typeName) \(value.literal)")
-            }
-            guard let t = TimeSpan.exactly(nanoseconds: amount * nanosecondsPerUnit) else {
-                throw FlowError(".\(name)(\(value.literal)) does not fit the clock")
-            }
-            return .duration(t)
-        }
+        func duration(_ unit: TimeSpan) throws -> Value { .duration(try TimeSpan.amount(value, of: unit, unitName: name)) }
         switch name {
-        case "nanoseconds": return try duration(1)
-        case "microseconds": return try duration(1e3)
-        case "milliseconds": return try duration(1e6)
-        case "seconds": return try duration(1e9)
+        case "nanoseconds": return try duration(TimeSpan(nanoseconds: 1))
+        case "microseconds": return try duration(TimeSpan(nanoseconds: 1000))
+        case "milliseconds": return try duration(.milliseconds(Int64(1)))
+        case "seconds": return try duration(.seconds(1))
         case "failure", "error": return .event(.error(FlowError(value)))
         case "success", "next": return .event(.next(value))
         default: return value

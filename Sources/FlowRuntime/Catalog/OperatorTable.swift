@@ -290,16 +290,10 @@ public struct Arguments {
 
     /// A duration, or a bare number in the call's unit.
     private func durationValue(_ value: Value) throws -> TimeSpan {
-        let amount: Double
-        switch value {
-        case .int(let n): amount = Double(n)
-        case .double(let d): amount = d
-        default: return try value.asDuration()
-        }
-        guard let t = TimeSpan.exactly(nanoseconds: amount * (numbersAreSeconds ? 1e9 : 1e6)) else {
-            throw FlowError("\(value.literal) \(numbersAreSeconds ? "seconds" : "milliseconds") is not a duration the clock can hold")
-        }
-        return t
+        guard value.isNumber else { return try value.asDuration() }
+        return numbersAreSeconds
+            ? try TimeSpan.amount(value, of: .seconds(1), unitName: "seconds")
+            : try TimeSpan.amount(value, of: .milliseconds(Int64(1)), unitName: "milliseconds")
     }
 
     private func checkBound(_ i: Int) throws {

@@ -24,6 +24,22 @@ public struct TimeSpan: Hashable, Comparable, Sendable {
 
     /// The span of `nanoseconds`, rounded; nil if it is not a number or
     /// does not fit (more than about 292 years either way).
+    /// A number of `unit`s (an Int or a Double) as a span: `300` of a
+    /// millisecond. Throws for a value that is not a number or does not fit
+    /// the clock.
+    public static func amount(_ value: Value, of unit: TimeSpan, unitName: String) throws -> TimeSpan {
+        let amount: Double
+        switch value {
+        case .int(let n): amount = Double(n)
+        case .double(let d): amount = d
+        default: throw FlowError("expected a number of \(unitName), got \(value.typeName) \(value.literal)")
+        }
+        guard let span = exactly(nanoseconds: amount * Double(unit.nanoseconds)) else {
+            throw FlowError("\(value.literal) \(unitName) is not a duration the clock can hold")
+        }
+        return span
+    }
+
     public static func exactly(nanoseconds: Double) -> TimeSpan? {
         let rounded = nanoseconds.rounded()
         // Int64(exactly:) is nil for NaN and infinities; the bound keeps the

@@ -47,6 +47,12 @@ extension Value {
     public static func tuple(_ elements: [Value]) -> Value { .tuple(Tuple(elements)) }
 
     public var isArray: Bool { if case .array = self { true } else { false } }
+    public var isNumber: Bool {
+        switch self {
+        case .int, .double: true
+        default: false
+        }
+    }
     public static func record(_ pairs: KeyValuePairs<String, Value>) -> Value { .tuple(Tuple(labelled: pairs)) }
 
     /// The name of the value's type, as errors and `type(of:)` show it.

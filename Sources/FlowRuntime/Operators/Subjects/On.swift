@@ -7,13 +7,11 @@ extension OperatorSpec {
             timer(2ms).sink { _ in s.on(.completed) }
             marbles(s)
             """#) { subject, args in
-        switch args.value(0)! {
-        case .event(.next(let value)): subject.send(value)
-        case .event(.completed): subject.complete()
-        case .event(.error(let error)): subject.fail(error.located(at: args.context.location))
-        case let other:
+        guard case .event(let event) = args.value(0)! else {
+            let other = args.value(0)!
             throw FlowError("on takes .next(value), .error(error) or .completed, got \(other.typeName) \(other.literal)",
                             at: args.context.location)
         }
+        subject.send(event: event.located(at: args.context.location))
     }
 }

@@ -10,14 +10,12 @@ extension OperatorSpec {
             return .null
         },
         Signature([labelled("completion", .value)]) { args in
-            let subject = try args.subject()
-            switch args.value(0)! {
-            case .event(.completed): subject.complete()
-            case .event(.error(let error)): subject.fail(error.located(at: args.context.location))
-            case let other:
+            guard case .event(let event) = args.value(0)!, event.isTerminal else {
+                let other = args.value(0)!
                 throw FlowError("send(completion:) takes .finished or .failure(error), got \(other.typeName) \(other.literal)",
                                 at: args.context.location)
             }
+            try args.subject().send(event: event.located(at: args.context.location))
             return .null
         },
     ], example: #"""
@@ -26,6 +24,14 @@ extension OperatorSpec {
             timer(3ms).sink { _ in s.send(completion: .finished) }
             marbles(s)
             """#)
+}
+
+extension Event {
+    /// The event, its error (if any) given `location` when it has none.
+    func located(at location: SourceLocation?) -> Event {
+        if case .error(let error) = self { return .error(error.located(at: location)) }
+        return self
+    }
 }
 
 extension Arguments {

@@ -52,6 +52,8 @@ public class Subject: Observable {
     public func send(_ value: Value) { post(.next(value)) }
     public func complete() { post(.completed) }
     public func fail(_ error: FlowError) { post(.error(error)) }
+    /// Delivers an event.
+    public func send(event: Event) { post(event) }
 
     private func post(_ event: Event) {
         guard terminal == nil else { return }
