@@ -38,6 +38,29 @@ import Testing
         }
     }
 
+    /// A `just` inner is delivered without being subscribed; the result
+    /// must be what subscribing it gives, for every strategy, whether it
+    /// would start at once or wait behind a running inner.
+    @Test func justInnersBehaveAsSubscribedStreams() {
+        marbles { m in
+            let slow = m.cold("-s-t|")
+            let pick = fn { v in v == .string("a") ? .stream(slow) : .stream(.just(v)) }
+            // concatMap: `b` waits behind `a`'s inner; `c` comes as that
+            // inner ends, and follows `b`.
+            m.expect(m.cold("-a-b-c----|").concatMap(pick), "--s-t(bc)-|")
+            // flatMap: `b` passes at once, beside `a`'s inner.
+            m.expect(m.cold("-a-b------|").flatMap(pick), "--sbt-----|")
+            // flatMap(maxConcurrent: 2): two slots, `b` and `c` pass at once.
+            m.expect(m.cold("-a-b-c----|").flatMap(maxConcurrent: 2, pick), "--sbtc----|")
+            // switchLatest: `b` cancels `a`'s inner.
+            m.expect(m.cold("-a-b------|").flatMapLatest(pick), "--sb------|")
+            m.subscriptions(slow, "-^---!", "-^---!", "-^---!", "-^-!")
+            // flatMapFirst: `b` is dropped while `a`'s inner runs; `c` passes.
+            let slow2 = m.cold("-s-t|")
+            m.expect(m.cold("-a-b---c-|").flatMapFirst(fn { v in v == .string("a") ? .stream(slow2) : .stream(.just(v)) }), "--s-t--c-|")
+        }
+    }
+
     @Test func streamsOfStreams() {
         marbles { m in
             let s1 = m.cold("-1-2-3|")

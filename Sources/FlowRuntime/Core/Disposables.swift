@@ -25,7 +25,8 @@ public final class ActionDisposable: Disposable {
 /// A flag a synchronous source polls between events, so a downstream
 /// `take` can stop a loop that has not returned yet.
 public final class BooleanDisposable: Disposable {
-    public private(set) var isDisposed = false
+    /// Polled between a synchronous source's events.
+    @exclusivity(unchecked) public private(set) var isDisposed = false
     public init() {}
     public func dispose() { isDisposed = true }
 }

@@ -31,7 +31,9 @@ open class Observable {
         set { origin = NodeOrigin(label: origin?.label, location: newValue) }
     }
 
-    public internal(set) var inputs: [Observable]
+    /// Read at every subscription and in every node's deinit: without the
+    /// dynamic exclusivity check.
+    @exclusivity(unchecked) public internal(set) var inputs: [Observable]
 
     /// Whether this node is a fused stage (a `PipelineNode`): a stored flag,
     /// which walking a chain of fused nodes reads for each, costs less than

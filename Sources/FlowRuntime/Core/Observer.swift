@@ -29,12 +29,12 @@ extension Observer {
 /// cancels the whole subscription.
 public final class CallbackObserver: Observer, Disposable {
     @exclusivity(unchecked) private var next: ((Value) -> Void)?
-    private var error: ((FlowError) -> Void)?
-    private var completed: (() -> Void)?
-    private var upstream: Disposable?
+    @exclusivity(unchecked) private var error: ((FlowError) -> Void)?
+    @exclusivity(unchecked) private var completed: (() -> Void)?
+    @exclusivity(unchecked) private var upstream: Disposable?
     @exclusivity(unchecked) public private(set) var isDisposed = false
     /// True once a terminal event arrived.
-    public private(set) var isTerminated = false
+    @exclusivity(unchecked) public private(set) var isTerminated = false
 
     public init(onNext: ((Value) -> Void)? = nil, onError: ((FlowError) -> Void)? = nil, onCompleted: (() -> Void)? = nil) {
         self.next = onNext

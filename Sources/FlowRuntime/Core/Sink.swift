@@ -5,11 +5,13 @@
 /// event or disposal, and resources released once, on whichever comes first.
 class Sink: Observer, Disposable {
     final let downstream: Observer
-    final private(set) var upstream: Disposable?
+    // Touched at every subscription and disposal: without Swift's dynamic
+    // exclusivity checks (see architecture.md).
+    @exclusivity(unchecked) final private(set) var upstream: Disposable?
     /// No event may be sent any more.
     @exclusivity(unchecked) final var isStopped = false
-    private final var isReleased = false
-    private final var isAnnounced = false
+    @exclusivity(unchecked) private final var isReleased = false
+    @exclusivity(unchecked) private final var isAnnounced = false
     /// The node's origin, when its node passes it on: an error the sink
     /// sends without a location gets the node's.
     @exclusivity(unchecked) final var origin: NodeOrigin?
@@ -89,10 +91,10 @@ protocol InnerHost: AnyObject {
 final class InnerObserver: Observer, Disposable {
     @exclusivity(unchecked) private var host: InnerHost?
     let index: Int
-    private var subscription: Disposable?
+    @exclusivity(unchecked) private var subscription: Disposable?
     @exclusivity(unchecked) private(set) var isDone = false
     /// Position in the host's `InnerSet`, if it keeps one.
-    var slot = -1
+    @exclusivity(unchecked) var slot = -1
 
     init(host: InnerHost, index: Int) {
         self.host = host

@@ -38,7 +38,8 @@ public final class LiveScheduler: Scheduler {
     }
 
     public var isVirtual: Bool { false }
-    public var tracer: Tracer?
+    /// Read at every subscription: without the dynamic exclusivity check.
+    @exclusivity(unchecked) public var tracer: Tracer?
 
     public var now: TimeSpan {
         TimeSpan(nanoseconds: Int64(NIODeadline.now().uptimeNanoseconds) - Int64(start.uptimeNanoseconds))

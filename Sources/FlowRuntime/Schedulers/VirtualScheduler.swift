@@ -6,7 +6,8 @@ import HeapModule
 public final class VirtualScheduler: Scheduler {
     @exclusivity(unchecked) public private(set) var now: TimeSpan = .zero
     public var isVirtual: Bool { true }
-    public var tracer: Tracer?
+    /// Read at every subscription: without the dynamic exclusivity check.
+    @exclusivity(unchecked) public var tracer: Tracer?
     /// Actions executed so far, to bound a run that never goes idle.
     @exclusivity(unchecked) public private(set) var executedActions = 0
 

@@ -11,8 +11,8 @@ extension OperatorSpec {
 extension Observable {
     /// Mirrors whichever source sends the first event, cancelling the others.
     public static func amb(_ sources: [Observable]) -> Observable {
-        ClosureNode("amb", inputs: sources) { observer, scheduler, inputs in
-            AmbSink(observer, scheduler: scheduler).start(inputs)
+        CombiningNode("amb", sources) { observer, scheduler, _ in
+            AmbSink(observer, scheduler: scheduler)
         }
     }
 }

@@ -34,8 +34,8 @@ extension Observable {
     /// `combine` applied to them) each time any source emits. Completes
     /// when all sources have completed; an error ends it at once.
     public static func combineLatest(_ sources: [Observable], combine: Function? = nil) -> Observable {
-        ClosureNode("combineLatest", inputs: sources) { observer, scheduler, inputs in
-            CombineLatestSink(observer, scheduler: scheduler, arity: inputs.count, combine: combine).start(inputs)
+        CombiningNode("combineLatest", sources) { observer, scheduler, arity in
+            CombineLatestSink(observer, scheduler: scheduler, arity: arity, combine: combine)
         }
     }
 }

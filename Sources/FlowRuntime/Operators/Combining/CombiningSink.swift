@@ -1,3 +1,23 @@
+/// A node that combines its sources through a `CombiningSink`. The sink
+/// locates the errors it raises (see `Sink.origin`), so no wrapper stands
+/// between it and downstream on every event.
+final class CombiningNode: Observable {
+    private let makeSink: (Observer, Scheduler, Int) -> CombiningSink
+
+    init(_ name: String, _ sources: [Observable], makeSink: @escaping (_ downstream: Observer, Scheduler, _ arity: Int) -> CombiningSink) {
+        self.makeSink = makeSink
+        super.init(operatorName: name, inputs: sources)
+    }
+
+    override var raisesOwnErrors: Bool { false }
+
+    override func subscribeCore(_ observer: Observer, on scheduler: Scheduler) {
+        let sink = makeSink(observer, scheduler, inputs.count)
+        sink.origin = origin
+        sink.start(inputs)
+    }
+}
+
 /// Shared part of sinks that subscribe every source and combine them.
 class CombiningSink: Sink, InnerHost {
     final let scheduler: Scheduler

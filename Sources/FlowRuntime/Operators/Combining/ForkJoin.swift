@@ -17,8 +17,8 @@ extension Observable {
     /// tuple of their last values and completes. A source that completes
     /// without a value completes the result at once, with no value.
     public static func forkJoin(_ sources: [Observable], combine: Function? = nil) -> Observable {
-        ClosureNode("forkJoin", inputs: sources) { observer, scheduler, inputs in
-            ForkJoinSink(observer, scheduler: scheduler, arity: inputs.count, combine: combine).start(inputs)
+        CombiningNode("forkJoin", sources) { observer, scheduler, arity in
+            ForkJoinSink(observer, scheduler: scheduler, arity: arity, combine: combine)
         }
     }
 }

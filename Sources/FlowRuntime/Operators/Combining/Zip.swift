@@ -20,8 +20,8 @@ extension Observable {
     /// Tuples of the n-th values of every source (or `combine` applied to
     /// them). Completes as soon as a completed source has nothing buffered.
     public static func zip(_ sources: [Observable], combine: Function? = nil) -> Observable {
-        ClosureNode("zip", inputs: sources) { observer, scheduler, inputs in
-            ZipSink(observer, scheduler: scheduler, arity: inputs.count, combine: combine).start(inputs)
+        CombiningNode("zip", sources) { observer, scheduler, arity in
+            ZipSink(observer, scheduler: scheduler, arity: arity, combine: combine)
         }
     }
 }

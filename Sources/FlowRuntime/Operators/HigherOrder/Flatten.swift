@@ -62,8 +62,12 @@ final class StaticFlattenNode: Observable {
         }
     }
 
+    /// Its sink locates the errors it raises (see `Sink.origin`).
+    override var raisesOwnErrors: Bool { false }
+
     override func subscribeCore(_ observer: Observer, on scheduler: Scheduler) {
         let sink = FlattenSink(observer, scheduler: scheduler, strategy: strategy, transform: nil)
+        sink.origin = origin
         sink.run(sources: flattenedSources())
     }
 }
@@ -101,6 +105,9 @@ final class FlattenSink: Sink, InnerHost {
         } catch {
             return sendError(FlowError.wrap(error).located(at: nil))
         }
+        if let scalar = inner as? JustNode, scheduler.tracer == nil {
+            return deliverInPlace(scalar)
+        }
         switch strategy {
         case .merge:
             queue.append(inner)
@@ -110,6 +117,30 @@ final class FlattenSink: Sink, InnerHost {
             subscribeInner(inner)
         case .first:
             if active.isEmpty { subscribeInner(inner) }
+        }
+    }
+
+    /// A `just` inner, delivered without subscribing it (the scalar fast
+    /// path RxJava's flatMap has too): subscribing would allocate an
+    /// observer and a subscription only to see one value and the end at
+    /// once. The result is the same as subscribing, where the inner would
+    /// start at once; where it would queue (behind a running `concatMap`
+    /// inner) it is queued as any stream. Traced runs subscribe it, so
+    /// the trace shows its lane.
+    private func deliverInPlace(_ scalar: JustNode) {
+        switch strategy {
+        case .merge:
+            if draining || !queue.isEmpty || active.count >= limit {
+                queue.append(scalar)
+                drain()
+            } else {
+                sendNext(scalar.value)
+            }
+        case .latest:
+            active.disposeAll()
+            sendNext(scalar.value)
+        case .first:
+            if active.isEmpty { sendNext(scalar.value) }
         }
     }
 
