@@ -179,6 +179,14 @@ struct DirectCompiler {
         // Literal arguments (`range(0, 1)`) are one array made now.
         let constants = arguments.compactMap { Compiler.constant($0.value) }
         if constants.count == arguments.count { return { _, _, _ in constants } }
+        // One and two arguments, the common cases, as array literals: one
+        // allocation, no growth.
+        if arguments.count == 1, let first = compile(arguments[0].value) {
+            return { a, b, f in [try first(a, b, f)] }
+        }
+        if arguments.count == 2, let first = compile(arguments[0].value), let second = compile(arguments[1].value) {
+            return { a, b, f in [try first(a, b, f), try second(a, b, f)] }
+        }
         var list: (Value, Value, Frame) throws -> [Value] = { _, _, _ in [] }
         let count = arguments.count
         for argument in arguments {

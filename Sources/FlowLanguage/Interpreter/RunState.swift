@@ -16,26 +16,45 @@ public final class RunState {
     /// Stream errors that reached a subscriber with no error handler.
     var streamErrors: [FlowError] = []
     /// Subscriptions still running, so an interrupt can cancel them all.
-    private var active: [ObjectIdentifier: Disposable] = [:]
+    /// Each knows its slot, so adding and removing one costs no hashing:
+    /// scripts that subscribe inside a closure do both per event.
+    private var active: [RunningSubscription] = []
     /// Told of each subscription a statement starts (the REPL's jobs).
-    var onTrack: ((Disposable) -> Void)?
+    var onTrack: ((RunningSubscription) -> Void)?
     /// Draw `marbles(...)` lanes in virtual time even on the live clock
     /// (the REPL draws them at once, as it does for `:marble`).
     var lanesInVirtualTime = false
 
-    func track(_ subscription: Disposable) {
-        active[ObjectIdentifier(subscription)] = subscription
+    func track(_ subscription: some RunningSubscription) {
+        subscription.runningSlot = active.count
+        active.append(subscription)
         onTrack?(subscription)
     }
-    func untrack(_ subscription: Disposable) { active.removeValue(forKey: ObjectIdentifier(subscription)) }
-    func isActive(_ subscription: Disposable) -> Bool { active[ObjectIdentifier(subscription)] != nil }
+
+    func untrack(_ subscription: some RunningSubscription) {
+        guard isActive(subscription) else { return }
+        let last = active.removeLast()
+        if subscription.runningSlot < active.count {
+            active[subscription.runningSlot] = last
+            last.runningSlot = subscription.runningSlot
+        }
+        subscription.runningSlot = -1
+    }
+
+    func isActive(_ subscription: some RunningSubscription) -> Bool {
+        let slot = subscription.runningSlot
+        return slot >= 0 && slot < active.count && active[slot] === subscription
+    }
 
     /// Cancels every running subscription (Ctrl-C): requests are cancelled,
     /// files flushed and closed.
     func cancelAll() {
-        let all = active.values
-        active = [:]
-        for subscription in all { subscription.dispose() }
+        let all = active
+        active = []
+        for subscription in all {
+            subscription.runningSlot = -1
+            subscription.dispose()
+        }
     }
 
     init(name: String, scheduler: Scheduler, marbles: MarbleRun) {
@@ -51,7 +70,7 @@ public final class RunState {
             return marbles.observe(stream, subscription: SubscriptionLog(subscribed: .zero, unsubscribed: nil), location: location)
         }
         let recorder = EventRecorder(scheduler: scheduler)
-        track(recorder)
+        track(RecordingSubscription(recorder))
         stream.subscribe(recorder, on: scheduler)
         return recorder
     }
@@ -66,7 +85,7 @@ public final class RunState {
         // A run stopped at its limit by a subscription (a `sink` on an
         // endless stream) rather than an expectation: point at the first
         // such subscription still running.
-        let running = active.values.compactMap { ($0 as? ScriptSubscriber)?.subscribedAt }
+        let running = active.compactMap { ($0 as? ScriptSubscriber)?.subscribedAt }
             .min { ($0.line, $0.column) < ($1.line, $1.column) }
         for i in failures.indices where failures[i].location == nil { failures[i].location = running }
         var diagrams = lanes.filter { !$0.isEmpty }.map { Report.lanes($0, options: laneOptions) }
@@ -87,6 +106,20 @@ public final class RunState {
         marbles.location = location
         return RunState(name: name, scheduler: marbles.scheduler, marbles: marbles)
     }
+}
+
+/// A subscription a run cancels when it is interrupted; the run keeps
+/// its place in `runningSlot` (-1 when not running).
+protocol RunningSubscription: Disposable {
+    var runningSlot: Int { get set }
+}
+
+/// A live `marbles(...)` lane's recorder, as a running subscription.
+private final class RecordingSubscription: RunningSubscription {
+    private let recorder: EventRecorder
+    var runningSlot = -1
+    init(_ recorder: EventRecorder) { self.recorder = recorder }
+    func dispose() { recorder.dispose() }
 }
 
 /// What compiled code needs from the interpreter at run time.

@@ -375,7 +375,7 @@ public final class Job {
     /// statement that subscribes itself (`sink`), whose values the session
     /// does not see.
     public internal(set) var valueCount: Int?
-    fileprivate private(set) var subscriptions: [Disposable] = []
+    fileprivate private(set) var subscriptions: [RunningSubscription] = []
     private let run: RunState
 
     init(id: Int, label: String, run: RunState, startedAt: TimeSpan) {
@@ -385,7 +385,7 @@ public final class Job {
         self.startedAt = startedAt
     }
 
-    fileprivate func add(_ subscription: Disposable) { subscriptions.append(subscription) }
+    fileprivate func add(_ subscription: RunningSubscription) { subscriptions.append(subscription) }
 
     public var isRunning: Bool { subscriptions.contains { run.isActive($0) } }
 

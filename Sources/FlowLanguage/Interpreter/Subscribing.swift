@@ -80,14 +80,17 @@ extension Environment {
 /// it), so subscribing allocates nothing more. `store(in:)` and
 /// `disposed(by:)` keep it, as the libraries require; in flow a
 /// subscription lives until it ends or the run does, kept or not.
-final class ScriptSubscriber: Function, Observer, Disposable {
+final class ScriptSubscriber: Function, Observer, RunningSubscription {
     private let handlers: Handlers
     /// Where the script subscribes, for errors nobody handles.
     let subscribedAt: SourceLocation
     private let environment: Environment
     private let run: RunState
-    private var upstream: Disposable?
-    private var isDone = false
+    // Per-subscription state, on the run's one thread: without Swift's
+    // dynamic exclusivity checks, as in the runtime's sinks.
+    @exclusivity(unchecked) private var upstream: Disposable?
+    @exclusivity(unchecked) private var isDone = false
+    @exclusivity(unchecked) var runningSlot = -1
 
     init(handlers: Handlers, location: SourceLocation, environment: Environment) {
         self.handlers = handlers
