@@ -68,12 +68,6 @@ extension Compiler {
         }
     }
 
-    /// A method on values that a module provides (`response.json()`).
-    func moduleMethod(_ name: String) -> OperatorSpec? {
-        for module in modules.values { if let method = module.methods.first(where: { $0.name == name }) { return method } }
-        return nil
-    }
-
     /// Calling a closure held in a value: `f(1, 2)`.
     private func compileValueCall(_ callee: Expr, _ arguments: [CallArgument], _ span: Span, in scope: Scope) -> Code {
         if let labelled = arguments.first(where: { $0.label != nil }) {
@@ -154,20 +148,16 @@ extension Compiler {
         if Builtins.isSubscribing(name, labels: arguments.map(\.label)) {
             return compileSubscription(base, name, nameSpan, arguments, span, in: scope)
         }
-        let call = OperatorCall(name, labels: arguments.map(\.label), method: true).flatMap { $0.spec.form == .function ? nil : $0 }
-        let isHelper = CollectionHelpers.names.contains(name)
-        if call == nil, !isHelper, let method = moduleMethod(name) {
-            return compileOperator(OperatorCall(method), receiver: compile(base, in: scope), nameSpan, arguments, span, in: scope)
-        }
-        if call == nil, !isHelper, let function = operatorTable.lookup(name), function.form == .function {
-            error("'\(name)' is a free function, not a method: call it as \(name)(...)", nameSpan)
+        guard let meaning = MethodMeaning(name, labels: arguments.map(\.label), modules: modules) else {
+            if let function = operatorTable.lookup(name), function.form == .function {
+                error("'\(name)' is a free function, not a method: call it as \(name)(...)", nameSpan)
+            } else {
+                error("unknown method '\(name)'", nameSpan,
+                      help: suggestion(for: name, among: Builtins.allMethods + modules.values.flatMap { $0.methods.map(\.name) }))
+            }
             return { _ in .null }
         }
-        guard call != nil || isHelper else {
-            error("unknown method '\(name)'", nameSpan,
-                  help: suggestion(for: name, among: Builtins.allMethods + modules.values.flatMap { $0.methods.map(\.name) }))
-            return { _ in .null }
-        }
+        let call = meaning.call, isHelper = meaning.isHelper
         let receiver = compile(base, in: scope)
         var args = compileArguments(arguments, in: scope)
         // A helper's call is checked against its forms; a name shared with a

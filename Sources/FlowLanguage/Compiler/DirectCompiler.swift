@@ -100,9 +100,8 @@ struct DirectCompiler {
         case .member(let base, let name, _, _) where Builtins.isSubscribing(name, labels: written):
             return subscription(base, arguments, callee.span)
         case .member(let base, let name, let span, _):
-            let found = OperatorCall(name, labels: written, method: true).flatMap { $0.spec.form == .function ? nil : $0 }
-                ?? (CollectionHelpers.names.contains(name) ? nil : environment.modules.values.lazy.compactMap { $0.methods.first { $0.name == name } }.first.map(OperatorCall.init))
-            guard let found, let target = compile(base) else { return nil }
+            guard let found = MethodMeaning(name, labels: written, modules: environment.modules)?.call,
+                  let target = compile(base) else { return nil }
             (call, receiver, nameSpan) = (found, target, span)
         default:
             return nil

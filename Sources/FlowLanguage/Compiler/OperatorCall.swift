@@ -99,3 +99,34 @@ extension Compiler.CompiledArguments {
                     evaluate: { frame in call.arguments(try evaluate(frame)) })
     }
 }
+
+/// What a method call `receiver.name(...)` means, decided in one place for
+/// both compilers: an operator of the table, a collection helper on arrays
+/// and strings, or a module's method on the values it makes
+/// (`response.json()`). A name may be both an operator and a helper
+/// (`first`, `map`): the receiver decides when the script runs.
+struct MethodMeaning {
+    /// The operator or module method, if the name is one.
+    let call: OperatorCall?
+    /// Whether the name is a collection helper.
+    let isHelper: Bool
+
+    /// Nil when the name is none of these.
+    init?(_ name: String, labels: [String?], modules: [String: BuiltinModule]) {
+        isHelper = CollectionHelpers.names.contains(name)
+        if let call = OperatorCall(name, labels: labels, method: true), call.spec.form != .function {
+            self.call = call
+        } else if !isHelper, let method = Self.moduleMethod(name, in: modules) {
+            self.call = OperatorCall(method)
+        } else if isHelper {
+            self.call = nil
+        } else {
+            return nil
+        }
+    }
+
+    private static func moduleMethod(_ name: String, in modules: [String: BuiltinModule]) -> OperatorSpec? {
+        for module in modules.values { if let method = module.methods.first(where: { $0.name == name }) { return method } }
+        return nil
+    }
+}
