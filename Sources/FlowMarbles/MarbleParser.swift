@@ -47,6 +47,9 @@ public enum MarbleParser {
         public var events: [TimedEvent]
         /// Time of `^` measured from the string's start, if present.
         public var subscriptionOffset: TimeSpan?
+        /// Where the first event after the terminal one is written, in an
+        /// input marble that has one (it is never delivered).
+        public var ignoredEventOffset: Int?
     }
 
     /// Parses an event marble. `values` maps symbols to values (else a
@@ -63,9 +66,13 @@ public enum MarbleParser {
         var events: [TimedEvent] = []
         var subscriptionOffset: TimeSpan?
         var terminalSeen = false
+        var ignoredEventOffset: Int?
         func isAfterTerminal(_ offset: Int) throws -> Bool {
             guard terminalSeen else { return false }
-            if isInput { return true }
+            if isInput {
+                if ignoredEventOffset == nil { ignoredEventOffset = offset }
+                return true
+            }
             throw MarbleSyntaxError(message: "an event after '|' or '#': nothing may follow a terminal event", offset: offset)
         }
         try scan(marbles) { token, time, offset in
@@ -94,7 +101,7 @@ public enum MarbleParser {
         if let zero = subscriptionOffset {
             for i in events.indices { events[i].time = events[i].time - zero }
         }
-        return Parsed(events: events, subscriptionOffset: subscriptionOffset)
+        return Parsed(events: events, subscriptionOffset: subscriptionOffset, ignoredEventOffset: ignoredEventOffset)
     }
 
     /// Parses a subscription marble such as `"--^---!"`.

@@ -161,8 +161,9 @@ enum Loader {
 
     static func report(_ list: DiagnosticList) {
         for diagnostic in list.diagnostics { Output.err(diagnostic.render(color: Output.colorOnStandardError)) }
-        let count = list.diagnostics.count
-        Output.err("\(count) error\(count == 1 ? "" : "s")")
+        let errors = list.diagnostics.filter { $0.severity == .error }.count
+        let warnings = list.diagnostics.count - errors
+        Output.err("\(errors) error\(errors == 1 ? "" : "s")" + (warnings == 0 ? "" : ", \(warnings) warning\(warnings == 1 ? "" : "s")"))
     }
 
     static func readStandardInput() throws -> String {
@@ -265,8 +266,10 @@ struct Check: ParsableCommand {
         var status = ExitStatus.success
         for path in scripts {
             do {
-                _ = try Loader.compile(try Loader.load(path))
-                Output.out("\(path): no problems found")
+                let program = try Loader.compile(try Loader.load(path))
+                for warning in program.warnings { Output.err(warning.render(color: Output.colorOnStandardError)) }
+                let count = program.warnings.count
+                Output.out(count == 0 ? "\(path): no problems found" : "\(path): no errors, \(count) warning\(count == 1 ? "" : "s")")
             } catch let code as ExitCode {
                 if code.rawValue > status.rawValue { status = ExitStatus(rawValue: code.rawValue) ?? .invalidScript }
             }

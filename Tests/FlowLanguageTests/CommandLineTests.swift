@@ -80,6 +80,22 @@ import Testing
         let ok = try Self.flow(["check", good])
         #expect(ok.status == 0)
         #expect(ok.out.contains("no problems found"))
+
+        // Events after a marble's terminal event run (RxJS accepts them) but
+        // are never delivered: a warning at the first one, exit 0.
+        let late = try Self.script("let s = cold(\"--a--#--b--|\")\ns.print()\n")
+        let warned = try Self.flow(["check", late])
+        #expect(warned.status == 0)
+        #expect(warned.out.contains("no errors, 1 warning"))
+        #expect(warned.err.contains("\(late):1:23: warning: this event comes after '|' or '#' and is never delivered"))
+        let both = try Self.script("let s = cold(\"-|-a\")\nlet t = nope\n")
+        let failed = try Self.flow(["check", both])
+        #expect(failed.status == 3)
+        #expect(failed.err.contains("1 error, 1 warning"))
+        // A run is not disturbed by the warning.
+        let ran = try Self.flow(["run", late])
+        #expect(ran.status == 1)
+        #expect(ran.err.isEmpty == false && !ran.err.contains("warning"))
     }
 
     @Test func testCommandCountsAndFails() throws {

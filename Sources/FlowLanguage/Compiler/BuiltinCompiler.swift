@@ -38,24 +38,29 @@ extension Compiler {
     /// Checks a literal marble string now, reporting a mistake at its character.
     private func checkMarble(_ argument: CallArgument, as kind: MarbleKind) {
         guard case .literal(.string(let marble), let span) = argument.value else { return }
+        // Points at a character of the marble when the literal has no
+        // escapes (then characters of the string and of the source line agree).
+        func place(_ offset: Int) -> Span {
+            guard !file.text(of: span).contains("\\") else { return span }
+            let before = String(marble.prefix(offset)).utf8.count
+            let width = Swift.max(1, String(marble.dropFirst(offset).prefix(1)).utf8.count)
+            return Span(span.start + 1 + before, span.start + 1 + before + width)
+        }
         do {
+            var ignored: Int?
             switch kind {
-            case .cold: _ = try MarbleParser.parseEvents(marble, isInput: true)
-            case .hot: _ = try MarbleParser.parseEvents(marble, allowSubscriptionPoint: true, isInput: true)
+            case .cold: ignored = try MarbleParser.parseEvents(marble, isInput: true).ignoredEventOffset
+            case .hot: ignored = try MarbleParser.parseEvents(marble, allowSubscriptionPoint: true, isInput: true).ignoredEventOffset
             case .expected: _ = try MarbleParser.parseEvents(marble)
             case .subscription: _ = try MarbleParser.parseSubscription(marble)
             case .time: _ = try MarbleParser.duration(of: marble)
             }
-        } catch let e as MarbleSyntaxError {
-            // Point at the offending character when the literal has no escapes
-            // (then characters of the string and of the source line agree).
-            var at = span
-            if !file.text(of: span).contains("\\") {
-                let before = String(marble.prefix(e.offset)).utf8.count
-                let width = Swift.max(1, String(marble.dropFirst(e.offset).prefix(1)).utf8.count)
-                at = Span(span.start + 1 + before, span.start + 1 + before + width)
+            if let ignored {
+                warning("this event comes after '|' or '#' and is never delivered", place(ignored),
+                        help: "remove what follows the terminal event, or move the terminal event to the end")
             }
-            error("bad marble: \(e.message)", at, help: "marbles use - | # ^ ! ( ) values and time like 10ms; see grammar.md")
+        } catch let e as MarbleSyntaxError {
+            error("bad marble: \(e.message)", place(e.offset), help: "marbles use - | # ^ ! ( ) values and time like 10ms; see grammar.md")
         } catch {}
     }
 

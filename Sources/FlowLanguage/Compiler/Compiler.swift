@@ -25,6 +25,14 @@ final class Compiler {
         diagnostics.append(Diagnostic(message, in: file, at: span, help: help))
     }
 
+    /// Code that runs but probably does not do what was meant; `flow
+    /// check` reports these, and they never stop a script from running.
+    private(set) var warnings: [Diagnostic] = []
+
+    func warning(_ message: String, _ span: Span, help: String? = nil) {
+        warnings.append(Diagnostic(message, in: file, at: span, help: help, severity: .warning))
+    }
+
     /// "did you mean" for the first hundred problems only: a file with
     /// thousands of errors is still reported at once.
     private var suggestionsLeft = 100

@@ -37,7 +37,7 @@ public struct Diagnostic: Error, @unchecked Sendable, CustomStringConvertible {
     public func render(color: Bool) -> String {
         let (line, column) = file.lineAndColumn(of: span.start)
         let paint = Paint(enabled: color)
-        var out = paint.bold("\(file.path):\(line):\(column): ") + paint.red("\(severity.rawValue):") + paint.bold(" \(message)")
+        var out = paint.bold("\(file.path):\(line):\(column): ") + (severity == .error ? paint.red : paint.yellow)("\(severity.rawValue):") + paint.bold(" \(message)")
         out += "\n" + Self.excerpt(file: file, span: span, paint: paint)
         if let help { out += "\n" + paint.cyan("   = help: ") + help }
         return out
@@ -85,6 +85,7 @@ public struct Paint: Sendable {
     private func wrap(_ s: String, _ code: String) -> String { enabled ? "\u{1B}[\(code)m\(s)\u{1B}[0m" : s }
     public func bold(_ s: String) -> String { wrap(s, "1") }
     public func red(_ s: String) -> String { wrap(s, "1;31") }
+    public func yellow(_ s: String) -> String { wrap(s, "1;33") }
     public func blue(_ s: String) -> String { wrap(s, "1;34") }
     public func cyan(_ s: String) -> String { wrap(s, "1;36") }
     public func dim(_ s: String) -> String { wrap(s, "2") }

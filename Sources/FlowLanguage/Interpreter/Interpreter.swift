@@ -16,6 +16,9 @@ public final class Program {
     /// Top-level `let` names and their slots, in the order written.
     private let bindings: [(name: String, slot: Int)]
     private let console: Console
+    /// What compiles and runs but probably does not do what was meant
+    /// (`flow check` reports it).
+    public let warnings: [Diagnostic]
 
     /// Parses and compiles; throws every diagnostic at once.
     public init(file: SourceFile, console: Console, arguments: [String] = [], modules: [BuiltinModule] = []) throws {
@@ -25,16 +28,19 @@ public final class Program {
         // Parsing and compiling recurse once per nesting level: give them a
         // large stack whatever thread the caller is on. The tree is released
         // there too.
-        let (body, tests, problems) = withLargeStack(size: 256 << 20) { () -> ([Code], [Compiler.CompiledTest], [Diagnostic]) in
+        let (body, tests, problems, warnings) = withLargeStack(size: 256 << 20) {
+            () -> ([Code], [Compiler.CompiledTest], [Diagnostic], [Diagnostic]) in
             var parser = Parser(file: file)
             let script = parser.parseScript()
             let compiler = Compiler(file: file, environment: env, modules: modules)
             for (name, span) in parser.brokenBindings { _ = scope.declare(name, at: span) }
             let (body, tests) = compiler.compileTopLevel(script.statements, in: scope)
             let problems = Diagnostic.inSourceOrder(parser.diagnostics + compiler.diagnostics)
-            return (body, tests, problems)
+            return (body, tests, problems, Diagnostic.inSourceOrder(compiler.warnings))
         }
-        if !problems.isEmpty { throw DiagnosticList(problems) }
+        // Warnings are shown with the errors, in source order.
+        if !problems.isEmpty { throw DiagnosticList(Diagnostic.inSourceOrder(problems + warnings)) }
+        self.warnings = warnings
         self.file = file
         self.environment = env
         self.topLevel = body
