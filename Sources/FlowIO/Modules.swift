@@ -58,7 +58,44 @@ public enum IOModules {
         function("string", .utility, "the JSON text of a value", [arg("value", .value)]) {
             .string(try JSON.string($0.value(0)!))
         },
+    ], methods: [
+        // Combine's forms. The type is what Swift would decode into; flow's
+        // values are dynamic, so the JSON's own shape is the result.
+        OperatorSpec("decode", .transformation, .method, "each value (JSON text, or an HTTP response's body) decoded from JSON", [
+            Signature([labelled("type", .value), labelled("decoder", .value, optional: true)]) { args in
+                try coder(args, 1, is: "JSONDecoder")
+                let location = args.context.location
+                return .stream(try args.source().map(.unary(name: "decode") { value in
+                    var text = value
+                    if case .tuple(let response) = value, let body = response.element(labelled: "body") { text = body }
+                    guard case .string(let json) = text else {
+                        throw FlowError("decode: expected JSON text, got \(value.typeName) \(value.literal)", at: location)
+                    }
+                    do { return try JSON.parse(json) } catch { throw FlowError("decode: \(FlowError.wrap(error).message)", at: location) }
+                }))
+            },
+        ]),
+        OperatorSpec("encode", .transformation, .method, "each value as JSON text", [
+            Signature([labelled("encoder", .value, optional: true)]) { args in
+                try coder(args, 0, is: "JSONEncoder")
+                let location = args.context.location
+                return .stream(try args.source().map(.unary(name: "encode") { value in
+                    do { return .string(try JSON.string(value)) } catch {
+                        throw FlowError("encode: \(FlowError.wrap(error).message)", at: location)
+                    }
+                }))
+            },
+        ]),
     ])
+
+    /// A coder argument, when given, must be the one flow speaks: JSON.
+    private static func coder(_ args: Arguments, _ i: Int, is expected: String) throws {
+        guard let given = args.value(i) else { return }
+        guard case .tuple(let record) = given, record.element(labelled: "coder") == .string(expected) else {
+            throw FlowError("\(args.name): flow reads and writes JSON: give \(expected)(), got \(given.typeName) \(given.literal)",
+                            at: args.context.location)
+        }
+    }
 }
 
 extension IOModules {

@@ -91,6 +91,22 @@ func temporaryPath(_ name: String) -> String {
         #expect(result.out == ["7 [1,\"a\"]"])
         #expect(result.err.first?.contains("io.flow:3:25: error: malformed JSON at line 1, column 2: expected a string key") == true)
     }
+
+    /// Combine's decode(type:decoder:) and encode(encoder:): the type is
+    /// Swift's, the values are JSON's own shape.
+    @Test func combinesDecodeAndEncode() throws {
+        let result = try run(#"""
+            let texts = of("{\"id\": 1, \"title\": \"milk\"}", "{\"id\": 2, \"title\": \"eggs\"}")
+            texts.decode(type: Todo.self, decoder: JSONDecoder()).map(\.title).sink { print($0) }
+            just((status: 200, body: "[1, 2]")).decode(type: [Int].self, decoder: JSONDecoder()).sink { print($0.count) }
+            just(["a": [1, nil]]).encode(encoder: JSONEncoder()).sink { print($0) }
+            just("{bad").decode(type: Todo.self, decoder: JSONDecoder()).sink { print($0) }
+            """#)
+        #expect(result.out == ["milk", "eggs", "2", "{\"a\":[1,null]}"])
+        #expect(result.err.first?.contains("io.flow:5:14: error: decode: malformed JSON at line 1, column 2") == true)
+        let notACoder = try run(#"just("1").decode(type: Int.self, decoder: 3).sink { print($0) }"#)
+        #expect(notACoder.err.first?.contains("decode: flow reads and writes JSON: give JSONDecoder(), got Int 3") == true)
+    }
 }
 
 @Suite struct FileTests {

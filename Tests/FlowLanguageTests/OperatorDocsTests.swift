@@ -51,6 +51,11 @@ import FlowRuntime
         let typo = try CommandLineTests.flow(["doc", "http.gte"])
         #expect(typo.status == 2)
         #expect(typo.err.contains("no module function 'http.gte'; did you mean 'http.get'?"))
+        // A module's method by its name alone.
+        let method = try CommandLineTests.flow(["doc", "decode"])
+        #expect(method.status == 0)
+        #expect(method.out.hasPrefix("stream.decode(type: Value, decoder: Value?) — "))
+        #expect(method.out.contains("(from the json module)"))
     }
 }
 

@@ -7,13 +7,15 @@ enum Builtins {
 
     /// Methods that subscribe (the end of a chain), and the labels of their
     /// handlers: flow's and Combine's `sink`, RxSwift's and RxJS's
-    /// `subscribe`, RxSwift's `bind` and `drive`, CwlSignal's `subscribeValues`.
+    /// `subscribe`, RxSwift's `bind` and `drive`, CwlSignal's `subscribeValues`,
+    /// Combine's `assign(to:on:)`.
     static let subscribingLabels: [String: [String?]] = [
         "sink": [nil, "receiveValue", "receiveCompletion"],
         "subscribe": [nil, "onNext", "onError", "onCompleted", "onDisposed"],
         "bind": [nil, "onNext", "to"],
         "drive": [nil, "onNext", "onCompleted", "onDisposed"],
         "subscribeValues": [nil],
+        "assign": ["to", "on"],
     ]
 
     static let subscribingMethods = Set(subscribingLabels.keys)

@@ -92,6 +92,10 @@ extension Compiler {
             // RxSwift's `DisposeBag()`, Combine's `Set<AnyCancellable>()`.
             return { _ in name == "DisposeBag" ? .function(DisposeBagValue()) : .array([]) }
         }
+        if SwiftVocabulary.coders.contains(name), arguments.isEmpty {
+            let coder = SwiftVocabulary.coder(name)
+            return { _ in coder }
+        }
         if SwiftVocabulary.schedulerTypes.contains(name) {
             _ = compileArguments(arguments, in: scope)
             let scheduler = SwiftVocabulary.scheduler(name)
@@ -314,6 +318,7 @@ extension Compiler {
     private func compileSubscription(
         _ base: Expr, _ name: String, _ nameSpan: Span, _ arguments: [CallArgument], _ span: Span, in scope: Scope
     ) -> Code {
+        if name == "assign" { return compileAssign(compile(base, in: scope), arguments, nameSpan, span, in: scope) }
         let allowed = Builtins.subscribingLabels[name] ?? []
         for argument in arguments where !allowed.contains(argument.label) {
             error("'\(name)' has no argument labelled '\(argument.label!)'", argument.labelSpan ?? argument.value.span,

@@ -166,6 +166,9 @@ final class Compiler {
             return compileCall(callee, arguments, span, in: scope)
         case .implicitMember(let name, let span):
             return compileImplicitMember(name, span, arguments: nil, in: scope)
+        case .keyPath(let path, let span):
+            let keyPath = Value.function(KeyPathFunction(path, location: location(span)))
+            return { _ in keyPath }
         }
     }
 
@@ -267,6 +270,10 @@ final class Compiler {
             return { _ in .null }
         }
         if let scheduler = schedulerValue(base, name, in: scope) { return { _ in scheduler } }
+        if name == "self", let type = SwiftVocabulary.typeName(base), !type.split(separator: ".").contains(where: { scope.lookup(String($0)) != nil }) {
+            let value = SwiftVocabulary.type(type)
+            return { _ in value }
+        }
         let b = compile(base, in: scope)
         let location = self.location(nameSpan)
         return { frame in
@@ -348,7 +355,7 @@ final class Compiler {
     private static func shorthandCount(_ expr: Expr) -> Int {
         switch expr {
         case .shorthand(let n, _): return n + 1
-        case .literal, .name, .closure, .implicitMember: return 0
+        case .literal, .name, .closure, .implicitMember, .keyPath: return 0
         case .string(let parts, _):
             return parts.reduce(0) { if case .interpolation(let e) = $1 { Swift.max($0, shorthandCount(e)) } else { $0 } }
         case .array(let es, _), .tuple(let es, _, _): return es.map(shorthandCount).max() ?? 0

@@ -34,6 +34,30 @@ enum SwiftVocabulary {
 
     static func scheduler(_ text: String) -> Value { .record(["scheduler": .string(text)]) }
 
+    /// Foundation's coders, for Combine's `decode(type:decoder:)` and
+    /// `encode(encoder:)`: JSON is the format flow reads and writes.
+    static let coders: Set<String> = ["JSONDecoder", "JSONEncoder"]
+
+    static func coder(_ name: String) -> Value { .record(["coder": .string(name)]) }
+
+    /// `Todo.self`, `[Todo].self`: a type as a value, which names what a
+    /// Swift API would produce; flow's values are dynamic, so it is not checked.
+    static func type(_ name: String) -> Value { .record(["type": .string(name)]) }
+
+    /// The name of a type written as an expression (`Todo`, `[Todo]`,
+    /// `[String: Int]`, `Outer.Inner`), if it is one.
+    static func typeName(_ expr: Expr) -> String? {
+        switch expr {
+        case .name(let name, _): return name.first?.isUppercase == true ? name : nil
+        case .member(let base, let name, _, _): return typeName(base).map { "\($0).\(name)" }
+        case .array(let elements, _) where elements.count == 1: return typeName(elements[0]).map { "[\($0)]" }
+        case .dictionary(let pairs, _) where pairs.count == 1:
+            guard let key = typeName(pairs[0].key), let value = typeName(pairs[0].value) else { return nil }
+            return "[\(key): \(value)]"
+        default: return nil
+        }
+    }
+
     /// Implicit members that are values on their own.
     static let constantNames = [
         "finished", "completed", "forever", "whileConnected", "none", "main",

@@ -71,13 +71,16 @@ public enum OperatorDocs {
         func describe(_ spec: OperatorSpec, prefix: String) -> String {
             spec.signatureDescriptions.map { prefix + $0 + " — " + spec.summary }.joined(separator: "\n")
         }
+        // A module's method transforms a stream (`decode`) or reads a value
+        // (a response's `json()`).
+        func receiver(_ method: OperatorSpec) -> String { method.family == .transformation ? "stream." : "value." }
         if parts.count == 1 {
             return (["\(module.name): \(module.summary)"]
                 + module.functions.map { describe($0, prefix: "  \(module.name).") }
-                + module.methods.map { describe($0, prefix: "  value.") }).joined(separator: "\n")
+                + module.methods.map { describe($0, prefix: "  " + receiver($0)) }).joined(separator: "\n")
         }
         if let function = module.function(parts[1]) { return describe(function, prefix: "\(module.name).") }
-        return module.methods.first(where: { $0.name == parts[1] }).map { describe($0, prefix: "value.") }
+        return module.methods.first(where: { $0.name == parts[1] }).map { describe($0, prefix: receiver($0)) }
     }
 
     /// Documentation for an operator, a module or a module's function, or
@@ -89,6 +92,14 @@ public enum OperatorDocs {
             let qualified = modules.flatMap { module in module.functions.map { "\(module.name).\($0.name)" } }
             let hint = Suggestions.didYouMean(name, among: qualified).map { "; " + $0 } ?? ""
             return .failure(DocError(message: "no module function '\(name)'" + hint))
+        }
+        if operatorTable.lookup(name) == nil {
+            // A module's method (`decode`, `json`), found by its name alone.
+            for module in modules {
+                if module.methods.contains(where: { $0.name == name }), let text = moduleText("\(module.name).\(name)", modules: modules) {
+                    return .success(text + "\n(from the \(module.name) module)")
+                }
+            }
         }
         return lookup(name).map(text(for:))
     }

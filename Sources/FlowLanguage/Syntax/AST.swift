@@ -20,13 +20,16 @@ public indirect enum Expr {
     case call(callee: Expr, arguments: [CallArgument], Span)
     /// `.seconds(1)`, `.finished`: Swift's implicit member expression.
     case implicitMember(String, Span)
+    /// `\.name`, `\User.address.city`: a key path, which reads those
+    /// members of a value (the type's name is not kept).
+    case keyPath([String], Span)
 
     public var span: Span {
         switch self {
         case .literal(_, let s), .string(_, let s), .name(_, let s), .shorthand(_, let s), .array(_, let s),
              .dictionary(_, let s), .tuple(_, _, let s), .unary(_, _, let s), .binary(_, _, _, _, let s),
              .ternary(_, _, _, let s), .member(_, _, _, let s), .subscriptAccess(_, _, let s), .call(_, _, let s),
-             .implicitMember(_, let s):
+             .implicitMember(_, let s), .keyPath(_, let s):
             return s
         case .closure(let c): return c.span
         }

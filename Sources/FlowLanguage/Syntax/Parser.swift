@@ -308,6 +308,31 @@ public struct Parser {
         return try parsePostfix()
     }
 
+    /// `\.name.other` or `\Type.name`: Swift's key path. The type's name
+    /// only documents what the path applies to; values are dynamic.
+    private mutating func parseKeyPath() throws -> Expr {
+        let slash = advance()
+        var end = slash.span
+        if case .identifier(let type) = peek().kind, peek().span.start == slash.span.end {
+            end = advance().span
+            skipGenericArguments(after: type)
+        }
+        var path: [String] = []
+        while check("."), peek().span.start == end.end {
+            let dot = advance()
+            let nameToken = advance()
+            guard let name = nameToken.labelText, nameToken.span.start == dot.span.end else {
+                throw fail("expected a member name right after '.' in a key path, as in \\.name", at: nameToken.span)
+            }
+            path.append(name)
+            end = nameToken.span
+        }
+        guard !path.isEmpty else {
+            throw fail("expected a key path, as in \\.name or \\User.name", at: slash.span)
+        }
+        return .keyPath(path, slash.span.to(end))
+    }
+
     private mutating func parsePostfix() throws -> Expr {
         var expr = try parsePrimary()
         var chained = 0
@@ -435,6 +460,7 @@ public struct Parser {
                 throw fail("expected a name right after '.', as in .seconds(1)", at: nameToken.span)
             }
             return .implicitMember(name, dot.span.to(nameToken.span))
+        case .symbol("\\"): return try parseKeyPath()
         case .shorthand(let n): advance(); return .shorthand(n, token.span)
         case .symbol("("): return try parseParenthesized()
         case .symbol("["): return try parseCollection()
