@@ -82,3 +82,43 @@ public final class CompositeDisposable: Disposable {
         for d in all { d.dispose() }
     }
 }
+
+/// How a synchronous source (`range`, `just`) learns, between events, that
+/// it should stop. A sink or an inner observer downstream already knows
+/// (it stops on disposal and on its own terminal event), so the source
+/// polls it and allocates no subscription of its own; any other observer
+/// gets a flag to dispose. (No sink cancels its source while it goes on
+/// itself, except once the source has ended or from a later turn of the
+/// loop, when a synchronous source is done.)
+struct StopSignal {
+    private enum Poll {
+        case sink(Sink)
+        case inner(InnerObserver)
+        case flag(BooleanDisposable)
+    }
+
+    private let poll: Poll
+
+    /// Subscribes `observer` and returns how to poll it.
+    init(subscribing observer: Observer) {
+        if let sink = observer as? Sink {
+            poll = .sink(sink)
+            sink.onSubscribe(NopDisposable.shared)
+        } else if let inner = observer as? InnerObserver {
+            poll = .inner(inner)
+            inner.onSubscribe(NopDisposable.shared)
+        } else {
+            let flag = BooleanDisposable()
+            poll = .flag(flag)
+            observer.onSubscribe(flag)
+        }
+    }
+
+    var isStopped: Bool {
+        switch poll {
+        case .sink(let sink): sink.isStopped
+        case .inner(let inner): inner.isDone
+        case .flag(let flag): flag.isDisposed
+        }
+    }
+}

@@ -33,7 +33,7 @@ class Stage {
 /// touches no shared list.
 class PipelineNode: Observable {
     init(_ name: String, _ source: Observable) {
-        super.init(operatorName: name, inputs: [source])
+        super.init(operatorName: name, input: source)
         isFusedStage = true
     }
 
@@ -49,7 +49,7 @@ class PipelineNode: Observable {
         if let tracer = scheduler.tracer, tracer.isTraced(self) {
             let sink = PipelineSink(observer, count: 1)
             sink.set(makeStage(), at: 0)
-            return inputs[0].subscribe(sink, on: scheduler)
+            return input.subscribe(sink, on: scheduler)
         }
         // Walk up the fused nodes once to count them, once to make their
         // stages, filling the sink's buffer from the end: one allocation.
@@ -58,7 +58,7 @@ class PipelineNode: Observable {
         while node.isFusedStage {
             let stageNode = unsafeDowncast(node, to: PipelineNode.self)
             count += 1
-            node = stageNode.inputs[0]
+            node = stageNode.input
         }
         let sink = PipelineSink(observer, count: count)
         var index = count
@@ -67,7 +67,7 @@ class PipelineNode: Observable {
             let stageNode = unsafeDowncast(node, to: PipelineNode.self)
             index -= 1
             sink.set(stageNode.makeStage(), at: index)
-            node = stageNode.inputs[0]
+            node = stageNode.input
         }
         node.subscribe(sink, on: scheduler)
     }
@@ -77,18 +77,26 @@ final class PipelineSink: Sink {
     /// The stages, retained by the sink and released in `deinit`, held
     /// without reference counting: the loop below runs once per event per
     /// stage, and retaining each stage there cost more than its own work.
+    /// One stage, the most common chain, is held in `single` and the
+    /// buffer points at it: a subscription then allocates no buffer.
     private let unowned: UnsafeMutableBufferPointer<Unmanaged<Stage>>
+    @exclusivity(unchecked) private var single: Unmanaged<Stage>?
 
     init(_ downstream: Observer, count: Int) {
-        unowned = .allocate(capacity: count)
+        unowned = count == 1 ? UnsafeMutableBufferPointer(start: nil, count: 0) : .allocate(capacity: count)
         super.init(downstream)
     }
 
     func set(_ stage: Stage, at index: Int) {
-        (unowned.baseAddress! + index).initialize(to: Unmanaged.passRetained(stage))
+        if unowned.baseAddress == nil {
+            single = Unmanaged.passRetained(stage)
+        } else {
+            (unowned.baseAddress! + index).initialize(to: Unmanaged.passRetained(stage))
+        }
     }
 
     deinit {
+        single?.release()
         for stage in unowned { stage.release() }
         unowned.deallocate()
     }
@@ -100,23 +108,30 @@ final class PipelineSink: Sink {
         // to the stages after it; completion follows the value.
         var completesAfter = false
         do {
-            for stage in unowned {
-                switch try stage._withUnsafeGuaranteedRef({ try $0.process(&current) }) {
-                case .pass: continue
-                case .passThenComplete: completesAfter = true
-                case .drop:
-                    if completesAfter { sendCompleted() }
-                    return
-                case .complete:
-                    sendCompleted()
-                    return
-                }
-            }
+            if let single { guard try run(single, &current, &completesAfter) else { return } }
+            for stage in unowned { guard try run(stage, &current, &completesAfter) else { return } }
         } catch {
             sendError(FlowError.wrap(error))
             return
         }
         downstream.onNext(current)
         if completesAfter { sendCompleted() }
+    }
+
+    /// Runs one stage on the value; false when the value goes no further.
+    @inline(__always)
+    private func run(_ stage: Unmanaged<Stage>, _ current: inout Value, _ completesAfter: inout Bool) throws -> Bool {
+        switch try stage._withUnsafeGuaranteedRef({ try $0.process(&current) }) {
+        case .pass: return true
+        case .passThenComplete:
+            completesAfter = true
+            return true
+        case .drop:
+            if completesAfter { sendCompleted() }
+            return false
+        case .complete:
+            sendCompleted()
+            return false
+        }
     }
 }

@@ -31,9 +31,19 @@ open class Observable {
         set { origin = NodeOrigin(label: origin?.label, location: newValue) }
     }
 
-    /// Read at every subscription and in every node's deinit: without the
-    /// dynamic exclusivity check.
-    @exclusivity(unchecked) public internal(set) var inputs: [Observable]
+    /// The streams this node reads from, in order.
+    public var inputs: [Observable] { onlyInput.map { [$0] } ?? severalInputs }
+
+    /// The first input, for nodes that read one stream: read at every
+    /// subscription, without building `inputs`.
+    public final var input: Observable { onlyInput ?? severalInputs[0] }
+
+    // A node of one input (most operators) keeps it without an array, so
+    // building the node, which scripts do per event, allocates only the
+    // node. Read at every subscription and in every node's deinit: without
+    // the dynamic exclusivity check.
+    @exclusivity(unchecked) private var onlyInput: Observable?
+    @exclusivity(unchecked) private var severalInputs: [Observable]
 
     /// Whether this node is a fused stage (a `PipelineNode`): a stored flag,
     /// which walking a chain of fused nodes reads for each, costs less than
@@ -48,7 +58,15 @@ open class Observable {
 
     public init(operatorName: String, inputs: [Observable] = []) {
         self.operatorName = operatorName
-        self.inputs = inputs
+        onlyInput = nil
+        severalInputs = inputs
+    }
+
+    /// A node of one input.
+    public init(operatorName: String, input: Observable) {
+        self.operatorName = operatorName
+        onlyInput = input
+        severalInputs = []
     }
 
     /// Subscribes `observer`, scheduling any timed work on `scheduler`.
@@ -105,13 +123,19 @@ open class Observable {
     deinit {
         // Release a long chain iteratively: each uniquely held input gives up
         // its own inputs before it is freed, so no deinit recurses.
-        guard !inputs.isEmpty else { return }
-        var pending = inputs
-        inputs = []
-        while var node = pending.popLast() {
+        // A chain of one-input nodes goes through `next`, allocating nothing.
+        guard onlyInput != nil || !severalInputs.isEmpty else { return }
+        var next = onlyInput
+        var pending = severalInputs
+        onlyInput = nil
+        severalInputs = []
+        while var node = next ?? pending.popLast() {
+            next = nil
             if isKnownUniquelyReferenced(&node) {
-                pending.append(contentsOf: node.inputs)
-                node.inputs = []
+                next = node.onlyInput
+                pending.append(contentsOf: node.severalInputs)
+                node.onlyInput = nil
+                node.severalInputs = []
             }
         }
     }

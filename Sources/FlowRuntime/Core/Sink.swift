@@ -143,7 +143,7 @@ final class SinkNode: Observable {
 
     init(_ name: String, _ source: Observable, makeSink: @escaping (Observer, Scheduler) -> Sink) {
         self.makeSink = makeSink
-        super.init(operatorName: name, inputs: [source])
+        super.init(operatorName: name, input: source)
     }
 
     /// Its sink locates the errors it raises (see `Sink.origin`), at no
@@ -153,7 +153,7 @@ final class SinkNode: Observable {
     override func subscribeCore(_ observer: Observer, on scheduler: Scheduler) {
         let sink = makeSink(observer, scheduler)
         sink.origin = origin
-        inputs[0].subscribe(sink, on: scheduler)
+        input.subscribe(sink, on: scheduler)
     }
 }
 

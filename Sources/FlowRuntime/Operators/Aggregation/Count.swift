@@ -11,9 +11,30 @@ extension OperatorSpec {
 extension Observable {
     /// How many values (matching `predicate`, when given) the stream had.
     public func count(_ predicate: Function? = nil) -> Observable {
-        aggregate("count", .int(0)) { state, value in
-            if let predicate, try !predicate.test(value) { return state! }
-            return try Value.add(state!, .int(1))
-        } finish: { $0! }
+        SinkNode("count", self) { observer, _ in CountSink(observer, predicate: predicate) }
+    }
+}
+
+/// Counts in a plain integer: `count` ends many pipelines, and folding
+/// through `reduce`'s dynamic state cost more than the counting.
+final class CountSink: Sink {
+    private let predicate: Function?
+    @exclusivity(unchecked) private var count = 0
+
+    init(_ downstream: Observer, predicate: Function?) {
+        self.predicate = predicate
+        super.init(downstream)
+    }
+
+    override func onNext(_ value: Value) {
+        if let predicate {
+            do { guard try predicate.test(value) else { return } } catch { return sendError(FlowError.wrap(error)) }
+        }
+        count += 1
+    }
+
+    override func onCompleted() {
+        sendNext(.int(count))
+        sendCompleted()
     }
 }

@@ -41,33 +41,41 @@ extension Observable {
 }
 
 final class CombineLatestSink: CombiningSink {
-    @exclusivity(unchecked) private var latest: [Value?]
+    /// Each source's latest value, and whether it has one yet: two arrays
+    /// rather than optionals, which cost a copy of the value per test.
+    @exclusivity(unchecked) private var latest: [Value]
+    @exclusivity(unchecked) private var hasValue: [Bool]
     @exclusivity(unchecked) private var missing: Int
     private var remaining: Int
 
     init(_ downstream: Observer, scheduler: Scheduler, arity: Int, combine: Function?) {
-        latest = Array(repeating: nil, count: arity)
+        latest = Array(repeating: .null, count: arity)
+        hasValue = Array(repeating: false, count: arity)
         missing = arity
         remaining = arity
         super.init(downstream, scheduler: scheduler, combine: combine)
     }
 
     override func innerNext(_ inner: InnerObserver, _ value: Value) {
-        if latest[inner.index] == nil { missing -= 1 }
-        latest[inner.index] = value
+        let i = inner.index
+        if !hasValue[i] {
+            hasValue[i] = true
+            missing -= 1
+        }
+        latest[i] = value
         guard missing == 0 else { return }
         // Two sources and a closure, the common case, need no array per event.
         if let combine, latest.count == 2 {
-            do { sendNext(try combine.call(latest[0]!, latest[1]!)) } catch { sendError(FlowError.wrap(error)) }
+            do { sendNext(try combine.call(latest[0], latest[1])) } catch { sendError(FlowError.wrap(error)) }
             return
         }
-        emit(latest.map { $0! })
+        emit(latest)
     }
 
     override func innerCompleted(_ inner: InnerObserver) {
         remaining -= 1
         // A source that ends without a value means no combination can
         // ever be made (as in RxSwift and RxJS).
-        if remaining == 0 || latest[inner.index] == nil { sendCompleted() }
+        if remaining == 0 || !hasValue[inner.index] { sendCompleted() }
     }
 }

@@ -25,9 +25,8 @@ final class JustNode: Observable {
     override var raisesOwnErrors: Bool { false }
 
     override func subscribeCore(_ observer: Observer, on scheduler: Scheduler) {
-        let flag = BooleanDisposable()
-        observer.onSubscribe(flag)
-        if !flag.isDisposed { observer.onNext(value) }
-        if !flag.isDisposed { observer.onCompleted() }
+        let downstream = StopSignal(subscribing: observer)
+        if !downstream.isStopped { observer.onNext(value) }
+        if !downstream.isStopped { observer.onCompleted() }
     }
 }

@@ -34,8 +34,7 @@ final class RangeNode: Observable {
     override var raisesOwnErrors: Bool { false }
 
     override func subscribeCore(_ observer: Observer, on scheduler: Scheduler) {
-        let flag = BooleanDisposable()
-        observer.onSubscribe(flag)
+        let downstream = StopSignal(subscribing: observer)
         guard count >= 0 else { return observer.onError(FlowError.argumentOutOfRange("range count \(count) is negative").located(at: location)) }
         let (end, overflow) = start.addingReportingOverflow(count)
         guard !overflow else { return observer.onError(FlowError.argumentOutOfRange("range end overflows").located(at: location)) }
@@ -48,10 +47,10 @@ final class RangeNode: Observable {
                     "range stopped after \(VirtualScheduler.synchronousValueLimit) values, the most one synchronous source emits in virtual time; is it meant to be endless?",
                     at: location))
             }
-            if flag.isDisposed { return }
+            if downstream.isStopped { return }
             observer.onNext(.int(i))
             i += 1
         }
-        if !flag.isDisposed { observer.onCompleted() }
+        if !downstream.isStopped { observer.onCompleted() }
     }
 }

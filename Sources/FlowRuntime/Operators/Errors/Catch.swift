@@ -65,13 +65,13 @@ final class CatchWithCaughtNode: Observable {
 
     init(_ source: Observable, _ handler: Function) {
         self.handler = handler
-        super.init(operatorName: "catch", inputs: [source])
+        super.init(operatorName: "catch", input: source)
     }
 
     override func subscribeCore(_ observer: Observer, on scheduler: Scheduler) {
         let sink = CatchSink(observer, scheduler: scheduler) { [handler] error in
             try handler.call(error.value, .stream(self)).asStream()
         }
-        inputs[0].subscribe(sink, on: scheduler)
+        input.subscribe(sink, on: scheduler)
     }
 }

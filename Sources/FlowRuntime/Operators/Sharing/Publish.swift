@@ -23,7 +23,7 @@ public final class ConnectableObservable: Observable {
 
     init(_ source: Observable, name: String, replay: Int) {
         self.replay = replay
-        super.init(operatorName: name, inputs: [source])
+        super.init(operatorName: name, input: source)
     }
 
     final class State {
@@ -49,7 +49,7 @@ public final class ConnectableObservable: Observable {
         let observer = CallbackObserver(
             onNext: { subject.send($0) }, onError: { subject.fail($0) }, onCompleted: { subject.complete() })
         state.connection = observer
-        inputs[0].subscribe(observer, on: scheduler)
+        input.subscribe(observer, on: scheduler)
         return observer
     }
 

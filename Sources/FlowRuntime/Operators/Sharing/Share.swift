@@ -43,7 +43,7 @@ final class ShareNode: Observable {
     init(_ source: Observable, replay: Int, forever: Bool) {
         self.replay = replay
         self.forever = forever
-        super.init(operatorName: "share", inputs: [source])
+        super.init(operatorName: "share", input: source)
     }
 
     /// The live connection of one scheduler run, if any, and the subject
@@ -69,7 +69,7 @@ final class ShareNode: Observable {
             isNew = true
         }
         connection.join(observer, on: scheduler)
-        if isNew, connection.subject.terminal == nil { connection.connect(to: inputs[0], on: scheduler) }
+        if isNew, connection.subject.terminal == nil { connection.connect(to: input, on: scheduler) }
     }
 }
 

@@ -20,9 +20,7 @@ public final class BehaviorSubject: Subject {
         super.init(name: "behaviorSubject")
     }
 
-    override func record(_ event: Event) {
-        if case .next(let v) = event { value = v }
-    }
+    override func recordNext(_ value: Value) { self.value = value }
 
     override func replay(to observer: Observer) {
         if terminal == nil { observer.onNext(value) }

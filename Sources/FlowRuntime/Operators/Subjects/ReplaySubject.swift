@@ -26,9 +26,9 @@ public final class ReplaySubject: Subject {
         super.init(name: "replaySubject")
     }
 
-    override func record(_ event: Event) {
-        guard case .next(let v) = event, bufferSize > 0 else { return }
-        buffer.append(v)
+    override func recordNext(_ value: Value) {
+        guard bufferSize > 0 else { return }
+        buffer.append(value)
         if buffer.count > bufferSize { buffer.removeFirst() }
     }
 

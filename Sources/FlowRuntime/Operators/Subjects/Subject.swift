@@ -49,7 +49,19 @@ public class Subject: Observable {
 
     override public var isHotSource: Bool { true }
 
-    public func send(_ value: Value) { post(.next(value)) }
+    /// Sends a value; the path every event of a subject-driven script
+    /// takes, without building an `Event` when nothing is queued.
+    public func send(_ value: Value) {
+        guard terminal == nil else { return }
+        if isDelivering {
+            pending.append(.next(value))
+            return
+        }
+        isDelivering = true
+        deliverNext(value)
+        while let next = pending.popFirst() { deliver(next) }
+        isDelivering = false
+    }
     public func complete() { post(.completed) }
     public func fail(_ error: FlowError) { post(.error(error)) }
     /// Delivers an event.
@@ -69,17 +81,22 @@ public class Subject: Observable {
     }
 
     private func deliver(_ event: Event) {
-        record(event)
+        if case .next(let value) = event { return deliverNext(value) }
         for (_, observer) in observers { observer.on(event) }
-        if event.isTerminal { observers = [] }
+        observers = []
+    }
+
+    private func deliverNext(_ value: Value) {
+        recordNext(value)
+        for entry in observers { entry.observer.onNext(value) }
     }
 
     fileprivate func remove(_ id: Int) {
         if let index = observers.firstIndex(where: { $0.id == id }) { observers.remove(at: index) }
     }
 
-    /// Remember what later subscribers must be replayed.
-    func record(_ event: Event) {}
+    /// Remember a value later subscribers must be replayed.
+    func recordNext(_ value: Value) {}
     /// Replay to a new subscriber before it joins.
     func replay(to observer: Observer) {}
 
