@@ -223,8 +223,7 @@ extension Compiler {
         let label = file.text(of: Span(nameSpan.start, span.end))
         let location = self.location(nameSpan)
         let origin = NodeOrigin(label: label, location: location)
-        let site = OperatorTable.CallSite()
-        let context = env.context(at: location)
+        let site = OperatorTable.CallSite(spec, labels: args.labels, context: env.context(at: location), form: form)
         if spec.name == "send", args.labels == [nil] {
             // Sending into a subject happens per event in loops: skip the table.
             return { target, frame in
@@ -232,14 +231,12 @@ extension Compiler {
                     subject.send(try args.codes[0](frame))
                     return .null
                 }
-                return try operatorTable.call(spec, receiver: target, labels: args.labels, arguments: try args.evaluate(frame),
-                                              context: context, site: site, form: form)
+                return try operatorTable.call(site, receiver: target, arguments: try args.evaluate(frame))
             }
         }
         return { target, frame in
             let values = try args.evaluate(frame)
-            let result = try operatorTable.call(spec, receiver: target, labels: args.labels, arguments: values,
-                                                context: context, site: site, form: form)
+            let result = try operatorTable.call(site, receiver: target, arguments: values)
             if case .stream(let stream) = result, stream.origin == nil { stream.origin = origin }
             return result
         }

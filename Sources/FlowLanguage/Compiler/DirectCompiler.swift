@@ -107,13 +107,12 @@ struct DirectCompiler {
             return nil
         }
         guard let written = argumentList(arguments) else { return nil }
-        let spec = call.spec, form = call.form
+        let spec = call.spec
         let evaluate = call.passesArgumentsAsWritten ? written : { a, b, f in call.arguments(try written(a, b, f)) }
         let labels = call.passesArgumentsAsWritten ? arguments.map(\.label) : call.labels
         let location = self.location(nameSpan)
         let env = environment
-        let site = OperatorTable.CallSite()
-        let context = env.context(at: location)
+        let site = OperatorTable.CallSite(spec, labels: labels, context: env.context(at: location), form: call.form)
         if spec.name == "send", labels == [nil], let receiver, let value = compile(arguments[0].value) {
             return { a, b, f in
                 let target = try receiver(a, b, f)
@@ -121,8 +120,7 @@ struct DirectCompiler {
                     subject.send(try value(a, b, f))
                     return .null
                 }
-                return try operatorTable.call(spec, receiver: target, labels: labels, arguments: [try value(a, b, f)],
-                                              context: context, site: site, form: form)
+                return try operatorTable.call(site, receiver: target, arguments: [try value(a, b, f)])
             }
         }
         let name = file.text(of: nameSpan)
@@ -136,14 +134,12 @@ struct DirectCompiler {
                 if !target.isStream {
                     return try located(location) { try CollectionHelpers.call(name, on: target, labels: helperLabels, arguments: values) }
                 }
-                return try operatorTable.call(spec, receiver: target, labels: labels, arguments: call.arguments(values),
-                                              context: context, site: site, form: form)
+                return try operatorTable.call(site, receiver: target, arguments: call.arguments(values))
             }
         }
         return { a, b, f in
             let target = try receiver?(a, b, f)
-            return try operatorTable.call(spec, receiver: target, labels: labels, arguments: try evaluate(a, b, f),
-                                          context: context, site: site, form: form)
+            return try operatorTable.call(site, receiver: target, arguments: try evaluate(a, b, f))
         }
     }
 

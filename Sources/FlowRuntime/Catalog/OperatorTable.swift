@@ -220,32 +220,31 @@ open class OperatorContext {
 
 /// The bound arguments of one call, read by parameter position.
 public struct Arguments {
-    public let spec: OperatorSpec
+    /// The place in the script: the operator, how it was written, its context.
+    private let site: OperatorTable.CallSite
+    public var spec: OperatorSpec { site.spec }
+    public var context: OperatorContext { site.context }
     /// How the call was written: the name for messages, and whether a bare
     /// number given for a duration is seconds (Combine's `for:` and
     /// `scheduler:` forms) rather than milliseconds (RxJS).
-    let form: CallForm
+    var form: CallForm { site.form }
     /// The operator's name as the script wrote it, for messages.
     public var name: String { form.name ?? spec.name }
     var numbersAreSeconds: Bool { form.numbersAreSeconds }
     private let signatureIndex: Int
     public var signature: Signature { spec.signatures[signatureIndex] }
     public let receiver: Value?
-    public let context: OperatorContext
     /// The call's arguments as given, and which of them each parameter took:
     /// read through the plan, so a call allocates no per-parameter arrays.
     private let arguments: [Value]
     private let plan: [[Int]]
 
-    init(spec: OperatorSpec, signature: Int, receiver: Value?, arguments: [Value], plan: [[Int]], context: OperatorContext,
-         form: CallForm) {
-        self.spec = spec
-        self.form = form
+    init(site: OperatorTable.CallSite, signature: Int, receiver: Value?, arguments: [Value], plan: [[Int]]) {
+        self.site = site
         self.signatureIndex = signature
         self.receiver = receiver
         self.arguments = arguments
         self.plan = plan
-        self.context = context
     }
 
     public func has(_ i: Int) -> Bool { !plan[i].isEmpty }
@@ -324,21 +323,6 @@ public struct Arguments {
     }
 }
 
-extension OperatorTable {
-    /// Whether a remembered plan still types these arguments.
-    static func fits(_ plan: [[Int]], _ signature: Signature, _ arguments: [Value]) -> Bool {
-        for (p, indices) in plan.enumerated() {
-            // Read the two fields in place: copying the parameter would
-            // retain and release its strings on every call of a script.
-            let type = signature.parameters[p].type
-            let takesArrays = type == .stream && signature.parameters[p].isVariadic
-            for i in indices where i >= arguments.count || !(type.accepts(arguments[i]) || takesArrays && arguments[i].isArray) {
-                return false
-            }
-        }
-        return true
-    }
-}
 
 /// How a call was written: the name the script used, and whether a bare
 /// number for a duration means seconds.
@@ -429,7 +413,8 @@ public final class OperatorTable: Sendable {
             throw FlowError("unknown operator '\(name)'", at: context.location)
         }
         guard let spelling else {
-            return try call(spec, receiver: receiver, labels: labels, arguments: arguments, context: context, form: CallForm(name: name))
+            return try call(CallSite(spec, labels: labels, context: context, form: CallForm(name: name)),
+                            receiver: receiver, arguments: arguments)
         }
         let adapted = spelling.adapt(labels)
         let values = adapted.map { entry -> Value in
@@ -438,29 +423,64 @@ public final class OperatorTable: Sendable {
             case .implied(let k): spelling.implied[k].value.value
             }
         }
-        return try call(spec, receiver: receiver, labels: adapted.map(\.label), arguments: values, context: context,
-                        form: CallForm(name: name, numbersAreSeconds: spelling.takesSeconds))
+        let site = CallSite(spec, labels: adapted.map(\.label), context: context,
+                            form: CallForm(name: name, numbersAreSeconds: spelling.takesSeconds))
+        return try call(site, receiver: receiver, arguments: values)
     }
 
-    /// Remembers, for one place in a script, which signature matched last
-    /// and how: calls made per event (a `flatMap` closure building a stream)
-    /// then skip the search.
+    /// One place in a script that calls an operator (the language resolves
+    /// names once, when compiling): what stays the same from call to call,
+    /// and which signature matched last and how, so calls made per event
+    /// (a `flatMap` closure building a stream) skip the search.
     public final class CallSite {
-        var signature = -1
-        var plan: [[Int]] = []
-        public init() {}
+        public let spec: OperatorSpec
+        /// The labels as the operator's signatures expect them.
+        public let labels: [String?]
+        public let context: OperatorContext
+        public let form: CallForm
+        fileprivate var signature = -1
+        fileprivate var plan: [[Int]] = []
+        /// What each argument must be for `plan` to hold: checked per call,
+        /// argument by argument, without walking the signature.
+        fileprivate var checks: [(type: ParameterType, takesArrays: Bool)] = []
+
+        public init(_ spec: OperatorSpec, labels: [String?], context: OperatorContext, form: CallForm = CallForm()) {
+            self.spec = spec
+            self.labels = labels
+            self.context = context
+            self.form = form
+        }
+
+        /// Whether the remembered plan types these arguments.
+        fileprivate func fits(_ arguments: [Value]) -> Bool {
+            guard signature >= 0, arguments.count == checks.count else { return false }
+            for (check, value) in zip(checks, arguments) where !(check.type.accepts(value) || check.takesArrays && value.isArray) {
+                return false
+            }
+            return true
+        }
+
+        fileprivate func remember(_ signature: Int, _ plan: [[Int]]) {
+            self.signature = signature
+            self.plan = plan
+            let parameters = spec.signatures[signature].parameters
+            var checks = Array(repeating: (type: ParameterType.value, takesArrays: false), count: plan.reduce(0) { $0 + $1.count })
+            for (p, indices) in plan.enumerated() {
+                let type = parameters[p].type
+                for i in indices { checks[i] = (type, type == .stream && parameters[p].isVariadic) }
+            }
+            self.checks = checks
+        }
     }
 
-    /// Calls an operator already looked up (the language resolves names once, when compiling).
-    public func call(
-        _ spec: OperatorSpec, receiver: Value?, labels: [String?], arguments: [Value], context: OperatorContext,
-        site: CallSite? = nil, form: CallForm = CallForm()
-    ) throws -> Value {
-        if let site, site.signature >= 0, Self.fits(site.plan, spec.signatures[site.signature], arguments) {
-            return try spec.signatures[site.signature].build(Arguments(spec: spec, signature: site.signature, receiver: receiver,
-                                                                   arguments: arguments, plan: site.plan, context: context, form: form))
+    /// Calls the operator of a call site with these arguments.
+    public func call(_ site: CallSite, receiver: Value?, arguments: [Value]) throws -> Value {
+        if site.fits(arguments) {
+            return try site.spec.signatures[site.signature].build(Arguments(site: site, signature: site.signature, receiver: receiver,
+                                                                           arguments: arguments, plan: site.plan))
         }
-        let name = form.name ?? spec.name
+        let spec = site.spec, context = site.context
+        let name = site.form.name ?? spec.name
         if receiver == nil && spec.form == .method {
             throw FlowError("'\(name)' is a method: call it on a stream, as in source.\(name)(...)", at: context.location)
         }
@@ -468,12 +488,9 @@ public final class OperatorTable: Sendable {
             throw FlowError("'\(name)' is a free function, not a method: call it as \(name)(...)", at: context.location)
         }
         for (index, signature) in spec.signatures.enumerated() {
-            guard let plan = signature.bind(labels: labels, values: arguments) else { continue }
-            site?.signature = index
-            site?.plan = plan
-            let args = Arguments(spec: spec, signature: index, receiver: receiver,
-                                 arguments: arguments, plan: plan, context: context, form: form)
-            return try signature.build(args)
+            guard let plan = signature.bind(labels: site.labels, values: arguments) else { continue }
+            site.remember(index, plan)
+            return try signature.build(Arguments(site: site, signature: index, receiver: receiver, arguments: arguments, plan: plan))
         }
         throw FlowError("no form of '\(name)' takes these arguments; it takes "
                         + spec.signatureDescriptions.joined(separator: " or "), at: context.location)

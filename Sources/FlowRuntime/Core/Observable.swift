@@ -133,7 +133,7 @@ open class Observable {
             next = nil
             if isKnownUniquelyReferenced(&node) {
                 next = node.onlyInput
-                pending.append(contentsOf: node.severalInputs)
+                if !node.severalInputs.isEmpty { pending.append(contentsOf: node.severalInputs) }
                 node.onlyInput = nil
                 node.severalInputs = []
             }
