@@ -15,10 +15,10 @@ final class Compiler {
     let modules: [String: BuiltinModule]
     private(set) var diagnostics: [Diagnostic] = []
 
-    init(file: SourceFile, environment: Environment, modules: [BuiltinModule] = []) {
+    init(file: SourceFile, environment: Environment) {
         self.file = file
         self.environment = environment
-        self.modules = Dictionary(modules.map { ($0.name, $0) }, uniquingKeysWith: { a, _ in a })
+        modules = environment.modules
     }
 
     func error(_ message: String, _ span: Span, help: String? = nil) {

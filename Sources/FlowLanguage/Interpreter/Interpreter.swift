@@ -22,29 +22,14 @@ public final class Program {
 
     /// Parses and compiles; throws every diagnostic at once.
     public init(file: SourceFile, console: Console, arguments: [String] = [], modules: [BuiltinModule] = []) throws {
-        let env = Environment(file: file, output: console.out, run: .virtual(name: file.path), arguments: arguments)
-        env.modules = Dictionary(modules.map { ($0.name, $0) }, uniquingKeysWith: { a, _ in a })
+        let env = Environment(file: file, output: console.out, run: .virtual(name: file.path), arguments: arguments, modules: modules)
         let scope = Scope(kind: .script, parent: nil)
-        // Parsing and compiling recurse once per nesting level: give them a
-        // large stack whatever thread the caller is on. The tree is released
-        // there too.
-        let (body, tests, problems, warnings) = withLargeStack(size: 256 << 20) {
-            () -> ([Code], [Compiler.CompiledTest], [Diagnostic], [Diagnostic]) in
-            var parser = Parser(file: file)
-            let script = parser.parseScript()
-            let compiler = Compiler(file: file, environment: env, modules: modules)
-            for (name, span) in parser.brokenBindings { _ = scope.declare(name, at: span) }
-            let (body, tests) = compiler.compileTopLevel(script.statements, in: scope)
-            let problems = Diagnostic.inSourceOrder(parser.diagnostics + compiler.diagnostics)
-            return (body, tests, problems, Diagnostic.inSourceOrder(compiler.warnings))
-        }
-        // Warnings are shown with the errors, in source order.
-        if !problems.isEmpty { throw DiagnosticList(Diagnostic.inSourceOrder(problems + warnings)) }
-        self.warnings = warnings
+        let compiled = try FrontEnd.compile(file, in: scope, environment: env)
+        self.warnings = compiled.warnings
         self.file = file
         self.environment = env
-        self.topLevel = body
-        self.tests = tests
+        self.topLevel = compiled.body
+        self.tests = compiled.tests
         self.globalSize = scope.count
         self.bindings = scope.declaredNames
         self.console = console

@@ -135,8 +135,8 @@ public final class Environment {
     var reportStreamError: (FlowError) -> Void = { _ in }
     /// `flow run --trace`: every subscribed or drawn chain is traced.
     var tracesEverything = false
-    /// The modules the script was compiled with.
-    var modules: [String: BuiltinModule] = [:]
+    /// The modules the script is compiled with, by name.
+    let modules: [String: BuiltinModule]
     /// Every `hot(...)` stream made so far, oldest first: a test run starts
     /// them in this order before its clock runs.
     private var hotStreams: [WeakHotStream] = []
@@ -152,11 +152,13 @@ public final class Environment {
         weak var stream: HotStream?
     }
 
-    init(file: SourceFile, output: @escaping (String) -> Void, run: RunState, arguments: [String]) {
+    init(file: SourceFile, output: @escaping (String) -> Void, run: RunState, arguments: [String], modules: [BuiltinModule]) {
         self.file = file
         self.output = output
         self.run = run
         self.arguments = arguments
+        // The first of two modules with one name wins.
+        self.modules = Dictionary(modules.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
     }
 
     /// What operator calls at one place need: made once, when compiling.

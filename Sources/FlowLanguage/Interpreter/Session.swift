@@ -33,7 +33,6 @@ public final class Session {
     public var laneOptions = LaneDiagram.Options()
 
     private let console: Console
-    private let modules: [BuiltinModule]
     private let environment: Environment
     private var scope: Scope
     private var frame: Frame
@@ -55,10 +54,9 @@ public final class Session {
     public init(scheduler: Scheduler, console: Console, modules: [BuiltinModule] = []) {
         self.scheduler = scheduler
         self.console = console
-        self.modules = modules
         let placeholder = SourceFile(path: "<session>", text: "")
-        environment = Environment(file: placeholder, output: console.out, run: Self.liveRun(named: "<session>", on: scheduler), arguments: [])
-        environment.modules = Dictionary(modules.map { ($0.name, $0) }, uniquingKeysWith: { a, _ in a })
+        environment = Environment(file: placeholder, output: console.out, run: Self.liveRun(named: "<session>", on: scheduler), arguments: [],
+                                  modules: modules)
         scope = Scope(kind: .script, parent: nil)
         frame = Frame(count: 0, parent: nil)
         environment.reportStreamError = { [weak self] error in
@@ -85,7 +83,7 @@ public final class Session {
         let file = SourceFile(path: path ?? "<input-\(inputCount)>", text: text)
         files[file.path] = file
         let inputScope = Scope(kind: .script, parent: scope)
-        let compiled = try compile(file, in: inputScope)
+        let compiled = try FrontEnd.compile(file, in: inputScope, environment: environment)
         scope = inputScope
         frame = Frame(count: inputScope.count, parent: frame)
         let run = Self.liveRun(named: file.path, on: scheduler)
@@ -103,25 +101,6 @@ public final class Session {
         pruneJobs()
     }
 
-    private struct Compiled {
-        var statements: [Statement]
-        var body: [Code]
-        var tests: [Compiler.CompiledTest]
-    }
-
-    private func compile(_ file: SourceFile, in inputScope: Scope) throws -> Compiled {
-        let (compiled, problems) = withLargeStack(size: 256 << 20) { () -> (Compiled, [Diagnostic]) in
-            var parser = Parser(file: file)
-            let script = parser.parseScript()
-            let compiler = Compiler(file: file, environment: environment, modules: modules)
-            let (body, tests) = compiler.compileTopLevel(script.statements, in: inputScope)
-            let problems = Diagnostic.inSourceOrder(parser.diagnostics + compiler.diagnostics)
-            let statements = script.statements.filter { if case .test = $0 { false } else { true } }
-            return (Compiled(statements: statements, body: body, tests: tests), problems)
-        }
-        if !problems.isEmpty { throw DiagnosticList(problems) }
-        return compiled
-    }
 
     /// Runs one statement; false when it failed.
     private func execute(_ statement: Statement, _ code: Code, in file: SourceFile, run: RunState) -> Bool {
@@ -283,7 +262,8 @@ public final class Session {
         inputCount += 1
         let file = SourceFile(path: "<input-\(inputCount)>", text: text)
         files[file.path] = file
-        let (expr, code, exprScope) = try compileExpression(file)
+        let (expr, code, exprScope) = try FrontEnd.compileExpression(
+            file, under: scope, environment: environment, expected: "for example :marble cold(\"-a-b|\").map { $0 + \"!\" }")
         let run = RunState.virtual(name: file.path)
         let saved = environment.run
         environment.run = run
@@ -330,25 +310,6 @@ public final class Session {
         }
     }
 
-    /// Parses and compiles one expression in a scope of its own.
-    private func compileExpression(_ file: SourceFile) throws -> (Expr, Code, Scope) {
-        let (result, problems) = withLargeStack(size: 256 << 20) { () -> ((Expr, Code, Scope)?, [Diagnostic]) in
-            var parser = Parser(file: file)
-            let script = parser.parseScript()
-            guard parser.diagnostics.isEmpty else { return (nil, parser.diagnostics) }
-            guard script.statements.count == 1, case .expression(let expr) = script.statements[0] else {
-                let span = script.statements.first?.span ?? Span(0, file.text.utf8.count)
-                return (nil, [Diagnostic("expected one stream expression", in: file, at: span,
-                                         help: "for example :marble cold(\"-a-b|\").map { $0 + \"!\" }")])
-            }
-            let compiler = Compiler(file: file, environment: environment, modules: modules)
-            let exprScope = Scope(kind: .script, parent: scope)
-            let code = compiler.compile(expr, in: exprScope)
-            return (compiler.diagnostics.isEmpty ? (expr, code, exprScope) : nil, compiler.diagnostics)
-        }
-        guard let result else { throw DiagnosticList(problems) }
-        return result
-    }
 
     /// Bound names an input reads (not members after a `.`), in order.
     private func streamNames(readBy file: SourceFile) -> [String] {

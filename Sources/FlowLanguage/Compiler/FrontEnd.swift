@@ -1,0 +1,59 @@
+import FlowRuntime
+
+/// The one way text becomes code: parse, compile against a scope, and
+/// gather the diagnostics in source order. A script file (`Program`) and
+/// each REPL input (`Session`) both go through it.
+///
+/// Parsing and compiling recurse once per nesting level: they run on a
+/// thread with a large stack whatever the caller's thread, and the syntax
+/// tree is released there too.
+enum FrontEnd {
+    struct Compiled {
+        /// The top-level statements other than `test` blocks, each with its code.
+        var statements: [Statement]
+        var body: [Code]
+        var tests: [Compiler.CompiledTest]
+        /// What compiles but probably does not do what was meant.
+        var warnings: [Diagnostic]
+    }
+
+    /// Compiles statements into `scope`. Throws every error at once, with
+    /// the warnings among them; nothing is compiled then.
+    static func compile(_ file: SourceFile, in scope: Scope, environment: Environment) throws -> Compiled {
+        let (compiled, errors) = withLargeStack(size: 256 << 20) { () -> (Compiled, [Diagnostic]) in
+            var parser = Parser(file: file)
+            let script = parser.parseScript()
+            let compiler = Compiler(file: file, environment: environment)
+            // A binding whose value did not parse is still declared, so
+            // its uses are not reported as unknown names as well.
+            for (name, span) in parser.brokenBindings { _ = scope.declare(name, at: span) }
+            let (body, tests) = compiler.compileTopLevel(script.statements, in: scope)
+            let statements = script.statements.filter { if case .test = $0 { false } else { true } }
+            let compiled = Compiled(statements: statements, body: body, tests: tests, warnings: Diagnostic.inSourceOrder(compiler.warnings))
+            return (compiled, Diagnostic.inSourceOrder(parser.diagnostics + compiler.diagnostics))
+        }
+        if !errors.isEmpty { throw DiagnosticList(Diagnostic.inSourceOrder(errors + compiled.warnings)) }
+        return compiled
+    }
+
+    /// Compiles one expression, in a scope of its own under `parent`.
+    static func compileExpression(
+        _ file: SourceFile, under parent: Scope, environment: Environment, expected help: String
+    ) throws -> (expr: Expr, code: Code, scope: Scope) {
+        let (result, errors) = withLargeStack(size: 256 << 20) { () -> ((Expr, Code, Scope)?, [Diagnostic]) in
+            var parser = Parser(file: file)
+            let script = parser.parseScript()
+            guard parser.diagnostics.isEmpty else { return (nil, parser.diagnostics) }
+            guard script.statements.count == 1, case .expression(let expr) = script.statements[0] else {
+                let span = script.statements.first?.span ?? Span(0, file.text.utf8.count)
+                return (nil, [Diagnostic("expected one stream expression", in: file, at: span, help: help)])
+            }
+            let compiler = Compiler(file: file, environment: environment)
+            let scope = Scope(kind: .script, parent: parent)
+            let code = compiler.compile(expr, in: scope)
+            return (compiler.diagnostics.isEmpty ? (expr, code, scope) : nil, compiler.diagnostics)
+        }
+        guard let result else { throw DiagnosticList(errors) }
+        return result
+    }
+}
