@@ -23,6 +23,11 @@ import Testing
         #expect(assembler.add(#"just("(").print() # {"#, moreInputWaiting: false) == [.input(#"just("(").print() # {"#)])
         // An input the lexer rejects is finished, so its error shows at once.
         #expect(assembler.add(#"of("{"#, moreInputWaiting: false) == [.input(#"of("{"#)])
+        #expect(assembler.add("just(1) // {", moreInputWaiting: false) == [.input("just(1) // {")])
+        // A block comment left open goes on to the next line, as a bracket does.
+        #expect(assembler.add("just(2) /* a note", moreInputWaiting: false) == [])
+        #expect(assembler.isContinuing)
+        #expect(assembler.add("   over two lines */", moreInputWaiting: false) == [.input("just(2) /* a note\n   over two lines */")])
     }
 
     @Test func aLineStartingWithADotAmendsTheInputBefore() {

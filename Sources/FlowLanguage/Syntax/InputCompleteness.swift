@@ -1,11 +1,13 @@
 /// Whether an interactive input is unfinished and needs another line.
 public enum InputCompleteness {
-    /// True while a `{`, `(` or `[` is still open. Brackets inside strings
+    /// True while a `{`, `(`, `[` or `/*` is still open. Brackets inside strings
     /// and comments do not count (the lexer skips them); an input the lexer
     /// rejects is finished, so its error shows at once.
     public static func needsMoreInput(_ text: String) -> Bool {
         var lexer = Lexer(file: SourceFile(path: "<input>", text: text))
         let tokens = lexer.tokenize()
+        // A comment left open continues on the next line.
+        if lexer.hasUnterminatedComment { return true }
         guard lexer.diagnostics.isEmpty else { return false }
         var depth = 0
         for token in tokens {

@@ -8,6 +8,9 @@ struct Lexer {
     private var position: Int
     private let end: Int
     private(set) var diagnostics: [Diagnostic] = []
+    /// A `/*` comment ran to the end of the text (the REPL then reads
+    /// another line).
+    private(set) var hasUnterminatedComment = false
 
     init(file: SourceFile, range: Range<Int>? = nil) {
         self.file = file
@@ -43,15 +46,27 @@ struct Lexer {
     }
 
     private mutating func next() -> Token {
-        skipSpaceAndComments()
+        let commentStart = position
+        let brokeLine = skipSpaceAndComments()
         guard position < end else { return Token(kind: .end, span: Span(end, end)) }
         let start = position
         let c = peek()
+        // A block comment that spans lines ends the line it started on, as
+        // in Swift.
+        if brokeLine {
+            if continuesPreviousLine() { return next() }
+            return Token(kind: .newline, span: Span(commentStart, commentStart + 1))
+        }
         if c == UInt8(ascii: "\n") {
             position += 1
             // A line that begins with `.` (or with an operator no statement
             // can start with) continues the previous one.
             if continuesPreviousLine() { return next() }
+            return Token(kind: .newline, span: Span(start, start + 1))
+        }
+        if c == UInt8(ascii: ";") {
+            // `;` separates statements on one line, as a line break does.
+            position += 1
             return Token(kind: .newline, span: Span(start, start + 1))
         }
         if c.isIdentifierStart { return identifier() }
@@ -75,17 +90,50 @@ struct Lexer {
         return true
     }
 
-    private mutating func skipSpaceAndComments() {
+    /// Skips spaces and comments (`#` and `//` to the end of the line,
+    /// `/* */` nested as in Swift). Returns whether a block comment skipped
+    /// contained a line break.
+    @discardableResult
+    private mutating func skipSpaceAndComments() -> Bool {
+        var brokeLine = false
         while position < end {
             let c = peek()
             if c == UInt8(ascii: " ") || c == UInt8(ascii: "\t") || c == UInt8(ascii: "\r") {
                 position += 1
-            } else if c == UInt8(ascii: "#") {
+            } else if c == UInt8(ascii: "#") || (c == UInt8(ascii: "/") && peek(1) == UInt8(ascii: "/")) {
                 while position < end, peek() != UInt8(ascii: "\n") { position += 1 }
+            } else if c == UInt8(ascii: "/") && peek(1) == UInt8(ascii: "*") {
+                if skipBlockComment() { brokeLine = true }
             } else {
-                return
+                break
             }
         }
+        return brokeLine
+    }
+
+    /// Skips a `/* ... */` comment, nested ones included; returns whether it
+    /// spans lines. One that is never closed is an error at its start.
+    private mutating func skipBlockComment() -> Bool {
+        let start = position
+        var depth = 0
+        var brokeLine = false
+        while position < end {
+            if peek() == UInt8(ascii: "/") && peek(1) == UInt8(ascii: "*") {
+                depth += 1
+                position += 2
+            } else if peek() == UInt8(ascii: "*") && peek(1) == UInt8(ascii: "/") {
+                depth -= 1
+                position += 2
+                if depth == 0 { return brokeLine }
+            } else {
+                if peek() == UInt8(ascii: "\n") { brokeLine = true }
+                position += 1
+            }
+        }
+        hasUnterminatedComment = true
+        diagnostics.append(Diagnostic("unterminated comment", in: file, at: Span(start, start + 2),
+                                      help: "close it with */ (comments nest, as in Swift: each /* needs its own */)"))
+        return brokeLine
     }
 
     /// After a newline: does the next line of code start with `.member`,
@@ -313,7 +361,6 @@ struct Lexer {
         }
         var help: String?
         if c == UInt8(ascii: "'") { help = "strings are written in double quotes" }
-        if c == UInt8(ascii: ";") { help = "statements end at the end of the line; remove the ';'" }
         if c == UInt8(ascii: "&") || c == UInt8(ascii: "|") { help = "did you mean '&&' or '||'?" }
         diagnostics.append(Diagnostic("unexpected character \(shown)", in: file, at: Span(start, position), help: help))
         return next()

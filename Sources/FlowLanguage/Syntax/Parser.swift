@@ -60,7 +60,17 @@ public struct Parser {
 
     private mutating func peek() -> Token {
         if newlineSignificant.last == false {
-            while tokens[index].kind == .newline { index += 1 }
+            while tokens[index].kind == .newline {
+                // A `;` inside brackets separates nothing: reported, then
+                // read as the `,` it was meant to be.
+                if file.text(of: tokens[index].span) == ";" {
+                    diagnostics.append(Diagnostic("';' separates statements, not arguments or elements", in: file, at: tokens[index].span,
+                                                  help: "use ',' inside ( ) and [ ]"))
+                    tokens[index].kind = .symbol(",")
+                    break
+                }
+                index += 1
+            }
         }
         return tokens[index]
     }
@@ -148,7 +158,7 @@ public struct Parser {
                 continue
             }
             do {
-                statements.append(try parseStatement(context: context))
+                if try !skipImport(context: context) { statements.append(try parseStatement(context: context)) }
                 let next = peek()
                 if next.kind != .newline && next.kind != .end && !(context != .topLevel && next.isSymbol("}")) {
                     throw fail("expected a new line after this statement", at: next.span,
@@ -160,6 +170,34 @@ public struct Parser {
             }
         }
     }
+
+    /// `import Combine`, `import RxSwift`, `import struct Foundation.Date`:
+    /// accepted and ignored at the top level, so pasted Swift starts as
+    /// written (flow has every operator built in). Returns whether it
+    /// skipped one.
+    private mutating func skipImport(context: Context) throws -> Bool {
+        // `import` used as a name (`import.x`, `import(1)`) is left to the
+        // compiler, which reports it.
+        guard case .identifier("import") = peek().kind, index + 1 < tokens.count,
+              !["=", "(", ".", "["].contains(where: { tokens[index + 1].isSymbol($0) }) else { return false }
+        let importToken = advance()
+        guard context == .topLevel else {
+            throw fail("import goes at the top of a script", at: importToken.span, help: "flow has every operator built in; remove it")
+        }
+        if let kind = peek().labelText, Self.importKinds.contains(kind) { advance() }
+        guard peek().labelText != nil else {
+            let atEnd = peek().kind == .newline || peek().kind == .end
+            throw fail("expected a module name after 'import'", at: atEnd ? importToken.span : peek().span)
+        }
+        advance()
+        while check("."), tokens[index + 1].labelText != nil {
+            advance()
+            advance()
+        }
+        return true
+    }
+
+    private static let importKinds: Set<String> = ["struct", "class", "enum", "protocol", "typealias", "func", "let", "var"]
 
     /// Skips to the end of the broken statement: the next newline outside
     /// brackets, or a `}` that closes the enclosing block.
