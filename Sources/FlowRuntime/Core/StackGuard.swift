@@ -12,15 +12,29 @@ import Darwin
 /// recurse little; anything else is checked here, and a graph deeper than
 /// the stack allows fails with a clear stream error instead of a segfault.
 enum StackGuard {
-    /// Bytes of stack left below the current frame on this thread.
+    /// Bytes of stack left below the current frame on this thread. The
+    /// parser and compiler ask at every level: the thread's stack bounds
+    /// (which glibc finds with system calls) are looked up once per thread.
     static func remaining() -> Int {
         var marker: UInt8 = 0
         let here = withUnsafeMutablePointer(to: &marker) { UInt(bitPattern: $0) }
-        var low: UnsafeMutableRawPointer?
-        var size = 0
-        guard flow_thread_stack_bounds(&low, &size) == 0, let low else { return .max }
-        return Int(here) - Int(UInt(bitPattern: low))
+        var low = UInt(bitPattern: pthread_getspecific(lowKey))
+        if low == 0 {
+            var bottom: UnsafeMutableRawPointer?
+            var size = 0
+            guard flow_thread_stack_bounds(&bottom, &size) == 0, let bottom else { return .max }
+            low = UInt(bitPattern: bottom)
+            pthread_setspecific(lowKey, UnsafeRawPointer(bitPattern: low))
+        }
+        return Int(here) - Int(low)
     }
+
+    /// Per thread, the lowest address of its stack.
+    private static let lowKey: pthread_key_t = {
+        var key = pthread_key_t()
+        pthread_key_create(&key, nil)
+        return key
+    }()
 
     static let tooDeepError = FlowError(
         "stream graph too deep to subscribe on this thread's stack; build it flatter (for example concat(a, b, c) instead of nesting)")
