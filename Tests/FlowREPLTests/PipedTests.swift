@@ -30,7 +30,10 @@ import Testing
 
     @Test func aPastedChainRunsOnce() throws {
         let result = try FlowProcess.run(["repl"], stdin: "of(1, 2)\n  .map { $0 * 10 }\n  .filter { $0 > 10 }\n")
-        #expect(result.out == "#1 +0ms  20\n#1 +0ms  completed\n")
+        // The times are the live clock's: only the events are compared.
+        let lines = result.out.split(separator: "\n").map(String.init)
+        #expect(lines.allSatisfy { $0.hasPrefix("#1 +") })
+        #expect(lines.map { $0.split(separator: " ").dropFirst(2).joined(separator: " ") } == ["20", "completed"])
     }
 
     @Test func errorsDoNotEndTheSession() throws {

@@ -228,6 +228,10 @@ public struct Parser {
                 throw fail("expected a name after 'let'", at: nameToken.span)
             }
             do {
+                // `let x: Int = 1`: the annotation is read and dropped.
+                if let colon = accept(":"), !skipType() {
+                    throw fail("expected a type after ':'", at: peek().kind == .newline ? colon.span : peek().span)
+                }
                 _ = try expect("=", "'=' after 'let \(name)'")
                 let value = try parseExpression()
                 return .binding(name: name, nameSpan: nameToken.span, value: value, first.span.to(value.span))
@@ -324,6 +328,14 @@ public struct Parser {
     }
 
     private mutating func parsePrefix() throws -> Expr {
+        // `try`, `try?` and `try!`: errors travel as stream errors in flow
+        // and stop a statement, so Swift's markers are read and dropped.
+        if case .identifier("try") = peek().kind, index + 1 < tokens.count, tokens[index + 1].kind != .newline,
+           !["=", ".", ")", ",", "]", "}", ":"].contains(where: { tokens[index + 1].isSymbol($0) }) {
+            let marker = advance()
+            if check("?") || check("!") { advance() }
+            return try nested(at: marker.span) { try $0.parsePrefix() }
+        }
         // `&x` passes a variable for a function to change (`store(in: &bag)`);
         // values are passed the same way, so the `&` only reads as Swift.
         if check("&") {
@@ -391,6 +403,24 @@ public struct Parser {
                 case .integer(let i): expr = .member(expr, String(i), nameSpan: nameToken.span, expr.span.to(nameToken.span))
                 default: throw fail("expected a member name after '.'", at: nameToken.span)
                 }
+            } else if case .identifier(let word) = token.kind, word == "as" || word == "is" {
+                // `x as Int`, `x as? String`: values are dynamic, so a cast
+                // leaves the value as it is. `is` would need a type test.
+                advance()
+                guard word == "as" else {
+                    throw fail("flow has no 'is' type test", at: token.span, help: "compare what the value holds instead")
+                }
+                if check("?") || check("!") { advance() }
+                guard skipType() else { throw fail("expected a type after 'as'", at: peek().span) }
+            } else if token.isSymbol("(") && onSameLine(token), Self.isCollectionType(expr), tokens[index + 1].isSymbol(")") {
+                // `[Int]()`, `[String: Int]()`: an empty collection.
+                advance()
+                let close = advance()
+                if case .dictionary(_, let span) = expr {
+                    expr = .dictionary([], span.to(close.span))
+                } else {
+                    expr = .array([], expr.span.to(close.span))
+                }
             } else if token.isSymbol("(") && onSameLine(token) {
                 let open = advance()
                 var arguments = try bracketed(open) { parser in
@@ -416,6 +446,86 @@ public struct Parser {
                 return expr
             }
         }
+    }
+
+    /// Whether an array or dictionary literal names a collection type
+    /// (`[Int]`, `[String: [Int]]`), as before `()` in Swift.
+    private static func isCollectionType(_ expr: Expr) -> Bool {
+        func isType(_ expr: Expr) -> Bool {
+            switch expr {
+            case .name(let name, _): return name.first?.isUppercase == true
+            case .member(let base, _, _, _): return isType(base)
+            default: return isCollectionType(expr)
+            }
+        }
+        switch expr {
+        case .array(let elements, _): return elements.count == 1 && isType(elements[0])
+        case .dictionary(let pairs, _): return pairs.count == 1 && isType(pairs[0].key) && isType(pairs[0].value)
+        default: return false
+        }
+    }
+
+    /// Skips a Swift type (`Int`, `[String: Int]?`, `(Int, Int) -> Bool`,
+    /// `AnyPublisher<Int, Never>`, `inout Int`): flow's values are dynamic,
+    /// so annotations are read and dropped. False, with nothing consumed,
+    /// when no type starts here.
+    private mutating func skipType() -> Bool {
+        let start = index
+        if skipTypeBody() { return true }
+        index = start
+        return false
+    }
+
+    private mutating func skipTypeBody() -> Bool {
+        if case .identifier(let word) = peek().kind, ["inout", "some", "any", "escaping"].contains(word),
+           index + 1 < tokens.count, tokens[index + 1].kind != .newline, !tokens[index + 1].isSymbol(",") {
+            advance()
+        }
+        switch peek().kind {
+        case .identifier:
+            advance()
+            guard skipTypeArguments() else { return false }
+            while check("."), case .identifier = tokens[index + 1].kind {
+                advance()
+                advance()
+                guard skipTypeArguments() else { return false }
+            }
+        case .keyword(.nil):
+            return false
+        case .symbol("["):
+            advance()
+            guard skipTypeBody() else { return false }
+            if accept(":") != nil, !skipTypeBody() { return false }
+            guard accept("]") != nil else { return false }
+        case .symbol("("):
+            advance()
+            if accept(")") == nil {
+                repeat {
+                    // A labelled element (`(value: Int, time: Double)`).
+                    if peek().labelText != nil, tokens[index + 1].isSymbol(":") {
+                        advance()
+                        advance()
+                    }
+                    guard skipTypeBody() else { return false }
+                } while accept(",") != nil
+                guard accept(")") != nil else { return false }
+            }
+        default:
+            return false
+        }
+        while check("?") || check("!") { advance() }
+        if case .identifier("throws") = peek().kind { advance() }
+        if accept("->") != nil { return skipTypeBody() }
+        return true
+    }
+
+    /// `<Int, Never>` after a type's name, if there.
+    private mutating func skipTypeArguments() -> Bool {
+        guard accept("<") != nil else { return true }
+        repeat {
+            guard skipTypeBody() else { return false }
+        } while accept(",") != nil
+        return accept(">") != nil
     }
 
     /// Skips `<Int>` in `PublishSubject<Int>()` or `Observable<[String]>.just`:
@@ -611,22 +721,50 @@ public struct Parser {
         }
     }
 
-    /// `x in`, `a, b in`, `(a, b) in` or `_ in`: consumed if present.
+    /// `x in`, `a, b in`, `(a, b) in` or `_ in`, as Swift also writes them:
+    /// with types (`(a: Int, b: Int) -> Bool in`, `v -> String in`) and a
+    /// capture list (`[weak self] v in`), which are read and dropped.
+    /// Consumed if present.
     private mutating func parseClosureParameters() -> [(name: String, span: Span)]? {
         let start = index
+        let captures = skipCaptureList()
         var names: [(String, Span)] = []
         let parenthesized = accept("(") != nil
         while case .identifier(let name) = peek().kind {
             names.append((name, advance().span))
+            if parenthesized, accept(":") != nil, !skipType() { index = start; return nil }
             if accept(",") == nil { break }
         }
         if parenthesized && accept(")") == nil { index = start; return nil }
-        if !names.isEmpty || parenthesized, peek().isKeyword(.in) {
+        if accept("->") != nil, !skipType() { index = start; return nil }
+        if case .identifier("throws") = peek().kind { advance() }
+        if !names.isEmpty || parenthesized || captures, peek().isKeyword(.in) {
             advance()
             return names
         }
         index = start
         return nil
+    }
+
+    /// `[weak self]`, `[unowned self, x]`: there is no `self` to keep alive
+    /// in flow, and a name captures the value it holds. Returns whether one
+    /// was skipped.
+    private mutating func skipCaptureList() -> Bool {
+        guard check("[") else { return false }
+        let start = index
+        advance()
+        repeat {
+            if case .identifier(let word) = peek().kind, word == "weak" || word == "unowned" {
+                advance()
+                if check("("), case .identifier = tokens[index + 1].kind, tokens[index + 2].isSymbol(")") {
+                    advance(); advance(); advance()
+                }
+            }
+            guard case .identifier = peek().kind else { index = start; return false }
+            advance()
+        } while accept(",") != nil
+        guard accept("]") != nil else { index = start; return false }
+        return true
     }
 }
 
