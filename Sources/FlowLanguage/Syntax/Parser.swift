@@ -197,6 +197,46 @@ public struct Parser {
         return true
     }
 
+    /// Swift's declarations and statements that flow does not have, when
+    /// one starts here: what it is and what to write instead.
+    private mutating func swiftConstruct() -> (message: String, help: String)? {
+        let first = peek()
+        if first.isSymbol("@") {
+            let name = tokens[index + 1].labelText ?? ""
+            if name == "Published" {
+                return ("flow has no property wrappers",
+                        "a @Published value is a CurrentValueSubject(initial): read it with .value, change it with send(_:)")
+            }
+            return ("flow has no attributes or property wrappers", "remove @\(name)")
+        }
+        guard case .identifier(let word) = first.kind, let construct = Self.swiftConstructs[word] else { return nil }
+        let next = tokens[index + 1]
+        // Only where the word starts a construct: `repeat {`, not `repeat(2)` on its own.
+        if next.kind == .newline || next.kind == .end || ["=", ".", ",", ")"].contains(where: { next.isSymbol($0) }) { return nil }
+        if construct.needsBrace && !next.isSymbol("{") { return nil }
+        return (construct.message, construct.help)
+    }
+
+    private static let swiftConstructs: [String: (message: String, help: String, needsBrace: Bool)] = {
+        let noClasses = ("flow has no classes", "use a record for data, as in (name: \"Ada\", age: 36), and closures or subjects for behaviour", false)
+        let noConditionals = ("flow has no if statements", "use the conditional expression, cond ? a : b, or filter a stream", false)
+        let noLoops = ("flow has no loops", "streams repeat work: from(array).map { ... }, range(0, n), or array.map { ... }", false)
+        return [
+            "class": noClasses, "actor": noClasses,
+            "protocol": ("flow has no protocols", "values are dynamic: any value with the members you use will do", false),
+            "extension": ("flow has no extensions", "write the function as a closure, as in let double = { $0 * 2 }", false),
+            "struct": ("flow has no struct declarations", "use a record, as in (latitude: 1, longitude: 2)", false),
+            "enum": ("flow has no enum declarations", "use strings for the cases, or records such as (kind: \"loaded\", value: v)", false),
+            "func": ("flow has no func declarations", "bind a closure, as in let add = { a, b in a + b }", false),
+            "var": ("flow has no var", "bind once with let; a value that changes over time is a stream (scan) or a CurrentValueSubject", false),
+            "typealias": ("flow has no type aliases", "types are not written in flow; remove it", false),
+            "if": noConditionals, "guard": ("flow has no guard statements", noConditionals.1, false),
+            "switch": ("flow has no switch", "use conditional expressions, or a dictionary lookup such as [\"a\": 1][key]", false),
+            "for": noLoops, "while": noLoops, "repeat": (noLoops.0, noLoops.1, true),
+            "do": ("flow has no do/catch", "errors travel as stream errors: handle them with catchError or sink's error handler", true),
+        ]
+    }()
+
     private static let importKinds: Set<String> = ["struct", "class", "enum", "protocol", "typealias", "func", "let", "var"]
 
     /// Skips to the end of the broken statement: the next newline outside
@@ -221,6 +261,13 @@ public struct Parser {
 
     private mutating func parseStatement(context: Context) throws -> Statement {
         let first = peek()
+        if let construct = swiftConstruct() {
+            // One error for the whole declaration or statement, then on to
+            // the next line: never a cascade of errors from its parts.
+            let span = first.isSymbol("@") ? first.span.to(tokens[index + 1].span) : first.span
+            synchronize()
+            throw Failure(diagnostic: Diagnostic(construct.message, in: file, at: span, help: construct.help))
+        }
         if first.isKeyword(.let) {
             advance()
             let nameToken = advance()
