@@ -69,6 +69,30 @@ import Testing
         #expect(try Self.flow(["check"]).status == 2)
     }
 
+    /// A stream written as a statement at the top of a script runs and
+    /// prints its values, as the REPL shows them; inside a test block it
+    /// is only a description.
+    @Test func aStreamStatementAtTheTopRunsAndPrints() throws {
+        let script = try Self.script("""
+            of(1, 2).map { $0 * 10 }
+            just("a").print("p")
+            test "described only" {
+              of(3)
+              expect(just(1)).toBe("(1|)")
+            }
+            """)
+        let result = try Self.flow(["run", "--virtual", script])
+        #expect(result.status == 0)
+        #expect(result.out == "10\n20\np: receive subscription: (just)\np: request unlimited\np: receive value: (a)\np: receive finished\n")
+        let tested = try Self.flow(["test", script])
+        #expect(!tested.out.contains("3\n"))
+        let failing = try Self.script("of(1).concat(error(\"boom\"))\n")
+        let failed = try Self.flow(["run", "--virtual", failing])
+        #expect(failed.status == 1)
+        #expect(failed.out == "1\n")
+        #expect(failed.err.contains("\(failing):1:14: error: boom"))
+    }
+
     @Test func checkReportsEverythingWithoutRunning() throws {
         let bad = try Self.script("let a = nope\nlet b = alsoNope\n")
         let result = try Self.flow(["check", bad])

@@ -104,7 +104,7 @@ final class Compiler {
     /// `sink` does; any other expression is evaluated for its effects.
     private func compileExpressionStatement(_ expr: Expr, in scope: Scope) -> Code {
         let code = compile(expr, in: scope)
-        guard case .call(let callee, _, let span) = expr, case .member(_, "print", _, _) = callee else { return code }
+        guard Self.subscribesItself(expr), case .call(_, _, let span) = expr else { return code }
         let env = environment
         let location = self.location(span)
         return { frame in
@@ -112,6 +112,13 @@ final class Compiler {
             if case .stream(let stream) = value { env.subscribe(stream, at: location, handlers: Handlers()) }
             return value
         }
+    }
+
+    /// Whether an expression statement subscribes its own stream as it is
+    /// evaluated (`s.print()`), so that nothing subscribes it again.
+    static func subscribesItself(_ expr: Expr) -> Bool {
+        if case .call(.member(_, "print", _, _), _, _) = expr { return true }
+        return false
     }
 
     // MARK: - Expressions

@@ -28,7 +28,9 @@ public final class Program {
         self.warnings = compiled.warnings
         self.file = file
         self.environment = env
-        self.topLevel = compiled.body
+        self.topLevel = zip(compiled.statements, compiled.body).map { statement, code in
+            Self.printingStreams(of: statement, code, file: file, environment: env)
+        }
         self.tests = compiled.tests
         self.globalSize = scope.count
         self.bindings = scope.declaredNames
@@ -37,6 +39,27 @@ public final class Program {
     }
 
     public var testNames: [String] { tests.map(\.name) }
+
+    /// A stream written as a statement on its own at the top of a script
+    /// runs, and its values print, one a line, as the REPL shows them (an
+    /// error fails the run, as one nobody handles does). Inside a test
+    /// block a stream is only described, until something subscribes it.
+    private static func printingStreams(of statement: Statement, _ code: @escaping Code, file: SourceFile, environment: Environment) -> Code {
+        guard case .expression(let expr) = statement, !Compiler.subscribesItself(expr) else { return code }
+        let location = file.location(of: expr.span.start)
+        return { frame in
+            let value = try code(frame)
+            if case .stream(let stream) = value {
+                var handlers = Handlers()
+                handlers.next = Function.unary(name: "print") { value in
+                    environment.output(value.description)
+                    return .null
+                }
+                environment.subscribe(stream, at: location, handlers: handlers)
+            }
+            return value
+        }
+    }
 
     /// The outcome of a run: how many expectations failed, whether a stream
     /// or a statement ended in an error.

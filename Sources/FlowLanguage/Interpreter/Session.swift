@@ -120,7 +120,7 @@ public final class Session {
             case .binding(let name, _, _, _):
                 if let (_, slot) = scope.lookup(name) { listener?.session(self, bound: name, to: frame.slots[slot]) }
             case .expression(let expr):
-                if Self.subscribesItself(expr) { break }
+                if Compiler.subscribesItself(expr) { break }
                 if case .stream(let stream) = value {
                     subscribe(stream, as: job, at: file.location(of: expr.span.start))
                 } else if !value.isNull, !value.isSubscription {
@@ -135,13 +135,6 @@ public final class Session {
             console.err(describe(FlowError.wrap(error)))
             return false
         }
-    }
-
-    /// `s.print()` subscribes as it is evaluated; a stream typed at the
-    /// prompt must not be subscribed a second time.
-    private static func subscribesItself(_ expr: Expr) -> Bool {
-        if case .call(.member(_, "print", _, _), _, _) = expr { return true }
-        return false
     }
 
     /// Subscribes a stream typed at the prompt: its events go to the listener.
