@@ -9,6 +9,7 @@ extension Compiler {
         case "cold", "hot": return compileMarbleSource(name, nameSpan, arguments, in: scope)
         case "time": return compileTime(nameSpan, arguments, in: scope)
         case "marbles": return compileMarbles(nameSpan, arguments, in: scope)
+        case "min", "max", "abs", "stride": return compileMath(name, nameSpan, arguments, in: scope)
         case "expect":
             error("an expectation needs toBe, as in expect(s).toBe(\"-a-|\")", span)
             return { _ in .null }
@@ -183,9 +184,70 @@ extension Compiler {
                 case ("Int", .int), ("Double", .double): return v
                 case ("Double", .int(let i)): return .double(Double(i))
                 case ("Double", .string(let s)): return Double(s.trimmingWhitespace()).map(Value.double) ?? .null
+                case ("Array", .array): return v
+                case ("Array", .string(let s)): return .array(s.map { .string(String($0)) })
                 default: throw FlowError("cannot convert \(v.typeName) \(v.literal) to \(name)")
                 }
             }
+        }
+    }
+
+    /// Swift's free `min(a, b, ...)`, `max(a, b, ...)`, `abs(x)` and
+    /// `stride(from:to:by:)` / `stride(from:through:by:)` (an array).
+    private func compileMath(_ name: String, _ nameSpan: Span, _ arguments: [CallArgument], in scope: Scope) -> Code {
+        let labels = arguments.map(\.label)
+        let form: String
+        switch name {
+        case "min", "max":
+            form = "\(name)(a, b, ...)"
+            if arguments.count < 2 || labels.contains(where: { $0 != nil }) { error("\(name) takes two or more values, as in \(form)", nameSpan) }
+        case "abs":
+            form = "abs(x)"
+            if labels != [nil] { error("abs takes one number, as in abs(x)", nameSpan) }
+        default:
+            form = "stride(from: a, to: b, by: step)"
+            if labels != ["from", "to", "by"] && labels != ["from", "through", "by"] {
+                error("stride takes from:, to: (or through:) and by:, as in \(form)", nameSpan)
+            }
+        }
+        let args = compileArguments(arguments, in: scope)
+        let location = self.location(nameSpan)
+        return { frame in
+            let values = try args.evaluate(frame)
+            return try located(location) {
+                switch name {
+                case "min", "max":
+                    var best = values[0]
+                    for v in values.dropFirst() where try name == "min" ? v.compare(to: best) < 0 : v.compare(to: best) > 0 { best = v }
+                    return best
+                case "abs":
+                    switch values[0] {
+                    case .int(let i) where i != .min: return .int(Swift.abs(i))
+                    case .double(let d): return .double(Swift.abs(d))
+                    case .duration(let t) where t.nanoseconds != .min: return .duration(TimeSpan(nanoseconds: Swift.abs(t.nanoseconds)))
+                    default: throw FlowError("abs needs a number, got \(values[0].typeName) \(values[0].literal)")
+                    }
+                default:
+                    return try Self.stride(values[0], values[1], values[2], through: args.labels[1] == "through")
+                }
+            }
+        }
+    }
+
+    /// The values of `stride(from:to:by:)`, as an array.
+    private static func stride(_ from: Value, _ to: Value, _ by: Value, through: Bool) throws -> Value {
+        switch (from, to, by) {
+        case (.int(let a), .int(let b), .int(let step)):
+            guard step != 0 else { throw FlowError("stride's step cannot be 0") }
+            let (distance, overflow) = b.subtractingReportingOverflow(a)
+            guard !overflow, distance / step < BinaryOperator.rangeLimit else { throw FlowError("a stride holds at most \(BinaryOperator.rangeLimit) numbers") }
+            return .array(through ? Swift.stride(from: a, through: b, by: step).map(Value.int) : Swift.stride(from: a, to: b, by: step).map(Value.int))
+        default:
+            guard let a = try? from.asDouble(), let b = try? to.asDouble(), let step = try? by.asDouble(), step != 0, step.isFinite else {
+                throw FlowError("stride needs numbers and a step other than 0")
+            }
+            guard abs((b - a) / step) < Double(BinaryOperator.rangeLimit) else { throw FlowError("a stride holds at most \(BinaryOperator.rangeLimit) numbers") }
+            return .array(through ? Swift.stride(from: a, through: b, by: step).map(Value.double) : Swift.stride(from: a, to: b, by: step).map(Value.double))
         }
     }
 

@@ -6,6 +6,7 @@ import FlowRuntime
 enum BinaryOperator: String {
     case add = "+", subtract = "-", multiply = "*", divide = "/", remainder = "%"
     case equal = "==", notEqual = "!=", less = "<", lessOrEqual = "<=", greater = ">", greaterOrEqual = ">="
+    case halfOpenRange = "..<", closedRange = "..."
 
     @inline(__always)
     func apply(_ a: Value, _ b: Value) throws -> Value {
@@ -21,7 +22,26 @@ enum BinaryOperator: String {
         case .lessOrEqual: return .bool(try a.compare(to: b) <= 0)
         case .greater: return .bool(try a.compare(to: b) > 0)
         case .greaterOrEqual: return .bool(try a.compare(to: b) >= 0)
+        case .halfOpenRange: return try Self.range(a, b, closed: false)
+        case .closedRange: return try Self.range(a, b, closed: true)
         }
+    }
+
+    /// The most integers a range holds: flow's ranges are arrays.
+    static let rangeLimit = 10_000_000
+
+    /// `a..<b` and `a...b`: the integers between, as an array.
+    static func range(_ a: Value, _ b: Value, closed: Bool) throws -> Value {
+        guard case .int(let low) = a, case .int(let high) = b else {
+            throw FlowError("a range is made of two Ints, got \(a.typeName) \(a.literal) and \(b.typeName) \(b.literal)")
+        }
+        guard low <= high else { throw FlowError("a range cannot go down: \(low) is above \(high)") }
+        let (count, overflow) = high.subtractingReportingOverflow(low)
+        guard !overflow, count < rangeLimit else {
+            throw FlowError("a range holds at most \(rangeLimit) numbers; for more, use range(start, count), a stream")
+        }
+        if !closed && low == high { return .array([]) }
+        return .array((low...(closed ? high : high - 1)).map(Value.int))
     }
 
     /// Applies the operator; an error gets the operator's location.

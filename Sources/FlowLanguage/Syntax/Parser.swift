@@ -350,10 +350,19 @@ public struct Parser {
     }
 
     private mutating func parseCoalescing() throws -> Expr {
-        let left = try parseAdditive()
+        let left = try parseRange()
         guard let op = accept("??") else { return left }
         let right = try nested(at: op.span) { try $0.parseCoalescing() }
         return .binary(op: "??", left, right, opSpan: op.span, left.span.to(right.span))
+    }
+
+    /// `0..<n`, `1...n`: between additive and `??`, as in Swift.
+    private mutating func parseRange() throws -> Expr {
+        let left = try parseAdditive()
+        guard let op = accept("..<") ?? accept("...") else { return left }
+        let right = try parseAdditive()
+        if check("..<") || check("...") { throw fail("ranges cannot be chained", at: peek().span) }
+        return .binary(op: file.text(of: op.span), left, right, opSpan: op.span, left.span.to(right.span))
     }
 
     private mutating func parseAdditive() throws -> Expr {
