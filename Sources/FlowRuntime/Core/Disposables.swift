@@ -83,7 +83,7 @@ public final class CompositeDisposable: Disposable {
     }
 }
 
-/// How a synchronous source (`range`, `just`) learns, between events, that
+/// How a synchronous source (`range`, `just`, `from`) learns, between events, that
 /// it should stop. A sink or an inner observer downstream already knows
 /// (it stops on disposal and on its own terminal event), so the source
 /// polls it and allocates no subscription of its own; any other observer

@@ -11,13 +11,12 @@ extension Observable {
     /// Emits each value in order, then completes. (`of`, and `from` on an array.)
     public static func from(_ values: [Value], name: String = "from") -> Observable {
         ClosureNode(name) { observer, _, _ in
-            let flag = BooleanDisposable()
-            observer.onSubscribe(flag)
+            let downstream = StopSignal(subscribing: observer)
             for value in values {
-                if flag.isDisposed { return }
+                if downstream.isStopped { return }
                 observer.onNext(value)
             }
-            if !flag.isDisposed { observer.onCompleted() }
+            if !downstream.isStopped { observer.onCompleted() }
         }
     }
 }
