@@ -176,6 +176,8 @@ final class Compiler {
         case .keyPath(let path, let span):
             let keyPath = Value.function(KeyPathFunction(path, location: location(span)))
             return { _ in keyPath }
+        case .optionalChain, .optionalBind, .forceUnwrap:
+            return compileOptional(expr, in: scope)
         }
     }
 
@@ -363,6 +365,7 @@ final class Compiler {
         switch expr {
         case .shorthand(let n, _): return n + 1
         case .literal, .name, .closure, .implicitMember, .keyPath: return 0
+        case .optionalBind(let e, _), .optionalChain(let e, _), .forceUnwrap(let e, _): return shorthandCount(e)
         case .string(let parts, _):
             return parts.reduce(0) { if case .interpolation(let e) = $1 { Swift.max($0, shorthandCount(e)) } else { $0 } }
         case .array(let es, _), .tuple(let es, _, _): return es.map(shorthandCount).max() ?? 0
@@ -381,3 +384,40 @@ final class Compiler {
 func located<T>(_ location: SourceLocation, _ body: () throws -> T) throws -> T {
     do { return try body() } catch { throw FlowError.wrap(error).located(at: location) }
 }
+
+extension Compiler {
+    /// `x?.y` and `x!`. Apart from `compile`, whose frame every level of a
+    /// deeply nested expression pays for.
+    @inline(never)
+    func compileOptional(_ expr: Expr, in scope: Scope) -> Code {
+        switch expr {
+        case .optionalChain(let chain, _):
+            let code = compile(chain, in: scope)
+            return { frame in
+                do { return try code(frame) } catch is NilInOptionalChain { return .null }
+            }
+        case .optionalBind(let base, _):
+            let code = compile(base, in: scope)
+            return { frame in
+                let value = try code(frame)
+                if value.isNull { throw NilInOptionalChain() }
+                return value
+            }
+        case .forceUnwrap(let base, let span):
+            let code = compile(base, in: scope)
+            // At the `!`, the span's last character.
+            let location = file.location(of: span.end - 1)
+            return { frame in
+                let value = try code(frame)
+                if value.isNull { throw FlowError("found nil where '!' expects a value", at: location) }
+                return value
+            }
+        default:
+            return compile(expr, in: scope)
+        }
+    }
+}
+
+/// Thrown where a `?.` meets nil, and caught by the chain it belongs to,
+/// which is then nil: the rest of the chain does not run, as in Swift.
+struct NilInOptionalChain: Error {}

@@ -23,13 +23,19 @@ public indirect enum Expr {
     /// `\.name`, `\User.address.city`: a key path, which reads those
     /// members of a value (the type's name is not kept).
     case keyPath([String], Span)
+    /// The `x?` of `x?.y`: nil there makes the enclosing `optionalChain` nil.
+    case optionalBind(Expr, Span)
+    /// A postfix chain with a `?.` in it (`user?.address.city`).
+    case optionalChain(Expr, Span)
+    /// `x!`: the value, or an error where it is nil.
+    case forceUnwrap(Expr, Span)
 
     public var span: Span {
         switch self {
         case .literal(_, let s), .string(_, let s), .name(_, let s), .shorthand(_, let s), .array(_, let s),
              .dictionary(_, let s), .tuple(_, _, let s), .unary(_, _, let s), .binary(_, _, _, _, let s),
              .ternary(_, _, _, let s), .member(_, _, _, let s), .subscriptAccess(_, _, let s), .call(_, _, let s),
-             .implicitMember(_, let s), .keyPath(_, let s):
+             .implicitMember(_, let s), .keyPath(_, let s), .optionalBind(_, let s), .optionalChain(_, let s), .forceUnwrap(_, let s):
             return s
         case .closure(let c): return c.span
         }

@@ -442,6 +442,8 @@ public struct Parser {
     private mutating func parsePostfix() throws -> Expr {
         var expr = try parsePrimary()
         var chained = 0
+        // A `?.` in the chain: the whole chain is nil when that part is.
+        var isOptionalChain = false
         while true {
             let token = peek()
             chained += 1
@@ -449,6 +451,20 @@ public struct Parser {
                 diagnostics.append(Diagnostic("expression too long: more than \(Self.maximumChain) calls and members chained", in: file,
                                               at: token.span, help: "split the chain with let bindings"))
                 throw Abort()
+            }
+            // Written against the value before it, as Swift requires:
+            // `x?.y` and `x!`, not the `?` of `c ? a : b` or a prefix `!`.
+            let touchesValue = token.span.start == expr.span.end
+            if touchesValue, token.isSymbol("?"), tokens[index + 1].isSymbol("."), tokens[index + 1].span.start == token.span.end {
+                advance()
+                expr = .optionalBind(expr, expr.span.to(token.span))
+                isOptionalChain = true
+                continue
+            }
+            if touchesValue, token.isSymbol("!") {
+                advance()
+                expr = .forceUnwrap(expr, expr.span.to(token.span))
+                continue
             }
             if token.isSymbol(".") {
                 advance()
@@ -499,7 +515,7 @@ public struct Parser {
             } else if let trailing = try parseTrailingClosure() {
                 expr = .call(callee: expr, arguments: [trailing], expr.span.to(trailing.value.span))
             } else {
-                return expr
+                return isOptionalChain ? .optionalChain(expr, expr.span) : expr
             }
         }
     }
