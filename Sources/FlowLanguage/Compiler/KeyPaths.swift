@@ -6,16 +6,13 @@ import FlowRuntime
 final class KeyPathFunction: Function {
     let path: [String]
 
-    private let writtenAt: SourceLocation
-
     init(_ path: [String], location: SourceLocation) {
         self.path = path
-        writtenAt = location
         super.init(name: "\\." + path.joined(separator: "."), parameterCount: 1, location: location)
     }
 
     override func call(_ value: Value) throws -> Value {
-        try located(writtenAt) { try path.reduce(value) { try $0.member($1) } }
+        do { return try path.reduce(value) { try $0.member($1) } } catch { throw FlowError.wrap(error).located(at: location) }
     }
 
     override func call(_ args: [Value]) throws -> Value {
