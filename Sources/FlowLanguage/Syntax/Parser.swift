@@ -606,26 +606,8 @@ public struct Parser {
     /// or `.`, so `a < b` is never read as one.
     private mutating func skipGenericArguments(after name: String) {
         guard name.first?.isUppercase == true, tokens[index].isSymbol("<") else { return }
-        var i = index, depth = 0
-        while i < tokens.count {
-            let token = tokens[i]
-            switch token.kind {
-            case .symbol("<"): depth += 1
-            case .symbol(">"):
-                depth -= 1
-                if depth == 0 {
-                    let next = tokens[Swift.min(i + 1, tokens.count - 1)]
-                    if next.isSymbol("(") || next.isSymbol(".") { index = i + 1 }
-                    return
-                }
-            case .identifier, .symbol(","), .symbol("["), .symbol("]"), .symbol(":"), .symbol("?"), .symbol("."),
-                 .symbol("("), .symbol(")"), .symbol("->"), .symbol("!"):
-                break
-            default:
-                return
-            }
-            i += 1
-        }
+        let start = index
+        guard skipTypeArguments(), check("(") || check(".") else { index = start; return }
     }
 
     /// A `(`, `[` or `{` continues the expression only on the same line:
