@@ -59,8 +59,17 @@ extension Compiler {
         switch callee {
         case .implicitMember(let name, let nameSpan):
             return compileImplicitMember(name, nameSpan, arguments: arguments, in: scope)
+        case .name(let name, let nameSpan) where isImplicitSelf(name, in: scope):
+            return compileMethodCall(.name("self", nameSpan), name, nameSpan, arguments, span, in: scope)
+        case .name(let name, let nameSpan) where implicitStaticType(name, in: scope) != nil:
+            return compileStaticCall(implicitStaticType(name, in: scope)!, name, nameSpan, arguments, span, in: scope)
         case .name(let name, let nameSpan) where scope.lookup(name) == nil:
             return compileFunctionCall(name, nameSpan, arguments, span, in: scope)
+        case .name(let name, _):
+            if let (depth, entry) = scope.resolve(name), let info = entry.function {
+                return compileUserFunctionCall(info, depth: depth, slot: entry.slot, arguments, span, in: scope)
+            }
+            return compileValueCall(callee, arguments, span, in: scope)
         case .member(let base, let name, let nameSpan, _):
             return compileMethodCall(base, name, nameSpan, arguments, span, in: scope)
         default:
@@ -85,6 +94,9 @@ extension Compiler {
     }
 
     private func compileFunctionCall(_ name: String, _ nameSpan: Span, _ arguments: [CallArgument], _ span: Span, in scope: Scope) -> Code {
+        if let type = resolveType(name, in: scope) {
+            return compileConstruction(type, nameSpan, arguments, span, in: scope)
+        }
         if Builtins.languageFunctions.contains(name) {
             return compileBuiltin(name, nameSpan, arguments, span, in: scope)
         }
@@ -123,6 +135,9 @@ extension Compiler {
         if case .name(let moduleName, _) = base, scope.lookup(moduleName) == nil, let module = modules[moduleName] {
             return compileModuleCall(module, name, nameSpan, arguments, span, in: scope)
         }
+        if case .name(let typeName, _) = base, scope.lookup(typeName) == nil, let type = resolveType(typeName, in: scope) {
+            return compileStaticCall(type, name, nameSpan, arguments, span, in: scope)
+        }
         if case .name(let type, let typeSpan) = base, scope.lookup(type) == nil {
             // `Observable.just(1)`, `Publishers.Merge(a, b)`, `ReplaySubject.create(bufferSize: 2)`:
             // a type's static member is the free function of that name.
@@ -149,6 +164,29 @@ extension Compiler {
                 return { _ in scheduler }
             }
         }
+        let labels = arguments.map(\.label)
+        let hasOtherMeaning = Builtins.isSubscribing(name, labels: labels) || MethodMeaning(name, labels: labels, modules: modules) != nil
+        if let dispatch = compileMethodDispatch(base, name, nameSpan, arguments, span, in: scope, fallback: hasOtherMeaning ? { receiver in
+            self.compileValueMethodCall(receiver, name, nameSpan, arguments, span, in: scope)
+        } : nil) {
+            return dispatch
+        }
+        // The operators that share a mutating method's name (`append`) take
+        // unlabelled values: a labelled form is the mutating method's.
+        let operatorMayFit = hasOtherMeaning && labels.allSatisfy { $0 == nil }
+        if let mutation = compileCollectionMutation(base, name, nameSpan, arguments, in: scope, fallback: operatorMayFit ? { receiver in
+            self.compileValueMethodCall(receiver, name, nameSpan, arguments, span, in: scope)
+        } : nil) {
+            return mutation
+        }
+        return compileValueMethodCall(base, name, nameSpan, arguments, span, in: scope)
+    }
+
+    /// A method of a value that is not a script's type: a stream operator,
+    /// a subscription, a collection helper.
+    private func compileValueMethodCall(
+        _ base: Expr, _ name: String, _ nameSpan: Span, _ arguments: [CallArgument], _ span: Span, in scope: Scope
+    ) -> Code {
         if Builtins.isSubscribing(name, labels: arguments.map(\.label)) {
             return compileSubscription(base, name, nameSpan, arguments, span, in: scope)
         }

@@ -15,6 +15,8 @@ struct ClosureShape {
     let frameSize: Int
     /// The closure creates no closures, so a call may reuse the last frame.
     let reusesFrame: Bool
+    /// The body changes its first parameter (`reduce(into:)`'s accumulator).
+    let updatesFirstParameter: Bool
     let location: SourceLocation
 
     /// Arguments the closure actually reads.
@@ -100,6 +102,16 @@ final class FrameFunction: Function {
     override func call(_ args: [Value]) throws -> Value {
         let values = try shape.bind(args)
         return try invoke { frame in for (i, v) in values.enumerated() { frame.slots[i] = v } }
+    }
+
+    override func callUpdating(_ accumulator: Value, _ value: Value) throws -> Value {
+        guard shape.updatesFirstParameter, shape.parameterCount == 2 else { return try call(accumulator, value) }
+        // A fresh frame: the changed accumulator is read from it after the call.
+        let frame = Frame(count: shape.frameSize, parent: captured)
+        frame.slots[0] = accumulator
+        frame.slots[1] = value
+        _ = try run(frame)
+        return frame.slots[0]
     }
 }
 

@@ -59,6 +59,7 @@ final class Compiler {
         var body: [Code] = []
         var tests: [CompiledTest] = []
         var testNames: [String: Span] = [:]
+        let prologue = hoist(statements, in: scope)
         for statement in statements {
             if case .test(let name, let statementsOfTest, let span) = statement {
                 if testNames[name] != nil {
@@ -66,24 +67,39 @@ final class Compiler {
                 }
                 testNames[name] = span
                 let testScope = Scope(kind: .test, parent: scope)
+                let testPrologue = hoist(statementsOfTest, in: testScope)
                 let code = statementsOfTest.map { compileStatement($0, in: testScope) }
-                tests.append(CompiledTest(name: name, span: span, scope: testScope, body: code))
+                tests.append(CompiledTest(name: name, span: span, scope: testScope, body: Self.prepending(testPrologue, to: code)))
             } else {
                 body.append(compileStatement(statement, in: scope))
             }
         }
-        return (body, tests)
+        return (Self.prepending(prologue, to: body), tests)
+    }
+
+    /// The funcs of a statement list are made before its first statement runs.
+    private static func prepending(_ prologue: ((Frame) throws -> Void)?, to body: [Code]) -> [Code] {
+        guard let prologue, let first = body.first else { return body }
+        return [{ frame in try prologue(frame); return try first(frame) }] + body.dropFirst()
     }
 
     func compileStatement(_ statement: Statement, in scope: Scope) -> Code {
         switch statement {
-        case .binding(let name, let nameSpan, let valueExpr, _):
-            let value = compile(valueExpr, in: scope)
-            guard let slot = scope.declare(name, at: nameSpan) else {
+        case .binding(let name, let nameSpan, let valueExpr, let isVariable, _):
+            let value = valueExpr.map { compile($0, in: scope) }
+            guard let slot = scope.declare(name, at: nameSpan, as: isVariable ? .variable : .constant) else {
                 let previous = scope.previousDeclaration(of: name).map { file.lineAndColumn(of: $0.start).line }
                 error("'\(name)' is already declared in this scope" + (previous.map { " (line \($0))" } ?? ""), nameSpan,
-                      help: "choose another name; a script's names are declared once")
+                      help: isVariable || scope.resolve(name)?.entry.binding == .variable
+                          ? "assign to it without 'var', as in \(name) = ..." : "choose another name; a script's names are declared once")
                 return { _ in .null }
+            }
+            guard let value else {
+                // `var x: Int?` starts as nil, also in a frame reused between calls.
+                return { frame in
+                    frame.slots[slot] = .null
+                    return .null
+                }
             }
             return { frame in
                 frame.slots[slot] = try value(frame)
@@ -97,6 +113,8 @@ final class Compiler {
         case .test(_, _, let span):
             error("test blocks can only be written at the top level of a script", span)
             return { _ in .null }
+        default:
+            return compileSwiftStatement(statement, in: scope)
         }
     }
 
@@ -162,6 +180,8 @@ final class Compiler {
             return { frame in try located(location) { try c(frame).asBool() } ? try t(frame) : try f(frame) }
         case .member(let base, let name, let nameSpan, _):
             return compileMember(base, name, nameSpan, in: scope)
+        case .subscriptAccess(let base, .tuple(let parts, [nil, "default"], _), let span):
+            return compileDefaultedSubscript(base, parts[0], parts[1], span, in: scope)
         case .subscriptAccess(let base, let index, let span):
             let b = compile(base, in: scope), i = compile(index, in: scope)
             let location = self.location(span)
@@ -178,9 +198,12 @@ final class Compiler {
             return { _ in keyPath }
         case .optionalChain, .optionalBind, .forceUnwrap:
             return compileOptional(expr, in: scope)
+        case .inoutArgument, .conditional, .switchOver:
+            return compileSwiftExpression(expr, in: scope)
         }
     }
 
+    @inline(never)
     private func compileInterpolation(_ parts: [StringPart], in scope: Scope) -> Code {
         let pieces: [Code] = parts.map { part in
             switch part {
@@ -191,10 +214,17 @@ final class Compiler {
         return { frame in .string(try pieces.map { try $0(frame).description }.joined()) }
     }
 
+    @inline(never)
     private func compileName(_ name: String, _ span: Span, in scope: Scope) -> Code {
         if name == "_" {
             error("'_' can only name an ignored closure parameter", span)
             return { _ in .null }
+        }
+        if isImplicitSelf(name, in: scope) {
+            return compile(.member(.name("self", span), name, nameSpan: span, span), in: scope)
+        }
+        if let type = implicitStaticType(name, in: scope) {
+            return compileStaticMember(type, name, span, in: scope)
         }
         if let (depth, slot) = scope.lookup(name) {
             switch depth {
@@ -202,6 +232,15 @@ final class Compiler {
             case 1: return { frame in frame.parent!.slots[slot] }
             default: return { frame in frame.ancestor(depth).slots[slot] }
             }
+        }
+        if name == "self" {
+            error("'self' is only meaningful inside a struct's or enum's methods", span,
+                  help: "flow has no classes: outside a type, use the name itself")
+            return { _ in .null }
+        }
+        if let type = resolveType(name, in: scope) {
+            let value = SwiftVocabulary.type(type.name)
+            return { _ in value }
         }
         if let module = modules[name] {
             error("'\(name)' is a module: call one of its functions, as in \(name).\(module.functions.first?.name ?? "f")(...)", span)
@@ -223,19 +262,19 @@ final class Compiler {
         return { _ in .null }
     }
 
+    @inline(never)
     private func compileShorthand(_ n: Int, _ span: Span, in scope: Scope) -> Code {
         guard let closure = scope.enclosingClosure else {
             error("'$\(n)' can only be used inside a closure", span, help: "write a closure, as in { $0 * 2 }")
             return { _ in .null }
         }
-        if closure !== scope {
-            error("'$\(n)' cannot be used inside a nested block; name the parameter instead", span)
-            return { _ in .null }
-        }
         closure.shorthandCount = Swift.max(closure.shorthandCount, n + 1)
+        let depth = scope.depth(to: closure)
+        if depth > 0 { return { frame in frame.ancestor(depth).slots[n] } }
         return { frame in frame.slots[n] }
     }
 
+    @inline(never)
     private func compileUnary(_ op: String, _ operand: Expr, _ span: Span, in scope: Scope) -> Code {
         let value = compile(operand, in: scope)
         let location = self.location(span)
@@ -246,7 +285,21 @@ final class Compiler {
     }
 
     private func compileBinary(_ op: String, _ lhs: Expr, _ rhs: Expr, _ opSpan: Span, in scope: Scope) -> Code {
-        let l = compile(lhs, in: scope), r = compile(rhs, in: scope)
+        // A long left-leaning chain (`1 + 2 + ... + n`) is compiled in a
+        // loop down its left side, not by recursing once per operator.
+        var spine: [(op: String, rhs: Expr, opSpan: Span)] = [(op, rhs, opSpan)]
+        var left = lhs
+        while case .binary(let innerOp, let innerLeft, let innerRight, let innerSpan, _) = left {
+            spine.append((innerOp, innerRight, innerSpan))
+            left = innerLeft
+        }
+        var code = compile(left, in: scope)
+        for step in spine.reversed() { code = compileBinaryStep(step.op, code, step.rhs, step.opSpan, in: scope) }
+        return code
+    }
+
+    private func compileBinaryStep(_ op: String, _ l: @escaping Code, _ rhs: Expr, _ opSpan: Span, in scope: Scope) -> Code {
+        let r = compile(rhs, in: scope)
         let location = self.location(opSpan)
         switch op {
         case "&&":
@@ -273,17 +326,22 @@ final class Compiler {
         return nil
     }
 
+    @inline(never)
     private func compileMember(_ base: Expr, _ name: String, _ nameSpan: Span, in scope: Scope) -> Code {
         if name == "subscriptions" {
             error("'subscriptions' can only be checked inside expect, as in expect(s.subscriptions).toBe(\"^--!\")", nameSpan)
             return { _ in .null }
         }
         if let scheduler = schedulerValue(base, name, in: scope) { return { _ in scheduler } }
+        if case .name(let typeName, _) = base, scope.lookup(typeName) == nil, let type = resolveType(typeName, in: scope) {
+            return compileStaticMember(type, name, nameSpan, in: scope)
+        }
         if name == "self", let type = SwiftVocabulary.typeName(base), !type.split(separator: ".").contains(where: { scope.lookup(String($0)) != nil }) {
             let value = SwiftVocabulary.type(type)
             return { _ in value }
         }
         let b = compile(base, in: scope)
+        if let dynamic = compileDynamicMember(b, name, nameSpan, in: scope) { return dynamic }
         let location = self.location(nameSpan)
         return { frame in
             let value = try b(frame)
@@ -293,6 +351,7 @@ final class Compiler {
 
     // MARK: - Closures
 
+    @inline(never)
     private func compileClosure(_ closure: Closure, in scope: Scope) -> Code {
         scope.createsClosures = true
         var ancestor = scope.parent
@@ -301,22 +360,25 @@ final class Compiler {
         let declared = closure.parameters
         for (name, span) in declared ?? [] {
             if name == "_" { _ = inner.reserve(); continue }
-            if inner.declare(name, at: span) == nil { error("two parameters named '\(name)'", span) }
+            if inner.declare(name, at: span, as: .parameter) == nil { error("two parameters named '\(name)'", span) }
         }
         // `$n` parameters take the first slots: reserve as many as the body
         // uses before its own `let`s are placed.
-        let shorthandUsed = Self.shorthandCount(closure.body)
+        let shorthandUsed = Compiler.shorthandCount(closure.body)
         let shorthandSlots = declared == nil ? shorthandUsed : 0
         for _ in 0..<shorthandSlots { _ = inner.reserve() }
         if declared != nil, shorthandUsed > 0 {
             error("a closure with named parameters cannot also use $0", closure.span, help: "use the parameter names")
         }
-        let body = compileBody(closure.body, in: inner)
+        // The body's names may shadow the parameters (`var x = x`), as in Swift.
+        let body = compileBody(closure.body, in: Scope(kind: .block, parent: inner))
         let shape = ClosureShape(
             declared: declared?.count, shorthand: inner.shorthandCount, frameSize: inner.count,
-            reusesFrame: !inner.createsClosures, location: location(closure.span))
-        if shape.parameterCount <= 2,
-           let direct = DirectCompiler(file: file, environment: environment, scope: inner, parameterCount: shape.parameterCount)
+            reusesFrame: !inner.createsClosures, updatesFirstParameter: inner.changedParameters.contains(0),
+            location: location(closure.span))
+        if shape.parameterCount <= 2, inner.methodScope == nil,
+           let direct = DirectCompiler(file: file, environment: environment, scope: inner, parameterCount: shape.parameterCount,
+                                       typeMembers: typeMemberNames(in: inner))
                .compile(body: closure.body) {
             return { frame in .function(shape.makeDirectFunction(direct, captured: frame)) }
         }
@@ -324,58 +386,24 @@ final class Compiler {
     }
 
     /// A closure's statements as one closure whose value is the last
-    /// statement's, catching `return`. Composed closure by closure: a
-    /// closure taken out of an array comes wrapped in conversion thunks,
-    /// and this runs on every call.
+    /// statement's, catching `return`.
     private func compileBody(_ statements: [Statement], in scope: Scope) -> Code {
-        var body: Code = { _ in .null }
-        var first = true
-        for statement in statements {
-            let code = compileStatement(statement, in: scope)
-            if first {
-                body = code
-                first = false
-            } else {
-                let before = body
-                body = { frame in
-                    _ = try before(frame)
-                    return try code(frame)
-                }
-            }
-        }
-        let run = body
+        let run = compileSequence(statements, in: scope)
         return { frame in
             do { return try run(frame) } catch let signal as ReturnSignal { return signal.value }
         }
     }
 
-    /// The highest `$n` a closure body uses, plus one (0 for none); nested
-    /// closures have their own.
-    private static func shorthandCount(_ statements: [Statement]) -> Int {
-        statements.reduce(0) { most, statement in
-            switch statement {
-            case .binding(_, _, let e, _), .expression(let e): return Swift.max(most, shorthandCount(e))
-            case .return(let e, _): return Swift.max(most, e.map(shorthandCount) ?? 0)
-            case .test: return most
-            }
+    /// Member and method names of the script's types: a closure that uses
+    /// one needs the frame compile, which looks them up.
+    func typeMemberNames(in scope: Scope) -> Set<String> {
+        var names: Set<String> = []
+        for type in scope.visibleTypes {
+            names.formUnion(type.methods.keys)
+            names.formUnion(type.computed.keys)
+            if type.declaration.rawType != nil { names.insert("rawValue") }
         }
-    }
-
-    private static func shorthandCount(_ expr: Expr) -> Int {
-        switch expr {
-        case .shorthand(let n, _): return n + 1
-        case .literal, .name, .closure, .implicitMember, .keyPath: return 0
-        case .optionalBind(let e, _), .optionalChain(let e, _), .forceUnwrap(let e, _): return shorthandCount(e)
-        case .string(let parts, _):
-            return parts.reduce(0) { if case .interpolation(let e) = $1 { Swift.max($0, shorthandCount(e)) } else { $0 } }
-        case .array(let es, _), .tuple(let es, _, _): return es.map(shorthandCount).max() ?? 0
-        case .dictionary(let pairs, _): return pairs.map { Swift.max(shorthandCount($0.key), shorthandCount($0.value)) }.max() ?? 0
-        case .unary(_, let e, _), .member(let e, _, _, _): return shorthandCount(e)
-        case .binary(_, let a, let b, _, _), .subscriptAccess(let a, let b, _): return Swift.max(shorthandCount(a), shorthandCount(b))
-        case .ternary(let a, let b, let c, _): return Swift.max(shorthandCount(a), shorthandCount(b), shorthandCount(c))
-        case .call(let callee, let arguments, _):
-            return arguments.reduce(shorthandCount(callee)) { Swift.max($0, shorthandCount($1.value)) }
-        }
+        return names
     }
 }
 
@@ -386,6 +414,35 @@ func located<T>(_ location: SourceLocation, _ body: () throws -> T) throws -> T 
 }
 
 extension Compiler {
+    /// `if`, `switch` and `&x`, apart from `compile` for its frame's sake.
+    @inline(never)
+    func compileSwiftExpression(_ expr: Expr, in scope: Scope) -> Code {
+        switch expr {
+        case .inoutArgument(let inner, _):
+            // Outside a func's inout parameter, `&x` passes the value
+            // (`store(in: &bag)`).
+            return compile(inner, in: scope)
+        case .conditional(let conditional):
+            return compileIf(conditional, in: scope)
+        case .switchOver(let switchExpr):
+            return compileSwitch(switchExpr, in: scope)
+        default:
+            return compile(expr, in: scope)
+        }
+    }
+
+    /// `counts[word, default: 0]`
+    @inline(never)
+    func compileDefaultedSubscript(_ base: Expr, _ keyExpr: Expr, _ fallbackExpr: Expr, _ span: Span, in scope: Scope) -> Code {
+        let b = compile(base, in: scope), key = compile(keyExpr, in: scope), fallback = compile(fallbackExpr, in: scope)
+        let location = self.location(span)
+        return { frame in
+            let container = try b(frame), k = try key(frame)
+            let value = try located(location) { try container.subscripted(by: k) }
+            return value.isNull ? try fallback(frame) : value
+        }
+    }
+
     /// `x?.y` and `x!`. Apart from `compile`, whose frame every level of a
     /// deeply nested expression pays for.
     @inline(never)

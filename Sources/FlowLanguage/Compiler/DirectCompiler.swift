@@ -14,6 +14,9 @@ struct DirectCompiler {
     /// The closure's scope: its parameters are slots 0 and 1 at depth 0.
     let scope: Scope
     let parameterCount: Int
+    /// Names of the script's types' methods and computed properties: a
+    /// member by one of these names is looked up by the value's type.
+    let typeMembers: Set<String>
 
     func location(_ span: Span) -> SourceLocation { file.location(of: span.start) }
 
@@ -60,7 +63,7 @@ struct DirectCompiler {
             let location = self.location(c.span)
             return { a, b, f in try located(location) { try condition(a, b, f).asBool() } ? try whenTrue(a, b, f) : try whenFalse(a, b, f) }
         case .member(let base, let name, let nameSpan, _):
-            guard name != "subscriptions", let value = compile(base) else { return nil }
+            guard name != "subscriptions", !typeMembers.contains(name), let value = compile(base) else { return nil }
             let location = self.location(nameSpan)
             return { a, b, f in
                 let v = try value(a, b, f)
@@ -84,6 +87,8 @@ struct DirectCompiler {
     /// `range(0, $0)`); other calls need a frame. The frame-mode compile of
     /// the same closure has already checked the call.
     private func operatorCall(_ callee: Expr, _ arguments: [CallArgument]) -> DirectCode? {
+        if case .member(_, let name, _, _) = callee, typeMembers.contains(name) || CollectionMutation.names.contains(name) { return nil }
+        if arguments.contains(where: { if case .inoutArgument = $0.value { true } else { false } }) { return nil }
         let call: OperatorCall
         let receiver: DirectCode?
         let nameSpan: Span

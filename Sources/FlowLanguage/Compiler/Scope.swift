@@ -1,55 +1,133 @@
 import FlowRuntime
 
 /// Compile-time view of a frame: which name lives in which slot.
+///
+/// A `block` (the body of an `if`, a `case`, a `guard`'s names) has names
+/// of its own but keeps them in its enclosing frame; every other kind is a
+/// frame of its own at run time. A loop's body is a frame so that a closure
+/// made in one iteration keeps that iteration's names, as in Swift.
 final class Scope {
-    enum Kind { case script, test, closure }
+    enum Kind { case script, test, closure, block, loop }
+
+    /// How a name was declared, which decides what may change it.
+    enum Binding: Equatable {
+        case constant, variable
+        /// A closure's parameter: `reduce(into:)`'s accumulator is changed
+        /// in place, so parameters may be assigned.
+        case parameter
+        /// A func parameter: constant unless `inout`.
+        case funcParameter(isInout: Bool)
+        case function
+        /// `self` in a struct's method: changeable in a `mutating` one.
+        case selfValue(isMutable: Bool)
+
+        var isMutable: Bool {
+            switch self {
+            case .variable, .parameter: true
+            case .funcParameter(let isInout): isInout
+            case .selfValue(let isMutable): isMutable
+            case .constant, .function: false
+            }
+        }
+    }
+
+    struct Entry {
+        let slot: Int
+        let binding: Binding
+        let span: Span
+        /// For a `func`: its declaration and code, for calls with labels.
+        var function: FunctionInfo?
+    }
 
     let kind: Kind
     let parent: Scope?
-    private(set) var slots: [String: Int] = [:]
+    /// The scope whose frame holds this one's slots: itself unless a block.
+    private(set) unowned(unsafe) var frameOwner: Scope!
+    private(set) var entries: [String: Entry] = [:]
     /// Names in the order they were declared, with their slots.
     private(set) var declaredNames: [(name: String, slot: Int)] = []
-    private(set) var declarations: [String: Span] = [:]
+    /// Slots in this scope's frame (meaningful on a frame owner).
     private(set) var count = 0
     /// Highest `$n` used directly in this closure, plus one.
     var shorthandCount = 0
     /// A closure expression appears inside: frames may be captured, so they
     /// cannot be reused between calls.
     var createsClosures = false
+    /// Structs and enums declared here.
+    var types: [String: DeclaredType] = [:]
+    /// The struct or enum whose method or computed property this is.
+    var selfType: DeclaredType?
+    /// A static method's scope: it has no `self`.
+    var isStatic = false
+    /// Inside a `mutating` method.
+    var isMutating = false
+    /// Slots of parameters the closure's body assigns or changes.
+    var changedParameters: Set<Int> = []
 
     init(kind: Kind, parent: Scope?) {
         self.kind = kind
         self.parent = parent
+        frameOwner = nil
+        frameOwner = kind == .block ? parent!.frameOwner : self
     }
+
+    var ownsFrame: Bool { kind != .block }
 
     /// Adds a slot; nil when the name is already declared in this scope.
-    func declare(_ name: String, at span: Span) -> Int? {
-        if slots[name] != nil { return nil }
-        slots[name] = count
-        declaredNames.append((name, count))
-        declarations[name] = span
+    func declare(_ name: String, at span: Span, as binding: Binding = .constant, function: FunctionInfo? = nil) -> Int? {
+        if entries[name] != nil { return nil }
+        let slot = frameOwner.allocate()
+        entries[name] = Entry(slot: slot, binding: binding, span: span, function: function)
+        declaredNames.append((name, slot))
+        return slot
+    }
+
+    /// A hidden slot (parameters of `$n` closures, loop state).
+    func reserve() -> Int { frameOwner.allocate() }
+
+    private func allocate() -> Int {
         count += 1
         return count - 1
     }
 
-    /// A hidden slot (parameters of `$n` closures).
-    func reserve() -> Int {
-        count += 1
-        return count - 1
-    }
-
-    func previousDeclaration(of name: String) -> Span? { declarations[name] }
+    func previousDeclaration(of name: String) -> Span? { entries[name]?.span }
 
     /// Where a name lives: how many frames up, and the slot there.
     func lookup(_ name: String) -> (depth: Int, slot: Int)? {
+        resolve(name).map { ($0.depth, $0.entry.slot) }
+    }
+
+    /// Where a name lives and how it was declared.
+    func resolve(_ name: String) -> (depth: Int, entry: Entry)? {
         var scope: Scope? = self
         var depth = 0
         while let s = scope {
-            if let slot = s.slots[name] { return (depth, slot) }
-            depth += 1
+            if let entry = s.entries[name] { return (depth, entry) }
+            if s.ownsFrame { depth += 1 }
             scope = s.parent
         }
         return nil
+    }
+
+    /// The scope that declares `name`, as seen from here.
+    func declaringScope(of name: String) -> Scope? {
+        var scope: Scope? = self
+        while let s = scope {
+            if s.entries[name] != nil { return s }
+            scope = s.parent
+        }
+        return nil
+    }
+
+    /// Frames between this scope and `ancestor`'s frame.
+    func depth(to ancestor: Scope) -> Int {
+        var scope: Scope? = self
+        var depth = 0
+        while let s = scope, s.frameOwner !== ancestor.frameOwner {
+            if s.ownsFrame { depth += 1 }
+            scope = s.parent
+        }
+        return depth
     }
 
     /// Every name visible from here, for suggestions.
@@ -57,7 +135,7 @@ final class Scope {
         var names: [String] = []
         var scope: Scope? = self
         while let s = scope {
-            names += s.slots.keys
+            names += s.entries.keys
             scope = s.parent
         }
         return names
@@ -70,5 +148,46 @@ final class Scope {
             scope = s.parent
         }
         return nil
+    }
+
+    /// The innermost method or computed property's scope, where `self` is.
+    var methodScope: Scope? {
+        var scope: Scope? = self
+        while let s = scope {
+            if s.selfType != nil { return s }
+            scope = s.parent
+        }
+        return nil
+    }
+
+    /// Whether `name` is declared in this scope or one up to `boundary`.
+    func declares(_ name: String, upTo boundary: Scope) -> Bool {
+        var scope: Scope? = self
+        while let s = scope {
+            if s.entries[name] != nil { return true }
+            if s === boundary { return false }
+            scope = s.parent
+        }
+        return false
+    }
+
+    func lookupType(_ name: String) -> DeclaredType? {
+        var scope: Scope? = self
+        while let s = scope {
+            if let type = s.types[name] { return type }
+            scope = s.parent
+        }
+        return nil
+    }
+
+    /// Every struct and enum visible from here, innermost first.
+    var visibleTypes: [DeclaredType] {
+        var types: [DeclaredType] = []
+        var scope: Scope? = self
+        while let s = scope {
+            types += s.types.values.sorted { $0.name < $1.name }
+            scope = s.parent
+        }
+        return types
     }
 }

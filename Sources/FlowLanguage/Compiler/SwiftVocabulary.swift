@@ -99,6 +99,12 @@ enum SwiftVocabulary {
 extension Compiler {
     /// `.seconds(1)`, `.finished`, `.failure(e)`.
     func compileImplicitMember(_ name: String, _ span: Span, arguments: [CallArgument]?, in scope: Scope) -> Code {
+        // A case of the script's own enums comes first.
+        if resolveAmbiguity(name, span, in: scope) { return { _ in .null } }
+        if let type = resolveCase(type: nil, name: name, span, in: scope) {
+            guard let arguments else { return compileStaticMember(type, name, span, in: scope) }
+            return compileCaseConstruction(type, name, span, arguments, in: scope)
+        }
         let known = arguments == nil
             ? "flow knows " + SwiftVocabulary.constantNames.sorted().map { ".\($0)" }.joined(separator: ", ")
             : "flow knows " + SwiftVocabulary.constructors.keys.sorted().map { ".\($0)(x)" }.joined(separator: ", ")

@@ -117,7 +117,7 @@ public final class Session {
         do {
             let value = try code(frame)
             switch statement {
-            case .binding(let name, _, _, _):
+            case .binding(let name, _, _, _, _):
                 if let (_, slot) = scope.lookup(name) { listener?.session(self, bound: name, to: frame.slots[slot]) }
             case .expression(let expr):
                 if Compiler.subscribesItself(expr) { break }
@@ -127,7 +127,7 @@ public final class Session {
                     // A subscription (what `sink` returns) is shown by its events.
                     listener?.session(self, evaluated: value)
                 }
-            case .return, .test:
+            default:
                 break
             }
             return true

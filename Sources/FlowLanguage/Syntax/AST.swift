@@ -29,15 +29,25 @@ public indirect enum Expr {
     case optionalChain(Expr, Span)
     /// `x!`: the value, or an error where it is nil.
     case forceUnwrap(Expr, Span)
+    /// `&x`: a variable passed to an `inout` parameter.
+    case inoutArgument(Expr, Span)
+    /// `if` used for its value (`let x = if c { 1 } else { 2 }`), or as a
+    /// statement: the value of the branch taken.
+    case conditional(IfExpression)
+    /// `switch`, as a statement or for its value.
+    case switchOver(SwitchExpression)
 
     public var span: Span {
         switch self {
         case .literal(_, let s), .string(_, let s), .name(_, let s), .shorthand(_, let s), .array(_, let s),
              .dictionary(_, let s), .tuple(_, _, let s), .unary(_, _, let s), .binary(_, _, _, _, let s),
              .ternary(_, _, _, let s), .member(_, _, _, let s), .subscriptAccess(_, _, let s), .call(_, _, let s),
-             .implicitMember(_, let s), .keyPath(_, let s), .optionalBind(_, let s), .optionalChain(_, let s), .forceUnwrap(_, let s):
+             .implicitMember(_, let s), .keyPath(_, let s), .optionalBind(_, let s), .optionalChain(_, let s), .forceUnwrap(_, let s),
+             .inoutArgument(_, let s):
             return s
         case .closure(let c): return c.span
+        case .conditional(let c): return c.span
+        case .switchOver(let s): return s.span
         }
     }
 }
@@ -70,16 +80,191 @@ public final class Closure {
 }
 
 public enum Statement {
-    case binding(name: String, nameSpan: Span, value: Expr, Span)
+    /// `let x = e`; `var x = e` (mutable), `var x: T` (nil until assigned).
+    case binding(name: String, nameSpan: Span, value: Expr?, isVariable: Bool, Span)
+    /// `let (a, b) = pair`
+    case destructuring(Pattern, value: Expr, Span)
     case expression(Expr)
     case test(name: String, body: [Statement], Span)
     case `return`(Expr?, Span)
+    /// `x = e`, `x += e`, `s.count -= 1`, `d[k] = nil`.
+    case assignment(target: Expr, op: String, value: Expr, opSpan: Span, Span)
+    case `guard`([Condition], else: [Statement], Span)
+    case `while`([Condition], body: [Statement], Span)
+    case `repeat`(body: [Statement], condition: Expr, Span)
+    case `for`(Pattern, in: Expr, where: Expr?, body: [Statement], Span)
+    case `break`(Span)
+    case `continue`(Span)
+    case function(FunctionDeclaration)
+    case type(TypeDeclaration)
 
     public var span: Span {
         switch self {
-        case .binding(_, _, _, let s), .test(_, _, let s), .return(_, let s): return s
+        case .binding(_, _, _, _, let s), .destructuring(_, _, let s), .test(_, _, let s), .return(_, let s),
+             .assignment(_, _, _, _, let s), .guard(_, _, let s), .while(_, _, let s), .repeat(_, _, let s),
+             .for(_, _, _, _, let s), .break(let s), .continue(let s):
+            return s
+        case .expression(let e): return e.span
+        case .function(let f): return f.span
+        case .type(let t): return t.span
+        }
+    }
+}
+
+/// One condition of `if`, `guard` or `while`; a list of them is joined
+/// with `&&`, and names bound by one are visible to the next.
+public enum Condition {
+    case boolean(Expr)
+    /// `let x = e` (or `let x`, meaning `let x = x`): true when e is not nil.
+    case optionalBinding(name: String, nameSpan: Span, value: Expr, isVariable: Bool)
+    /// `case .loaded(let v) = e`
+    case matching(Pattern, Expr)
+}
+
+public final class IfExpression {
+    public let conditions: [Condition]
+    public let body: [Statement]
+    /// The `else` block; an `else if` is a block of one `if`.
+    public let elseBody: [Statement]?
+    public let span: Span
+
+    init(conditions: [Condition], body: [Statement], elseBody: [Statement]?, span: Span) {
+        self.conditions = conditions
+        self.body = body
+        self.elseBody = elseBody
+        self.span = span
+    }
+}
+
+public final class SwitchExpression {
+    public struct Case {
+        /// Empty for `default`.
+        public var patterns: [Pattern]
+        public var guardExpr: Expr?
+        public var body: [Statement]
+        public var span: Span
+    }
+
+    public let subject: Expr
+    public let cases: [Case]
+    public let span: Span
+
+    init(subject: Expr, cases: [Case], span: Span) {
+        self.subject = subject
+        self.cases = cases
+        self.span = span
+    }
+}
+
+/// What `case`, `for` and `let ( )` match a value against.
+public indirect enum Pattern {
+    case wildcard(Span)
+    /// A name that the matched value is bound to.
+    case binding(String, Span)
+    /// A value compared with `==`, or a range that must contain it.
+    case expression(Expr)
+    case tuple([Pattern], labels: [String?], Span)
+    /// `.loaded(let v)`, `Action.reset`, `.some(let v)`, `.none`.
+    case enumCase(type: String?, name: String, arguments: [Pattern]?, labels: [String?], Span)
+    /// `let v?`: a value that is not nil.
+    case some(Pattern, Span)
+
+    public var span: Span {
+        switch self {
+        case .wildcard(let s), .binding(_, let s), .tuple(_, _, let s), .enumCase(_, _, _, _, let s), .some(_, let s): return s
         case .expression(let e): return e.span
         }
+    }
+}
+
+public struct FunctionParameter {
+    /// The argument label callers write; nil for `_`.
+    public var label: String?
+    public var name: String
+    public var nameSpan: Span
+    public var defaultValue: Expr?
+    public var isInout: Bool
+}
+
+public final class FunctionDeclaration {
+    public let name: String
+    public let nameSpan: Span
+    public let parameters: [FunctionParameter]
+    public let body: [Statement]
+    /// A `mutating` method of a struct.
+    public let isMutating: Bool
+    /// `static func`: called on the type.
+    public let isStatic: Bool
+    public let span: Span
+
+    init(name: String, nameSpan: Span, parameters: [FunctionParameter], body: [Statement], isMutating: Bool, isStatic: Bool, span: Span) {
+        self.name = name
+        self.nameSpan = nameSpan
+        self.parameters = parameters
+        self.body = body
+        self.isMutating = isMutating
+        self.isStatic = isStatic
+        self.span = span
+    }
+}
+
+/// A `struct` or `enum` declaration.
+public final class TypeDeclaration {
+    public enum Kind { case `struct`, `enum` }
+
+    public struct StoredProperty {
+        public var name: String
+        public var span: Span
+        public var defaultValue: Expr?
+        public var isVariable: Bool
+    }
+
+    public struct ComputedProperty {
+        public var name: String
+        public var span: Span
+        public var body: [Statement]
+        public var isStatic: Bool
+    }
+
+    public struct EnumCase {
+        public var name: String
+        public var span: Span
+        /// Labels of the associated values (nil for unlabelled ones); nil
+        /// when the case has none.
+        public var associated: [String?]?
+        public var rawValue: Expr?
+    }
+
+    public let kind: Kind
+    public let name: String
+    public let nameSpan: Span
+    /// The first inherited name (`String` in `enum Currency: String`).
+    public let rawType: String?
+    public let conformances: [String]
+    public let stored: [StoredProperty]
+    /// `static let`s of the type.
+    public let staticStored: [StoredProperty]
+    public let computed: [ComputedProperty]
+    public let methods: [FunctionDeclaration]
+    public let cases: [EnumCase]
+    public let nested: [TypeDeclaration]
+    public let span: Span
+
+    init(kind: Kind, name: String, nameSpan: Span, rawType: String?, conformances: [String], stored: [StoredProperty],
+         staticStored: [StoredProperty], computed: [ComputedProperty], methods: [FunctionDeclaration], cases: [EnumCase],
+         nested: [TypeDeclaration], span: Span) {
+        self.kind = kind
+        self.name = name
+        self.nameSpan = nameSpan
+        self.rawType = rawType
+        self.conformances = conformances
+        self.stored = stored
+        self.staticStored = staticStored
+        self.computed = computed
+        self.methods = methods
+        self.cases = cases
+        self.nested = nested
+        self.span = span
     }
 }
 

@@ -16,16 +16,25 @@ public struct Parser {
     static let stackReserve = 256 * 1024
 
     let file: SourceFile
-    private var tokens: [Token]
-    private var index = 0
-    private var newlineSignificant: [Bool] = [true]
-    private var nesting = 0
+    var tokens: [Token]
+    var index = 0
+    var newlineSignificant: [Bool] = [true]
+    var nesting = 0
     /// Brackets opened and not yet closed, innermost last.
-    private var openers: [Token] = []
-    public private(set) var diagnostics: [Diagnostic]
+    var openers: [Token] = []
+    public internal(set) var diagnostics: [Diagnostic]
     /// Names of `let`s whose value failed to parse: still declared, so
     /// their uses do not cascade into "unknown name" errors.
-    public private(set) var brokenBindings: [(name: String, span: Span)] = []
+    public internal(set) var brokenBindings: [(name: String, span: Span)] = []
+    /// Inside a closure or a func body: `return` is allowed.
+    var returnAllowed = false
+    /// Loops around the statement being parsed, within its closure or func.
+    var loopDepth = 0
+    /// `switch`es around the statement being parsed (`break` leaves one).
+    var switchDepth = 0
+    /// In the conditions of `if`, `while`, `guard` and `for`, a `{` starts
+    /// the body, never a trailing closure (as in Swift).
+    var noTrailingClosure = false
 
     struct Failure: Error { let diagnostic: Diagnostic }
     /// Nesting too deep: abandon the whole parse.
@@ -58,7 +67,7 @@ public struct Parser {
 
     // MARK: - Tokens
 
-    private mutating func peek() -> Token {
+    mutating func peek() -> Token {
         if newlineSignificant.last == false {
             while tokens[index].kind == .newline {
                 // A `;` inside brackets separates nothing: reported, then
@@ -75,7 +84,7 @@ public struct Parser {
         return tokens[index]
     }
 
-    private mutating func peek(offset: Int) -> Token {
+    mutating func peek(offset: Int) -> Token {
         _ = peek()
         var i = index
         var remaining = offset
@@ -88,26 +97,26 @@ public struct Parser {
     }
 
     @discardableResult
-    private mutating func advance() -> Token {
+    mutating func advance() -> Token {
         let token = peek()
         if index < tokens.count - 1 { index += 1 }
         return token
     }
 
-    private mutating func check(_ symbol: String) -> Bool { peek().isSymbol(symbol) }
+    mutating func check(_ symbol: String) -> Bool { peek().isSymbol(symbol) }
 
-    private mutating func accept(_ symbol: String) -> Token? {
+    mutating func accept(_ symbol: String) -> Token? {
         check(symbol) ? advance() : nil
     }
 
-    private mutating func expect(_ symbol: String, _ what: String, help: String? = nil) throws -> Token {
+    mutating func expect(_ symbol: String, _ what: String, help: String? = nil) throws -> Token {
         if let token = accept(symbol) { return token }
         throw fail("expected \(what)", at: peek().span, help: help)
     }
 
     /// Expects the bracket that closes `opened`; at the end of the file,
     /// blames the bracket that was never closed.
-    private mutating func close(_ symbol: String, opened: Token, _ what: String) throws -> Token {
+    mutating func close(_ symbol: String, opened: Token, _ what: String) throws -> Token {
         if let token = accept(symbol) { return token }
         if peek().kind == .end, case .symbol(let open) = opened.kind {
             throw fail("'\(open)' is never closed", at: opened.span, help: "add '\(symbol)' where the \(what) ends")
@@ -115,11 +124,11 @@ public struct Parser {
         throw fail("expected '\(symbol)' to close the \(what)", at: peek().span)
     }
 
-    private func fail(_ message: String, at span: Span, help: String? = nil) -> Failure {
+    func fail(_ message: String, at span: Span, help: String? = nil) -> Failure {
         Failure(diagnostic: Diagnostic(message, in: file, at: span, help: help))
     }
 
-    private mutating func withNewlines<T>(significant: Bool, _ body: (inout Parser) throws -> T) rethrows -> T {
+    mutating func withNewlines<T>(significant: Bool, _ body: (inout Parser) throws -> T) rethrows -> T {
         newlineSignificant.append(significant)
         defer { newlineSignificant.removeLast() }
         return try body(&self)
@@ -127,13 +136,18 @@ public struct Parser {
 
     /// Like `nested`, for the contents of a bracket: an unexpected end of the
     /// file inside is blamed on the bracket.
-    private mutating func bracketed<T>(_ open: Token, _ body: (inout Parser) throws -> T) throws -> T {
+    mutating func bracketed<T>(_ open: Token, _ body: (inout Parser) throws -> T) throws -> T {
         openers.append(open)
-        defer { openers.removeLast() }
+        let trailingClosures = noTrailingClosure
+        noTrailingClosure = false
+        defer {
+            openers.removeLast()
+            noTrailingClosure = trailingClosures
+        }
         return try nested(at: open.span, body)
     }
 
-    private mutating func nested<T>(at span: Span, _ body: (inout Parser) throws -> T) throws -> T {
+    mutating func nested<T>(at span: Span, _ body: (inout Parser) throws -> T) throws -> T {
         nesting += 1
         defer { nesting -= 1 }
         if nesting > Self.maximumNesting || StackSpace.remaining() < Self.stackReserve {
@@ -146,13 +160,20 @@ public struct Parser {
 
     // MARK: - Statements
 
-    enum Context { case topLevel, test, closure }
+    enum Context {
+        case topLevel, test, closure
+        /// The body of `if`, a loop, a func or a type member.
+        case block
+        /// A `case` of a `switch`: ends at the next `case` or `default`.
+        case switchCase
+    }
 
-    private mutating func parseStatements(context: Context) throws -> [Statement] {
+    mutating func parseStatements(context: Context) throws -> [Statement] {
         var statements: [Statement] = []
         while true {
             while peek().kind == .newline { advance() }
             if peek().kind == .end || (context != .topLevel && check("}")) { return statements }
+            if context == .switchCase, case .identifier(let word) = peek().kind, word == "case" || word == "default" { return statements }
             if context == .topLevel, check("}") {
                 diagnostics.append(Diagnostic("unmatched '}'", in: file, at: advance().span))
                 continue
@@ -175,7 +196,7 @@ public struct Parser {
     /// accepted and ignored at the top level, so pasted Swift starts as
     /// written (flow has every operator built in). Returns whether it
     /// skipped one.
-    private mutating func skipImport(context: Context) throws -> Bool {
+    mutating func skipImport(context: Context) throws -> Bool {
         // `import` used as a name (`import.x`, `import(1)`) is left to the
         // compiler, which reports it.
         guard case .identifier("import") = peek().kind, index + 1 < tokens.count,
@@ -199,7 +220,7 @@ public struct Parser {
 
     /// Swift's declarations and statements that flow does not have, when
     /// one starts here: what it is and what to write instead.
-    private mutating func swiftConstruct() -> (message: String, help: String)? {
+    mutating func swiftConstruct() -> (message: String, help: String)? {
         let first = peek()
         if first.isSymbol("@") {
             let name = tokens[index + 1].labelText ?? ""
@@ -210,6 +231,7 @@ public struct Parser {
             return ("flow has no attributes or property wrappers", "remove @\(name)")
         }
         guard case .identifier(let word) = first.kind, let construct = Self.swiftConstructs[word] else { return nil }
+        if word == "fallthrough" { return (construct.message, construct.help) }
         let next = tokens[index + 1]
         // Only where the word starts a construct: `repeat {`, not `repeat(2)` on its own.
         if next.kind == .newline || next.kind == .end || ["=", ".", ",", ")"].contains(where: { next.isSymbol($0) }) { return nil }
@@ -218,22 +240,15 @@ public struct Parser {
     }
 
     private static let swiftConstructs: [String: (message: String, help: String, needsBrace: Bool)] = {
-        let noClasses = ("flow has no classes", "use a record for data, as in (name: \"Ada\", age: 36), and closures or subjects for behaviour", false)
-        let noConditionals = ("flow has no if statements", "use the conditional expression, cond ? a : b, or filter a stream", false)
-        let noLoops = ("flow has no loops", "streams repeat work: from(array).map { ... }, range(0, n), or array.map { ... }", false)
+        let noClasses = ("flow has no classes", "use a struct for data and closures or subjects for behaviour", false)
         return [
             "class": noClasses, "actor": noClasses,
             "protocol": ("flow has no protocols", "values are dynamic: any value with the members you use will do", false),
             "extension": ("flow has no extensions", "write the function as a closure, as in let double = { $0 * 2 }", false),
-            "struct": ("flow has no struct declarations", "use a record, as in (latitude: 1, longitude: 2)", false),
-            "enum": ("flow has no enum declarations", "use strings for the cases, or records such as (kind: \"loaded\", value: v)", false),
-            "func": ("flow has no func declarations", "bind a closure, as in let add = { a, b in a + b }", false),
-            "var": ("flow has no var", "bind once with let; a value that changes over time is a stream (scan) or a CurrentValueSubject", false),
             "typealias": ("flow has no type aliases", "types are not written in flow; remove it", false),
-            "if": noConditionals, "guard": ("flow has no guard statements", noConditionals.1, false),
-            "switch": ("flow has no switch", "use conditional expressions, or a dictionary lookup such as [\"a\": 1][key]", false),
-            "for": noLoops, "while": noLoops, "repeat": (noLoops.0, noLoops.1, true),
             "do": ("flow has no do/catch", "errors travel as stream errors: handle them with catchError or sink's error handler", true),
+            "defer": ("flow has no defer", "run clean-up when a stream ends with do(onDispose:) or finalize", true),
+            "fallthrough": ("flow has no fallthrough", "list several patterns in one case, as in case 1, 2:", false),
         ]
     }()
 
@@ -241,7 +256,7 @@ public struct Parser {
 
     /// Skips to the end of the broken statement: the next newline outside
     /// brackets, or a `}` that closes the enclosing block.
-    private mutating func synchronize() {
+    mutating func synchronize() {
         var depth = 0
         while true {
             let token = tokens[index]
@@ -259,7 +274,7 @@ public struct Parser {
         }
     }
 
-    private mutating func parseStatement(context: Context) throws -> Statement {
+    mutating func parseStatement(context: Context) throws -> Statement {
         let first = peek()
         if let construct = swiftConstruct() {
             // One error for the whole declaration or statement, then on to
@@ -268,25 +283,11 @@ public struct Parser {
             synchronize()
             throw Failure(diagnostic: Diagnostic(construct.message, in: file, at: span, help: construct.help))
         }
-        if first.isKeyword(.let) {
-            advance()
-            let nameToken = advance()
-            guard case .identifier(let name) = nameToken.kind, name != "_" else {
-                throw fail("expected a name after 'let'", at: nameToken.span)
-            }
-            do {
-                // `let x: Int = 1`: the annotation is read and dropped.
-                if let colon = accept(":"), !skipType() {
-                    throw fail("expected a type after ':'", at: peek().kind == .newline ? colon.span : peek().span)
-                }
-                _ = try expect("=", "'=' after 'let \(name)'")
-                let value = try parseExpression()
-                return .binding(name: name, nameSpan: nameToken.span, value: value, first.span.to(value.span))
-            } catch {
-                if context == .topLevel { brokenBindings.append((name, nameToken.span)) }
-                throw error
-            }
+        skipModifiers()
+        if peek().isKeyword(.let) || isWord("var") {
+            return try parseBinding(context: context)
         }
+        if let statement = try parseSwiftStatement(context: context) { return statement }
         if first.isKeyword(.test) {
             advance()
             guard context == .topLevel else {
@@ -306,13 +307,21 @@ public struct Parser {
         }
         if first.isKeyword(.return) {
             advance()
-            guard context == .closure else { throw fail("'return' can only be used inside a closure", at: first.span) }
-            if peek().kind == .newline || check("}") { return .return(nil, first.span) }
+            guard returnAllowed else { throw fail("'return' can only be used inside a closure or a func", at: first.span) }
+            if peek().kind == .newline || peek().kind == .end || check("}") { return .return(nil, first.span) }
             let value = try parseExpression()
             return .return(value, first.span.to(value.span))
         }
-        return .expression(try parseExpression())
+        let expr = try parseExpression()
+        if case .symbol(let op) = peek().kind, Self.assignmentOperators.contains(op) {
+            let opToken = advance()
+            let value = try parseExpression()
+            return .assignment(target: expr, op: op, value: value, opSpan: opToken.span, expr.span.to(value.span))
+        }
+        return .expression(expr)
     }
+
+    static let assignmentOperators: Set<String> = ["=", "+=", "-=", "*=", "/=", "%="]
 
     // MARK: - Expressions, lowest precedence first (as in Swift)
 
@@ -320,7 +329,7 @@ public struct Parser {
         try nested(at: peek().span) { try $0.parseTernary() }
     }
 
-    private mutating func parseTernary() throws -> Expr {
+    mutating func parseTernary() throws -> Expr {
         let condition = try parseOr()
         guard accept("?") != nil else { return condition }
         let whenTrue = try parseExpression()
@@ -329,15 +338,15 @@ public struct Parser {
         return .ternary(condition, whenTrue, whenFalse, condition.span.to(whenFalse.span))
     }
 
-    private mutating func parseOr() throws -> Expr {
+    mutating func parseOr() throws -> Expr {
         try parseLeftAssociative(["||"]) { try $0.parseAnd() }
     }
 
-    private mutating func parseAnd() throws -> Expr {
+    mutating func parseAnd() throws -> Expr {
         try parseLeftAssociative(["&&"]) { try $0.parseComparison() }
     }
 
-    private mutating func parseComparison() throws -> Expr {
+    mutating func parseComparison() throws -> Expr {
         let left = try parseCoalescing()
         let comparisons = ["==", "!=", "<", "<=", ">", ">="]
         guard case .symbol(let op) = peek().kind, comparisons.contains(op) else { return left }
@@ -349,7 +358,7 @@ public struct Parser {
         return .binary(op: op, left, right, opSpan: opSpan, left.span.to(right.span))
     }
 
-    private mutating func parseCoalescing() throws -> Expr {
+    mutating func parseCoalescing() throws -> Expr {
         let left = try parseRange()
         guard let op = accept("??") else { return left }
         let right = try nested(at: op.span) { try $0.parseCoalescing() }
@@ -357,7 +366,7 @@ public struct Parser {
     }
 
     /// `0..<n`, `1...n`: between additive and `??`, as in Swift.
-    private mutating func parseRange() throws -> Expr {
+    mutating func parseRange() throws -> Expr {
         let left = try parseAdditive()
         guard let op = accept("..<") ?? accept("...") else { return left }
         let right = try parseAdditive()
@@ -365,15 +374,15 @@ public struct Parser {
         return .binary(op: file.text(of: op.span), left, right, opSpan: op.span, left.span.to(right.span))
     }
 
-    private mutating func parseAdditive() throws -> Expr {
+    mutating func parseAdditive() throws -> Expr {
         try parseLeftAssociative(["+", "-"]) { try $0.parseMultiplicative() }
     }
 
-    private mutating func parseMultiplicative() throws -> Expr {
+    mutating func parseMultiplicative() throws -> Expr {
         try parseLeftAssociative(["*", "/", "%"]) { try $0.parsePrefix() }
     }
 
-    private mutating func parseLeftAssociative(_ ops: [String], _ operand: (inout Parser) throws -> Expr) throws -> Expr {
+    mutating func parseLeftAssociative(_ ops: [String], _ operand: (inout Parser) throws -> Expr) throws -> Expr {
         var left = try operand(&self)
         while case .symbol(let op) = peek().kind, ops.contains(op) {
             let opSpan = advance().span
@@ -383,7 +392,7 @@ public struct Parser {
         return left
     }
 
-    private mutating func parsePrefix() throws -> Expr {
+    mutating func parsePrefix() throws -> Expr {
         // `try`, `try?` and `try!`: errors travel as stream errors in flow
         // and stop a statement, so Swift's markers are read and dropped.
         if case .identifier("try") = peek().kind, index + 1 < tokens.count, tokens[index + 1].kind != .newline,
@@ -392,11 +401,12 @@ public struct Parser {
             if check("?") || check("!") { advance() }
             return try nested(at: marker.span) { try $0.parsePrefix() }
         }
-        // `&x` passes a variable for a function to change (`store(in: &bag)`);
-        // values are passed the same way, so the `&` only reads as Swift.
+        // `&x` passes a variable for a function to change (`store(in: &bag)`,
+        // a func's `inout` parameter).
         if check("&") {
             let amp = advance()
-            return try nested(at: amp.span) { try $0.parsePrefix() }
+            let operand = try nested(at: amp.span) { try $0.parsePrefix() }
+            return .inoutArgument(operand, amp.span.to(operand.span))
         }
         if case .symbol(let op) = peek().kind, op == "-" || op == "!" {
             let opToken = advance()
@@ -416,7 +426,7 @@ public struct Parser {
 
     /// `\.name.other` or `\Type.name`: Swift's key path. The type's name
     /// only documents what the path applies to; values are dynamic.
-    private mutating func parseKeyPath() throws -> Expr {
+    mutating func parseKeyPath() throws -> Expr {
         let slash = advance()
         var end = slash.span
         if case .identifier(let type) = peek().kind, peek().span.start == slash.span.end {
@@ -439,8 +449,12 @@ public struct Parser {
         return .keyPath(path, slash.span.to(end))
     }
 
-    private mutating func parsePostfix() throws -> Expr {
+    mutating func parsePostfix() throws -> Expr {
         var expr = try parsePrimary()
+        switch expr {
+        case .conditional, .switchOver: return expr
+        default: break
+        }
         var chained = 0
         // A `?.` in the chain: the whole chain is nil when that part is.
         var isOptionalChain = false
@@ -508,7 +522,14 @@ public struct Parser {
             } else if token.isSymbol("[") && onSameLine(token) {
                 let open = advance()
                 let index = try bracketed(open) { parser in
-                    try parser.withNewlines(significant: false) { try $0.parseExpression() }
+                    try parser.withNewlines(significant: false) { p in
+                        let key = try p.parseExpression()
+                        // `counts[word, default: 0]`
+                        guard p.check(","), p.peek(offset: 1).labelText == "default", p.peek(offset: 2).isSymbol(":") else { return key }
+                        p.advance(); p.advance(); p.advance()
+                        let fallback = try p.parseExpression()
+                        return .tuple([key, fallback], labels: [nil, "default"], key.span.to(fallback.span))
+                    }
                 }
                 let close = try withNewlines(significant: false) { try $0.close("]", opened: open, "subscript") }
                 expr = .subscriptAccess(expr, index, expr.span.to(close.span))
@@ -541,14 +562,14 @@ public struct Parser {
     /// `AnyPublisher<Int, Never>`, `inout Int`): flow's values are dynamic,
     /// so annotations are read and dropped. False, with nothing consumed,
     /// when no type starts here.
-    private mutating func skipType() -> Bool {
+    mutating func skipType() -> Bool {
         let start = index
         if skipTypeBody() { return true }
         index = start
         return false
     }
 
-    private mutating func skipTypeBody() -> Bool {
+    mutating func skipTypeBody() -> Bool {
         if case .identifier(let word) = peek().kind, ["inout", "some", "any", "escaping"].contains(word),
            index + 1 < tokens.count, tokens[index + 1].kind != .newline, !tokens[index + 1].isSymbol(",") {
             advance()
@@ -592,7 +613,7 @@ public struct Parser {
     }
 
     /// `<Int, Never>` after a type's name, if there.
-    private mutating func skipTypeArguments() -> Bool {
+    mutating func skipTypeArguments() -> Bool {
         guard accept("<") != nil else { return true }
         repeat {
             guard skipTypeBody() else { return false }
@@ -604,7 +625,7 @@ public struct Parser {
     /// flow is dynamically typed, and Swift code names types everywhere. Only
     /// after a capitalised name, and only when what follows the `>` is `(`
     /// or `.`, so `a < b` is never read as one.
-    private mutating func skipGenericArguments(after name: String) {
+    mutating func skipGenericArguments(after name: String) {
         guard name.first?.isUppercase == true, tokens[index].isSymbol("<") else { return }
         let start = index
         guard skipTypeArguments(), check("(") || check(".") else { index = start; return }
@@ -612,17 +633,17 @@ public struct Parser {
 
     /// A `(`, `[` or `{` continues the expression only on the same line:
     /// otherwise it starts a new statement.
-    private func onSameLine(_ token: Token) -> Bool {
+    func onSameLine(_ token: Token) -> Bool {
         index == 0 || tokens[index - 1].kind != .newline
     }
 
-    private mutating func parseTrailingClosure() throws -> CallArgument? {
-        guard check("{"), onSameLine(peek()) else { return nil }
+    mutating func parseTrailingClosure() throws -> CallArgument? {
+        guard !noTrailingClosure, check("{"), onSameLine(peek()) else { return nil }
         let closure = try parseClosure()
         return CallArgument(label: nil, labelSpan: nil, value: closure, isTrailing: true)
     }
 
-    private mutating func parseArguments(closing: String) throws -> [CallArgument] {
+    mutating func parseArguments(closing: String) throws -> [CallArgument] {
         var arguments: [CallArgument] = []
         while !check(closing) {
             var label: String?
@@ -639,7 +660,7 @@ public struct Parser {
         return arguments
     }
 
-    private mutating func parsePrimary() throws -> Expr {
+    mutating func parsePrimary() throws -> Expr {
         let token = peek()
         switch token.kind {
         case .integer(let i): advance(); return .literal(.int(i), token.span)
@@ -649,6 +670,8 @@ public struct Parser {
         case .keyword(.false): advance(); return .literal(.bool(false), token.span)
         case .keyword(.nil): advance(); return .literal(.null, token.span)
         case .string(let segments): advance(); return try parseString(segments, token.span)
+        case .identifier("if"): return try parseIf()
+        case .identifier("switch"): return try parseSwitch()
         case .identifier(let name):
             advance()
             skipGenericArguments(after: name)
@@ -683,7 +706,7 @@ public struct Parser {
         }
     }
 
-    private mutating func parseString(_ segments: [StringSegment], _ span: Span) throws -> Expr {
+    mutating func parseString(_ segments: [StringSegment], _ span: Span) throws -> Expr {
         var parts: [StringPart] = []
         for segment in segments {
             switch segment {
@@ -705,7 +728,7 @@ public struct Parser {
         return .string(parts, span)
     }
 
-    private mutating func parseParenthesized() throws -> Expr {
+    mutating func parseParenthesized() throws -> Expr {
         let open = advance()
         return try bracketed(open) { parser in
             try parser.withNewlines(significant: false) { p in
@@ -730,7 +753,7 @@ public struct Parser {
         }
     }
 
-    private mutating func parseCollection() throws -> Expr {
+    mutating func parseCollection() throws -> Expr {
         let open = advance()
         return try bracketed(open) { parser in
             try parser.withNewlines(significant: false) { p in
@@ -763,10 +786,13 @@ public struct Parser {
         }
     }
 
-    private mutating func parseClosure() throws -> Expr {
+    mutating func parseClosure() throws -> Expr {
         let open = advance()
         return try bracketed(open) { parser in
             try parser.withNewlines(significant: true) { p in
+                let saved = (p.returnAllowed, p.loopDepth, p.switchDepth)
+                (p.returnAllowed, p.loopDepth, p.switchDepth) = (true, 0, 0)
+                defer { (p.returnAllowed, p.loopDepth, p.switchDepth) = saved }
                 let parameters = p.parseClosureParameters()
                 let body = try p.parseStatements(context: .closure)
                 let close = try p.close("}", opened: open, "closure")
@@ -779,7 +805,7 @@ public struct Parser {
     /// with types (`(a: Int, b: Int) -> Bool in`, `v -> String in`) and a
     /// capture list (`[weak self] v in`), which are read and dropped.
     /// Consumed if present.
-    private mutating func parseClosureParameters() -> [(name: String, span: Span)]? {
+    mutating func parseClosureParameters() -> [(name: String, span: Span)]? {
         let start = index
         let captures = skipCaptureList()
         var names: [(String, Span)] = []
@@ -803,7 +829,7 @@ public struct Parser {
     /// `[weak self]`, `[unowned self, x]`: there is no `self` to keep alive
     /// in flow, and a name captures the value it holds. Returns whether one
     /// was skipped.
-    private mutating func skipCaptureList() -> Bool {
+    mutating func skipCaptureList() -> Bool {
         guard check("[") else { return false }
         let start = index
         advance()

@@ -42,6 +42,16 @@ open class Function {
         }
     }
 
+    /// Calls an accumulator that changes its first argument in place, as
+    /// `reduce(into:)`'s does in Swift; returns the changed accumulator.
+    /// A closure that returns the new accumulator instead works too.
+    open func callUpdating(_ accumulator: Value, _ value: Value) throws -> Value { try call(accumulator, value) }
+
+    /// This function as an accumulator that returns what `callUpdating` gives.
+    public var updatingFirstArgument: Function {
+        Function.binary(name: name) { [self] accumulator, value in try callUpdating(accumulator, value) }
+    }
+
     /// Calls a predicate: its result must be a Bool.
     @inline(__always)
     public final func test(_ a: Value) throws -> Bool {

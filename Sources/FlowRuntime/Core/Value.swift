@@ -19,6 +19,18 @@ public enum Value {
     indirect case event(Event)
 }
 
+/// What makes a tuple a value of a declared type: the type's name and,
+/// for an enum, the case (its associated values are the tuple's elements).
+public struct Nominal: Hashable, Sendable {
+    public let type: String
+    public let caseName: String?
+
+    public init(type: String, caseName: String? = nil) {
+        self.type = type
+        self.caseName = caseName
+    }
+}
+
 /// A tuple, optionally with labels: `(1, "a")` or `(value: 1, time: 5ms)`.
 /// Labelled tuples double as records (`r.name`).
 public struct Tuple {
@@ -26,10 +38,14 @@ public struct Tuple {
     /// One label per element, or nil when no element is labelled (most
     /// tuples: storing nothing then saves an allocation per tuple).
     public var labels: [String?]?
+    /// The struct or enum case this value is, for a script's own types
+    /// (`UserLocation(latitude: 1, longitude: 2)`, `.loaded(3)`).
+    public var nominal: Nominal?
 
-    public init(_ elements: [Value], labels: [String?]? = nil) {
+    public init(_ elements: [Value], labels: [String?]? = nil, nominal: Nominal? = nil) {
         self.elements = elements
         self.labels = labels.flatMap { $0.contains { $0 != nil } ? $0 : nil }
+        self.nominal = nominal
     }
 
     public init(labelled pairs: KeyValuePairs<String, Value>) {
@@ -57,7 +73,8 @@ extension Value {
 
     /// The name of the value's type, as errors and `type(of:)` show it.
     public var typeName: String {
-        switch self {
+        if case .tuple(let t) = self, let nominal = t.nominal { return nominal.type }
+        return switch self {
         case .null: "Nil"
         case .bool: "Bool"
         case .int: "Int"

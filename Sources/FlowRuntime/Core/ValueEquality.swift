@@ -21,7 +21,7 @@ extension Value: Hashable {
         case let (.string(a), .string(b)): return a == b
         case let (.duration(a), .duration(b)): return a == b
         case let (.array(a), .array(b)): return a == b
-        case let (.tuple(a), .tuple(b)): return a.elements == b.elements
+        case let (.tuple(a), .tuple(b)): return a.nominal == b.nominal && a.elements == b.elements
         case let (.dictionary(a), .dictionary(b)):
             guard a.count == b.count else { return false }
             for (key, value) in a where b[key] != value { return false }
@@ -48,7 +48,9 @@ extension Value: Hashable {
         case .string(let s): hasher.combine(s)
         case .duration(let t): hasher.combine(t)
         case .array(let a): hasher.combine(a)
-        case .tuple(let t): hasher.combine(t.elements)
+        case .tuple(let t):
+            hasher.combine(t.nominal)
+            hasher.combine(t.elements)
         case .dictionary(let d):
             // Order-independent, to agree with ==.
             hasher.combine(d.count)

@@ -23,7 +23,16 @@ extension Value: CustomStringConvertible {
             let parts = t.elements.indices.map { i in
                 t.label(at: i).map { "\($0): \(t.elements[i].literal)" } ?? t.elements[i].literal
             }
-            return "(" + parts.joined(separator: ", ") + ")"
+            // A struct prints as its initialiser call, an enum case as the
+            // case a script writes: `.loaded(3)`, `.usd`.
+            switch t.nominal {
+            case let nominal? where nominal.caseName != nil:
+                return "." + nominal.caseName! + (parts.isEmpty ? "" : "(" + parts.joined(separator: ", ") + ")")
+            case let nominal?:
+                return nominal.type + "(" + parts.joined(separator: ", ") + ")"
+            case nil:
+                return "(" + parts.joined(separator: ", ") + ")"
+            }
         case .function(let f): return "<closure \(f.name)>"
         case .stream(let s): return "<stream \(s.operatorName)>"
         case .event(let e): return Self.format(e)

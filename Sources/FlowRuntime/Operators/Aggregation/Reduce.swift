@@ -1,7 +1,9 @@
 extension OperatorSpec {
     static let reduce = OperatorSpec("reduce", .aggregation, .method, "folds all values into one, emitted at completion", [
         Signature([arg("seed", .value), arg("accumulator", .function)]) { .stream(try $0.source().reduce($0.value(0), $0.function(1))) },
-        Signature([labelled("into", .value), arg("accumulator", .function)]) { .stream(try $0.source().reduce($0.value(0), $0.function(1))) },
+        Signature([labelled("into", .value), arg("accumulator", .function)]) {
+            .stream(try $0.source().reduce($0.value(0), $0.function(1).updatingFirstArgument))
+        },
         Signature([arg("accumulator", .function)]) { .stream(try $0.source().reduce(nil, $0.function(0))) },
         // RxJS: reduce(accumulator, seed).
         Signature([arg("accumulator", .function), arg("seed", .value)]) { .stream(try $0.source().reduce($0.value(1), $0.function(0))) },

@@ -1,7 +1,9 @@
 extension OperatorSpec {
     static let scan = OperatorSpec("scan", aliases: ["tryScan"], .transformation, .method, "emits each step of a running accumulation (a reducer)", [
         Signature([arg("seed", .value), arg("accumulator", .function)]) { .stream(try $0.source().scan($0.value(0), $0.function(1))) },
-        Signature([labelled("into", .value), arg("accumulator", .function)]) { .stream(try $0.source().scan($0.value(0), $0.function(1))) },
+        Signature([labelled("into", .value), arg("accumulator", .function)]) {
+            .stream(try $0.source().scan($0.value(0), $0.function(1).updatingFirstArgument))
+        },
         Signature([arg("accumulator", .function)]) { .stream(try $0.source().scan(nil, $0.function(0))) },
         // RxJS: scan(accumulator, seed).
         Signature([arg("accumulator", .function), arg("seed", .value)]) { .stream(try $0.source().scan($0.value(1), $0.function(0))) },

@@ -1,0 +1,723 @@
+import FlowRuntime
+
+/// A func's or method's code. Made when the enclosing block is compiled
+/// and filled when its declaration is reached, so calls written before the
+/// declaration (funcs are hoisted, as in Swift) find it.
+final class FunctionInfo {
+    let declaration: FunctionDeclaration
+    let location: SourceLocation
+    /// A method keeps `self` in slot 0.
+    let hasSelf: Bool
+    var body: Code = { _ in .null }
+    var frameSize = 0
+    /// Each parameter's default value, evaluated in the call's frame.
+    var defaults: [Code?] = []
+
+    init(_ declaration: FunctionDeclaration, location: SourceLocation, hasSelf: Bool) {
+        self.declaration = declaration
+        self.location = location
+        self.hasSelf = hasSelf
+    }
+
+    var name: String { declaration.name }
+    var parameters: [FunctionParameter] { declaration.parameters }
+
+    /// Runs the body in a new frame under `parent`: `arguments` has one
+    /// entry per parameter, nil where the default applies. `after` sees the
+    /// frame before it goes, to copy out `inout` parameters and a mutated
+    /// `self`.
+    func run(parent: Frame, self selfValue: Value?, arguments: [Value?], after: ((Frame) -> Void)? = nil) throws -> Value {
+        guard StackSpace.hasRoom() else { throw StackSpace.recursionTooDeep.located(at: location) }
+        let frame = Frame(count: frameSize, parent: parent)
+        let offset = hasSelf ? 1 : 0
+        if let selfValue { frame.slots[0] = selfValue }
+        for (i, argument) in arguments.enumerated() {
+            if let argument {
+                frame.slots[offset + i] = argument
+            } else if let fallback = defaults[i] {
+                frame.slots[offset + i] = try fallback(frame)
+            } else {
+                throw FlowError("missing argument for parameter '\(parameters[i].name)' of '\(name)'", at: location)
+            }
+        }
+        let result: Value
+        do { result = try body(frame) } catch let signal as ReturnSignal { result = signal.value }
+        after?(frame)
+        return result
+    }
+}
+
+/// A `func` as a value: passed where a closure is expected (`scan(0, add)`),
+/// it takes its arguments in order, defaults filling the rest.
+final class UserFunction: Function {
+    let info: FunctionInfo
+    let captured: Frame
+
+    init(_ info: FunctionInfo, captured: Frame) {
+        self.info = info
+        self.captured = captured
+        super.init(name: info.name, parameterCount: info.parameters.count, location: info.location)
+    }
+
+    override func call(_ args: [Value]) throws -> Value {
+        let count = info.parameters.count
+        var values = args
+        // A pair from zip or combineLatest spreads over two parameters.
+        if values.count == 1, count > 1, let parts = values[0].tupleElements, parts.count <= count { values = parts }
+        guard values.count <= count else {
+            throw FlowError("'\(info.name)' takes \(count) argument\(count == 1 ? "" : "s") but was called with \(values.count)",
+                            at: info.location)
+        }
+        return try info.run(parent: captured, self: nil, arguments: values.map { Optional($0) } + [Value?](repeating: .none, count: count - values.count))
+    }
+}
+
+/// A `struct` or `enum` of the script, with the code of its members.
+final class DeclaredType {
+    let declaration: TypeDeclaration
+    /// Where it was declared: its members' code runs in frames under that
+    /// scope's frame.
+    let scope: Scope
+    var methods: [String: FunctionInfo] = [:]
+    var staticMethods: [String: FunctionInfo] = [:]
+    var computed: [String: FunctionInfo] = [:]
+    var staticComputed: [String: FunctionInfo] = [:]
+    var staticValues: [String: LazyValue] = [:]
+    /// The memberwise initialiser's parameters: stored properties, less
+    /// `let`s that have a value already.
+    let initParameters: [FunctionParameter]
+    var initDefaults: [Code?] = []
+    var rawValues: [String: Value] = [:]
+
+    init(_ declaration: TypeDeclaration, scope: Scope) {
+        self.declaration = declaration
+        self.scope = scope
+        initParameters = declaration.stored.compactMap { property in
+            if !property.isVariable && property.defaultValue != nil { return nil }
+            return FunctionParameter(label: property.name, name: property.name, nameSpan: property.span,
+                                     defaultValue: property.defaultValue, isInout: false)
+        }
+    }
+
+    var name: String { declaration.name }
+    var isEnum: Bool { declaration.kind == .enum }
+
+    func caseNamed(_ name: String) -> TypeDeclaration.EnumCase? { declaration.cases.first { $0.name == name } }
+
+    /// A case without associated values.
+    func caseValue(_ name: String) -> Value { .tuple(Tuple([], nominal: Nominal(type: self.name, caseName: name))) }
+
+    var allCases: Value { .array(declaration.cases.filter { $0.associated == nil }.map { caseValue($0.name) }) }
+
+    func hasInstanceMember(_ name: String) -> Bool {
+        declaration.stored.contains { $0.name == name } || computed[name] != nil || methods[name] != nil
+    }
+
+    func hasStaticMember(_ name: String) -> Bool {
+        staticValues[name] != nil || staticMethods[name] != nil || staticComputed[name] != nil || caseNamed(name) != nil
+    }
+}
+
+/// A `static let`: computed the first time it is read, as in Swift.
+final class LazyValue {
+    let code: Code
+    var value: Value?
+    init(code: @escaping Code) { self.code = code }
+
+    func get(_ frame: Frame) throws -> Value {
+        if let value { return value }
+        let computed = try code(frame)
+        value = computed
+        return computed
+    }
+}
+
+extension Compiler {
+    // MARK: - Hoisting
+
+    /// Declares the funcs and types of a statement list before any of it
+    /// compiles; returns the code that makes the funcs when the list runs.
+    func hoist(_ statements: [Statement], in scope: Scope) -> ((Frame) throws -> Void)? {
+        var functions: [(slot: Int, info: FunctionInfo)] = []
+        for statement in statements {
+            switch statement {
+            case .type(let declaration):
+                guard scope.kind == .script || scope.kind == .test else {
+                    error("types are declared at the top level of a script or test", declaration.nameSpan,
+                          help: "move the \(declaration.kind == .struct ? "struct" : "enum") out of the block")
+                    continue
+                }
+                register(declaration, in: scope)
+            case .function(let declaration):
+                let info = FunctionInfo(declaration, location: location(declaration.nameSpan), hasSelf: false)
+                guard let slot = scope.declare(declaration.name, at: declaration.nameSpan, as: .function, function: info) else {
+                    error("'\(declaration.name)' is already declared in this scope", declaration.nameSpan,
+                          help: "flow has no overloading: give each func its own name")
+                    continue
+                }
+                functions.append((slot, info))
+            default:
+                continue
+            }
+        }
+        guard !functions.isEmpty else { return nil }
+        return { frame in
+            for (slot, info) in functions { frame.slots[slot] = .function(UserFunction(info, captured: frame)) }
+        }
+    }
+
+    private func register(_ declaration: TypeDeclaration, in scope: Scope) {
+        if let previous = scope.types[declaration.name] {
+            let line = file.lineAndColumn(of: previous.declaration.nameSpan.start).line
+            error("a type named '\(declaration.name)' is already declared (line \(line))", declaration.nameSpan)
+            return
+        }
+        let type = DeclaredType(declaration, scope: scope)
+        scope.types[declaration.name] = type
+        for method in declaration.methods {
+            let info = FunctionInfo(method, location: location(method.nameSpan), hasSelf: !method.isStatic)
+            if method.isStatic { type.staticMethods[method.name] = info } else { type.methods[method.name] = info }
+        }
+        for property in declaration.computed {
+            let getter = FunctionDeclaration(name: property.name, nameSpan: property.span, parameters: [], body: property.body,
+                                             isMutating: false, isStatic: property.isStatic, span: property.span)
+            let info = FunctionInfo(getter, location: location(property.span), hasSelf: !property.isStatic)
+            if property.isStatic { type.staticComputed[property.name] = info } else { type.computed[property.name] = info }
+        }
+        for nested in declaration.nested { register(nested, in: scope) }
+        checkDuplicateMembers(of: declaration)
+    }
+
+    private func checkDuplicateMembers(of declaration: TypeDeclaration) {
+        var seen: Set<String> = []
+        let members: [(String, Span)] = declaration.stored.map { ($0.name, $0.span) } + declaration.computed.map { ($0.name, $0.span) }
+            + declaration.methods.map { ($0.name, $0.nameSpan) } + declaration.cases.map { ($0.name, $0.span) }
+            + declaration.staticStored.map { ($0.name, $0.span) }
+        for (name, span) in members where !seen.insert(name).inserted {
+            error("'\(name)' is declared twice in \(declaration.name)", span, help: "flow has no overloading: give each member its own name")
+        }
+    }
+
+    /// Compiles a func or a type where it is declared: its code sees the
+    /// names declared before it, as in Swift.
+    func compileDeclaration(_ statement: Statement, in scope: Scope) {
+        switch statement {
+        case .function(let declaration):
+            if let info = scope.entries[declaration.name]?.function, info.declaration === declaration { compileFunction(info, in: scope) }
+        case .type(let declaration):
+            if let type = scope.types[declaration.name], type.declaration === declaration { compileMembers(of: type) }
+        default:
+            break
+        }
+    }
+
+    /// Compiles a type's defaults, static values, computed properties,
+    /// methods and raw values.
+    private func compileMembers(of type: DeclaredType) {
+        let declaration = type.declaration
+        type.initDefaults = type.initParameters.map { parameter in parameter.defaultValue.map { compile($0, in: type.scope) } }
+        for property in declaration.staticStored {
+            if let value = property.defaultValue { type.staticValues[property.name] = LazyValue(code: compile(value, in: type.scope)) }
+        }
+        for method in declaration.methods {
+            let info = (method.isStatic ? type.staticMethods : type.methods)[method.name]!
+            compileFunction(info, in: type.scope, selfType: type)
+        }
+        for property in declaration.computed {
+            let info = (property.isStatic ? type.staticComputed : type.computed)[property.name]!
+            compileFunction(info, in: type.scope, selfType: type)
+        }
+        if declaration.kind == .enum { compileRawValues(of: type) }
+        for nested in declaration.nested {
+            if let inner = type.scope.types[nested.name], inner.declaration === nested { compileMembers(of: inner) }
+        }
+    }
+
+    private func compileRawValues(of type: DeclaredType) {
+        guard let rawType = type.declaration.rawType else {
+            for item in type.declaration.cases where item.rawValue != nil {
+                error("'\(type.name)' has no raw type: declare one, as in enum \(type.name): String", item.span)
+            }
+            return
+        }
+        var next = 0
+        for item in type.declaration.cases {
+            if item.associated != nil {
+                error("a case of an enum with raw values cannot have associated values", item.span)
+                continue
+            }
+            var raw: Value
+            switch item.rawValue {
+            case .literal(let value, let span)?:
+                raw = value
+                if case .int(let i) = value { next = i + 1 }
+                let fits = switch (rawType, value) {
+                case ("Int", .int), ("String", .string), ("Character", .string), ("Double", .double), ("Double", .int),
+                     ("Float", .double), ("Float", .int): true
+                default: false
+                }
+                if !fits { error("the raw value of '\(item.name)' must be \(rawType == "Int" ? "an" : "a") \(rawType)", span) }
+            case let other?:
+                error("a raw value must be a literal", other.span)
+                raw = .null
+            case nil:
+                switch rawType {
+                case "Int":
+                    raw = .int(next)
+                    next += 1
+                case "String", "Character": raw = .string(item.name)
+                default:
+                    error("'\(item.name)' needs a raw value, as in case \(item.name) = 1.0", item.span)
+                    raw = .null
+                }
+            }
+            if let clash = type.rawValues.first(where: { $0.value == raw && !raw.isNull }) {
+                error("'\(item.name)' has the same raw value as '\(clash.key)'", item.span)
+            }
+            type.rawValues[item.name] = raw
+        }
+    }
+
+    /// A func's or method's body, parameters and defaults.
+    func compileFunction(_ info: FunctionInfo, in scope: Scope, selfType: DeclaredType? = nil) {
+        let declaration = info.declaration
+        let inner = Scope(kind: .closure, parent: scope)
+        if let selfType {
+            inner.selfType = selfType
+            inner.isStatic = declaration.isStatic
+            inner.isMutating = declaration.isMutating
+            if info.hasSelf { _ = inner.declare("self", at: declaration.nameSpan, as: .selfValue(isMutable: declaration.isMutating)) }
+        }
+        for parameter in declaration.parameters {
+            if parameter.name == "_" {
+                _ = inner.reserve()
+            } else if inner.declare(parameter.name, at: parameter.nameSpan, as: .funcParameter(isInout: parameter.isInout)) == nil {
+                error("two parameters named '\(parameter.name)'", parameter.nameSpan)
+                _ = inner.reserve()
+            }
+        }
+        info.defaults = declaration.parameters.map { parameter in parameter.defaultValue.map { compile($0, in: inner) } }
+        // The body's names may shadow the parameters (`var state = state`).
+        info.body = compileSequence(declaration.body, in: Scope(kind: .block, parent: inner))
+        info.frameSize = inner.count
+    }
+
+    // MARK: - Resolving types and cases
+
+    func resolveType(_ name: String, in scope: Scope) -> DeclaredType? {
+        if name == "Self" { return scope.methodScope?.selfType }
+        return scope.lookupType(name)
+    }
+
+    /// The enum that has case `name`: the one named, or the only one in
+    /// scope (several: an error asking for the type).
+    func resolveCase(type: String?, name: String, _ span: Span, in scope: Scope) -> DeclaredType? {
+        if let type {
+            guard let declared = resolveType(type, in: scope), declared.isEnum, declared.caseNamed(name) != nil else { return nil }
+            return declared
+        }
+        let owners = enumsWithCase(name, in: scope)
+        if owners.count > 1 { return nil }
+        return owners.first
+    }
+
+    private func enumsWithCase(_ name: String, in scope: Scope) -> [DeclaredType] {
+        var seen: Set<String> = []
+        return scope.visibleTypes.filter { $0.isEnum && $0.caseNamed(name) != nil && seen.insert($0.name).inserted }
+    }
+
+    /// Reports `.usd` that is a case of several enums; true if it was.
+    func resolveAmbiguity(_ name: String, _ span: Span, in scope: Scope) -> Bool {
+        let owners = enumsWithCase(name, in: scope)
+        guard owners.count > 1 else { return false }
+        let names = owners.map(\.name)
+        error("'.\(name)' is a case of \(names.dropLast().joined(separator: ", ")) and \(names.last!)", span,
+              help: "name the type, as in \(names[0]).\(name)")
+        return true
+    }
+
+    func visibleCaseNames(in scope: Scope) -> [String] {
+        scope.visibleTypes.filter(\.isEnum).flatMap { $0.declaration.cases.map(\.name) }
+    }
+
+    /// A bare name inside a method that means a member of `self`.
+    func isImplicitSelf(_ name: String, in scope: Scope) -> Bool {
+        guard let methodScope = scope.methodScope, let type = methodScope.selfType, !methodScope.isStatic,
+              !scope.declares(name, upTo: methodScope) else { return false }
+        return type.hasInstanceMember(name)
+    }
+
+    /// A bare name inside a static method that means a static member.
+    func implicitStaticType(_ name: String, in scope: Scope) -> DeclaredType? {
+        guard let methodScope = scope.methodScope, let type = methodScope.selfType, methodScope.isStatic,
+              !scope.declares(name, upTo: methodScope), type.hasStaticMember(name) else { return nil }
+        return type
+    }
+
+    // MARK: - Arguments to parameters
+
+    /// Which argument goes to each parameter (nil: its default), by Swift's
+    /// rules: labels in order, defaulted parameters may be left out, a
+    /// trailing closure takes the next parameter. nil, with the error
+    /// reported, when they do not fit.
+    func bindArguments(_ arguments: [CallArgument], to parameters: [FunctionParameter], of what: String, at span: Span,
+                       report: Bool = true) -> [Int?]? {
+        var binding = [Int?](repeating: nil, count: parameters.count)
+        var p = 0
+        for (a, argument) in arguments.enumerated() {
+            while p < parameters.count, !argument.isTrailing, parameters[p].label != argument.label, parameters[p].defaultValue != nil {
+                p += 1
+            }
+            guard p < parameters.count else {
+                if report {
+                    let labels = parameters.map { "\($0.label ?? "_"):" }.joined()
+                    error("'\(what)' takes \(parameters.count) argument\(parameters.count == 1 ? "" : "s") (\(what)(\(labels))), this one is extra",
+                          argument.labelSpan ?? argument.value.span)
+                }
+                return nil
+            }
+            if !argument.isTrailing, parameters[p].label != argument.label {
+                if report {
+                    let at = argument.labelSpan ?? argument.value.span
+                    switch (parameters[p].label, argument.label) {
+                    case (let wanted?, nil):
+                        error("missing argument label '\(wanted):' in the call to '\(what)'", at, help: "write \(wanted): before the value")
+                    case (nil, let given?):
+                        error("'\(what)' takes no label here: remove '\(given):'", at)
+                    default:
+                        error("'\(what)' expects the label '\(parameters[p].label!):' here, not '\(argument.label!):'", at)
+                    }
+                }
+                return nil
+            }
+            binding[p] = a
+            p += 1
+        }
+        for (i, parameter) in parameters.enumerated() where binding[i] == nil && parameter.defaultValue == nil {
+            if report {
+                error("missing argument '\(parameter.label.map { "\($0):" } ?? parameter.name)' in the call to '\(what)'", span)
+            }
+            return nil
+        }
+        return binding
+    }
+
+    /// The arguments of a call bound to parameters: each value's code
+    /// (nil: the default) and, for `inout` ones, where to copy back.
+    struct BoundArguments {
+        var codes: [Code?]
+        var places: [(parameter: Int, place: Modify)]
+    }
+
+    func compileBoundArguments(_ arguments: [CallArgument], _ binding: [Int?], _ parameters: [FunctionParameter],
+                               in scope: Scope) -> BoundArguments {
+        var bound = BoundArguments(codes: [], places: [])
+        for (i, parameter) in parameters.enumerated() {
+            guard let a = binding[i] else {
+                bound.codes.append(nil)
+                continue
+            }
+            let argument = arguments[a].value
+            if parameter.isInout {
+                guard case .inoutArgument(let target, _) = argument else {
+                    error("'\(parameter.name)' is inout: pass a var with '&'", argument.span, help: "as in &\(file.text(of: argument.span))")
+                    bound.codes.append(compile(argument, in: scope))
+                    continue
+                }
+                if let place = compilePlace(target, in: scope) { bound.places.append((i, place)) }
+                bound.codes.append(compile(target, in: scope))
+            } else {
+                if case .inoutArgument(_, let span) = argument {
+                    error("'\(parameter.name)' is not inout: remove '&'", span)
+                }
+                bound.codes.append(compile(argument, in: scope))
+            }
+        }
+        return bound
+    }
+
+    /// Runs a bound call: evaluates arguments, calls, copies `inout`
+    /// parameters back. `slotOffset` is where parameters start in the frame.
+    static func invoke(_ bound: BoundArguments, slotOffset: Int, in frame: Frame,
+                       _ call: ([Value?], ((Frame) -> Void)?) throws -> Value) throws -> Value {
+        var values: [Value?] = []
+        values.reserveCapacity(bound.codes.count)
+        for code in bound.codes { values.append(try code?(frame)) }
+        guard !bound.places.isEmpty else { return try call(values, nil) }
+        var results: [Value] = []
+        let result = try call(values) { callee in results = bound.places.map { callee.slots[slotOffset + $0.parameter] } }
+        for (i, item) in bound.places.enumerated() {
+            let value = results[i]
+            try item.place(frame) { $0 = value }
+        }
+        return result
+    }
+
+    // MARK: - Calls of funcs
+
+    /// `f(label: x)` where `f` is a func declared in scope.
+    func compileUserFunctionCall(_ info: FunctionInfo, depth: Int, slot: Int, _ arguments: [CallArgument], _ span: Span,
+                                 in scope: Scope) -> Code {
+        guard let binding = bindArguments(arguments, to: info.parameters, of: info.name, at: span) else { return { _ in .null } }
+        let bound = compileBoundArguments(arguments, binding, info.parameters, in: scope)
+        let location = self.location(span)
+        return { frame in
+            guard case .function(let function) = frame.ancestor(depth).slots[slot], let user = function as? UserFunction else {
+                throw FlowError("'\(info.name)' is not made yet", at: location)
+            }
+            return try Self.invoke(bound, slotOffset: 0, in: frame) { values, after in
+                try user.info.run(parent: user.captured, self: nil, arguments: values, after: after)
+            }
+        }
+    }
+
+    // MARK: - Types in expressions
+
+    /// `UserLocation(latitude: 1, longitude: 2)` or `Currency(rawValue: "usd")`.
+    func compileConstruction(_ type: DeclaredType, _ nameSpan: Span, _ arguments: [CallArgument], _ span: Span, in scope: Scope) -> Code {
+        if type.isEnum {
+            guard arguments.count == 1, arguments[0].label == "rawValue", type.declaration.rawType != nil else {
+                error(type.declaration.rawType == nil ? "an enum without raw values is made from its cases, as in .\(type.declaration.cases.first?.name ?? "x")"
+                      : "an enum is made from a raw value, as in \(type.name)(rawValue: x)", nameSpan)
+                return { _ in .null }
+            }
+            let raw = compile(arguments[0].value, in: scope)
+            let table = type.declaration.cases.compactMap { item in type.rawValues[item.name].map { ($0, type.caseValue(item.name)) } }
+            return { frame in
+                let value = try raw(frame)
+                return table.first { $0.0 == value }?.1 ?? .null
+            }
+        }
+        guard let binding = bindArguments(arguments, to: type.initParameters, of: type.name, at: span) else { return { _ in .null } }
+        let bound = compileBoundArguments(arguments, binding, type.initParameters, in: scope)
+        let depth = scope.depth(to: type.scope)
+        let defaults = type.initDefaults
+        // Stored `let`s with a value are not parameters, but are fields.
+        let fixed = type.declaration.stored.map { property -> Code? in
+            guard !property.isVariable, let value = property.defaultValue else { return nil }
+            return compile(value, in: type.scope)
+        }
+        let labels = type.declaration.stored.map { Optional($0.name) }
+        let nominal = Nominal(type: type.name)
+        return { frame in
+            let root = frame.ancestor(depth)
+            var given = bound.codes.makeIterator()
+            var defaultCodes = defaults.makeIterator()
+            var elements: [Value] = []
+            elements.reserveCapacity(fixed.count)
+            for constant in fixed {
+                if let constant {
+                    elements.append(try constant(root))
+                    continue
+                }
+                let code = given.next()!, fallback = defaultCodes.next()!
+                if let code { elements.append(try code(frame)) } else { elements.append(try fallback!(root)) }
+            }
+            return .tuple(Tuple(elements, labels: labels, nominal: nominal))
+        }
+    }
+
+    /// `Currency.usd`, `Action.loaded`, `Config.shared`, `Currency.allCases`.
+    func compileStaticMember(_ type: DeclaredType, _ name: String, _ nameSpan: Span, in scope: Scope) -> Code {
+        let depth = scope.depth(to: type.scope)
+        if let item = type.caseNamed(name) {
+            guard let labels = item.associated else {
+                let value = type.caseValue(name)
+                return { _ in value }
+            }
+            // A case with associated values, unapplied, is a function that makes it.
+            let nominal = Nominal(type: type.name, caseName: name)
+            let function = Value.function(Function.variadic(name: name) { args in
+                var values = args
+                if values.count == 1, labels.count > 1, let parts = values[0].tupleElements { values = parts }
+                return .tuple(Tuple(values, labels: labels, nominal: nominal))
+            })
+            return { _ in function }
+        }
+        if name == "allCases", type.isEnum { let all = type.allCases; return { _ in all } }
+        if let lazy = type.staticValues[name] { return { frame in try lazy.get(frame.ancestor(depth)) } }
+        if let getter = type.staticComputed[name] {
+            return { frame in try getter.run(parent: frame.ancestor(depth), self: nil, arguments: []) }
+        }
+        if name == "self" { let value = SwiftVocabulary.type(type.name); return { _ in value } }
+        error("'\(type.name)' has no static member '\(name)'", nameSpan,
+              help: suggestion(for: name, among: type.declaration.cases.map(\.name) + Array(type.staticValues.keys) + Array(type.staticMethods.keys)))
+        return { _ in .null }
+    }
+
+    /// `Action.loaded(3)`, `.move(x: 1, y: 2)`: a case with its associated values.
+    func compileCaseConstruction(_ type: DeclaredType, _ name: String, _ nameSpan: Span, _ arguments: [CallArgument], in scope: Scope) -> Code {
+        guard let labels = type.caseNamed(name)?.associated else {
+            error("'.\(name)' has no associated values: write .\(name) without ( )", nameSpan)
+            return { _ in .null }
+        }
+        guard arguments.count == labels.count else {
+            error("'.\(name)' has \(labels.count) associated value\(labels.count == 1 ? "" : "s"), got \(arguments.count)", nameSpan)
+            return { _ in .null }
+        }
+        for (argument, label) in zip(arguments, labels) where argument.label != label {
+            error(label.map { "'.\(name)' expects the label '\($0):' here" } ?? "'.\(name)' takes no label here", argument.labelSpan ?? argument.value.span)
+        }
+        let codes = arguments.map { compile($0.value, in: scope) }
+        let nominal = Nominal(type: type.name, caseName: name)
+        return { frame in .tuple(Tuple(try codes.map { try $0(frame) }, labels: labels, nominal: nominal)) }
+    }
+
+    /// `Type.make(x)`: a static method, or a case with associated values.
+    func compileStaticCall(_ type: DeclaredType, _ name: String, _ nameSpan: Span, _ arguments: [CallArgument], _ span: Span,
+                           in scope: Scope) -> Code {
+        if type.caseNamed(name) != nil { return compileCaseConstruction(type, name, nameSpan, arguments, in: scope) }
+        guard let info = type.staticMethods[name] else {
+            error("'\(type.name)' has no static method '\(name)'", nameSpan, help: suggestion(for: name, among: Array(type.staticMethods.keys)))
+            return { _ in .null }
+        }
+        guard let binding = bindArguments(arguments, to: info.parameters, of: "\(type.name).\(name)", at: span) else { return { _ in .null } }
+        let bound = compileBoundArguments(arguments, binding, info.parameters, in: scope)
+        let depth = scope.depth(to: type.scope)
+        return { frame in
+            try Self.invoke(bound, slotOffset: 0, in: frame) { values, after in
+                try info.run(parent: frame.ancestor(depth), self: nil, arguments: values, after: after)
+            }
+        }
+    }
+
+    // MARK: - Members and methods of values
+
+    /// Reading `value.name` where a declared type has a computed property
+    /// or raw values by that name: chosen by the value's type when it runs.
+    func compileDynamicMember(_ base: @escaping Code, _ name: String, _ nameSpan: Span, in scope: Scope) -> Code? {
+        var getters: [String: (info: FunctionInfo, depth: Int)] = [:]
+        var raw: [String: [String: Value]] = [:]
+        for type in scope.visibleTypes where getters[type.name] == nil && raw[type.name] == nil {
+            if let info = type.computed[name] { getters[type.name] = (info, scope.depth(to: type.scope)) }
+            if name == "rawValue", type.declaration.rawType != nil { raw[type.name] = type.rawValues }
+        }
+        guard !getters.isEmpty || !raw.isEmpty else { return nil }
+        let location = self.location(nameSpan)
+        return { frame in
+            let value = try base(frame)
+            if case .tuple(let t) = value, let nominal = t.nominal {
+                if let (info, depth) = getters[nominal.type] { return try info.run(parent: frame.ancestor(depth), self: value, arguments: []) }
+                if let table = raw[nominal.type], let caseName = nominal.caseName, let rawValue = table[caseName] { return rawValue }
+            }
+            return try located(location) { try value.member(name) }
+        }
+    }
+
+    /// `value.name(args)` where declared types have a method `name`: the
+    /// value's type picks it when the call runs; other values get what the
+    /// name means without the types (`fallback`), if anything.
+    func compileMethodDispatch(_ base: Expr, _ name: String, _ nameSpan: Span, _ arguments: [CallArgument], _ span: Span,
+                               in scope: Scope, fallback: ((Expr) -> Code)?) -> Code? {
+        var seen: Set<String> = []
+        let candidates = scope.visibleTypes.compactMap { type -> (DeclaredType, FunctionInfo)? in
+            guard seen.insert(type.name).inserted, let info = type.methods[name] else { return nil }
+            return (type, info)
+        }
+        guard !candidates.isEmpty else { return nil }
+        let fits = candidates.filter { bindArguments(arguments, to: $0.1.parameters, of: name, at: span, report: false) != nil }
+        if fits.isEmpty {
+            if fallback == nil { _ = bindArguments(arguments, to: candidates[0].1.parameters, of: name, at: span) }
+            return fallback.map { $0(base) }
+        }
+        // The same name may be a mutating method of arrays or Bools (`toggle`).
+        let mutation = CollectionMutation.labels(of: name, given: arguments.map(\.label), trailingClosure: arguments.last?.isTrailing == true)
+        let mutating = fits.contains { $0.1.declaration.isMutating } || mutation != nil
+        var place: Modify?
+        if mutating {
+            if Self.isPlace(base), let root = Self.placeRoot(base), root == "self" || scope.resolve(root)?.entry.binding.isMutable == true
+                || isImplicitSelf(root, in: scope) {
+                place = compilePlace(base, in: scope)
+            } else if mutation == nil, fits.allSatisfy({ $0.1.declaration.isMutating }) {
+                let what = Self.placeRoot(base).map { "'\($0)' is not a var" } ?? "its receiver is not a var"
+                error("'\(name)' is mutating, and \(what)", nameSpan, help: "call it on a var, as in var copy = value; copy.\(name)(...)")
+                return { _ in .null }
+            }
+        }
+        var table: [String: (info: FunctionInfo, bound: BoundArguments, depth: Int)] = [:]
+        for (type, info) in fits {
+            let binding = bindArguments(arguments, to: info.parameters, of: name, at: span, report: false)!
+            table[type.name] = (info, compileBoundArguments(arguments, binding, info.parameters, in: scope), scope.depth(to: type.scope))
+        }
+        let location = self.location(nameSpan)
+        // Values of other types go to the fallback through a hidden slot.
+        var other: Code?
+        var hiddenSlot = 0
+        if let fallback {
+            let hidden = " receiver \(nameSpan.start)"
+            hiddenSlot = scope.declare(hidden, at: nameSpan)!
+            other = fallback(.name(hidden, base.span))
+        }
+        let receiver = place == nil ? compile(base, in: scope) : nil
+        let otherCode = other, slot = hiddenSlot
+        let mutationArguments = mutation.map { _ in compileArguments(arguments, in: scope) }
+        func noMethod(_ value: Value) -> FlowError {
+            FlowError("\(value.typeName) \(value.literal) has no method '\(name)'", at: location)
+        }
+        if let place {
+            return { frame in
+                var result = Value.null
+                var handled = false
+                try place(frame) { selfValue in
+                    guard case .tuple(let t) = selfValue, let type = t.nominal?.type, let entry = table[type] else {
+                        guard let mutation, let mutationArguments, !selfValue.isStream else { return }
+                        handled = true
+                        let values = try mutationArguments.evaluate(frame)
+                        result = try located(location) {
+                            try CollectionMutation.apply(name, labels: mutation, to: &selfValue, arguments: values)
+                        }
+                        return
+                    }
+                    handled = true
+                    let mutates = entry.info.declaration.isMutating
+                    var changed: Value?
+                    let receiver = selfValue
+                    result = try Self.invoke(entry.bound, slotOffset: 1, in: frame) { values, after in
+                        try entry.info.run(parent: frame.ancestor(entry.depth), self: receiver, arguments: values) { callee in
+                            after?(callee)
+                            if mutates { changed = callee.slots[0] }
+                        }
+                    }
+                    if let changed { selfValue = changed }
+                }
+                if handled { return result }
+                var value = Value.null
+                try place(frame) { value = $0 }
+                guard let otherCode else { throw noMethod(value) }
+                frame.slots[slot] = value
+                return try otherCode(frame)
+            }
+        }
+        return { frame in
+            let value = try receiver!(frame)
+            if case .tuple(let t) = value, let type = t.nominal?.type, let entry = table[type] {
+                if entry.info.declaration.isMutating {
+                    throw FlowError("'\(name)' is mutating: call it on a var", at: location)
+                }
+                return try Self.invoke(entry.bound, slotOffset: 1, in: frame) { values, after in
+                    try entry.info.run(parent: frame.ancestor(entry.depth), self: value, arguments: values, after: after)
+                }
+            }
+            guard let otherCode else { throw noMethod(value) }
+            frame.slots[slot] = value
+            return try otherCode(frame)
+        }
+    }
+
+    /// A variable, or a member or element of one.
+    static func isPlace(_ expr: Expr) -> Bool {
+        switch expr {
+        case .name: return true
+        case .member(let base, _, _, _), .subscriptAccess(let base, _, _), .forceUnwrap(let base, _): return isPlace(base)
+        default: return false
+        }
+    }
+
+    static func placeRoot(_ expr: Expr) -> String? {
+        switch expr {
+        case .name(let name, _): return name
+        case .member(let base, _, _, _), .subscriptAccess(let base, _, _), .forceUnwrap(let base, _): return placeRoot(base)
+        default: return nil
+        }
+    }
+}

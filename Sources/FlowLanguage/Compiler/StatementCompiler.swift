@@ -1,0 +1,599 @@
+import FlowRuntime
+
+/// Thrown by `break`, caught by the innermost loop or `switch`.
+struct BreakSignal: Error {}
+/// Thrown by `continue`, caught by the innermost loop.
+struct ContinueSignal: Error {}
+
+/// Changes a value in place where it lives (a variable, a member, an
+/// element). The value is moved out while `body` changes it, so an array
+/// held in a variable is appended to without being copied.
+typealias Modify = (Frame, (inout Value) throws -> Void) throws -> Void
+
+/// Tests a value against a pattern in a frame, binding its names there.
+typealias Matcher = (Value, Frame) throws -> Bool
+
+extension Compiler {
+    // MARK: - Sequences and blocks
+
+    /// Statements run in order; the value is the last one's. Functions and
+    /// types declared among them exist from the start, as in Swift.
+    func compileSequence(_ statements: [Statement], in scope: Scope) -> Code {
+        let prologue = hoist(statements, in: scope)
+        var body: Code = { _ in .null }
+        var first = true
+        for statement in statements {
+            let code = compileStatement(statement, in: scope)
+            if first {
+                body = code
+                first = false
+            } else {
+                // Composed closure by closure: a closure taken out of an
+                // array comes wrapped in conversion thunks.
+                let before = body
+                body = { frame in
+                    _ = try before(frame)
+                    return try code(frame)
+                }
+            }
+        }
+        guard let prologue else { return body }
+        let run = body
+        return { frame in
+            try prologue(frame)
+            return try run(frame)
+        }
+    }
+
+    func compileBlock(_ statements: [Statement], in parent: Scope) -> Code {
+        compileSequence(statements, in: Scope(kind: .block, parent: parent))
+    }
+
+    /// Swift's statements beyond `let` and expressions.
+    func compileSwiftStatement(_ statement: Statement, in scope: Scope) -> Code {
+        switch statement {
+        case .destructuring(let pattern, let valueExpr, let span):
+            let value = compile(valueExpr, in: scope)
+            if case .wildcard = pattern { return { frame in _ = try value(frame); return .null } }
+            let matcher = compilePattern(pattern, in: scope, binding: .constant)
+            let location = self.location(span)
+            return { frame in
+                let v = try value(frame)
+                guard try matcher(v, frame) else { throw FlowError("\(v.typeName) \(v.literal) does not match the pattern", at: location) }
+                return .null
+            }
+        case .assignment(let target, let op, let value, let opSpan, _):
+            return compileAssignment(target, op, value, opSpan, in: scope)
+        case .guard(let conditions, let elseBody, _):
+            // The names a guard binds stay in scope after it.
+            let test = compileConditions(conditions, in: scope)
+            let orElse = compileBlock(elseBody, in: scope)
+            return { frame in
+                if try !test(frame) { _ = try orElse(frame) }
+                return .null
+            }
+        case .while(let conditions, let body, _):
+            return compileLoop(in: scope) { loop in
+                let test = self.compileConditions(conditions, in: loop)
+                let run = self.compileBlock(body, in: loop)
+                return { frame in
+                    guard try test(frame) else { return false }
+                    _ = try run(frame)
+                    return true
+                }
+            }
+        case .repeat(let body, let conditionExpr, _):
+            let loop = Scope(kind: .loop, parent: scope)
+            let run = compileBlock(body, in: loop)
+            // The condition cannot see the body's names, as in Swift.
+            let condition = compile(conditionExpr, in: scope)
+            let location = self.location(conditionExpr.span)
+            let size = loop.count, fresh = loop.createsClosures
+            return { frame in
+                var current = Frame(count: size, parent: frame)
+                repeat {
+                    do {
+                        _ = try run(current)
+                    } catch is BreakSignal {
+                        break
+                    } catch is ContinueSignal {
+                    }
+                    if fresh { current = Frame(count: size, parent: frame) }
+                } while try located(location) { try condition(frame).asBool() }
+                return .null
+            }
+        case .for(let pattern, let sequenceExpr, let filter, let body, let span):
+            return compileFor(pattern, sequenceExpr, filter, body, span, in: scope)
+        case .break:
+            return { _ in throw BreakSignal() }
+        case .continue:
+            return { _ in throw ContinueSignal() }
+        case .function, .type:
+            // Declared by `hoist`; a func's value is made by the prologue.
+            compileDeclaration(statement, in: scope)
+            return { _ in .null }
+        case .binding, .expression, .test, .return:
+            return compileStatement(statement, in: scope)
+        }
+    }
+
+    // MARK: - Loops
+
+    /// A loop whose body runs in a frame per iteration, so that a closure
+    /// made in one iteration keeps that iteration's names; a body that makes
+    /// no closures reuses one frame. `iteration` returns false to stop.
+    private func compileLoop(in scope: Scope, _ makeIteration: (Scope) -> (Frame) throws -> Bool) -> Code {
+        let loop = Scope(kind: .loop, parent: scope)
+        let iteration = makeIteration(loop)
+        let size = loop.count, fresh = loop.createsClosures
+        return { frame in
+            var current = Frame(count: size, parent: frame)
+            while true {
+                do {
+                    guard try iteration(current) else { break }
+                } catch is BreakSignal {
+                    break
+                } catch is ContinueSignal {
+                }
+                if fresh { current = Frame(count: size, parent: frame) }
+            }
+            return .null
+        }
+    }
+
+    private func compileFor(_ pattern: Pattern, _ sequenceExpr: Expr, _ filter: Expr?, _ body: [Statement], _ span: Span,
+                            in scope: Scope) -> Code {
+        let sequence = compile(sequenceExpr, in: scope)
+        let sequenceLocation = location(sequenceExpr.span)
+        let loop = Scope(kind: .loop, parent: scope)
+        let matcher = compilePattern(pattern, in: loop, binding: .constant)
+        let condition = filter.map { compile($0, in: loop) }
+        let filterLocation = filter.map { location($0.span) }
+        let run = compileBlock(body, in: loop)
+        let size = loop.count, fresh = loop.createsClosures
+        let patternLocation = location(pattern.span)
+        return { frame in
+            let elements = try located(sequenceLocation) { try Self.elements(of: try sequence(frame)) }
+            var current = Frame(count: size, parent: frame)
+            for element in elements {
+                guard try matcher(element, current) else {
+                    throw FlowError("\(element.typeName) \(element.literal) does not match the loop's pattern", at: patternLocation)
+                }
+                if let condition, try !located(filterLocation!, { try condition(current).asBool() }) { continue }
+                do {
+                    _ = try run(current)
+                } catch is BreakSignal {
+                    break
+                } catch is ContinueSignal {
+                }
+                if fresh { current = Frame(count: size, parent: frame) }
+            }
+            return .null
+        }
+    }
+
+    /// What `for ... in` walks: an array's elements, a dictionary's
+    /// `(key:, value:)` pairs, a string's characters.
+    static func elements(of value: Value) throws -> [Value] {
+        switch value {
+        case .array(let a): return a
+        case .tuple(let t) where t.nominal == nil: return t.elements
+        case .dictionary(let d): return d.map { .tuple(Tuple([$0.key, $0.value], labels: ["key", "value"])) }
+        case .string(let s): return s.map { .string(String($0)) }
+        case .stream:
+            throw FlowError("a for loop cannot walk a stream, whose values arrive over time: subscribe to it instead")
+        default:
+            throw FlowError("a for loop walks an array, a range, a dictionary or a string, not \(value.typeName) \(value.literal)")
+        }
+    }
+
+    // MARK: - Conditions
+
+    /// The conditions of `if`, `guard` or `while`, in order, each binding
+    /// its names in `scope` for the next and for the body.
+    func compileConditions(_ conditions: [Condition], in scope: Scope) -> (Frame) throws -> Bool {
+        var test: (Frame) throws -> Bool = { _ in true }
+        var first = true
+        for condition in conditions {
+            let next: (Frame) throws -> Bool
+            switch condition {
+            case .boolean(let expr):
+                let code = compile(expr, in: scope)
+                let location = self.location(expr.span)
+                next = { frame in try located(location) { try code(frame).asBool() } }
+            case .optionalBinding(let name, let nameSpan, let valueExpr, let isVariable):
+                let value = compile(valueExpr, in: scope)
+                guard let slot = scope.declare(name, at: nameSpan, as: isVariable ? .variable : .constant) else {
+                    error("'\(name)' is already declared in this scope", nameSpan)
+                    return { _ in false }
+                }
+                next = { frame in
+                    let v = try value(frame)
+                    if v.isNull { return false }
+                    frame.slots[slot] = v
+                    return true
+                }
+            case .matching(let pattern, let valueExpr):
+                let value = compile(valueExpr, in: scope)
+                let matcher = compilePattern(pattern, in: scope, binding: .constant)
+                next = { frame in try matcher(try value(frame), frame) }
+            }
+            if first {
+                test = next
+                first = false
+            } else {
+                let before = test
+                test = { frame in try before(frame) && next(frame) }
+            }
+        }
+        return test
+    }
+
+    /// `if`: the value of the branch taken (nil when none is).
+    func compileIf(_ conditional: IfExpression, in scope: Scope) -> Code {
+        let branch = Scope(kind: .block, parent: scope)
+        let test = compileConditions(conditional.conditions, in: branch)
+        let body = compileBlock(conditional.body, in: branch)
+        let orElse = conditional.elseBody.map { compileBlock($0, in: scope) }
+        return { frame in
+            if try test(frame) { return try body(frame) }
+            return try orElse?(frame) ?? .null
+        }
+    }
+
+    /// `switch`: the first case whose pattern matches (and whose `where`
+    /// holds) runs; its value is the switch's. No case matching is an
+    /// error at the switch, as Swift would have refused to compile it.
+    func compileSwitch(_ switchExpr: SwitchExpression, in scope: Scope) -> Code {
+        let subject = compile(switchExpr.subject, in: scope)
+        typealias CompiledCase = (matchers: [Matcher], guard: ((Frame) throws -> Bool)?, body: Code)
+        var cases: [CompiledCase] = []
+        var sawDefault = false
+        for item in switchExpr.cases {
+            if sawDefault { error("a case after 'default' is never reached", item.span, help: "put 'default' last") }
+            let caseScope = Scope(kind: .block, parent: scope)
+            let matchers = item.patterns.map { compilePattern($0, in: caseScope, binding: .constant) }
+            if item.patterns.isEmpty { sawDefault = true }
+            let guardCode = item.guardExpr.map { expr -> (Frame) throws -> Bool in
+                let code = compile(expr, in: caseScope)
+                let location = self.location(expr.span)
+                return { frame in try located(location) { try code(frame).asBool() } }
+            }
+            cases.append((matchers, guardCode, compileSequence(item.body, in: caseScope)))
+        }
+        let location = self.location(switchExpr.span)
+        return { frame in
+            let value = try subject(frame)
+            for item in cases {
+                var matched = item.matchers.isEmpty
+                for matcher in item.matchers where try matcher(value, frame) {
+                    matched = true
+                    break
+                }
+                guard matched else { continue }
+                if let test = item.guard, try !test(frame) { continue }
+                do { return try item.body(frame) } catch is BreakSignal { return .null }
+            }
+            throw FlowError("no case of the switch matches \(value.typeName) \(value.literal); add a default case", at: location)
+        }
+    }
+
+    // MARK: - Assignment
+
+    private func compileAssignment(_ target: Expr, _ op: String, _ valueExpr: Expr, _ opSpan: Span, in scope: Scope) -> Code {
+        let value = compile(valueExpr, in: scope)
+        if case .name("_", _) = target, op == "=" {
+            return { frame in _ = try value(frame); return .null }
+        }
+        guard let place = compilePlace(target, in: scope) else { return { _ in .null } }
+        let location = self.location(opSpan)
+        if op == "=" {
+            // Straight into a slot when the target is a variable.
+            if case .name(let name, _) = target, let (depth, entry) = scope.resolve(name), !isImplicitSelf(name, in: scope) {
+                let slot = entry.slot
+                if depth == 0 { return { frame in frame.slots[slot] = try value(frame); return .null } }
+                return { frame in frame.ancestor(depth).slots[slot] = try value(frame); return .null }
+            }
+            return { frame in
+                let v = try value(frame)
+                try place(frame) { $0 = v }
+                return .null
+            }
+        }
+        let binary = BinaryOperator(rawValue: String(op.dropLast()))!
+        return { frame in
+            let v = try value(frame)
+            try place(frame) { current in current = try binary.apply(current, v, at: location) }
+            return .null
+        }
+    }
+
+    /// Where an assignment or a mutating call writes: a `var`, or a
+    /// member or element of one. nil (with the error reported) for
+    /// anything else.
+    func compilePlace(_ expr: Expr, in scope: Scope) -> Modify? {
+        switch expr {
+        case .name(let name, let span):
+            if isImplicitSelf(name, in: scope) {
+                return compilePlace(.member(.name("self", span), name, nameSpan: span, span), in: scope)
+            }
+            guard let (depth, entry) = scope.resolve(name) else {
+                error("unknown name '\(name)'", span, help: suggestion(for: name, among: scope.visibleNames))
+                return nil
+            }
+            guard entry.binding.isMutable else {
+                reportConstant(name, entry.binding, span)
+                return nil
+            }
+            let slot = entry.slot
+            if entry.binding == .parameter { scope.declaringScope(of: name)?.changedParameters.insert(slot) }
+            return { frame, body in
+                let owner = depth == 0 ? frame : frame.ancestor(depth)
+                var value = owner.slots[slot]
+                owner.slots[slot] = .null
+                defer { owner.slots[slot] = value }
+                try body(&value)
+            }
+        case .member(let base, let name, let nameSpan, _):
+            guard let outer = compilePlace(base, in: scope) else { return nil }
+            let location = self.location(nameSpan)
+            return { frame, body in
+                try outer(frame) { container in try located(location) { try container.updateMember(name, body) } }
+            }
+        case .subscriptAccess(let base, let index, let span):
+            guard let outer = compilePlace(base, in: scope) else { return nil }
+            let location = self.location(span)
+            // `counts[word, default: 0] += 1`
+            if case .tuple(let parts, let labels, _) = index, labels == [nil, "default"] {
+                let key = compile(parts[0], in: scope), fallback = compile(parts[1], in: scope)
+                return { frame, body in
+                    let k = try key(frame), d = try fallback(frame)
+                    try outer(frame) { container in
+                        try located(location) {
+                            try container.updateSubscript(k) { element in
+                                if element.isNull { element = d }
+                                try body(&element)
+                            }
+                        }
+                    }
+                }
+            }
+            let key = compile(index, in: scope)
+            return { frame, body in
+                let k = try key(frame)
+                try outer(frame) { container in try located(location) { try container.updateSubscript(k, body) } }
+            }
+        case .forceUnwrap(let base, let span):
+            guard let outer = compilePlace(base, in: scope) else { return nil }
+            let location = file.location(of: span.end - 1)
+            return { frame, body in
+                try outer(frame) { value in
+                    if value.isNull { throw FlowError("found nil where '!' expects a value", at: location) }
+                    try body(&value)
+                }
+            }
+        default:
+            error("cannot assign to this expression", expr.span, help: "assign to a var, or to a member or element of one")
+            return nil
+        }
+    }
+
+    private func reportConstant(_ name: String, _ binding: Scope.Binding, _ span: Span) {
+        switch binding {
+        case .funcParameter:
+            error("cannot change '\(name)': a func's parameters are constants", span,
+                  help: "copy it into a var, as in var \(name) = \(name), or declare the parameter inout")
+        case .function:
+            error("cannot assign to '\(name)': it is a func", span)
+        case .selfValue:
+            error("cannot change 'self' in a method that is not mutating", span, help: "mark the method mutating")
+        default:
+            error("cannot change '\(name)': it is a let constant", span, help: "declare it with var to change it")
+        }
+    }
+
+    // MARK: - Patterns
+
+    /// Compiles a pattern whose names are declared in `scope` (the same
+    /// name in several patterns of one case shares its slot).
+    func compilePattern(_ pattern: Pattern, in scope: Scope, binding: Scope.Binding) -> Matcher {
+        switch pattern {
+        case .wildcard:
+            return { _, _ in true }
+        case .binding(let name, let span):
+            let slot = scope.entries[name]?.slot ?? scope.declare(name, at: span, as: binding)!
+            return { value, frame in
+                frame.slots[slot] = value
+                return true
+            }
+        case .some(let inner, _):
+            let match = compilePattern(inner, in: scope, binding: binding)
+            return { value, frame in try !value.isNull && match(value, frame) }
+        case .tuple(let elements, let labels, _):
+            let matchers = elements.map { compilePattern($0, in: scope, binding: binding) }
+            return { value, frame in
+                guard case .tuple(let t) = value, t.nominal == nil, t.elements.count == matchers.count else { return false }
+                for (i, matcher) in matchers.enumerated() {
+                    if let label = labels[i], let actual = t.label(at: i), actual != label { return false }
+                    guard try matcher(t.elements[i], frame) else { return false }
+                }
+                return true
+            }
+        case .enumCase(let type, let name, let arguments, _, let span):
+            return compileCasePattern(type: type, name: name, arguments: arguments, span, in: scope, binding: binding)
+        case .expression(let expr):
+            if case .binary(let op, let low, let high, _, _) = expr, op == "..." || op == "..<" {
+                let lo = compile(low, in: scope), hi = compile(high, in: scope)
+                let closed = op == "..."
+                return { value, frame in
+                    guard value.isNumber || value.isString else { return false }
+                    let l = try lo(frame), h = try hi(frame)
+                    guard (try? value.compare(to: l)).map({ $0 >= 0 }) == true,
+                          let upper = try? value.compare(to: h) else { return false }
+                    return closed ? upper <= 0 : upper < 0
+                }
+            }
+            let code = compile(expr, in: scope)
+            return { value, frame in try code(frame) == value }
+        }
+    }
+
+    /// `.loaded(let v)`: a case of a declared enum, or one of the cases a
+    /// Swift API's values have (`.some`, `.none`, `.finished`, `.failure`).
+    private func compileCasePattern(type: String?, name: String, arguments: [Pattern]?, _ span: Span, in scope: Scope,
+                                    binding: Scope.Binding) -> Matcher {
+        let matchers = (arguments ?? []).map { compilePattern($0, in: scope, binding: binding) }
+        if let declared = resolveCase(type: type, name: name, span, in: scope) {
+            let nominal = Nominal(type: declared.name, caseName: name)
+            if let arguments, arguments.count != (declared.caseNamed(name)?.associated?.count ?? 0) {
+                error("'.\(name)' has \(declared.caseNamed(name)?.associated?.count ?? 0) associated values, the pattern \(arguments.count)", span)
+            }
+            return { value, frame in
+                guard case .tuple(let t) = value, t.nominal == nominal else { return false }
+                for (i, matcher) in matchers.enumerated() where i < t.elements.count {
+                    guard try matcher(t.elements[i], frame) else { return false }
+                }
+                return true
+            }
+        }
+        if type != nil, resolveType(type!, in: scope) == nil {
+            // `Foo.bar` that is no enum case: a value to compare.
+            let code = compile(.member(.name(type!, span), name, nameSpan: span, span), in: scope)
+            return { value, frame in try code(frame) == value }
+        }
+        let inner = matchers.first
+        switch (name, matchers.count) {
+        case ("some", 1): return { value, frame in try !value.isNull && inner!(value, frame) }
+        case ("some", 0): return { value, _ in !value.isNull }
+        case ("none", 0): return { value, _ in value.isNull }
+        case ("finished", 0), ("completed", 0): return { value, _ in if case .event(.completed) = value { true } else { false } }
+        case ("failure", 1), ("error", 1):
+            return { value, frame in
+                guard case .event(.error(let e)) = value else { return false }
+                return try inner!(e.value, frame)
+            }
+        case ("next", 1), ("success", 1):
+            return { value, frame in
+                guard case .event(.next(let v)) = value else { return false }
+                return try inner!(v, frame)
+            }
+        default:
+            if type == nil, resolveAmbiguity(name, span, in: scope) { return { _, _ in false } }
+            error("unknown case '.\(name)'", span,
+                  help: Suggestions.didYouMean(name, among: visibleCaseNames(in: scope) + ["some", "none", "finished", "failure"]))
+            return { _, _ in false }
+        }
+    }
+
+    // MARK: - Shorthand parameters in nested statements
+
+    /// The highest `$n` a closure body uses, plus one (0 for none); nested
+    /// closures and declarations have their own.
+    static func shorthandCount(_ statements: [Statement]) -> Int {
+        statements.reduce(0) { Swift.max($0, shorthandCount($1)) }
+    }
+
+    private static func shorthandCount(_ statement: Statement) -> Int {
+        switch statement {
+        case .binding(_, _, let e, _, _): return e.map(shorthandCount) ?? 0
+        case .expression(let e), .destructuring(_, let e, _): return shorthandCount(e)
+        case .return(let e, _): return e.map(shorthandCount) ?? 0
+        case .assignment(let t, _, let v, _, _): return Swift.max(shorthandCount(t), shorthandCount(v))
+        case .guard(let conditions, let body, _), .while(let conditions, let body, _):
+            return Swift.max(shorthandCount(conditions), shorthandCount(body))
+        case .repeat(let body, let condition, _): return Swift.max(shorthandCount(body), shorthandCount(condition))
+        case .for(_, let sequence, let filter, let body, _):
+            return Swift.max(shorthandCount(sequence), filter.map(shorthandCount) ?? 0, shorthandCount(body))
+        case .test, .break, .continue, .function, .type: return 0
+        }
+    }
+
+    private static func shorthandCount(_ conditions: [Condition]) -> Int {
+        conditions.reduce(0) { most, condition in
+            switch condition {
+            case .boolean(let e), .optionalBinding(_, _, let e, _), .matching(_, let e): return Swift.max(most, shorthandCount(e))
+            }
+        }
+    }
+
+    static func shorthandCount(_ expr: Expr) -> Int {
+        switch expr {
+        case .shorthand(let n, _): return n + 1
+        case .literal, .name, .closure, .implicitMember, .keyPath: return 0
+        case .optionalBind(let e, _), .optionalChain(let e, _), .forceUnwrap(let e, _), .inoutArgument(let e, _): return shorthandCount(e)
+        case .string(let parts, _):
+            return parts.reduce(0) { if case .interpolation(let e) = $1 { Swift.max($0, shorthandCount(e)) } else { $0 } }
+        case .array(let es, _), .tuple(let es, _, _): return es.map(shorthandCount).max() ?? 0
+        case .dictionary(let pairs, _): return pairs.map { Swift.max(shorthandCount($0.key), shorthandCount($0.value)) }.max() ?? 0
+        case .unary(_, let e, _), .member(let e, _, _, _): return shorthandCount(e)
+        case .binary(_, let a, let b, _, _), .subscriptAccess(let a, let b, _): return Swift.max(shorthandCount(a), shorthandCount(b))
+        case .ternary(let a, let b, let c, _): return Swift.max(shorthandCount(a), shorthandCount(b), shorthandCount(c))
+        case .call(let callee, let arguments, _):
+            return arguments.reduce(shorthandCount(callee)) { Swift.max($0, shorthandCount($1.value)) }
+        case .conditional(let c):
+            return Swift.max(shorthandCount(c.conditions), shorthandCount(c.body), c.elseBody.map(shorthandCount) ?? 0)
+        case .switchOver(let s):
+            return s.cases.reduce(shorthandCount(s.subject)) { most, item in
+                Swift.max(most, shorthandCount(item.body), item.guardExpr.map(shorthandCount) ?? 0)
+            }
+        }
+    }
+}
+
+extension Value {
+    var isString: Bool { if case .string = self { true } else { false } }
+
+    /// Changes a member in place: a struct's or record's field, a tuple's
+    /// position, a dictionary's key (nil removes it).
+    mutating func updateMember(_ name: String, _ body: (inout Value) throws -> Void) throws {
+        switch self {
+        case .tuple(var t):
+            guard let i = t.labels?.firstIndex(of: name) ?? Int(name).flatMap({ t.elements.indices.contains($0) ? $0 : nil }) else { break }
+            self = .null
+            defer { self = .tuple(t) }
+            var element = t.elements[i]
+            t.elements[i] = .null
+            defer { t.elements[i] = element }
+            try body(&element)
+            return
+        case .dictionary:
+            try updateSubscript(.string(name), body)
+            return
+        default:
+            break
+        }
+        throw FlowError("\(typeName) \(literal) has no member '\(name)' to change")
+    }
+
+    /// Changes an element in place: an array's (by index) or a
+    /// dictionary's (by key; nil removes it, as in Swift).
+    mutating func updateSubscript(_ key: Value, _ body: (inout Value) throws -> Void) throws {
+        switch self {
+        case .array(var a):
+            let i = try key.asInt()
+            guard a.indices.contains(i) else {
+                throw FlowError("index \(i) out of range for an array of \(a.count) element\(a.count == 1 ? "" : "s")")
+            }
+            self = .null
+            defer { self = .array(a) }
+            var element = a[i]
+            a[i] = .null
+            defer { a[i] = element }
+            try body(&element)
+        case .dictionary(var d):
+            self = .null
+            defer { self = .dictionary(d) }
+            var element = d[key] ?? .null
+            // Kept in place (not removed) while it changes: a dictionary
+            // keeps its keys in the order they were added.
+            if !element.isNull { d[key] = .null }
+            do { try body(&element) } catch {
+                if !element.isNull { d[key] = element }
+                throw error
+            }
+            d[key] = element.isNull ? Value?.none : element
+        default:
+            throw FlowError("\(typeName) \(literal) cannot be changed by subscript")
+        }
+    }
+}

@@ -1,0 +1,657 @@
+import FlowRuntime
+
+/// Swift's statements and declarations: `var`, `if`, `guard`, `switch`,
+/// loops, `func`, `struct` and `enum` (see grammar.md).
+extension Parser {
+    mutating func isWord(_ word: String) -> Bool {
+        if case .identifier(let w) = peek().kind { return w == word }
+        return false
+    }
+
+    private func isWord(_ word: String, at position: Int) -> Bool {
+        if case .identifier(let w) = tokens[position].kind { return w == word }
+        return false
+    }
+
+    /// Access modifiers and attributes that change nothing in a script
+    /// (`private`, `public`, `final`, `@discardableResult`).
+    mutating func skipModifiers() {
+        while true {
+            let token = peek()
+            if token.isSymbol("@"), let name = tokens[index + 1].labelText, Self.ignoredAttributes.contains(name) {
+                advance()
+                advance()
+                continue
+            }
+            guard case .identifier(let word) = token.kind, Self.ignoredModifiers.contains(word) else { return }
+            let next = tokens[index + 1]
+            if next.isSymbol("("), tokens[index + 3].isSymbol(")") {
+                // `private(set)`
+                advance(); advance(); advance(); advance()
+                continue
+            }
+            guard next.labelText != nil || next.isSymbol("@") else { return }
+            advance()
+        }
+    }
+
+    private static let ignoredModifiers: Set<String> = [
+        "private", "fileprivate", "public", "internal", "open", "final", "lazy", "nonisolated", "indirect", "override",
+    ]
+    private static let ignoredAttributes: Set<String> = ["discardableResult", "MainActor", "inlinable", "objc", "Sendable", "escaping"]
+
+    // MARK: - Bindings
+
+    /// `let x = e`, `var x = e`, `var x: Int`, `let (a, b) = pair`, `let _ = e`.
+    mutating func parseBinding(context: Context) throws -> Statement {
+        let first = advance()
+        let word = first.isKeyword(.let) ? "let" : "var"
+        let isVariable = word == "var"
+        if check("(") || isWord("_") {
+            let pattern = try parsePattern(binding: true)
+            if let colon = accept(":"), !skipType() {
+                throw fail("expected a type after ':'", at: peek().kind == .newline ? colon.span : peek().span)
+            }
+            _ = try expect("=", "'=' after the pattern")
+            let value = try parseExpression()
+            return .destructuring(pattern, value: value, first.span.to(value.span))
+        }
+        let nameToken = advance()
+        guard case .identifier(let name) = nameToken.kind else {
+            throw fail("expected a name after '\(word)'", at: nameToken.span)
+        }
+        do {
+            // `let x: Int = 1`: the annotation is read and dropped.
+            var typed = false
+            if let colon = accept(":") {
+                guard skipType() else { throw fail("expected a type after ':'", at: peek().kind == .newline ? colon.span : peek().span) }
+                typed = true
+            }
+            if isVariable, typed, !check("=") {
+                if check("{") {
+                    throw fail("computed properties can only be declared in a struct or enum", at: peek().span,
+                               help: "use a func, as in func \(name)() -> T { ... }")
+                }
+                // `var x: Int?`: nil until it is assigned, as in Swift.
+                return .binding(name: name, nameSpan: nameToken.span, value: nil, isVariable: true, first.span.to(nameToken.span))
+            }
+            _ = try expect("=", "'=' after '\(word) \(name)'", help: isVariable ? "give it a first value, as in var \(name) = 0" : nil)
+            let value = try parseExpression()
+            return .binding(name: name, nameSpan: nameToken.span, value: value, isVariable: isVariable, first.span.to(value.span))
+        } catch {
+            if context == .topLevel { brokenBindings.append((name, nameToken.span)) }
+            throw error
+        }
+    }
+
+    // MARK: - Statements
+
+    /// A statement that starts with one of Swift's words, or nil.
+    mutating func parseSwiftStatement(context: Context) throws -> Statement? {
+        guard case .identifier(let word) = peek().kind else { return nil }
+        let next = tokens[index + 1]
+        // A name that happens to be spelled like a keyword (`for.x`).
+        if next.isSymbol("=") || next.isSymbol(".") || next.isSymbol(",") || next.isSymbol(")") { return nil }
+        switch word {
+        case "guard": return try parseGuard()
+        case "while": return try parseWhile()
+        case "repeat" where next.isSymbol("{"): return try parseRepeat()
+        case "for": return try parseFor()
+        case "break", "continue": return try parseJump(word)
+        case "func", "mutating", "static":
+            let start = peek()
+            var isMutating = false, isStatic = false
+            while isWord("mutating") || isWord("static") {
+                if isWord("mutating") { isMutating = true } else { isStatic = true }
+                advance()
+            }
+            guard isWord("func") else {
+                if word == "func" { return nil }
+                throw fail("'\(word)' can only be used on a func of a struct or enum", at: start.span)
+            }
+            if isMutating || isStatic {
+                throw fail("'\(isMutating ? "mutating" : "static")' can only be used on a func of a struct or enum", at: start.span)
+            }
+            return .function(try parseFunction(isMutating: false, isStatic: false))
+        case "struct", "enum":
+            guard case .identifier = next.kind else { return nil }
+            return .type(try parseTypeDeclaration())
+        default:
+            return nil
+        }
+    }
+
+    /// `{ statements }`: the body of an `if`, a loop or a func.
+    mutating func parseBlock(_ what: String) throws -> (body: [Statement], close: Token) {
+        guard check("{") else {
+            throw fail("expected '{' to start the \(what)", at: peek().span)
+        }
+        let open = advance()
+        let body = try bracketed(open) { parser in
+            try parser.withNewlines(significant: true) { try $0.parseStatements(context: .block) }
+        }
+        let close = try close("}", opened: open, what)
+        return (body, close)
+    }
+
+    private mutating func parseLoopBody(_ what: String) throws -> (body: [Statement], close: Token) {
+        loopDepth += 1
+        defer { loopDepth -= 1 }
+        return try parseBlock(what)
+    }
+
+    /// The conditions of `if`, `guard` and `while`, separated by commas.
+    mutating func parseConditions(of what: String) throws -> [Condition] {
+        let trailingClosures = noTrailingClosure
+        noTrailingClosure = true
+        defer { noTrailingClosure = trailingClosures }
+        var conditions: [Condition] = []
+        repeat {
+            while peek().kind == .newline { advance() }
+            if peek().isKeyword(.let) || isWord("var") {
+                let binder = advance()
+                let nameToken = advance()
+                guard case .identifier(let name) = nameToken.kind, name != "_" else {
+                    throw fail("expected a name after '\(binder.isKeyword(.let) ? "let" : "var")'", at: nameToken.span)
+                }
+                if accept(":") != nil, !skipType() { throw fail("expected a type after ':'", at: peek().span) }
+                // `if let x` is short for `if let x = x`.
+                let value = accept("=") != nil ? try parseExpression() : .name(name, nameToken.span)
+                conditions.append(.optionalBinding(name: name, nameSpan: nameToken.span, value: value, isVariable: !binder.isKeyword(.let)))
+            } else if isWord("case") {
+                advance()
+                let pattern = try parsePattern(binding: false)
+                _ = try expect("=", "'=' and the value to match after the pattern", help: "as in if case .loaded(let v) = state { ... }")
+                conditions.append(.matching(pattern, try parseExpression()))
+            } else {
+                if check("{") { throw fail("expected a condition after '\(what)'", at: peek().span) }
+                conditions.append(.boolean(try parseExpression()))
+            }
+        } while accept(",") != nil
+        return conditions
+    }
+
+    /// `if` as an expression: the value of the branch taken.
+    mutating func parseIf() throws -> Expr {
+        let ifToken = advance()
+        let conditions = try parseConditions(of: "if")
+        let (body, close) = try parseBlock("body of the if")
+        var elseBody: [Statement]?
+        var end = close.span
+        if takeElse() {
+            if isWord("if") {
+                let nested = try parseIf()
+                elseBody = [.expression(nested)]
+                end = nested.span
+            } else {
+                let (block, close) = try parseBlock("else block")
+                elseBody = block
+                end = close.span
+            }
+        }
+        return .conditional(IfExpression(conditions: conditions, body: body, elseBody: elseBody, span: ifToken.span.to(end)))
+    }
+
+    /// Consumes an `else` that follows, on this line or the next.
+    private mutating func takeElse() -> Bool {
+        var i = index
+        while tokens[i].kind == .newline { i += 1 }
+        guard isWord("else", at: i) else { return false }
+        index = i + 1
+        return true
+    }
+
+    private mutating func parseGuard() throws -> Statement {
+        let guardToken = advance()
+        let conditions = try parseConditions(of: "guard")
+        guard isWord("else") else {
+            throw fail("expected 'else' after the conditions of guard", at: peek().span, help: "as in guard let v = x else { return }")
+        }
+        advance()
+        let reported = diagnostics.count
+        let (body, close) = try parseBlock("else block of the guard")
+        // A statement of the block that did not parse is reported already.
+        if diagnostics.count > reported { return .guard(conditions, else: body, guardToken.span.to(close.span)) }
+        let leaves: Bool
+        switch body.last {
+        case .return?, .break?, .continue?: leaves = true
+        default: leaves = false
+        }
+        guard leaves else {
+            throw fail("the else block of a guard must leave: end it with return, break or continue", at: close.span)
+        }
+        return .guard(conditions, else: body, guardToken.span.to(close.span))
+    }
+
+    private mutating func parseWhile() throws -> Statement {
+        let whileToken = advance()
+        let conditions = try parseConditions(of: "while")
+        let (body, close) = try parseLoopBody("body of the while loop")
+        return .while(conditions, body: body, whileToken.span.to(close.span))
+    }
+
+    private mutating func parseRepeat() throws -> Statement {
+        let repeatToken = advance()
+        let (body, _) = try parseLoopBody("body of the repeat loop")
+        guard takeElseLike("while") else {
+            throw fail("expected 'while' and a condition after the body of repeat", at: peek().span)
+        }
+        let condition = try parseExpression()
+        return .repeat(body: body, condition: condition, repeatToken.span.to(condition.span))
+    }
+
+    private mutating func takeElseLike(_ word: String) -> Bool {
+        var i = index
+        while tokens[i].kind == .newline { i += 1 }
+        guard isWord(word, at: i) else { return false }
+        index = i + 1
+        return true
+    }
+
+    private mutating func parseFor() throws -> Statement {
+        let forToken = advance()
+        if isWord("case") {
+            throw fail("flow has no 'for case'", at: peek().span, help: "loop over the values and match them with if case or switch")
+        }
+        let pattern = try parsePattern(binding: true)
+        guard peek().isKeyword(.in) else {
+            throw fail("expected 'in' after the loop's variable", at: peek().span, help: "as in for x in [1, 2, 3] { ... }")
+        }
+        advance()
+        let trailingClosures = noTrailingClosure
+        noTrailingClosure = true
+        let sequence = try parseExpression()
+        var filter: Expr?
+        if isWord("where") {
+            advance()
+            filter = try parseExpression()
+        }
+        noTrailingClosure = trailingClosures
+        let (body, close) = try parseLoopBody("body of the for loop")
+        return .for(pattern, in: sequence, where: filter, body: body, forToken.span.to(close.span))
+    }
+
+    private mutating func parseJump(_ word: String) throws -> Statement {
+        let token = advance()
+        if case .identifier = peek().kind {
+            throw fail("flow has no labelled statements", at: peek().span, help: "'\(word)' applies to the innermost loop")
+        }
+        if word == "continue" {
+            guard loopDepth > 0 else { throw fail("'continue' can only be used inside a loop", at: token.span) }
+            return .continue(token.span)
+        }
+        guard loopDepth > 0 || switchDepth > 0 else { throw fail("'break' can only be used inside a loop or a switch", at: token.span) }
+        return .break(token.span)
+    }
+
+    // MARK: - switch and patterns
+
+    mutating func parseSwitch() throws -> Expr {
+        let switchToken = advance()
+        let trailingClosures = noTrailingClosure
+        noTrailingClosure = true
+        let subject = try parseExpression()
+        noTrailingClosure = trailingClosures
+        guard check("{") else { throw fail("expected '{' and the cases of the switch", at: peek().span) }
+        let open = advance()
+        var cases: [SwitchExpression.Case] = []
+        try bracketed(open) { parser in
+            try parser.withNewlines(significant: true) { p in
+                p.switchDepth += 1
+                defer { p.switchDepth -= 1 }
+                while true {
+                    while p.peek().kind == .newline { p.advance() }
+                    if p.check("}") || p.peek().kind == .end { return }
+                    let start = p.peek()
+                    if p.check("@"), p.tokens[p.index + 1].labelText == "unknown" { p.advance(); p.advance() }
+                    var patterns: [Pattern] = []
+                    var guardExpr: Expr?
+                    if p.isWord("default") {
+                        p.advance()
+                    } else if p.isWord("case") {
+                        p.advance()
+                        repeat {
+                            while p.peek().kind == .newline { p.advance() }
+                            patterns.append(try p.parsePattern(binding: false))
+                        } while p.accept(",") != nil
+                        if p.isWord("where") {
+                            p.advance()
+                            guardExpr = try p.parseExpression()
+                        }
+                    } else {
+                        throw p.fail("expected 'case' or 'default' in the switch", at: start.span)
+                    }
+                    let colon = try p.expect(":", "':' after the case")
+                    let body = try p.parseStatements(context: .switchCase)
+                    if body.isEmpty {
+                        throw p.fail("a case needs at least one statement", at: colon.span, help: "write break to do nothing")
+                    }
+                    cases.append(.init(patterns: patterns, guardExpr: guardExpr, body: body, span: start.span.to(colon.span)))
+                }
+            }
+        }
+        let close = try close("}", opened: open, "switch")
+        return .switchOver(SwitchExpression(subject: subject, cases: cases, span: switchToken.span.to(close.span)))
+    }
+
+    /// A pattern of `case`, `for`, `if case` or `let ( )`. With `binding`,
+    /// names bind (after `let`); otherwise they are values to compare.
+    mutating func parsePattern(binding: Bool) throws -> Pattern {
+        let token = peek()
+        if case .identifier("_") = token.kind {
+            advance()
+            return .wildcard(token.span)
+        }
+        if token.isKeyword(.let) || isWord("var") {
+            advance()
+            return try parsePattern(binding: true)
+        }
+        if token.isSymbol("(") {
+            let open = advance()
+            var elements: [Pattern] = []
+            var labels: [String?] = []
+            try bracketed(open) { parser in
+                try parser.withNewlines(significant: false) { p in
+                    while !p.check(")") {
+                        var label: String?
+                        if let name = p.peek().labelText, p.tokens[p.index + 1].isSymbol(":") {
+                            label = name
+                            p.advance()
+                            p.advance()
+                        }
+                        labels.append(label)
+                        elements.append(try p.parsePattern(binding: binding))
+                        if p.accept(",") == nil { break }
+                    }
+                }
+            }
+            let close = try withNewlines(significant: false) { try $0.close(")", opened: open, "pattern") }
+            if elements.count == 1, labels[0] == nil { return elements[0] }
+            return .tuple(elements, labels: labels, token.span.to(close.span))
+        }
+        if token.isSymbol("."), let name = tokens[index + 1].labelText, tokens[index + 1].span.start == token.span.end {
+            advance()
+            let nameToken = advance()
+            return try parseCaseArguments(type: nil, name: name, start: token.span, end: nameToken.span, binding: binding)
+        }
+        if case .identifier(let typeName) = token.kind, typeName.first?.isUppercase == true, tokens[index + 1].isSymbol("."),
+           let name = tokens[index + 2].labelText, !tokens[index + 3].isSymbol(".") {
+            advance()
+            advance()
+            let nameToken = advance()
+            return try parseCaseArguments(type: typeName, name: name, start: token.span, end: nameToken.span, binding: binding)
+        }
+        if binding, case .identifier(let name) = token.kind {
+            advance()
+            if check("?"), peek().span.start == token.span.end {
+                let question = advance()
+                return .some(.binding(name, token.span), token.span.to(question.span))
+            }
+            return .binding(name, token.span)
+        }
+        return .expression(try nested(at: token.span) { try $0.parseCoalescing() })
+    }
+
+    /// `(let v)`, `(x: let x, y: _)` after an enum case's name, if there.
+    private mutating func parseCaseArguments(type: String?, name: String, start: Span, end: Span, binding: Bool) throws -> Pattern {
+        guard check("("), peek().span.start == end.end else {
+            return .enumCase(type: type, name: name, arguments: nil, labels: [], start.to(end))
+        }
+        let inner = try parsePattern(binding: binding)
+        let span = start.to(inner.span)
+        if case .tuple(let elements, let labels, _) = inner {
+            return .enumCase(type: type, name: name, arguments: elements, labels: labels, span)
+        }
+        return .enumCase(type: type, name: name, arguments: [inner], labels: [nil], span)
+    }
+
+    // MARK: - Declarations
+
+    /// Skips `<T: Equatable, U>` after a declared name.
+    private mutating func skipGenericParameters() {
+        guard check("<") else { return }
+        var depth = 0
+        repeat {
+            if check("<") { depth += 1 } else if check(">") { depth -= 1 }
+            advance()
+        } while depth > 0 && peek().kind != .end && peek().kind != .newline
+    }
+
+    /// Skips a `where T: Equatable` clause before a body.
+    private mutating func skipWhereClause() {
+        guard isWord("where") else { return }
+        while !check("{") && peek().kind != .newline && peek().kind != .end { advance() }
+    }
+
+    mutating func parseFunction(isMutating: Bool, isStatic: Bool) throws -> FunctionDeclaration {
+        let funcToken = advance()
+        let nameToken = advance()
+        guard case .identifier(let name) = nameToken.kind else {
+            if case .symbol = nameToken.kind {
+                throw fail("flow cannot declare operators", at: nameToken.span, help: "declare a func with a name")
+            }
+            throw fail("expected the function's name after 'func'", at: nameToken.span)
+        }
+        skipGenericParameters()
+        guard check("(") else { throw fail("expected '(' and the parameters of \(name)", at: peek().span) }
+        let open = advance()
+        var parameters: [FunctionParameter] = []
+        try bracketed(open) { parser in
+            try parser.withNewlines(significant: false) { p in
+                while !p.check(")") {
+                    parameters.append(try p.parseParameter())
+                    if p.accept(",") == nil { break }
+                }
+            }
+        }
+        _ = try withNewlines(significant: false) { try $0.close(")", opened: open, "parameter list") }
+        while isWord("async") || isWord("throws") || isWord("rethrows") { advance() }
+        if let arrow = accept("->"), !skipType() { throw fail("expected the result type after '->'", at: arrow.span) }
+        skipWhereClause()
+        let saved = (returnAllowed, loopDepth, switchDepth)
+        (returnAllowed, loopDepth, switchDepth) = (true, 0, 0)
+        defer { (returnAllowed, loopDepth, switchDepth) = saved }
+        let (body, close) = try parseBlock("body of \(name)")
+        return FunctionDeclaration(name: name, nameSpan: nameToken.span, parameters: parameters, body: body,
+                                   isMutating: isMutating, isStatic: isStatic, span: funcToken.span.to(close.span))
+    }
+
+    /// `label name: Type = default`, `_ name: inout Type`, `name: Type`.
+    private mutating func parseParameter() throws -> FunctionParameter {
+        let first = advance()
+        guard let firstName = first.labelText else { throw fail("expected a parameter name", at: first.span) }
+        var label: String? = firstName == "_" ? nil : firstName
+        var name = firstName
+        var nameSpan = first.span
+        if let second = peek().labelText, !check(":") {
+            nameSpan = advance().span
+            name = second
+        } else {
+            label = firstName
+        }
+        guard name != "_" || label == nil else { throw fail("expected a parameter name", at: nameSpan) }
+        _ = try expect(":", "':' and the type of parameter '\(name)'")
+        while check("@") { advance(); advance() }
+        let isInout = isWord("inout")
+        guard skipType() else { throw fail("expected the type of parameter '\(name)'", at: peek().span) }
+        if let dots = accept("...") {
+            throw fail("flow has no variadic parameters", at: dots.span, help: "take an array instead")
+        }
+        var defaultValue: Expr?
+        if accept("=") != nil { defaultValue = try parseExpression() }
+        return FunctionParameter(label: label, name: name, nameSpan: nameSpan, defaultValue: defaultValue, isInout: isInout)
+    }
+
+    mutating func parseTypeDeclaration() throws -> TypeDeclaration {
+        let keyword = advance()
+        let kind: TypeDeclaration.Kind = keyword.kind == .identifier("struct") ? .struct : .enum
+        let nameToken = advance()
+        guard case .identifier(let name) = nameToken.kind else {
+            throw fail("expected the name of the \(kind == .struct ? "struct" : "enum")", at: nameToken.span)
+        }
+        skipGenericParameters()
+        var inherited: [String] = []
+        if accept(":") != nil {
+            repeat {
+                if case .identifier(let type) = peek().kind { inherited.append(type) }
+                guard skipType() else { throw fail("expected a type name after ':'", at: peek().span) }
+            } while accept(",") != nil
+        }
+        skipWhereClause()
+        guard check("{") else { throw fail("expected '{' and the members of \(name)", at: peek().span) }
+        let open = advance()
+        var members = Members()
+        try bracketed(open) { parser in
+            try parser.withNewlines(significant: true) { p in
+                while true {
+                    while p.peek().kind == .newline { p.advance() }
+                    if p.check("}") || p.peek().kind == .end { return }
+                    do {
+                        try p.parseMember(of: kind, named: name, into: &members)
+                        let next = p.peek()
+                        if next.kind != .newline && !next.isSymbol("}") && next.kind != .end {
+                            throw p.fail("expected a new line after this member", at: next.span)
+                        }
+                    } catch let failure as Failure {
+                        p.diagnostics.append(failure.diagnostic)
+                        p.synchronize()
+                    }
+                }
+            }
+        }
+        let close = try close("}", opened: open, kind == .struct ? "struct" : "enum")
+        let rawType = kind == .enum ? inherited.first.flatMap { Self.rawValueTypes.contains($0) ? $0 : nil } : nil
+        return TypeDeclaration(kind: kind, name: name, nameSpan: nameToken.span, rawType: rawType, conformances: inherited,
+                               stored: members.stored, staticStored: members.staticStored, computed: members.computed,
+                               methods: members.methods, cases: members.cases, nested: members.nested,
+                               span: keyword.span.to(close.span))
+    }
+
+    private static let rawValueTypes: Set<String> = ["String", "Int", "Double", "Character", "Float"]
+
+    struct Members {
+        var stored: [TypeDeclaration.StoredProperty] = []
+        var staticStored: [TypeDeclaration.StoredProperty] = []
+        var computed: [TypeDeclaration.ComputedProperty] = []
+        var methods: [FunctionDeclaration] = []
+        var cases: [TypeDeclaration.EnumCase] = []
+        var nested: [TypeDeclaration] = []
+    }
+
+    private mutating func parseMember(of kind: TypeDeclaration.Kind, named typeName: String, into members: inout Members) throws {
+        skipModifiers()
+        if peek().isSymbol("@") {
+            let name = tokens[index + 1].labelText ?? ""
+            throw fail("flow has no property wrappers", at: peek().span.to(tokens[index + 1].span),
+                       help: name == "Published" ? "a value that changes over time is a CurrentValueSubject(initial)" : "remove @\(name)")
+        }
+        var isStatic = false, isMutating = false
+        while isWord("static") || isWord("mutating") || isWord("class") && tokens[index + 1].labelText == "func" {
+            if isWord("mutating") { isMutating = true } else { isStatic = true }
+            advance()
+            skipModifiers()
+        }
+        let start = peek()
+        if isWord("case") {
+            guard kind == .enum else { throw fail("cases can only be declared in an enum", at: start.span) }
+            advance()
+            repeat {
+                let nameToken = advance()
+                guard case .identifier(let name) = nameToken.kind else { throw fail("expected the case's name", at: nameToken.span) }
+                var associated: [String?]?
+                if check("("), peek().span.start == nameToken.span.end { associated = try parseAssociatedValues() }
+                var rawValue: Expr?
+                if accept("=") != nil { rawValue = try parseExpression() }
+                members.cases.append(.init(name: name, span: nameToken.span, associated: associated, rawValue: rawValue))
+            } while accept(",") != nil
+            return
+        }
+        if isWord("func") {
+            if isMutating, kind == .enum || isStatic { throw fail("only a struct's methods can be mutating", at: start.span) }
+            members.methods.append(try parseFunction(isMutating: isMutating, isStatic: isStatic))
+            return
+        }
+        if isWord("struct") || isWord("enum") {
+            members.nested.append(try parseTypeDeclaration())
+            return
+        }
+        if isWord("init") {
+            throw fail("flow's structs have the memberwise initialiser only", at: start.span,
+                       help: "remove init; give the properties default values, or add a static func that makes one")
+        }
+        guard start.isKeyword(.let) || isWord("var") else {
+            throw fail("expected a property, a method\(kind == .enum ? ", a case" : "") or a nested type in \(typeName)", at: start.span)
+        }
+        let isVariable = isWord("var")
+        advance()
+        let nameToken = advance()
+        guard case .identifier(let name) = nameToken.kind else { throw fail("expected the property's name", at: nameToken.span) }
+        var typed = false
+        if let colon = accept(":") {
+            guard skipType() else { throw fail("expected a type after ':'", at: peek().kind == .newline ? colon.span : peek().span) }
+            typed = true
+        }
+        if check("{") {
+            guard isVariable, typed else { throw fail("a computed property is written var \(name): Type { ... }", at: peek().span) }
+            members.computed.append(.init(name: name, span: nameToken.span, body: try parseComputedBody(name), isStatic: isStatic))
+            return
+        }
+        var defaultValue: Expr?
+        if accept("=") != nil { defaultValue = try parseExpression() }
+        if isStatic {
+            guard defaultValue != nil else { throw fail("a static property needs a value", at: nameToken.span) }
+            members.staticStored.append(.init(name: name, span: nameToken.span, defaultValue: defaultValue, isVariable: isVariable))
+            return
+        }
+        guard kind == .struct else {
+            throw fail("an enum cannot have stored properties", at: nameToken.span, help: "use a computed property, or a case with an associated value")
+        }
+        if !typed && defaultValue == nil { throw fail("expected a type or a default value for '\(name)'", at: peek().span) }
+        members.stored.append(.init(name: name, span: nameToken.span, defaultValue: defaultValue, isVariable: isVariable))
+    }
+
+    /// `{ statements }` or `{ get { statements } }`.
+    private mutating func parseComputedBody(_ name: String) throws -> [Statement] {
+        let saved = (returnAllowed, loopDepth, switchDepth)
+        (returnAllowed, loopDepth, switchDepth) = (true, 0, 0)
+        defer { (returnAllowed, loopDepth, switchDepth) = saved }
+        var i = index + 1
+        while tokens[i].kind == .newline { i += 1 }
+        guard isWord("get", at: i), tokens[i + 1].isSymbol("{") else { return try parseBlock("body of \(name)").body }
+        let open = advance()
+        index = i + 1
+        let (body, _) = try parseBlock("getter of \(name)")
+        while peek().kind == .newline { advance() }
+        if isWord("set") {
+            throw fail("flow has no property setters", at: peek().span, help: "write a mutating func that changes the stored properties")
+        }
+        _ = try close("}", opened: open, "computed property")
+        return body
+    }
+
+    /// `(Int)`, `(x: Int, y: String)`, `(_ value: Int)`: the labels.
+    private mutating func parseAssociatedValues() throws -> [String?] {
+        let open = advance()
+        var labels: [String?] = []
+        try bracketed(open) { parser in
+            try parser.withNewlines(significant: false) { p in
+                while !p.check(")") {
+                    var label: String?
+                    if let name = p.peek().labelText, p.tokens[p.index + 1].isSymbol(":") {
+                        label = name == "_" ? nil : name
+                        p.advance()
+                        p.advance()
+                    } else if p.isWord("_"), p.tokens[p.index + 1].labelText != nil, p.tokens[p.index + 2].isSymbol(":") {
+                        p.advance(); p.advance(); p.advance()
+                    }
+                    guard p.skipType() else { throw p.fail("expected the type of an associated value", at: p.peek().span) }
+                    if p.accept("=") != nil { _ = try p.parseExpression() }
+                    labels.append(label)
+                    if p.accept(",") == nil { break }
+                }
+            }
+        }
+        _ = try withNewlines(significant: false) { try $0.close(")", opened: open, "associated values") }
+        return labels
+    }
+}
