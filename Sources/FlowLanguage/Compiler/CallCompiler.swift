@@ -255,6 +255,7 @@ extension Compiler {
                 reportBadCall(call, args, nameSpan)
             } else {
                 reportOutOfRange(call, args, plans)
+                warnAboutBareDurations(call, args, plans)
             }
         }
         let env = environment
@@ -286,6 +287,21 @@ extension Compiler {
         return { target, frame in
             let values = try args.evaluate(frame)
             return try located(location) { try CollectionHelpers.call(name, on: target, labels: args.labels, arguments: values) }
+        }
+    }
+
+    /// A bare number for a duration is milliseconds, as in RxJS; a Swift
+    /// developer writing `debounce(0.5)` means seconds. Runs either way;
+    /// `flow check` says which unit it is read in.
+    private func warnAboutBareDurations(_ call: OperatorCall, _ args: CompiledArguments, _ plans: [(Signature, [[Int]])]) {
+        guard !call.form.numbersAreSeconds, let (signature, plan) = plans.first else { return }
+        for (i, constant) in args.constants.enumerated() {
+            guard let constant, constant.isNumber, let p = plan.firstIndex(where: { $0.contains(i) }),
+                  signature.parameters[p].type == .duration else { continue }
+            let number = constant.description
+            let fractional = if case .double(let d) = constant { d != d.rounded() } else { false }
+            warning("\(number) is read as \(number) milliseconds, as RxJS reads it", args.spans[i],
+                    help: fractional ? "write \(number)s if you meant seconds, or \(number)ms" : "write \(number)ms to say so")
         }
     }
 

@@ -137,10 +137,22 @@ extension Compiler {
                                    fallback: ((Expr) -> Code)?) -> Code? {
         guard CollectionMutation.names.contains(name) else { return nil }
         let labels = CollectionMutation.labels(of: name, given: arguments.map(\.label), trailingClosure: arguments.last?.isTrailing == true)
-        if fallback != nil {
+        if let fallback {
             // Only a var can be changed; anything else is the operator.
-            guard labels != nil, Self.isPlace(base), let root = Self.placeRoot(base),
-                  scope.resolve(root)?.entry.binding.isMutable == true || isImplicitSelf(root, in: scope) else { return nil }
+            guard labels != nil, Self.isPlace(base), let root = Self.placeRoot(base) else { return nil }
+            if let entry = scope.resolve(root)?.entry, !entry.binding.isMutable {
+                // A constant holding an array: say why it cannot change.
+                let read = compile(base, in: scope), operatorCall = fallback(base)
+                let location = self.location(nameSpan)
+                return { frame in
+                    if try !read(frame).isStream {
+                        throw FlowError("'\(name)' changes the value it is called on, and '\(root)' is a constant: declare it with var",
+                                        at: location)
+                    }
+                    return try operatorCall(frame)
+                }
+            }
+            guard scope.resolve(root)?.entry.binding.isMutable == true || isImplicitSelf(root, in: scope) else { return nil }
         }
         guard let labels else {
             error("no form of '\(name)' takes these arguments; it takes \(CollectionMutation.describe(name))", nameSpan)

@@ -337,7 +337,8 @@ extension Compiler {
     }
 
     func visibleCaseNames(in scope: Scope) -> [String] {
-        scope.visibleTypes.filter(\.isEnum).flatMap { $0.declaration.cases.map(\.name) }
+        var seen: Set<String> = []
+        return scope.visibleTypes.filter(\.isEnum).flatMap { $0.declaration.cases.map(\.name) }.filter { seen.insert($0).inserted }
     }
 
     /// A bare name inside a method that means a member of `self`.

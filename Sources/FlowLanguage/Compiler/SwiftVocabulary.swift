@@ -108,6 +108,12 @@ extension Compiler {
         let known = arguments == nil
             ? "flow knows " + SwiftVocabulary.constantNames.sorted().map { ".\($0)" }.joined(separator: ", ")
             : "flow knows " + SwiftVocabulary.constructors.keys.sorted().map { ".\($0)(x)" }.joined(separator: ", ")
+        let cases = visibleCaseNames(in: scope)
+        if !cases.isEmpty, SwiftVocabulary.constant(name) == nil, SwiftVocabulary.constructors[name] == nil {
+            error("unknown case '.\(name)'", span, help: Suggestions.didYouMean(name, among: cases)
+                  ?? "the cases in scope are " + cases.map { ".\($0)" }.joined(separator: ", "))
+            return { _ in .null }
+        }
         guard let arguments else {
             if let value = SwiftVocabulary.constant(name) { return { _ in value } }
             if SwiftVocabulary.constructors[name] != nil {

@@ -92,6 +92,12 @@ extension Parser {
         let next = tokens[index + 1]
         // A name that happens to be spelled like a keyword (`for.x`).
         if next.isSymbol("=") || next.isSymbol(".") || next.isSymbol(",") || next.isSymbol(")") { return nil }
+        // Two names side by side (`fucn rate(...)`, `swich x {`): the first
+        // is a keyword misspelled.
+        if next.labelText != nil, !Self.statementKeywords.contains(word), word != "import",
+           let help = Suggestions.didYouMean(word, among: Self.statementKeywords) {
+            throw fail("'\(word)' is not a keyword", at: peek().span, help: help)
+        }
         switch word {
         case "guard": return try parseGuard()
         case "while": return try parseWhile()
@@ -120,6 +126,11 @@ extension Parser {
             return nil
         }
     }
+
+    static let statementKeywords = [
+        "func", "var", "let", "if", "guard", "switch", "for", "while", "repeat", "struct", "enum", "return", "break", "continue",
+        "mutating", "static",
+    ]
 
     /// `{ statements }`: the body of an `if`, a loop or a func.
     mutating func parseBlock(_ what: String) throws -> (body: [Statement], close: Token) {
