@@ -56,6 +56,18 @@ final class Harness {
         #expect(repl.enter("let x = x + 1", "x").out == "x: Int = 11\n11")
     }
 
+    @Test func varsFuncsAndTypesLiveAcrossInputs() {
+        let repl = Harness()
+        repl.enter("var total = 1")
+        repl.enter("total += 2")
+        repl.enter("func twice(_ n: Int) -> Int { n * 2 }")
+        repl.enter("enum Coin: String { case heads, tails }")
+        #expect(repl.enter("twice(total)").out == "6")
+        #expect(repl.enter("Coin.tails.rawValue").out == "\"tails\"")
+        #expect(repl.enter("if total > 2 { \"big\" } else { \"small\" }").out == "\"big\"")
+        #expect(repl.enter("just(Coin.heads)").out == "#1 +0ms  .heads\n#1 +0ms  completed")
+    }
+
     @Test func aStreamRunsAndItsEventsAreLabelled() {
         let repl = Harness()
         #expect(repl.enter("of(1, 2).map { $0 * 10 }").out == "#1 +0ms  10\n#1 +0ms  20\n#1 +0ms  completed")

@@ -49,7 +49,9 @@ enum Builtins {
 /// The words a script can use, for completion in the REPL.
 public enum Vocabulary {
     /// Sources and other free functions: the runtime's and the language's.
-    public static var functions: [String] { (Builtins.allNames + ["let", "true", "false", "nil"]).uniqueSorted() }
+    public static var functions: [String] {
+        (Builtins.allNames + ["let", "true", "false", "nil"] + Parser.statementKeywords + ["else", "case", "default", "where", "in"]).uniqueSorted()
+    }
     /// What can follow a `.`: operators, subscribing methods, collection helpers.
     public static var methods: [String] { Builtins.allMethods.uniqueSorted() }
 }

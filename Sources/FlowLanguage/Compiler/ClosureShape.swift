@@ -106,12 +106,17 @@ final class FrameFunction: Function {
 
     override func callUpdating(_ accumulator: Value, _ value: Value) throws -> Value {
         guard shape.updatesFirstParameter, shape.parameterCount == 2 else { return try call(accumulator, value) }
-        // A fresh frame: the changed accumulator is read from it after the call.
+        return try callWithState(accumulator, value).state
+    }
+
+    override func callWithState(_ state: Value, _ value: Value) throws -> (state: Value, result: Value) {
+        guard shape.updatesFirstParameter, shape.parameterCount == 2 else { return (state, try call(state, value)) }
+        // A fresh frame: the changed state is read from it after the call.
         let frame = Frame(count: shape.frameSize, parent: captured)
-        frame.slots[0] = accumulator
+        frame.slots[0] = state
         frame.slots[1] = value
-        _ = try run(frame)
-        return frame.slots[0]
+        let result = try run(frame)
+        return (frame.slots[0], result)
     }
 }
 

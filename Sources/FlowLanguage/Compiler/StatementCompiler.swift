@@ -285,6 +285,9 @@ extension Compiler {
         if case .name("_", _) = target, op == "=" {
             return { frame in _ = try value(frame); return .null }
         }
+        if case .member(let base, "value", _, _) = target, let subjectAssignment = compileSubjectAssignment(base, op, value, opSpan, in: scope) {
+            return subjectAssignment
+        }
         guard let place = compilePlace(target, in: scope) else { return { _ in .null } }
         let location = self.location(opSpan)
         if op == "=" {
@@ -304,6 +307,32 @@ extension Compiler {
         return { frame in
             let v = try value(frame)
             try place(frame) { current in current = try binary.apply(current, v, at: location) }
+            return .null
+        }
+    }
+
+    /// Combine's `subject.value = x` (`+= 1` too): sends x into a
+    /// `CurrentValueSubject`, whose value it becomes. A subject is not a
+    /// value that is copied, so a `let` holding one may be assigned through;
+    /// in a `var` record, `value` is an ordinary field.
+    private func compileSubjectAssignment(_ base: Expr, _ op: String, _ value: @escaping Code, _ opSpan: Span, in scope: Scope) -> Code? {
+        var field: Modify?
+        if Self.isPlace(base), let root = Self.placeRoot(base), scope.resolve(root)?.entry.binding.isMutable == true || isImplicitSelf(root, in: scope) {
+            field = compilePlace(.member(base, "value", nameSpan: opSpan, base.span), in: scope)
+        }
+        let subject = compile(base, in: scope)
+        let binary = op == "=" ? nil : BinaryOperator(rawValue: String(op.dropLast()))!
+        let location = self.location(opSpan)
+        return { frame in
+            let target = try subject(frame), v = try value(frame)
+            guard case .stream(let stream) = target, let behavior = stream as? BehaviorSubject else {
+                guard let field else {
+                    throw FlowError("only a CurrentValueSubject's value can be set here, not \(target.typeName) \(target.literal)'s", at: location)
+                }
+                try field(frame) { current in current = try binary.map { try $0.apply(current, v, at: location) } ?? v }
+                return .null
+            }
+            behavior.send(try binary.map { try $0.apply(behavior.value, v, at: location) } ?? v)
             return .null
         }
     }

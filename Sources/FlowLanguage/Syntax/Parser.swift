@@ -621,14 +621,18 @@ public struct Parser {
         return accept(">") != nil
     }
 
-    /// Skips `<Int>` in `PublishSubject<Int>()` or `Observable<[String]>.just`:
+    /// Skips `<Int>` in `PublishSubject<Int>()`, `Observable<[String]>.just` or `Future<Int, Never> { }`:
     /// flow is dynamically typed, and Swift code names types everywhere. Only
-    /// after a capitalised name, and only when what follows the `>` is `(`
-    /// or `.`, so `a < b` is never read as one.
+    /// after a capitalised name, and only when what follows the `>` is `(`,
+    /// `.` or a trailing closure, so `a < b` is never read as one.
     mutating func skipGenericArguments(after name: String) {
         guard name.first?.isUppercase == true, tokens[index].isSymbol("<") else { return }
         let start = index
-        guard skipTypeArguments(), check("(") || check(".") else { index = start; return }
+        // `Future<Int, Never> { promise in ... }`: a trailing closure too.
+        guard skipTypeArguments(), check("(") || check(".") || (check("{") && !noTrailingClosure && onSameLine(peek())) else {
+            index = start
+            return
+        }
     }
 
     /// A `(`, `[` or `{` continues the expression only on the same line:

@@ -47,6 +47,12 @@ open class Function {
     /// A closure that returns the new accumulator instead works too.
     open func callUpdating(_ accumulator: Value, _ value: Value) throws -> Value { try call(accumulator, value) }
 
+    /// Calls a function that may change its first argument in place (an
+    /// `inout` state): the state after the call, and what it returned.
+    open func callWithState(_ state: Value, _ value: Value) throws -> (state: Value, result: Value) {
+        (state, try call(state, value))
+    }
+
     /// This function as an accumulator that returns what `callUpdating` gives.
     public var updatingFirstArgument: Function {
         Function.binary(name: name) { [self] accumulator, value in try callUpdating(accumulator, value) }
