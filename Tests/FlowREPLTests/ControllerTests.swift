@@ -68,6 +68,15 @@ final class Harness {
         #expect(repl.enter("just(Coin.heads)").out == "#1 +0ms  .heads\n#1 +0ms  completed")
     }
 
+    @Test func ctrlCStopsAnEndlessLoop() {
+        let repl = Harness()
+        // Ctrl-C is asked for every 1024 iterations, long before virtual time bounds the loop.
+        repl.controller.session.stopRequested = { true }
+        let stopped = repl.enter("var n = 0", "while true { n += 1 }", "n > 0")
+        #expect(stopped.err.contains("loop stopped by Ctrl-C"), "\(stopped)")
+        #expect(stopped.out.hasSuffix("true"), "\(stopped)")
+    }
+
     @Test func aStreamRunsAndItsEventsAreLabelled() {
         let repl = Harness()
         #expect(repl.enter("of(1, 2).map { $0 * 10 }").out == "#1 +0ms  10\n#1 +0ms  20\n#1 +0ms  completed")

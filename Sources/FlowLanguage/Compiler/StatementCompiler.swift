@@ -72,8 +72,8 @@ extension Compiler {
                 if try !test(frame) { _ = try orElse(frame) }
                 return .null
             }
-        case .while(let conditions, let body, _):
-            return compileLoop(in: scope) { loop in
+        case .while(let conditions, let body, let span):
+            return compileLoop(in: scope, span) { loop in
                 let test = self.compileConditions(conditions, in: loop)
                 let run = self.compileBlock(body, in: loop)
                 return { frame in
@@ -82,7 +82,8 @@ extension Compiler {
                     return true
                 }
             }
-        case .repeat(let body, let conditionExpr, _):
+        case .repeat(let body, let conditionExpr, let span):
+            let guardLoop = loopGuard(at: span)
             let loop = Scope(kind: .loop, parent: scope)
             let run = compileBlock(body, in: loop)
             // The condition cannot see the body's names, as in Swift.
@@ -91,7 +92,10 @@ extension Compiler {
             let size = loop.count, fresh = loop.createsClosures
             return { frame in
                 var current = Frame(count: size, parent: frame)
+                var count = 0
                 repeat {
+                    count += 1
+                    if count & 1023 == 0 { try guardLoop(count) }
                     do {
                         _ = try run(current)
                     } catch is BreakSignal {
@@ -122,13 +126,17 @@ extension Compiler {
     /// A loop whose body runs in a frame per iteration, so that a closure
     /// made in one iteration keeps that iteration's names; a body that makes
     /// no closures reuses one frame. `iteration` returns false to stop.
-    private func compileLoop(in scope: Scope, _ makeIteration: (Scope) -> (Frame) throws -> Bool) -> Code {
+    private func compileLoop(in scope: Scope, _ span: Span, _ makeIteration: (Scope) -> (Frame) throws -> Bool) -> Code {
         let loop = Scope(kind: .loop, parent: scope)
         let iteration = makeIteration(loop)
         let size = loop.count, fresh = loop.createsClosures
+        let guardLoop = loopGuard(at: span)
         return { frame in
             var current = Frame(count: size, parent: frame)
+            var count = 0
             while true {
+                count += 1
+                if count & 1023 == 0 { try guardLoop(count) }
                 do {
                     guard try iteration(current) else { break }
                 } catch is BreakSignal {
@@ -138,6 +146,22 @@ extension Compiler {
                 if fresh { current = Frame(count: size, parent: frame) }
             }
             return .null
+        }
+    }
+
+    /// What a `while` or `repeat` loop asks every 1024 iterations. Virtual
+    /// time cannot interrupt a loop, so it bounds it, as it bounds `range`;
+    /// in a session, Ctrl-C stops it.
+    private func loopGuard(at span: Span) -> (Int) throws -> Void {
+        let env = environment
+        let location = self.location(span)
+        let limit = VirtualScheduler.synchronousValueLimit
+        return { count in
+            if count >= limit, env.run.scheduler.isVirtual {
+                throw FlowError("loop stopped after \(limit) iterations, the most one loop runs in virtual time; is it meant to be endless?",
+                                at: location)
+            }
+            if env.interruptRequested() { throw FlowError("loop stopped by Ctrl-C", at: location) }
         }
     }
 

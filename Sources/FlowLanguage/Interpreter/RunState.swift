@@ -135,6 +135,9 @@ public final class Environment {
     var reportStreamError: (FlowError) -> Void = { _ in }
     /// `flow run --trace`: every subscribed or drawn chain is traced.
     var tracesEverything = false
+    /// Asked now and then by a running `while` loop: true when Ctrl-C was
+    /// pressed in a session, whose loop must stop a script's endless loop.
+    var interruptRequested: () -> Bool = { false }
     /// The modules the script is compiled with, by name.
     let modules: [String: BuiltinModule]
     /// Every `hot(...)` stream made so far, oldest first: a test run starts

@@ -47,7 +47,12 @@ public final class Session {
     /// Ctrl-C was pressed, which must stop even a stream that runs
     /// synchronously (`range(1, 100_000_000)`) before the loop could
     /// handle the interrupt.
-    public var stopRequested: () -> Bool = { false }
+    public var stopRequested: () -> Bool = { false } {
+        didSet {
+            let asked = stopRequested
+            environment.interruptRequested = asked
+        }
+    }
     /// Jobs stopped that way, for the interrupt to report.
     private var stoppedByRequest: [Job] = []
 

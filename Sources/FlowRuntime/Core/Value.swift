@@ -21,13 +21,24 @@ public enum Value {
 
 /// What makes a tuple a value of a declared type: the type's name and,
 /// for an enum, the case (its associated values are the tuple's elements).
-public struct Nominal: Hashable, Sendable {
+///
+/// A class, so that it costs a tuple one reference: most tuples have none.
+public final class Nominal: Hashable, Sendable {
     public let type: String
     public let caseName: String?
 
     public init(type: String, caseName: String? = nil) {
         self.type = type
         self.caseName = caseName
+    }
+
+    public static func == (lhs: Nominal, rhs: Nominal) -> Bool {
+        lhs === rhs || (lhs.type == rhs.type && lhs.caseName == rhs.caseName)
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(type)
+        hasher.combine(caseName)
     }
 }
 
