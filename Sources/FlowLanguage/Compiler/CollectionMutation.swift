@@ -166,14 +166,7 @@ extension Compiler {
         guard let place = compilePlace(base, in: scope) else { return { _ in .null } }
         let args = compileArguments(arguments, in: scope)
         let location = self.location(nameSpan)
-        var operatorCode: Code?
-        var hiddenSlot = 0
-        if let fallback {
-            let hidden = " receiver \(nameSpan.start)"
-            hiddenSlot = scope.declare(hidden, at: nameSpan)!
-            operatorCode = fallback(.name(hidden, base.span))
-        }
-        let slot = hiddenSlot, other = operatorCode
+        let (slot, other) = compileThroughHiddenSlot(fallback, base, nameSpan, in: scope)
         return { frame in
             if let other {
                 var stream: Value?

@@ -641,16 +641,9 @@ extension Compiler {
             table[type.name] = (info, compileBoundArguments(arguments, binding, info.parameters, in: scope), scope.depth(to: type.scope))
         }
         let location = self.location(nameSpan)
-        // Values of other types go to the fallback through a hidden slot.
-        var other: Code?
-        var hiddenSlot = 0
-        if let fallback {
-            let hidden = " receiver \(nameSpan.start)"
-            hiddenSlot = scope.declare(hidden, at: nameSpan)!
-            other = fallback(.name(hidden, base.span))
-        }
+        // Values of other types go to the fallback.
+        let (slot, otherCode) = compileThroughHiddenSlot(fallback, base, nameSpan, in: scope)
         let receiver = place == nil ? compile(base, in: scope) : nil
-        let otherCode = other, slot = hiddenSlot
         let mutationArguments = mutation.map { _ in compileArguments(arguments, in: scope) }
         func noMethod(_ value: Value) -> FlowError {
             FlowError("\(value.typeName) \(value.literal) has no method '\(name)'", at: location)
@@ -703,6 +696,17 @@ extension Compiler {
             frame.slots[slot] = value
             return try otherCode(frame)
         }
+    }
+
+    /// A method call's other meaning (`fallback`, given the receiver as an
+    /// expression), compiled to read a receiver already evaluated: the
+    /// caller stores it in the returned slot first, so it is evaluated once.
+    func compileThroughHiddenSlot(_ fallback: ((Expr) -> Code)?, _ base: Expr, _ nameSpan: Span, in scope: Scope) -> (slot: Int, code: Code?) {
+        guard let fallback else { return (0, nil) }
+        // A space keeps the name out of any script's reach.
+        let hidden = " receiver \(nameSpan.start)"
+        let slot = scope.declare(hidden, at: nameSpan)!
+        return (slot, fallback(.name(hidden, base.span)))
     }
 
     /// A variable, or a member or element of one.

@@ -96,12 +96,7 @@ extension Compiler {
                 repeat {
                     count += 1
                     if count & 1023 == 0 { try guardLoop(count) }
-                    do {
-                        _ = try run(current)
-                    } catch is BreakSignal {
-                        break
-                    } catch is ContinueSignal {
-                    }
+                    guard try Self.iterate(run, current) else { break }
                     if fresh { current = Frame(count: size, parent: frame) }
                 } while try located(location) { try condition(frame).asBool() }
                 return .null
@@ -137,16 +132,22 @@ extension Compiler {
             while true {
                 count += 1
                 if count & 1023 == 0 { try guardLoop(count) }
-                do {
-                    guard try iteration(current) else { break }
-                } catch is BreakSignal {
-                    break
-                } catch is ContinueSignal {
-                }
+                guard try Self.iterate(iteration, current) else { break }
                 if fresh { current = Frame(count: size, parent: frame) }
             }
             return .null
         }
+    }
+
+    /// Runs one iteration of a loop's body: false when the loop is to stop
+    /// (`break`, or a body that says so), true to go on (also `continue`).
+    private static func iterate(_ body: (Frame) throws -> Value, _ frame: Frame) throws -> Bool {
+        do { _ = try body(frame) } catch is BreakSignal { return false } catch is ContinueSignal {}
+        return true
+    }
+
+    private static func iterate(_ body: (Frame) throws -> Bool, _ frame: Frame) throws -> Bool {
+        do { return try body(frame) } catch is BreakSignal { return false } catch is ContinueSignal { return true }
     }
 
     /// What a `while` or `repeat` loop asks every 1024 iterations. Virtual
@@ -184,12 +185,7 @@ extension Compiler {
                     throw FlowError("\(element.typeName) \(element.literal) does not match the loop's pattern", at: patternLocation)
                 }
                 if let condition, try !located(filterLocation!, { try condition(current).asBool() }) { continue }
-                do {
-                    _ = try run(current)
-                } catch is BreakSignal {
-                    break
-                } catch is ContinueSignal {
-                }
+                guard try Self.iterate(run, current) else { break }
                 if fresh { current = Frame(count: size, parent: frame) }
             }
             return .null

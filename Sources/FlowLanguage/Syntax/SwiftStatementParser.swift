@@ -358,25 +358,7 @@ extension Parser {
             return try parsePattern(binding: true)
         }
         if token.isSymbol("(") {
-            let open = advance()
-            var elements: [Pattern] = []
-            var labels: [String?] = []
-            try bracketed(open) { parser in
-                try parser.withNewlines(significant: false) { p in
-                    while !p.check(")") {
-                        var label: String?
-                        if let name = p.peek().labelText, p.tokens[p.index + 1].isSymbol(":") {
-                            label = name
-                            p.advance()
-                            p.advance()
-                        }
-                        labels.append(label)
-                        elements.append(try p.parsePattern(binding: binding))
-                        if p.accept(",") == nil { break }
-                    }
-                }
-            }
-            let close = try withNewlines(significant: false) { try $0.close(")", opened: open, "pattern") }
+            let (elements, labels, close) = try parseLabelledList("pattern") { try $0.parsePattern(binding: binding) }
             if elements.count == 1, labels[0] == nil { return elements[0] }
             return .tuple(elements, labels: labels, token.span.to(close.span))
         }
@@ -642,7 +624,21 @@ extension Parser {
 
     /// `(Int)`, `(x: Int, y: String)`, `(_ value: Int)`: the labels.
     private mutating func parseAssociatedValues() throws -> [String?] {
+        try parseLabelledList("associated values") { p in
+            if p.isWord("_"), p.tokens[p.index + 1].labelText != nil, p.tokens[p.index + 2].isSymbol(":") {
+                p.advance(); p.advance(); p.advance()
+            }
+            guard p.skipType() else { throw p.fail("expected the type of an associated value", at: p.peek().span) }
+            if p.accept("=") != nil { _ = try p.parseExpression() }
+        }.labels
+    }
+
+    /// `( [label:] element, ... )`, from its `(`: the elements, their
+    /// labels (nil for none or `_`), and the closing `)`.
+    private mutating func parseLabelledList<T>(_ what: String, _ element: (inout Parser) throws -> T) throws
+        -> (elements: [T], labels: [String?], close: Token) {
         let open = advance()
+        var elements: [T] = []
         var labels: [String?] = []
         try bracketed(open) { parser in
             try parser.withNewlines(significant: false) { p in
@@ -652,17 +648,14 @@ extension Parser {
                         label = name == "_" ? nil : name
                         p.advance()
                         p.advance()
-                    } else if p.isWord("_"), p.tokens[p.index + 1].labelText != nil, p.tokens[p.index + 2].isSymbol(":") {
-                        p.advance(); p.advance(); p.advance()
                     }
-                    guard p.skipType() else { throw p.fail("expected the type of an associated value", at: p.peek().span) }
-                    if p.accept("=") != nil { _ = try p.parseExpression() }
                     labels.append(label)
+                    elements.append(try element(&p))
                     if p.accept(",") == nil { break }
                 }
             }
         }
-        _ = try withNewlines(significant: false) { try $0.close(")", opened: open, "associated values") }
-        return labels
+        let close = try withNewlines(significant: false) { try $0.close(")", opened: open, what) }
+        return (elements, labels, close)
     }
 }
