@@ -135,7 +135,10 @@ extension Compiler {
         if case .name(let moduleName, _) = base, scope.lookup(moduleName) == nil, let module = modules[moduleName] {
             return compileModuleCall(module, name, nameSpan, arguments, span, in: scope)
         }
-        if case .name(let typeName, _) = base, scope.lookup(typeName) == nil, let type = resolveType(typeName, in: scope) {
+        if let type = resolveType(base, in: scope) {
+            if let nested = resolveType(.member(base, name, nameSpan: nameSpan, nameSpan), in: scope) {
+                return compileConstruction(nested, nameSpan, arguments, span, in: scope)
+            }
             return compileStaticCall(type, name, nameSpan, arguments, span, in: scope)
         }
         if case .name(let type, let typeSpan) = base, scope.lookup(type) == nil {

@@ -333,7 +333,11 @@ final class Compiler {
             return { _ in .null }
         }
         if let scheduler = schedulerValue(base, name, in: scope) { return { _ in scheduler } }
-        if case .name(let typeName, _) = base, scope.lookup(typeName) == nil, let type = resolveType(typeName, in: scope) {
+        if let type = resolveType(base, in: scope) {
+            if let nested = resolveType(.member(base, name, nameSpan: nameSpan, nameSpan), in: scope) {
+                let value = SwiftVocabulary.type(nested.name)
+                return { _ in value }
+            }
             return compileStaticMember(type, name, nameSpan, in: scope)
         }
         if name == "self", let type = SwiftVocabulary.typeName(base), !type.split(separator: ".").contains(where: { scope.lookup(String($0)) != nil }) {

@@ -309,6 +309,22 @@ extension Compiler {
         return scope.lookupType(name)
     }
 
+    /// The type an expression names: `Cart`, or a nested `Cart.Line`; nil
+    /// where a variable of that name hides it.
+    func resolveType(_ expr: Expr, in scope: Scope) -> DeclaredType? {
+        switch expr {
+        case .name(let name, _):
+            return scope.lookup(name) == nil ? resolveType(name, in: scope) : nil
+        case .member(let base, let name, _, _):
+            guard let outer = resolveType(base, in: scope), let nested = outer.declaration.nested.first(where: { $0.name == name }) else {
+                return nil
+            }
+            return scope.lookupType(name).flatMap { $0.declaration === nested ? $0 : nil }
+        default:
+            return nil
+        }
+    }
+
     /// The enum that has case `name`: the one named, or the only one in
     /// scope (several: an error asking for the type).
     func resolveCase(type: String?, name: String, _ span: Span, in scope: Scope) -> DeclaredType? {
@@ -492,7 +508,6 @@ extension Compiler {
         guard let binding = bindArguments(arguments, to: type.initParameters, of: type.name, at: span) else { return { _ in .null } }
         let bound = compileBoundArguments(arguments, binding, type.initParameters, in: scope)
         let depth = scope.depth(to: type.scope)
-        let defaults = type.initDefaults
         // Stored `let`s with a value are not parameters, but are fields.
         let fixed = type.declaration.stored.map { property -> Code? in
             guard !property.isVariable, let value = property.defaultValue else { return nil }
@@ -500,10 +515,13 @@ extension Compiler {
         }
         let labels = type.declaration.stored.map { Optional($0.name) }
         let nominal = Nominal(type: type.name)
+        let location = self.location(nameSpan)
         return { frame in
             let root = frame.ancestor(depth)
-            var given = bound.codes.makeIterator()
-            var defaultCodes = defaults.makeIterator()
+            // Read when the call runs: a type's defaults are compiled where
+            // it is declared, possibly after this call (a nested type).
+            let defaults = type.initDefaults
+            var parameter = 0
             var elements: [Value] = []
             elements.reserveCapacity(fixed.count)
             for constant in fixed {
@@ -511,8 +529,14 @@ extension Compiler {
                     elements.append(try constant(root))
                     continue
                 }
-                let code = given.next()!, fallback = defaultCodes.next()!
-                if let code { elements.append(try code(frame)) } else { elements.append(try fallback!(root)) }
+                if let code = bound.codes[parameter] {
+                    elements.append(try code(frame))
+                } else if parameter < defaults.count, let fallback = defaults[parameter] {
+                    elements.append(try fallback(root))
+                } else {
+                    throw FlowError("'\(type.name)' needs a value for '\(type.initParameters[parameter].name)'", at: location)
+                }
+                parameter += 1
             }
             return .tuple(Tuple(elements, labels: labels, nominal: nominal))
         }
@@ -705,7 +729,7 @@ extension Compiler {
         guard let fallback else { return (0, nil) }
         // A space keeps the name out of any script's reach.
         let hidden = " receiver \(nameSpan.start)"
-        let slot = scope.declare(hidden, at: nameSpan)!
+        let slot = scope.declare(hidden, at: nameSpan) ?? scope.entries[hidden]!.slot
         return (slot, fallback(.name(hidden, base.span)))
     }
 

@@ -492,13 +492,18 @@ extension Compiler {
     private func compileCasePattern(type: String?, name: String, arguments: [Pattern]?, _ span: Span, in scope: Scope,
                                     binding: Scope.Binding) -> Matcher {
         let matchers = (arguments ?? []).map { compilePattern($0, in: scope, binding: binding) }
+        let builtin = type == nil ? Self.builtinCasePattern(name, matchers) : nil
         if let declared = resolveCase(type: type, name: name, span, in: scope) {
             let nominal = Nominal(type: declared.name, caseName: name)
             if let arguments, arguments.count != (declared.caseNamed(name)?.associated?.count ?? 0) {
                 error("'.\(name)' has \(declared.caseNamed(name)?.associated?.count ?? 0) associated values, the pattern \(arguments.count)", span)
             }
             return { value, frame in
-                guard case .tuple(let t) = value, t.nominal == nominal else { return false }
+                guard case .tuple(let t) = value, let actual = t.nominal else {
+                    // `.none` of an enum in scope, matched against an optional.
+                    return try builtin?(value, frame) ?? false
+                }
+                guard actual == nominal else { return false }
                 for (i, matcher) in matchers.enumerated() where i < t.elements.count {
                     guard try matcher(t.elements[i], frame) else { return false }
                 }
@@ -510,6 +515,16 @@ extension Compiler {
             let code = compile(.member(.name(type!, span), name, nameSpan: span, span), in: scope)
             return { value, frame in try code(frame) == value }
         }
+        if let builtin { return builtin }
+        if type == nil, resolveAmbiguity(name, span, in: scope) { return { _, _ in false } }
+        error("unknown case '.\(name)'", span,
+              help: Suggestions.didYouMean(name, among: visibleCaseNames(in: scope) + ["some", "none", "finished", "failure"]))
+        return { _, _ in false }
+    }
+
+    /// The cases of the values Swift's APIs give: optionals (`.some`,
+    /// `.none`) and completions and events (`.finished`, `.failure(e)`).
+    private static func builtinCasePattern(_ name: String, _ matchers: [Matcher]) -> Matcher? {
         let inner = matchers.first
         switch (name, matchers.count) {
         case ("some", 1): return { value, frame in try !value.isNull && inner!(value, frame) }
@@ -527,10 +542,7 @@ extension Compiler {
                 return try inner!(v, frame)
             }
         default:
-            if type == nil, resolveAmbiguity(name, span, in: scope) { return { _, _ in false } }
-            error("unknown case '.\(name)'", span,
-                  help: Suggestions.didYouMean(name, among: visibleCaseNames(in: scope) + ["some", "none", "finished", "failure"]))
-            return { _, _ in false }
+            return nil
         }
     }
 

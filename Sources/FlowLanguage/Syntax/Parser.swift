@@ -408,6 +408,7 @@ public struct Parser {
             let operand = try nested(at: amp.span) { try $0.parsePrefix() }
             return .inoutArgument(operand, amp.span.to(operand.span))
         }
+        if check("-"), isOperatorReference(offset: 1) { return try parsePostfix() }
         if case .symbol(let op) = peek().kind, op == "-" || op == "!" {
             let opToken = advance()
             let operand = try nested(at: opToken.span) { try $0.parsePrefix() }
@@ -539,6 +540,14 @@ public struct Parser {
                 return isOptionalChain ? .optionalChain(expr, expr.span) : expr
             }
         }
+    }
+
+    static let referableOperators: Set<String> = ["+", "-", "*", "/", "%", "<", "<=", ">", ">=", "==", "!=", "&&", "||"]
+
+    /// An operator alone as an argument: a `)` or `,` follows it.
+    mutating func isOperatorReference(offset: Int) -> Bool {
+        let next = peek(offset: offset)
+        return next.isSymbol(")") || next.isSymbol(",")
     }
 
     /// Whether an array or dictionary literal names a collection type
@@ -705,6 +714,11 @@ public struct Parser {
         case .keyword(let k):
             throw fail("'\(k.rawValue)' cannot be used as an expression here", at: token.span,
                        help: k == .let ? "a 'let' must start its own line" : nil)
+        case .symbol(let s) where Self.referableOperators.contains(s) && isOperatorReference(offset: 1):
+            // `reduce(0, +)`: an operator passed as a function, as in Swift.
+            advance()
+            let body = Expr.binary(op: s, .shorthand(0, token.span), .shorthand(1, token.span), opSpan: token.span, token.span)
+            return .closure(Closure(parameters: nil, body: [.expression(body)], span: token.span))
         case .symbol(let s):
             throw fail("expected an expression, found '\(s)'", at: token.span)
         }
