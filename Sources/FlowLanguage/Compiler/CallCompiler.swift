@@ -168,7 +168,10 @@ extension Compiler {
             }
         }
         let labels = arguments.map(\.label)
-        let hasOtherMeaning = Builtins.isSubscribing(name, labels: labels) || MethodMeaning(name, labels: labels, modules: modules) != nil
+        guard CollectionMutation.names.contains(name) || scope.visibleTypes.contains(where: { $0.methods[name] != nil }) else {
+            return compileValueMethodCall(base, name, nameSpan, arguments, span, in: scope)
+        }
+        let hasOtherMeaning = Builtins.isSubscribing(name, labels: labels) || methodMeaning(name, labels: labels) != nil
         if let dispatch = compileMethodDispatch(base, name, nameSpan, arguments, span, in: scope, fallback: hasOtherMeaning ? { receiver in
             self.compileValueMethodCall(receiver, name, nameSpan, arguments, span, in: scope)
         } : nil) {
@@ -193,7 +196,7 @@ extension Compiler {
         if Builtins.isSubscribing(name, labels: arguments.map(\.label)) {
             return compileSubscription(base, name, nameSpan, arguments, span, in: scope)
         }
-        guard let meaning = MethodMeaning(name, labels: arguments.map(\.label), modules: modules) else {
+        guard let meaning = methodMeaning(name, labels: arguments.map(\.label)) else {
             if let function = operatorTable.lookup(name), function.form == .function {
                 error("'\(name)' is a free function, not a method: call it as \(name)(...)", nameSpan)
             } else {

@@ -45,6 +45,23 @@ final class Compiler {
 
     func location(_ span: Span) -> SourceLocation { file.location(of: span.start) }
 
+    private struct MeaningKey: Hashable {
+        let name: String
+        let labels: [String?]
+    }
+
+    /// What each method name and labels mean, found once per script: a
+    /// long script calls the same few operators thousands of times.
+    private var meanings: [MeaningKey: MethodMeaning?] = [:]
+
+    func methodMeaning(_ name: String, labels: [String?]) -> MethodMeaning? {
+        let key = MeaningKey(name: name, labels: labels)
+        if let known = meanings[key] { return known }
+        let meaning = MethodMeaning(name, labels: labels, modules: modules)
+        meanings[key] = meaning
+        return meaning
+    }
+
     // MARK: - Statements
 
     /// A compiled statement; `test` blocks are returned separately.
@@ -382,7 +399,7 @@ final class Compiler {
             location: location(closure.span))
         if shape.parameterCount <= 2, inner.methodScope == nil,
            let direct = DirectCompiler(file: file, environment: environment, scope: inner, parameterCount: shape.parameterCount,
-                                       typeMembers: typeMemberNames(in: inner))
+                                       typeMembers: typeMemberNames(in: inner), meaning: { [unowned self] in methodMeaning($0, labels: $1) })
                .compile(body: closure.body) {
             return { frame in .function(shape.makeDirectFunction(direct, captured: frame)) }
         }

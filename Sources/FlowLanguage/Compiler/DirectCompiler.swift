@@ -17,6 +17,8 @@ struct DirectCompiler {
     /// Names of the script's types' methods and computed properties: a
     /// member by one of these names is looked up by the value's type.
     let typeMembers: Set<String>
+    /// The compiler's `methodMeaning`, found once per name and labels.
+    let meaning: (String, [String?]) -> MethodMeaning?
 
     func location(_ span: Span) -> SourceLocation { file.location(of: span.start) }
 
@@ -105,7 +107,7 @@ struct DirectCompiler {
         case .member(let base, let name, _, _) where Builtins.isSubscribing(name, labels: written):
             return subscription(base, arguments, callee.span)
         case .member(let base, let name, let span, _):
-            guard let found = MethodMeaning(name, labels: written, modules: environment.modules)?.call,
+            guard let found = meaning(name, written)?.call,
                   let target = compile(base) else { return nil }
             (call, receiver, nameSpan) = (found, target, span)
         default:

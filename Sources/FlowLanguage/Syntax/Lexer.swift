@@ -74,16 +74,29 @@ struct Lexer {
         if c == UInt8(ascii: "\"") { return string() }
         if c == UInt8(ascii: "'") { return singleQuotedString() }
         if c == UInt8(ascii: "$") { return shorthand() }
-        for symbol in Self.symbols where matches(symbol) {
-            position += symbol.utf8.count
-            return Token(kind: .symbol(symbol), span: Span(start, position))
+        for candidate in Self.symbolsByFirstByte[Int(c)] where matches(candidate.bytes) {
+            position += candidate.bytes.count
+            return Token(kind: .symbol(candidate.symbol), span: Span(start, position))
         }
         return unexpectedCharacter()
     }
 
-    private func matches(_ symbol: String) -> Bool {
+    /// `symbols` by their first byte, longest first: a token is matched
+    /// against the two or three that may start with its character.
+    private static let symbolsByFirstByte: [[(bytes: [UInt8], symbol: String)]] = {
+        var table = [[(bytes: [UInt8], symbol: String)]](repeating: [], count: 256)
+        for symbol in symbols { table[Int(symbol.utf8.first!)].append((Array(symbol.utf8), symbol)) }
+        return table
+    }()
+
+    private func matches(_ bytes: [UInt8]) -> Bool {
+        for (i, b) in bytes.enumerated() where peek(i) != b { return false }
+        return true
+    }
+
+    private func matches(_ text: String) -> Bool {
         var i = 0
-        for b in symbol.utf8 {
+        for b in text.utf8 {
             if peek(i) != b { return false }
             i += 1
         }
