@@ -21,16 +21,21 @@ enum FrontEnd {
     /// the warnings among them; nothing is compiled then.
     static func compile(_ file: SourceFile, in scope: Scope, environment: Environment) throws -> Compiled {
         let (compiled, errors) = withLargeStack(size: 256 << 20) { () -> (Compiled, [Diagnostic]) in
-            var parser = Parser(file: file)
-            let script = parser.parseScript()
+            // The parser, and its tokens, go before compiling starts: a long
+            // script's tokens take as much memory as its syntax tree.
+            let (script, parseDiagnostics, brokenBindings) = {
+                var parser = Parser(file: file)
+                let script = parser.parseScript()
+                return (script, parser.diagnostics, parser.brokenBindings)
+            }()
             let compiler = Compiler(file: file, environment: environment)
             // A binding whose value did not parse is still declared, so
             // its uses are not reported as unknown names as well.
-            for (name, span) in parser.brokenBindings { _ = scope.declare(name, at: span) }
+            for (name, span) in brokenBindings { _ = scope.declare(name, at: span) }
             let (body, tests) = compiler.compileTopLevel(script.statements, in: scope)
             let statements = script.statements.filter { if case .test = $0 { false } else { true } }
             let compiled = Compiled(statements: statements, body: body, tests: tests, warnings: Diagnostic.inSourceOrder(compiler.warnings))
-            return (compiled, Diagnostic.inSourceOrder(parser.diagnostics + compiler.diagnostics))
+            return (compiled, Diagnostic.inSourceOrder(parseDiagnostics + compiler.diagnostics))
         }
         if !errors.isEmpty { throw DiagnosticList(Diagnostic.inSourceOrder(errors + compiled.warnings)) }
         return compiled
