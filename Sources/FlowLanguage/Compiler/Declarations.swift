@@ -167,6 +167,11 @@ extension Compiler {
     }
 
     private func register(_ declaration: TypeDeclaration, in scope: Scope) {
+        if let ui = declaration.conformances.first(where: Self.swiftUIProtocols.contains) {
+            error("flow has no SwiftUI: '\(declaration.name)' is a \(ui)", declaration.nameSpan,
+                  help: "keep the reactive part of the code (its publishers and operators), and print or draw marbles instead of views")
+            return
+        }
         if let previous = scope.types[declaration.name] {
             let line = file.lineAndColumn(of: previous.declaration.nameSpan.start).line
             error("a type named '\(declaration.name)' is already declared (line \(line))", declaration.nameSpan)
@@ -197,6 +202,8 @@ extension Compiler {
             error("'\(name)' is declared twice in \(declaration.name)", span, help: "flow has no overloading: give each member its own name")
         }
     }
+
+    private static let swiftUIProtocols: Set<String> = ["View", "App", "Scene", "ObservableObject", "PreviewProvider"]
 
     /// Compiles a func or a type where it is declared: its code sees the
     /// names declared before it, as in Swift.
