@@ -108,9 +108,9 @@ enum Loader {
         }
     }
 
-    static func compile(_ file: SourceFile, arguments: [String] = []) throws -> Program {
+    static func compile(_ file: SourceFile, arguments: [String] = [], isolatingTests: Bool = false) throws -> Program {
         do {
-            return try Program(file: file, console: Output.console, arguments: arguments, modules: IOModules.all)
+            return try Program(file: file, console: Output.console, arguments: arguments, modules: IOModules.all, isolatingTests: isolatingTests)
         } catch let list as DiagnosticList {
             report(list)
             throw ExitCode(ExitStatus.invalidScript.rawValue)

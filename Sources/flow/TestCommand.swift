@@ -35,7 +35,8 @@ struct Test: ParsableCommand {
             let file: SourceFile, program: Program
             do {
                 file = try Loader.load(path)
-                program = try Loader.compile(file)
+                // A test block that does not compile fails alone.
+                program = try Loader.compile(file, isolatingTests: true)
             } catch {
                 notCompiled += 1
                 let names = (try? SourceFile.load(path: path))?.declaredTestNames ?? []
@@ -60,7 +61,29 @@ struct Test: ParsableCommand {
             let topLevel = program.run(virtual: true)
             if topLevel.expectations > 0 || !topLevel.passed { report(file.path, topLevel) }
             for (index, name) in program.testNames.enumerated() {
+                let problems = program.problems(ofTest: index)
+                guard problems.isEmpty else {
+                    failed += 1
+                    Output.out("✗ \(file.path): \(name) (the test does not compile)")
+                    for problem in problems { Output.out(problem.render(color: color)) }
+                    continue
+                }
                 report(name, program.runTest(index))
+            }
+            for (name, problems) in program.brokenTests {
+                failed += 1
+                Output.out("✗ \(file.path): \(name) (the test does not compile)")
+                for problem in problems { Output.out(problem.render(color: color)) }
+            }
+            // A block a syntax error swallowed (an unclosed brace) still counts.
+            var compiledNames = program.testNames + program.brokenTests.map(\.name)
+            for name in file.declaredTestNames {
+                if let i = compiledNames.firstIndex(of: name) {
+                    compiledNames.remove(at: i)
+                } else {
+                    failed += 1
+                    Output.out("✗ \(file.path): \(name) (the test does not compile)")
+                }
             }
         }
         let broken = notCompiled == 1 ? "1 file does" : "\(notCompiled) files do"

@@ -137,10 +137,38 @@ import Testing
         #expect(result.out[failure.upperBound...].contains("frame differs"))
     }
 
-    @Test func testCommandCountsTheTestsOfAFileThatDoesNotCompile() throws {
+    @Test func aTestThatDoesNotCompileFailsAloneWithItsErrors() throws {
         let path = try Self.script("""
+            let source = cold("-1-2|")
+            test "one" { expect(source).toBe("-1-2|") }
+            test "two" { expect(source.mapp { $0 }).toBe("-1-2|") }
+            test "three" {
+              expect(source.map { $0 * }).toBe("-1-2|")
+            }
+            test "four" {
+              expect(source.filter { $0 > 1 ).toBe("---2|")
+            }
+            test "five" { expect(source.take(1)).toBe("-(1|)") }
+            """)
+        let result = try Self.flow(["test", path])
+        #expect(result.status == 1)
+        #expect(result.out.contains("✓ \(path): one\n"))
+        // Each failure's compile errors follow its ✗ line.
+        let two = try #require(result.out.range(of: "✗ \(path): two (the test does not compile)\n"))
+        #expect(result.out[two.upperBound...].hasPrefix("\(path):3:28: error: unknown method 'mapp'"))
+        #expect(result.out.contains("✗ \(path): three (the test does not compile)\n\(path):5:28: error: expected an expression"))
+        // An unclosed bracket swallows the next block: both fail, neither is dropped.
+        #expect(result.out.contains("✗ \(path): four (the test does not compile)"))
+        #expect(result.out.contains("✗ \(path): five (the test does not compile)"))
+        #expect(result.out.hasSuffix("1 passed, 4 failed\n"))
+    }
+
+    @Test func testCommandCountsTheTestsOfAFileThatDoesNotCompile() throws {
+        // An error outside every test block fails them all, by name.
+        let path = try Self.script("""
+            let broken = just(1).mapp { $0 }
             test "one" { expect(just(1)).toBe("(1|)") }
-            test "two" { expect(just(1).mapp { $0 }).toBe("(1|)") }
+            test "two" { expect(just(1)).toBe("(1|)") }
             """)
         let result = try Self.flow(["test", path])
         #expect(result.status == 3)

@@ -70,6 +70,9 @@ final class Compiler {
         let span: Span
         let scope: Scope
         let body: [Code]
+        /// Errors inside the block, when tests are compiled each on its own
+        /// (`flow test`): the block fails with them and does not run.
+        var problems: [Diagnostic] = []
     }
 
     func compileTopLevel(_ statements: [Statement], in scope: Scope) -> (body: [Code], tests: [CompiledTest]) {

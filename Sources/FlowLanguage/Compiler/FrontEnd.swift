@@ -15,11 +15,17 @@ enum FrontEnd {
         var tests: [Compiler.CompiledTest]
         /// What compiles but probably does not do what was meant.
         var warnings: [Diagnostic]
+        /// With `isolatingTests`: test blocks that did not even parse, each
+        /// with the errors from its `test` keyword to the next one's.
+        var brokenTests: [(name: String, problems: [Diagnostic])] = []
     }
 
     /// Compiles statements into `scope`. Throws every error at once, with
-    /// the warnings among them; nothing is compiled then.
-    static func compile(_ file: SourceFile, in scope: Scope, environment: Environment) throws -> Compiled {
+    /// the warnings among them; nothing is compiled then. With
+    /// `isolatingTests`, errors inside a test block fail only that test (a
+    /// class's tests are graded one by one): only errors outside every
+    /// test block are thrown.
+    static func compile(_ file: SourceFile, in scope: Scope, environment: Environment, isolatingTests: Bool = false) throws -> Compiled {
         let (compiled, errors) = withLargeStack(size: 256 << 20) { () -> (Compiled, [Diagnostic]) in
             // The parser, and its tokens, go before compiling starts: a long
             // script's tokens take as much memory as its syntax tree.
@@ -37,8 +43,31 @@ enum FrontEnd {
             let compiled = Compiled(statements: statements, body: body, tests: tests, warnings: Diagnostic.inSourceOrder(compiler.warnings))
             return (compiled, Diagnostic.inSourceOrder(parseDiagnostics + compiler.diagnostics))
         }
-        if !errors.isEmpty { throw DiagnosticList(Diagnostic.inSourceOrder(errors + compiled.warnings)) }
-        return compiled
+        guard !errors.isEmpty else { return compiled }
+        guard isolatingTests else { throw DiagnosticList(Diagnostic.inSourceOrder(errors + compiled.warnings)) }
+        var isolated = compiled
+        var outside: [Diagnostic] = []
+        let declared = file.declaredTests
+        for error in errors {
+            let at = error.span.start
+            if let i = isolated.tests.firstIndex(where: { $0.span.start <= at && at < $0.span.end }) {
+                isolated.tests[i].problems.append(error)
+                continue
+            }
+            // In the text of a block that did not parse: from its `test` to the next.
+            guard let d = declared.lastIndex(where: { $0.start <= at }),
+                  !isolated.tests.contains(where: { $0.span.start == declared[d].start }) else {
+                outside.append(error)
+                continue
+            }
+            if let j = isolated.brokenTests.firstIndex(where: { $0.name == declared[d].name }) {
+                isolated.brokenTests[j].problems.append(error)
+            } else {
+                isolated.brokenTests.append((declared[d].name, [error]))
+            }
+        }
+        if !outside.isEmpty { throw DiagnosticList(Diagnostic.inSourceOrder(errors + compiled.warnings)) }
+        return isolated
     }
 
     /// Compiles one expression, in a scope of its own under `parent`.

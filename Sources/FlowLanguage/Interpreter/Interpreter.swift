@@ -20,11 +20,14 @@ public final class Program {
     /// (`flow check` reports it).
     public let warnings: [Diagnostic]
 
-    /// Parses and compiles; throws every diagnostic at once.
-    public init(file: SourceFile, console: Console, arguments: [String] = [], modules: [BuiltinModule] = []) throws {
+    /// Parses and compiles; throws every diagnostic at once. With
+    /// `isolatingTests` (`flow test`), errors inside a test block fail that
+    /// test alone (`problems(ofTest:)`) and only the others are thrown.
+    public init(file: SourceFile, console: Console, arguments: [String] = [], modules: [BuiltinModule] = [],
+                isolatingTests: Bool = false) throws {
         let env = Environment(file: file, output: console.out, run: .virtual(name: file.path), arguments: arguments, modules: modules)
         let scope = Scope(kind: .script, parent: nil)
-        let compiled = try FrontEnd.compile(file, in: scope, environment: env)
+        let compiled = try FrontEnd.compile(file, in: scope, environment: env, isolatingTests: isolatingTests)
         self.warnings = compiled.warnings
         self.file = file
         self.environment = env
@@ -32,6 +35,7 @@ public final class Program {
             Self.printingStreams(of: statement, code, file: file, environment: env)
         }
         self.tests = compiled.tests
+        self.brokenTests = compiled.brokenTests
         self.globalSize = scope.count
         self.bindings = scope.declaredNames
         self.console = console
@@ -39,6 +43,14 @@ public final class Program {
     }
 
     public var testNames: [String] { tests.map(\.name) }
+
+    /// The compile errors inside test block `index`: it fails with them, and
+    /// `runTest` does not run it.
+    public func problems(ofTest index: Int) -> [Diagnostic] { tests[index].problems }
+
+    /// With `isolatingTests`: the test blocks that did not parse, with their
+    /// errors. They count as failed.
+    public let brokenTests: [(name: String, problems: [Diagnostic])]
 
     /// A stream written as a statement on its own at the top of a script
     /// runs, and its values print, one a line, as the REPL shows them (an
@@ -148,6 +160,11 @@ public final class Program {
     /// have run first (its bindings are the block's outer scope).
     public func runTest(_ index: Int) -> Outcome {
         let test = tests[index]
+        guard test.problems.isEmpty else {
+            var outcome = Outcome()
+            outcome.errors = test.problems.map { FlowError($0.message, at: $0.location) }
+            return outcome
+        }
         let globals = self.globals ?? Frame(count: globalSize, parent: nil)
         let frame = Frame(count: test.scope.count, parent: globals)
         return execute(test.body, in: frame, run: .virtual(name: test.name, location: file.location(of: test.span.start)))

@@ -869,20 +869,25 @@ public struct Parser {
 extension SourceFile {
     /// The names of the file's `test` blocks, read from its tokens alone, so
     /// a file that does not compile can still report each of its tests.
-    public var declaredTestNames: [String] {
+    public var declaredTestNames: [String] { declaredTests.map(\.name) }
+
+    /// The file's `test` blocks by their tokens: each name, and where its
+    /// `test` keyword starts.
+    public var declaredTests: [(name: String, start: Int)] {
         var lexer = Lexer(file: self)
         let tokens = lexer.tokenize()
-        var names: [String] = []
+        var tests: [(name: String, start: Int)] = []
         for (i, token) in tokens.enumerated().dropLast() where token.isKeyword(.test) {
             guard i == 0 || tokens[i - 1].kind == .newline || tokens[i - 1].isSymbol("}") || tokens[i - 1].isSymbol(";"),
                   case .string(let segments) = tokens[i + 1].kind else { continue }
-            names.append(segments.map { segment in
+            let name = segments.map { segment in
                 switch segment {
                 case .text(let text): text
                 case .interpolation(let span): "\\(" + text(of: span) + ")"
                 }
-            }.joined())
+            }.joined()
+            tests.append((name, token.span.start))
         }
-        return names
+        return tests
     }
 }
