@@ -1,4 +1,5 @@
 import ArgumentParser
+import FlowIO
 import FlowLanguage
 import FlowMarbles
 import FlowRuntime
@@ -13,6 +14,9 @@ struct Test: ParsableCommand {
     @Argument(help: "Scripts, or folders searched for *.flow files.")
     var paths: [String]
 
+    @Option(help: "How to report: text (the default), tap, json or junit, for an autograder or CI.")
+    var format: TestReport.Format = .text
+
     func validate() throws {
         if paths.isEmpty { throw ValidationError("give the scripts or folders to test") }
     }
@@ -26,11 +30,11 @@ struct Test: ParsableCommand {
             }
             files += found
         }
-        var passed = 0, failed = 0, notCompiled = 0
+        let report = TestReport(format: format)
         // Everything a test reports goes to standard output, each failure's
         // details right after its ✗ line, so the report reads in order
         // wherever it goes; compile errors go to standard error.
-        let color = Output.colorOnStandardOutput
+        let color = format == .text && Output.colorOnStandardOutput
         for path in files {
             let file: SourceFile, program: Program
             do {
@@ -38,58 +42,159 @@ struct Test: ParsableCommand {
                 // A test block that does not compile fails alone.
                 program = try Loader.compile(file, isolatingTests: true)
             } catch {
-                notCompiled += 1
+                report.fileDidNotCompile(path)
                 let names = (try? SourceFile.load(path: path))?.declaredTestNames ?? []
                 for name in names.isEmpty ? [path] : names {
-                    failed += 1
-                    Output.out("✗ \(path): \(name) (the file does not compile)")
+                    report.add(.init(file: path, name: name, status: .fileDoesNotCompile, details: ""))
                 }
                 continue
             }
-            func report(_ name: String, _ outcome: Program.Outcome) {
-                if outcome.passed {
-                    passed += 1
-                    Output.out("✓ \(file.path): \(name)")
-                    return
-                }
-                failed += 1
-                Output.out("✗ \(file.path): \(name)")
-                for failure in outcome.failures { Output.out(Report.expectationFailure(failure, file: file, color: color)) }
+            func record(_ name: String, _ outcome: Program.Outcome) {
+                // Stream errors are shown on standard error as they happen;
+                // a machine's report carries them too.
+                let details = outcome.failures.map { Report.expectationFailure($0, file: file, color: color) }
+                    + (format == .text ? [] : outcome.errors.map { Report.streamError($0, file: file, color: false) })
+                report.add(.init(file: file.path, name: name, status: outcome.passed ? .passed : .failed,
+                                 details: outcome.passed ? "" : details.joined(separator: "\n")))
+            }
+            func broken(_ name: String, _ problems: [Diagnostic]) {
+                report.add(.init(file: file.path, name: name, status: .testDoesNotCompile,
+                                 details: problems.map { $0.render(color: color) }.joined(separator: "\n")))
             }
             // The statements outside any block form one more run, named after the file.
             program.drawsLanes = false
             let topLevel = program.run(virtual: true)
-            if topLevel.expectations > 0 || !topLevel.passed { report(file.path, topLevel) }
+            if topLevel.expectations > 0 || !topLevel.passed { record(file.path, topLevel) }
             for (index, name) in program.testNames.enumerated() {
                 let problems = program.problems(ofTest: index)
-                guard problems.isEmpty else {
-                    failed += 1
-                    Output.out("✗ \(file.path): \(name) (the test does not compile)")
-                    for problem in problems { Output.out(problem.render(color: color)) }
-                    continue
-                }
-                report(name, program.runTest(index))
+                if problems.isEmpty { record(name, program.runTest(index)) } else { broken(name, problems) }
             }
-            for (name, problems) in program.brokenTests {
-                failed += 1
-                Output.out("✗ \(file.path): \(name) (the test does not compile)")
-                for problem in problems { Output.out(problem.render(color: color)) }
-            }
+            for (name, problems) in program.brokenTests { broken(name, problems) }
             // A block a syntax error swallowed (an unclosed brace) still counts.
             var compiledNames = program.testNames + program.brokenTests.map(\.name)
             for name in file.declaredTestNames {
-                if let i = compiledNames.firstIndex(of: name) {
-                    compiledNames.remove(at: i)
-                } else {
-                    failed += 1
-                    Output.out("✗ \(file.path): \(name) (the test does not compile)")
-                }
+                if let i = compiledNames.firstIndex(of: name) { compiledNames.remove(at: i) } else { broken(name, []) }
             }
         }
-        let broken = notCompiled == 1 ? "1 file does" : "\(notCompiled) files do"
-        Output.out("\(passed) passed, \(failed) failed" + (notCompiled > 0 ? "; \(broken) not compile" : ""))
-        if notCompiled > 0 { throw ExitCode(ExitStatus.invalidScript.rawValue) }
-        if failed > 0 { throw ExitCode(ExitStatus.failed.rawValue) }
+        report.finish()
+        if report.filesNotCompiled > 0 { throw ExitCode(ExitStatus.invalidScript.rawValue) }
+        if report.failed > 0 { throw ExitCode(ExitStatus.failed.rawValue) }
+    }
+}
+
+/// The results of `flow test`, as text for a person (each line as it
+/// comes) or as TAP, JSON or JUnit XML for a program.
+final class TestReport {
+    enum Format: String, ExpressibleByArgument, CaseIterable {
+        case text, tap, json, junit
+    }
+
+    struct Result {
+        enum Status: String { case passed, failed, testDoesNotCompile = "test does not compile", fileDoesNotCompile = "file does not compile" }
+        var file: String
+        var name: String
+        var status: Status
+        /// What failed: expectation diffs, stream errors or compile errors.
+        var details: String
+    }
+
+    let format: Format
+    private(set) var results: [Result] = []
+    private(set) var filesNotCompiled = 0
+    var passed: Int { results.filter { $0.status == .passed }.count }
+    var failed: Int { results.count - passed }
+
+    init(format: Format) {
+        self.format = format
+        if format == .tap { Output.out("TAP version 13") }
+    }
+
+    func fileDidNotCompile(_ path: String) { filesNotCompiled += 1 }
+
+    func add(_ result: Result) {
+        results.append(result)
+        switch format {
+        case .text:
+            switch result.status {
+            case .passed: Output.out("✓ \(result.file): \(result.name)")
+            case .failed: Output.out("✗ \(result.file): \(result.name)")
+            case .testDoesNotCompile: Output.out("✗ \(result.file): \(result.name) (the test does not compile)")
+            case .fileDoesNotCompile: Output.out("✗ \(result.file): \(result.name) (the file does not compile)")
+            }
+            if !result.details.isEmpty { Output.out(result.details) }
+        case .tap:
+            let ok = result.status == .passed ? "ok" : "not ok"
+            Output.out("\(ok) \(results.count) - \(result.file): \(result.name)")
+            if result.status != .passed {
+                // A YAML block, as TAP 13 gives a failure's details.
+                Output.out("  ---\n  status: \(result.status.rawValue)")
+                if !result.details.isEmpty {
+                    Output.out("  details: |\n" + result.details.split(separator: "\n", omittingEmptySubsequences: false).map { "    " + $0 }.joined(separator: "\n"))
+                }
+                Output.out("  ...")
+            }
+        case .json, .junit:
+            break
+        }
+    }
+
+    func finish() {
+        switch format {
+        case .text:
+            let broken = filesNotCompiled == 1 ? "1 file does" : "\(filesNotCompiled) files do"
+            Output.out("\(passed) passed, \(failed) failed" + (filesNotCompiled > 0 ? "; \(broken) not compile" : ""))
+        case .tap:
+            Output.out("1..\(results.count)")
+        case .json:
+            let tests = results.map { result -> Value in
+                .dictionary(["file": .string(result.file), "name": .string(result.name), "status": .string(result.status.rawValue),
+                             "details": .string(result.details)])
+            }
+            let summary: Value = .dictionary(["passed": .int(passed), "failed": .int(failed), "filesNotCompiled": .int(filesNotCompiled),
+                                              "tests": .array(tests)])
+            Output.out((try? JSON.string(summary)) ?? "{}")
+        case .junit:
+            Output.out(junit())
+        }
+    }
+
+    /// One `testsuite` per file, one `testcase` per test.
+    private func junit() -> String {
+        var files: [String] = []
+        for result in results where !files.contains(result.file) { files.append(result.file) }
+        var out = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+        out += "<testsuites tests=\"\(results.count)\" failures=\"\(failed)\">\n"
+        for file in files {
+            let cases = results.filter { $0.file == file }
+            let failures = cases.filter { $0.status != .passed }.count
+            out += "  <testsuite name=\"\(xml(file))\" tests=\"\(cases.count)\" failures=\"\(failures)\">\n"
+            for result in cases {
+                out += "    <testcase classname=\"\(xml(file))\" name=\"\(xml(result.name))\""
+                if result.status == .passed {
+                    out += "/>\n"
+                } else {
+                    out += ">\n      <failure message=\"\(xml(result.status.rawValue))\">\(xml(result.details))</failure>\n    </testcase>\n"
+                }
+            }
+            out += "  </testsuite>\n"
+        }
+        return out + "</testsuites>"
+    }
+
+    private func xml(_ text: String) -> String {
+        var out = ""
+        for ch in text.unicodeScalars {
+            switch ch {
+            case "&": out += "&amp;"
+            case "<": out += "&lt;"
+            case ">": out += "&gt;"
+            case "\"": out += "&quot;"
+            // XML 1.0 has no other control characters, not even escaped.
+            case _ where ch.value < 0x20 && ch != "\n" && ch != "\t" && ch != "\r": continue
+            default: out.unicodeScalars.append(ch)
+            }
+        }
+        return out
     }
 }
 

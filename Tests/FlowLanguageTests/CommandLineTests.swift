@@ -163,6 +163,43 @@ import Testing
         #expect(result.out.hasSuffix("1 passed, 4 failed\n"))
     }
 
+    static let gradedScript = """
+        test "right" { expect(just(1)).toBe("(1|)") }
+        test "wrong" { expect(just(2)).toBe("(1|)") }
+        test "broken" { expect(just(1).mapp { $0 }).toBe("(1|)") }
+        """
+
+    @Test func testResultsAsJSONForAnAutograder() throws {
+        let path = try Self.script(Self.gradedScript)
+        let result = try Self.flow(["test", "--format", "json", path])
+        #expect(result.status == 1)
+        let report = try #require(try JSONSerialization.jsonObject(with: Data(result.out.utf8)) as? [String: Any])
+        #expect(report["passed"] as? Int == 1)
+        #expect(report["failed"] as? Int == 2)
+        let tests = try #require(report["tests"] as? [[String: Any]])
+        #expect(tests.map { $0["name"] as? String } == ["right", "wrong", "broken"])
+        #expect(tests.map { $0["status"] as? String } == ["passed", "failed", "test does not compile"])
+        #expect((tests[1]["details"] as? String)?.contains("value differs") == true)
+        #expect((tests[2]["details"] as? String)?.contains("unknown method 'mapp'") == true)
+    }
+
+    @Test func testResultsAsTAPAndJUnit() throws {
+        let path = try Self.script(Self.gradedScript)
+        let tap = try Self.flow(["test", "--format", "tap", path])
+        #expect(tap.status == 1)
+        let lines = tap.out.split(separator: "\n").map(String.init)
+        #expect(lines.first == "TAP version 13")
+        #expect(lines.last == "1..3")
+        #expect(lines.contains("ok 1 - \(path): right"))
+        #expect(lines.contains("not ok 2 - \(path): wrong"))
+        #expect(lines.contains("not ok 3 - \(path): broken"))
+        let junit = try Self.flow(["test", "--format", "junit", path])
+        #expect(junit.out.hasPrefix("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites tests=\"3\" failures=\"2\">"))
+        #expect(junit.out.contains("<testcase classname=\"\(path)\" name=\"right\"/>"))
+        #expect(junit.out.components(separatedBy: "<failure message=").count == 3)
+        #expect(junit.out.contains("toBe(&quot;(1|)&quot;)"), "special characters are escaped")
+    }
+
     @Test func testCommandCountsTheTestsOfAFileThatDoesNotCompile() throws {
         // An error outside every test block fails them all, by name.
         let path = try Self.script("""
