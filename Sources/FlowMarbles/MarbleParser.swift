@@ -41,6 +41,13 @@ public struct MarbleSyntaxError: Error, CustomStringConvertible {
 /// fails, `^` marks frame 0 of a hot stream (or a subscription), `!` an
 /// unsubscription.
 public enum MarbleParser {
+    /// `"???"`: the expected lane of an exercise, left for the learner to
+    /// write. Three or more `?` and nothing else (spaces aside).
+    public static func isPlaceholder(_ marbles: String) -> Bool {
+        let marks = marbles.filter { $0 != " " }
+        return marks.count >= 3 && marks.allSatisfy { $0 == "?" }
+    }
+
     public static let frame = TimeSpan.milliseconds(Int64(1))
 
     public struct Parsed {

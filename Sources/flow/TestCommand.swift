@@ -50,10 +50,8 @@ struct Test: ParsableCommand {
                 continue
             }
             func record(_ name: String, _ outcome: Program.Outcome) {
-                // Stream errors are shown on standard error as they happen;
-                // a machine's report carries them too.
                 let details = outcome.failures.map { Report.expectationFailure($0, file: file, color: color) }
-                    + (format == .text ? [] : outcome.errors.map { Report.streamError($0, file: file, color: false) })
+                    + outcome.errors.map { Report.streamError($0, file: file, color: color) }
                 report.add(.init(file: file.path, name: name, status: outcome.passed ? .passed : .failed,
                                  details: outcome.passed ? "" : details.joined(separator: "\n")))
             }
@@ -63,6 +61,8 @@ struct Test: ParsableCommand {
             }
             // The statements outside any block form one more run, named after the file.
             program.drawsLanes = false
+            // Errors are shown with the test they fail, after its ✗ line.
+            program.reportsErrors = false
             let topLevel = program.run(virtual: true)
             if topLevel.expectations > 0 || !topLevel.passed { record(file.path, topLevel) }
             for (index, name) in program.testNames.enumerated() {

@@ -200,6 +200,22 @@ import Testing
         #expect(junit.out.contains("toBe(&quot;(1|)&quot;)"), "special characters are escaped")
     }
 
+    @Test func anExerciseLeftAsQuestionMarksIsNotAnsweredYet() throws {
+        let path = try Self.script("""
+            let source = cold("-1-2|")
+            test "exercise" { expect(source.map { $0 * 2 }).toBe("???") }
+            test "example" { expect(source.take(1)).toBe("-(1|)") }
+            """)
+        let check = try Self.flow(["check", path])
+        #expect(check.status == 0)
+        #expect(check.err.contains("warning: this expectation is not answered yet"))
+        let result = try Self.flow(["test", path])
+        #expect(result.status == 1)
+        // The reason follows the ✗ line on standard output, not a diff of three '?' values.
+        #expect(result.out.contains("✗ \(path): exercise\n\(path):2:19: error: not answered yet"), "\(result.out)")
+        #expect(result.out.hasSuffix("1 passed, 1 failed\n"))
+    }
+
     @Test func testCommandCountsTheTestsOfAFileThatDoesNotCompile() throws {
         // An error outside every test block fails them all, by name.
         let path = try Self.script("""

@@ -273,7 +273,11 @@ extension Compiler {
         if case .member(let base, "subscriptions", _, _) = target.value {
             return compileSubscriptionExpectation(base, marbleArgument, toBe, location, in: scope)
         }
-        checkMarble(marbleArgument, as: .expected)
+        if case .literal(.string(let text), let placeholderSpan) = marbleArgument.value, MarbleParser.isPlaceholder(text) {
+            warning("this expectation is not answered yet", placeholderSpan, help: "write the marbles you expect in place of \"\(text)\"")
+        } else {
+            checkMarble(marbleArgument, as: .expected)
+        }
         let stream = compile(target.value, in: scope)
         let marble = compile(marbleArgument.value, in: scope)
         let values = compileMarbleValues(Array(toBe.dropFirst()), in: scope)
@@ -286,6 +290,9 @@ extension Compiler {
         return { frame in
             let observable = try located(location) { try stream(frame).asStream() }
             let expected = try located(location) { try marble(frame).asString() }
+            if MarbleParser.isPlaceholder(expected) {
+                throw FlowError("not answered yet: write the marbles you expect in place of \"\(expected)\"", at: location)
+            }
             let (symbols, errorValue) = try values(frame)
             var log = SubscriptionLog(subscribed: .zero, unsubscribed: nil)
             if let code = subscription {

@@ -94,6 +94,16 @@ public final class Program {
     /// virtual time), then expectations and `marbles` lanes in virtual time.
     /// Whether `marbles(...)` lanes are drawn (not while running tests).
     public var drawsLanes = true
+    /// Whether errors are printed on standard error as they happen; `flow
+    /// test` prints them with the test they fail instead (`Outcome.errors`).
+    public var reportsErrors = true {
+        didSet {
+            let (console, file, reports) = (console, file, reportsErrors)
+            environment.reportStreamError = { error in
+                if reports { console.err(Report.streamError(error, file: file, color: console.color)) }
+            }
+        }
+    }
     /// How lanes are drawn: time scale, wide values, colour.
     public var laneOptions = LaneDiagram.Options()
     /// Draw a lane for every stream bound at the top level (`flow run --marbles`).
@@ -195,7 +205,7 @@ public final class Program {
             return []
         } catch {
             let failure = FlowError.wrap(error)
-            console.err(Report.streamError(failure, file: file, color: console.color))
+            if reportsErrors { console.err(Report.streamError(failure, file: file, color: console.color)) }
             return [failure]
         }
     }
