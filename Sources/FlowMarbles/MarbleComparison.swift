@@ -9,6 +9,8 @@ public struct MarbleMismatch: CustomStringConvertible {
     public var caretColumn: Int
     public var reason: String
     public var legend: [String]
+    /// What the mistake probably is, when it is a common one.
+    public var hint: String?
 
     public var description: String {
         var lines = [
@@ -17,6 +19,7 @@ public struct MarbleMismatch: CustomStringConvertible {
             String(repeating: " ", count: 10 + caretColumn) + "^ " + reason,
         ]
         if !legend.isEmpty { lines.append("legend:   " + legend.joined(separator: ", ")) }
+        if let hint { lines.append("hint:     " + hint) }
         return lines.joined(separator: "\n")
     }
 }
@@ -53,7 +56,26 @@ public enum MarbleComparison {
             explanations.insert("(the \(window.start) events before, the same in both, are not shown)", at: 0)
         }
         return MarbleMismatch(
-            expected: expectedLane.text, actual: actualLane.text, caretColumn: column, reason: reason, legend: explanations)
+            expected: expectedLane.text, actual: actualLane.text, caretColumn: column, reason: reason, legend: explanations,
+            hint: inlineValueHint(index, expected, actual))
+    }
+
+    /// `toBe("-10-")` for a value 10: each character of a marble is an
+    /// event of its own, so the expected lane has a 1 and then a 0 where
+    /// the stream gave one 10.
+    static func inlineValueHint(_ index: Int, _ expected: [TimedEvent], _ actual: [TimedEvent]) -> String? {
+        guard index < actual.count, case .next(let value) = actual[index].event, index + 1 < expected.count,
+              expected[index].time == actual[index].time else { return nil }
+        let written = value.description
+        var text = ""
+        var j = index
+        while j < expected.count, case .next(let part) = expected[j].event, text.count < written.count {
+            if j > index + 1, expected[j].time - expected[j - 1].time != expected[index + 1].time - expected[index].time { return nil }
+            text += part.description
+            j += 1
+        }
+        guard j - index >= 2, text == written else { return nil }
+        return "each character of a marble is one event: write \(written) as one symbol with its value, as in toBe(\"-a-\", a: \(value.literal))"
     }
 
     /// Events kept on each side of the first difference when a lane is long.

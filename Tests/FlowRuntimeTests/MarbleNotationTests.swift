@@ -149,3 +149,22 @@ import Testing
         #expect(messages.first?.contains("the run never went idle") == true)
     }
 }
+
+@Suite struct MarbleHintTests {
+    func mismatch(expected: String, actual: String, _ values: [String: Value]) throws -> MarbleMismatch? {
+        let e = try MarbleParser.parseEvents(expected).events
+        let a = try MarbleParser.parseEvents(actual, values: values).events
+        return MarbleComparison.compare(expected: e, actual: a)
+    }
+
+    @Test func aValueOfSeveralCharactersWrittenInlineGetsAHint() throws {
+        let found = try #require(try mismatch(expected: "-10-|", actual: "-a-|", ["a": 10]))
+        #expect(found.hint == #"each character of a marble is one event: write 10 as one symbol with its value, as in toBe("-a-", a: 10)"#)
+        #expect(found.description.hasSuffix("\n" + "hint:     " + found.hint!))
+    }
+
+    @Test func otherDifferencesGetNoHint() throws {
+        #expect(try mismatch(expected: "-12-|", actual: "-a-|", ["a": 10])?.hint == nil)
+        #expect(try mismatch(expected: "--a|", actual: "-a-|", ["a": 1])?.hint == nil)
+    }
+}
