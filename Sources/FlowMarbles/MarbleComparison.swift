@@ -12,6 +12,14 @@ public struct MarbleMismatch: CustomStringConvertible {
     /// What the mistake probably is, when it is a common one.
     public var hint: String?
 
+    /// Where the expected lane is wrong, and what kind of difference it is,
+    /// without the actual lane or its values: a grader's view that does
+    /// not give the answer away.
+    public var withoutActual: String {
+        let kind = reason.split(separator: ":", maxSplits: 1).first.map(String.init) ?? reason
+        return "expected: \(expected)\n" + String(repeating: " ", count: 10 + caretColumn) + "^ " + kind
+    }
+
     public var description: String {
         var lines = [
             "expected: \(expected)",

@@ -26,6 +26,8 @@ public final class MarbleRun {
         /// The run as a whole failed (it never went idle), not one
         /// expectation: `location` is the stream that kept it going.
         public var isRunFailure = false
+        /// The comparison that failed, when an expectation did.
+        public var mismatch: MarbleMismatch?
         public var description: String { message }
     }
 
@@ -39,7 +41,7 @@ public final class MarbleRun {
         let recorder = observe(stream, subscription: subscription, location: location)
         checks.append {
             MarbleComparison.compare(expected: expected, actual: recorder.events, values: values, errorGiven: error != nil)
-                .map { ExpectationFailure(location: location, message: $0.description) }
+                .map { ExpectationFailure(location: location, message: $0.description, mismatch: $0) }
         }
     }
 

@@ -36,49 +36,62 @@ struct Test: ParsableCommand {
         // wherever it goes; compile errors go to standard error.
         let color = format == .text && Output.colorOnStandardOutput
         for path in files {
-            let file: SourceFile, program: Program
-            do {
-                file = try Loader.load(path)
-                // A test block that does not compile fails alone.
-                program = try Loader.compile(file, isolatingTests: true)
-            } catch {
-                report.fileDidNotCompile(path)
-                let names = (try? SourceFile.load(path: path))?.declaredTestNames ?? []
-                for name in names.isEmpty ? [path] : names {
-                    report.add(.init(file: path, name: name, status: .fileDoesNotCompile, details: ""))
-                }
-                continue
-            }
-            func record(_ name: String, _ outcome: Program.Outcome) {
-                let details = outcome.failures.map { Report.expectationFailure($0, file: file, color: color) }
-                    + outcome.errors.map { Report.streamError($0, file: file, color: color) }
-                report.add(.init(file: file.path, name: name, status: outcome.passed ? .passed : .failed,
-                                 details: outcome.passed ? "" : details.joined(separator: "\n")))
-            }
-            func broken(_ name: String, _ problems: [Diagnostic]) {
-                report.add(.init(file: file.path, name: name, status: .testDoesNotCompile,
-                                 details: problems.map { $0.render(color: color) }.joined(separator: "\n")))
-            }
-            // The statements outside any block form one more run, named after the file.
-            program.drawsLanes = false
-            // Errors are shown with the test they fail, after its ✗ line.
-            program.reportsErrors = false
-            let topLevel = program.run(virtual: true)
-            if topLevel.expectations > 0 || !topLevel.passed { record(file.path, topLevel) }
-            for (index, name) in program.testNames.enumerated() {
-                let problems = program.problems(ofTest: index)
-                if problems.isEmpty { record(name, program.runTest(index)) } else { broken(name, problems) }
-            }
-            for (name, problems) in program.brokenTests { broken(name, problems) }
-            // A block a syntax error swallowed (an unclosed brace) still counts.
-            var compiledNames = program.testNames + program.brokenTests.map(\.name)
-            for name in file.declaredTestNames {
-                if let i = compiledNames.firstIndex(of: name) { compiledNames.remove(at: i) } else { broken(name, []) }
-            }
+            let run = TestRunner.run(path, color: color)
+            if !run.compiled { report.fileDidNotCompile(path) }
+            for result in run.results { report.add(result) }
         }
         report.finish()
         if report.filesNotCompiled > 0 { throw ExitCode(ExitStatus.invalidScript.rawValue) }
         if report.failed > 0 { throw ExitCode(ExitStatus.failed.rawValue) }
+    }
+}
+
+/// Runs the test blocks of one file, each compiled on its own, as `flow
+/// test` and `flow grade` do.
+enum TestRunner {
+    /// The results in the file's order; `compiled` is false when an error
+    /// outside every test block failed them all.
+    static func run(_ path: String, color: Bool, hidingActual: Bool = false) -> (results: [TestReport.Result], compiled: Bool) {
+        let file: SourceFile, program: Program
+        do {
+            file = try Loader.load(path)
+            // A test block that does not compile fails alone.
+            program = try Loader.compile(file, isolatingTests: true)
+        } catch {
+            let declared = (try? SourceFile.load(path: path))?.declaredTests ?? []
+            let tests: [(name: String, points: Int)] = declared.isEmpty ? [(path, 1)] : declared.map { ($0.name, $0.points) }
+            return (tests.map { .init(file: path, name: $0.name, status: .fileDoesNotCompile, details: "", points: $0.points) }, false)
+        }
+        var results: [TestReport.Result] = []
+        let declared = file.declaredTests
+        func points(_ name: String) -> Int { declared.first { $0.name == name }?.points ?? 1 }
+        func record(_ name: String, _ outcome: Program.Outcome, points: Int) {
+            let details = outcome.failures.map { Report.expectationFailure($0, file: file, color: color, hidingActual: hidingActual) }
+                + outcome.errors.map { Report.streamError($0, file: file, color: color) }
+            results.append(.init(file: file.path, name: name, status: outcome.passed ? .passed : .failed,
+                                 details: outcome.passed ? "" : details.joined(separator: "\n"), points: points))
+        }
+        func broken(_ name: String, _ problems: [Diagnostic]) {
+            results.append(.init(file: file.path, name: name, status: .testDoesNotCompile,
+                                 details: problems.map { $0.render(color: color) }.joined(separator: "\n"), points: points(name)))
+        }
+        // The statements outside any block form one more run, named after the file.
+        program.drawsLanes = false
+        // Errors are shown with the test they fail, after its ✗ line.
+        program.reportsErrors = false
+        let topLevel = program.run(virtual: true)
+        if topLevel.expectations > 0 || !topLevel.passed { record(file.path, topLevel, points: 0) }
+        for (index, name) in program.testNames.enumerated() {
+            let problems = program.problems(ofTest: index)
+            if problems.isEmpty { record(name, program.runTest(index), points: program.points(ofTest: index)) } else { broken(name, problems) }
+        }
+        for (name, problems) in program.brokenTests { broken(name, problems) }
+        // A block a syntax error swallowed (an unclosed brace) still counts.
+        var compiledNames = program.testNames + program.brokenTests.map(\.name)
+        for name in file.declaredTestNames {
+            if let i = compiledNames.firstIndex(of: name) { compiledNames.remove(at: i) } else { broken(name, []) }
+        }
+        return (results, true)
     }
 }
 
@@ -96,6 +109,8 @@ final class TestReport {
         var status: Status
         /// What failed: expectation diffs, stream errors or compile errors.
         var details: String
+        /// What the test is worth when a class is graded.
+        var points = 1
     }
 
     let format: Format

@@ -200,6 +200,41 @@ import Testing
         #expect(junit.out.contains("toBe(&quot;(1|)&quot;)"), "special characters are escaped")
     }
 
+    @Test func gradingAClassGivesOneRowPerFileWithTestsAndPoints() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("flow-class-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let exercise = { (doubled: String, taken: String) in """
+            let source = cold("-1-2-3|")
+            test "doubles" (points: 2) { expect(source.map { $0 * 2 }).toBe("\(doubled)") }
+            test "take" { expect(source.take(2)).toBe("\(taken)") }
+            """ }
+        try exercise("-2-4-6|", "-1-(2|)").write(to: folder.appendingPathComponent("alice.flow"), atomically: true, encoding: .utf8)
+        try exercise("-2-4-8|", "???").write(to: folder.appendingPathComponent("bob.flow"), atomically: true, encoding: .utf8)
+        // An unclosed bracket outside the tests: the file does not compile.
+        let carol = "let source = cold(\"-1|\"\n" + exercise("-2|", "-1|").split(separator: "\n").dropFirst().joined(separator: "\n")
+        try carol.write(to: folder.appendingPathComponent("carol.flow"), atomically: true, encoding: .utf8)
+        let result = try Self.flow(["grade", folder.path])
+        #expect(result.status == 0, "grading succeeds whatever the grades")
+        let lines = result.out.split(separator: "\n").map { $0.split(separator: " ").joined(separator: " ") }
+        #expect(lines.first == "file tests points")
+        #expect(lines.contains("\(folder.path)/alice.flow 2 of 2 3 of 3"))
+        #expect(lines.contains("\(folder.path)/bob.flow 0 of 2 0 of 3"))
+        #expect(lines.contains("\(folder.path)/carol.flow 0 of 2 0 of 3 does not compile"))
+        #expect(lines.last == "3 files: 2 of 6 tests passed, 3 of 9 points; 1 file does not compile")
+        // The details without the actual lane: where the answer is wrong, not what is right.
+        let hidden = try Self.flow(["grade", "--details", "--hide-actual", folder.appendingPathComponent("bob.flow").path])
+        #expect(hidden.out.contains("expected: -2-4-8|"))
+        #expect(hidden.out.contains("^ value differs at frame 5\n"))
+        #expect(!hidden.out.contains("actual:"))
+        #expect(hidden.out.contains("not answered yet"))
+        let json = try Self.flow(["grade", "--format", "json", folder.path])
+        let report = try #require(try JSONSerialization.jsonObject(with: Data(json.out.utf8)) as? [String: Any])
+        let files = try #require(report["files"] as? [[String: Any]])
+        #expect(files.map { $0["points"] as? Int } == [3, 0, 0])
+        #expect(files.map { $0["possiblePoints"] as? Int } == [3, 3, 3])
+    }
+
     @Test func anExerciseLeftAsQuestionMarksIsNotAnsweredYet() throws {
         let path = try Self.script("""
             let source = cold("-1-2|")

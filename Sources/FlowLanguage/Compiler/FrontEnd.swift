@@ -18,6 +18,8 @@ enum FrontEnd {
         /// With `isolatingTests`: test blocks that did not even parse, each
         /// with the errors from its `test` keyword to the next one's.
         var brokenTests: [(name: String, problems: [Diagnostic])] = []
+        /// `test "name" (points: n)`: points by where the test starts.
+        var testPoints: [Int: Int] = [:]
     }
 
     /// Compiles statements into `scope`. Throws every error at once, with
@@ -29,10 +31,10 @@ enum FrontEnd {
         let (compiled, errors) = withLargeStack(size: 256 << 20) { () -> (Compiled, [Diagnostic]) in
             // The parser, and its tokens, go before compiling starts: a long
             // script's tokens take as much memory as its syntax tree.
-            let (script, parseDiagnostics, brokenBindings) = {
+            let (script, parseDiagnostics, brokenBindings, testPoints) = {
                 var parser = Parser(file: file)
                 let script = parser.parseScript()
-                return (script, parser.diagnostics, parser.brokenBindings)
+                return (script, parser.diagnostics, parser.brokenBindings, parser.testPoints)
             }()
             let compiler = Compiler(file: file, environment: environment)
             // A binding whose value did not parse is still declared, so
@@ -40,7 +42,8 @@ enum FrontEnd {
             for (name, span) in brokenBindings { _ = scope.declare(name, at: span) }
             let (body, tests) = compiler.compileTopLevel(script.statements, in: scope)
             let statements = script.statements.filter { if case .test = $0 { false } else { true } }
-            let compiled = Compiled(statements: statements, body: body, tests: tests, warnings: Diagnostic.inSourceOrder(compiler.warnings))
+            var compiled = Compiled(statements: statements, body: body, tests: tests, warnings: Diagnostic.inSourceOrder(compiler.warnings))
+            compiled.testPoints = testPoints
             return (compiled, Diagnostic.inSourceOrder(parseDiagnostics + compiler.diagnostics))
         }
         guard !errors.isEmpty else { return compiled }
@@ -54,8 +57,10 @@ enum FrontEnd {
                 isolated.tests[i].problems.append(error)
                 continue
             }
-            // In the text of a block that did not parse: from its `test` to the next.
-            guard let d = declared.lastIndex(where: { $0.start <= at }),
+            // In the text of a block that did not parse: after its `test`,
+            // up to the next. An error at a `test` keyword itself is what
+            // came before it left open (`cold("-a|"` on the line above).
+            guard let d = declared.lastIndex(where: { $0.start < at }),
                   !isolated.tests.contains(where: { $0.span.start == declared[d].start }) else {
                 outside.append(error)
                 continue

@@ -36,6 +36,7 @@ public final class Program {
         }
         self.tests = compiled.tests
         self.brokenTests = compiled.brokenTests
+        self.testPoints = compiled.testPoints
         self.globalSize = scope.count
         self.bindings = scope.declaredNames
         self.console = console
@@ -47,6 +48,11 @@ public final class Program {
     /// The compile errors inside test block `index`: it fails with them, and
     /// `runTest` does not run it.
     public func problems(ofTest index: Int) -> [Diagnostic] { tests[index].problems }
+
+    /// What test block `index` is worth when a class is graded:
+    /// `test "name" (points: n)`, else 1.
+    public func points(ofTest index: Int) -> Int { testPoints[tests[index].span.start] ?? 1 }
+    private let testPoints: [Int: Int]
 
     /// With `isolatingTests`: the test blocks that did not parse, with their
     /// errors. They count as failed.

@@ -15,7 +15,10 @@ public enum Report {
     }
 
     /// A failed expectation: where it was written, then both lanes.
-    public static func expectationFailure(_ failure: MarbleRun.ExpectationFailure, file: SourceFile, color: Bool) -> String {
+    /// With `hidingActual`, a failed comparison shows where the expected
+    /// lane is wrong but not the lane the stream produced (`flow grade`).
+    public static func expectationFailure(_ failure: MarbleRun.ExpectationFailure, file: SourceFile, color: Bool,
+                                          hidingActual: Bool = false) -> String {
         let paint = Paint(enabled: color)
         guard let location = failure.location, location.file == file.path else {
             // Not tied to one expectation: the run itself failed.
@@ -26,7 +29,8 @@ public enum Report {
         if failure.isRunFailure {
             return paint.bold("\(location): ") + paint.red("error:") + " " + failure.message + "\n" + excerpt
         }
-        return paint.bold("\(location): ") + paint.red("expectation failed") + "\n" + excerpt + "\n" + indent(failure.message)
+        let message = hidingActual ? failure.mismatch?.withoutActual ?? failure.message : failure.message
+        return paint.bold("\(location): ") + paint.red("expectation failed") + "\n" + excerpt + "\n" + indent(message)
     }
 
     static func indent(_ text: String) -> String {

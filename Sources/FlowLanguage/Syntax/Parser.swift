@@ -26,6 +26,9 @@ public struct Parser {
     /// Names of `let`s whose value failed to parse: still declared, so
     /// their uses do not cascade into "unknown name" errors.
     public internal(set) var brokenBindings: [(name: String, span: Span)] = []
+    /// `test "name" (points: 2) { }`: a test's weight when a class is
+    /// graded, by where its `test` keyword starts.
+    public internal(set) var testPoints: [Int: Int] = [:]
     /// Inside a closure or a func body: `return` is allowed.
     var returnAllowed = false
     /// Loops around the statement being parsed, within its closure or func.
@@ -298,6 +301,7 @@ public struct Parser {
                 throw fail("expected the test's name as a string, as in test \"map doubles\" { ... }", at: nameToken.span)
             }
             let name = segments.map { if case .text(let t) = $0 { t } else { "" } }.joined()
+            if let points = try parseTestPoints() { testPoints[first.span.start] = points }
             let open = try expect("{", "'{' to start the test's body")
             let body = try bracketed(open) { parser in
                 try parser.withNewlines(significant: true) { try $0.parseStatements(context: .test) }
@@ -548,6 +552,22 @@ public struct Parser {
     mutating func isOperatorReference(offset: Int) -> Bool {
         let next = peek(offset: offset)
         return next.isSymbol(")") || next.isSymbol(",")
+    }
+
+    /// `(points: 2)` after a test's name, if there.
+    mutating func parseTestPoints() throws -> Int? {
+        guard let open = accept("(") else { return nil }
+        guard peek().labelText == "points", tokens[index + 1].isSymbol(":") else {
+            throw fail("a test takes (points: n) after its name", at: peek().span)
+        }
+        advance()
+        advance()
+        let value = advance()
+        guard case .integer(let points) = value.kind, points >= 0 else {
+            throw fail("points are a whole number of zero or more", at: value.span)
+        }
+        _ = try close(")", opened: open, "points")
+        return points
     }
 
     /// Whether an array or dictionary literal names a collection type
@@ -871,12 +891,12 @@ extension SourceFile {
     /// a file that does not compile can still report each of its tests.
     public var declaredTestNames: [String] { declaredTests.map(\.name) }
 
-    /// The file's `test` blocks by their tokens: each name, and where its
-    /// `test` keyword starts.
-    public var declaredTests: [(name: String, start: Int)] {
+    /// The file's `test` blocks by their tokens: each name, where its
+    /// `test` keyword starts, and its points (1 unless it says).
+    public var declaredTests: [(name: String, start: Int, points: Int)] {
         var lexer = Lexer(file: self)
         let tokens = lexer.tokenize()
-        var tests: [(name: String, start: Int)] = []
+        var tests: [(name: String, start: Int, points: Int)] = []
         for (i, token) in tokens.enumerated().dropLast() where token.isKeyword(.test) {
             guard i == 0 || tokens[i - 1].kind == .newline || tokens[i - 1].isSymbol("}") || tokens[i - 1].isSymbol(";"),
                   case .string(let segments) = tokens[i + 1].kind else { continue }
@@ -886,7 +906,12 @@ extension SourceFile {
                 case .interpolation(let span): "\\(" + text(of: span) + ")"
                 }
             }.joined()
-            tests.append((name, token.span.start))
+            var points = 1
+            if i + 6 < tokens.count, tokens[i + 2].isSymbol("("), tokens[i + 3].labelText == "points", tokens[i + 4].isSymbol(":"),
+               case .integer(let n) = tokens[i + 5].kind, tokens[i + 6].isSymbol(")") {
+                points = n
+            }
+            tests.append((name, token.span.start, points))
         }
         return tests
     }
