@@ -158,21 +158,5 @@ public struct SVGDiagram {
         return rounded == rounded.rounded() ? String(Int(rounded)) : String(rounded)
     }
 
-    static func escape(_ text: String) -> String {
-        var out = ""
-        for c in text.unicodeScalars {
-            switch c {
-            case "&": out += "&amp;"
-            case "<": out += "&lt;"
-            case ">": out += "&gt;"
-            case "\"": out += "&quot;"
-            case "'": out += "&apos;"
-            default:
-                // Characters XML 1.0 forbids are left out.
-                if c.value < 0x20 && c != "\t" && c != "\n" { continue }
-                out.unicodeScalars.append(c)
-            }
-        }
-        return out
-    }
+    static func escape(_ text: String) -> String { XML.escape(text) }
 }

@@ -42,14 +42,7 @@ struct Grade: ParsableCommand {
     }
 
     func run() throws {
-        var files: [String] = []
-        for path in paths {
-            guard let found = ScriptFinder.scripts(at: path) else {
-                Output.err("flow: no such file or folder: \(path)")
-                throw ExitCode(ExitStatus.usage.rawValue)
-            }
-            files += found
-        }
+        let files = try ScriptFinder.scripts(in: paths)
         let color = format == .text && Output.colorOnStandardOutput
         var rows: [Row] = []
         for path in files {

@@ -22,14 +22,7 @@ struct Test: ParsableCommand {
     }
 
     func run() throws {
-        var files: [String] = []
-        for path in paths {
-            guard let found = ScriptFinder.scripts(at: path) else {
-                Output.err("flow: no such file or folder: \(path)")
-                throw ExitCode(ExitStatus.usage.rawValue)
-            }
-            files += found
-        }
+        let files = try ScriptFinder.scripts(in: paths)
         let report = TestReport(format: format)
         // Everything a test reports goes to standard output, each failure's
         // details right after its ✗ line, so the report reads in order
@@ -196,25 +189,25 @@ final class TestReport {
         return out + "</testsuites>"
     }
 
-    private func xml(_ text: String) -> String {
-        var out = ""
-        for ch in text.unicodeScalars {
-            switch ch {
-            case "&": out += "&amp;"
-            case "<": out += "&lt;"
-            case ">": out += "&gt;"
-            case "\"": out += "&quot;"
-            // XML 1.0 has no other control characters, not even escaped.
-            case _ where ch.value < 0x20 && ch != "\n" && ch != "\t" && ch != "\r": continue
-            default: out.unicodeScalars.append(ch)
-            }
-        }
-        return out
-    }
+    private func xml(_ text: String) -> String { XML.escape(text) }
 }
 
 /// Finds scripts: a file as given, or every *.flow below a folder, sorted.
 enum ScriptFinder {
+    /// The scripts of every path, in order; a path that does not exist is
+    /// a usage error (exit 2).
+    static func scripts(in paths: [String]) throws -> [String] {
+        var files: [String] = []
+        for path in paths {
+            guard let found = scripts(at: path) else {
+                Output.err("flow: no such file or folder: \(path)")
+                throw ExitCode(ExitStatus.usage.rawValue)
+            }
+            files += found
+        }
+        return files
+    }
+
     static func scripts(at path: String) -> [String]? {
         var info = stat()
         guard stat(path, &info) == 0 else { return nil }
