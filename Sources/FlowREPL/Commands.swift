@@ -68,15 +68,7 @@ extension Controller {
     }
 
     private func operatorsByFamily() {
-        var lines: [String] = []
-        for family in OperatorSpec.Family.allCases {
-            let names = operatorTable.entries.filter { $0.family == family }.map(\.name)
-            guard !names.isEmpty else { continue }
-            lines.append(paint.bold(family.rawValue))
-            lines += Self.wrap(names.joined(separator: ", "), width: 96).map { "  " + $0 }
-        }
-        lines.append(paint.dim(":doc NAME shows one, with its example drawn"))
-        screen.show(lines.joined(separator: "\n"))
+        screen.show(OperatorDocs.index(width: 96, bold: paint.bold) + "\n" + paint.dim(":doc NAME shows one, with its example drawn"))
     }
 
     private func draw(_ expression: String, traced: Bool) {
@@ -158,19 +150,6 @@ extension Controller {
     }
 
     /// Words of `text` in lines of at most `width` characters.
-    static func wrap(_ text: String, width: Int) -> [String] {
-        var lines: [String] = []
-        var current = ""
-        for word in text.split(separator: " ") {
-            if !current.isEmpty && current.count + word.count + 1 > width {
-                lines.append(current)
-                current = ""
-            }
-            current += (current.isEmpty ? "" : " ") + word
-        }
-        if !current.isEmpty { lines.append(current) }
-        return lines
-    }
 }
 
 extension String {

@@ -11,7 +11,7 @@ struct Doc: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Show an operator: its signature, description, aliases, and its example drawn by the engine.")
 
-    @Argument(help: "An operator's name or alias (map, switchMap, ...), a module (http), or a module's function (http.get).")
+    @Argument(help: "An operator's name or alias (map, switchMap, ...), a module (http), a module's function (http.get), a word of the language (cold, hot, expect, marbles, time) or notation. Alone: every operator by family.")
     var name: String?
 
     @Flag(help: "Every operator.")
@@ -23,11 +23,13 @@ struct Doc: ParsableCommand {
     @Option(help: "Write the example's diagram as SVG: to this file, or with --all, one file per operator into this folder.")
     var svg: String?
 
-    func validate() throws {
-        if name == nil && !all && !markdown { throw ValidationError("give an operator's name, or --all") }
-    }
-
     func run() throws {
+        if name == nil && !all && !markdown {
+            // Alone: every operator by family, and the language's own entries.
+            Output.out(OperatorDocs.index(width: 96, bold: Paint(enabled: Output.colorOnStandardOutput).bold)
+                       + "\nflow doc NAME shows one, with its example drawn")
+            return
+        }
         if let svg, all {
             mkdir(svg, 0o755)
             for spec in operatorTable.entries {

@@ -21,6 +21,27 @@ import FlowRuntime
                 "\(name) draws no finished lane:\n\(diagram)")
     }
 
+    @Test(arguments: OperatorDocs.languageEntries.keys.sorted())
+    func everyLanguageEntryHasAnExampleThatPasses(_ name: String) throws {
+        let entry = try #require(OperatorDocs.languageEntries[name])
+        let example = try #require(entry.components(separatedBy: "\nexample:\n").last)
+        let code = example.split(separator: "\n").map { String($0.dropFirst(2)) }.joined(separator: "\n")
+        // An example that is not a test block runs as one.
+        let source = code.hasPrefix("test ") ? code : "test \"example\" {\n\(code)\n}"
+        let result = try runScript(source)
+        #expect(result.tests.count == 1)
+        for (_, outcome) in result.tests { #expect(outcome.passed, "\(name): \(outcome.failures) \(outcome.errors)") }
+    }
+
+    @Test func docAloneListsEveryOperatorByFamily() throws {
+        let result = try CommandLineTests.flow(["doc"])
+        #expect(result.status == 0)
+        for family in OperatorSpec.Family.allCases { #expect(result.out.contains(family.rawValue + "\n")) }
+        #expect(result.out.contains("  cold, expect, hot, marbles, notation, time\n"))
+        let notation = try CommandLineTests.flow(["doc", "notation"])
+        #expect(notation.out.hasPrefix("The marble notation"))
+    }
+
     @Test func documentationIsCurrent() throws {
         let path = projectDirectory.appendingPathComponent("docs/operators.md").path
         let committed = try String(contentsOfFile: path, encoding: .utf8)

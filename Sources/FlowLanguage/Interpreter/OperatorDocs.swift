@@ -86,6 +86,7 @@ public enum OperatorDocs {
     /// Documentation for an operator, a module or a module's function, or
     /// what is wrong with the name (with a suggestion).
     public static func text(forName name: String, modules: [BuiltinModule]) -> Result<String, DocError> {
+        if let text = languageEntries[name] { return .success(text) }
         if let text = moduleText(name, modules: modules) { return .success(text) }
         if name.contains(".") {
             // A dotted name is a module function: suggest among those rather than among operators.
