@@ -148,7 +148,22 @@ public struct LaneDiagram {
             footer.append("(\(asked) a column would need \(end / asked.nanoseconds) columns)")
         }
         if !footer.isEmpty {
-            lines.append("legend" + String(repeating: " ", count: Swift.max(1, labelWidth - 6)) + footer.joined(separator: ", "))
+            // Wrapped to the diagram's width, entry by entry, under the lanes.
+            let indent = Swift.max(labelWidth, 7)
+            let width = Swift.max(options.maxColumns, 40)
+            var line = "legend" + String(repeating: " ", count: indent - 6)
+            var lineHasEntry = false
+            for (i, entry) in footer.enumerated() {
+                let piece = entry + (i < footer.count - 1 ? "," : "")
+                if lineHasEntry, line.count + 1 + piece.count > indent + width {
+                    lines.append(line)
+                    line = String(repeating: " ", count: indent)
+                    lineHasEntry = false
+                }
+                line += (lineHasEntry ? " " : "") + piece
+                lineHasEntry = true
+            }
+            lines.append(line)
         }
         let legendEntries = legend.entries.filter { used.contains($0.symbol) && MarbleLegend.naturalSymbol(for: $0.value) != $0.symbol }
         return Rendered(frame: frame, marbles: marbles, events: lanes.map(\.events),

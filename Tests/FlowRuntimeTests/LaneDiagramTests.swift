@@ -18,6 +18,20 @@ import Testing
         #expect(diagram.frame == .milliseconds(Int64(1)))
     }
 
+    @Test func aLongLegendWrapsEntryByEntryToTheDiagramsWidth() throws {
+        let words = ["alpha", "beta", "gamma", "delta", "epsilon", "zeta", "eta", "theta", "iota", "kappa", "lambda", "omicron"]
+        let events = words.enumerated().map { TimedEvent(.milliseconds(Int64($0.offset)), .next(.string($0.element))) }
+        let diagram = LaneDiagram(lanes: [LaneDiagram.Lane(label: "s", events: events)], options: .init(maxColumns: 40)).render()
+        let legend = Array(diagram.lines.drop { !$0.hasPrefix("legend") })
+        #expect(legend.count > 1)
+        #expect(legend.allSatisfy { $0.count <= 7 + 40 }, "\(legend)")
+        #expect(legend.dropFirst().allSatisfy { $0.hasPrefix("       ") && !$0.hasPrefix("        ") })
+        // Every entry is whole, on one line.
+        let entries = legend.joined(separator: " ").dropFirst(6).split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+        #expect(entries.count == words.count)
+        #expect(entries.first == "a = \"alpha\"" && entries.last == "l = \"omicron\"")
+    }
+
     @Test func theScaleFollowsTheEvents() throws {
         let events = (1...5).map { TimedEvent(.seconds(Double($0)), .next(.int($0))) } + [TimedEvent(.seconds(5), .completed)]
         let diagram = LaneDiagram(lanes: [LaneDiagram.Lane(label: "t", events: events)]).render()
