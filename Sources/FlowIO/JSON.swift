@@ -31,6 +31,14 @@ public enum JSON {
             out += d == d.rounded() && abs(d) < 1e15 ? String(Int64(d)) : "\(d)"
         case .string(let s): out += quoted(s)
         case .array(let items): try writeArray(items, to: &out, depth: depth)
+        case .tuple(let t) where t.nominal?.caseName != nil:
+            // An enum case as Swift's Codable writes it: its raw value, or
+            // `{"loaded": {"_0": "hi"}}` with its associated values.
+            let nominal = t.nominal!
+            if let raw = nominal.rawValue { return try write(raw, to: &out, depth: depth) }
+            let fields = t.elements.indices.map { (t.label(at: $0) ?? "_\($0)", t.elements[$0]) }
+            try writeObject([(nominal.caseName!, .dictionary(.init(uniqueKeysWithValues: fields.map { (Value.string($0.0), $0.1) })))],
+                            to: &out, depth: depth)
         case .tuple(let t):
             if let labels = t.labels, labels.allSatisfy({ $0 != nil }) {
                 try writeObject(zip(labels, t.elements).map { ($0!, $1) }, to: &out, depth: depth)

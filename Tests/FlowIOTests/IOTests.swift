@@ -107,6 +107,19 @@ func temporaryPath(_ name: String) -> String {
         let notACoder = try run(#"just("1").decode(type: Int.self, decoder: 3).sink { print($0) }"#)
         #expect(notACoder.err.first?.contains("decode: flow reads and writes JSON: give JSONDecoder(), got Int 3") == true)
     }
+
+    @Test func structsAndEnumCasesEncodeAsSwiftsCodableDoes() throws {
+        let result = try run(#"""
+            enum Currency: String { case usd, gbp = "pound" }
+            enum State { case idle, loaded(String), loading(progress: Int) }
+            struct Order { var currency: Currency; var state: State; var moved: State }
+            let order = Order(currency: .gbp, state: .loaded("hi"), moved: .loading(progress: 5))
+            just(order).encode(encoder: JSONEncoder()).sink { print($0) }
+            print(json.string([State.idle]))
+            """#)
+        #expect(result.err == [])
+        #expect(result.out == [#"{"currency":"pound","state":{"loaded":{"_0":"hi"}},"moved":{"loading":{"progress":5}}}"#, #"[{"idle":{}}]"#])
+    }
 }
 
 @Suite struct FileTests {

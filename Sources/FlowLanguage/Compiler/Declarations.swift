@@ -105,7 +105,9 @@ final class DeclaredType {
     func caseNamed(_ name: String) -> TypeDeclaration.EnumCase? { declaration.cases.first { $0.name == name } }
 
     /// A case without associated values.
-    func caseValue(_ name: String) -> Value { .tuple(Tuple([], nominal: Nominal(type: self.name, caseName: name))) }
+    func caseValue(_ name: String) -> Value {
+        .tuple(Tuple([], nominal: Nominal(type: self.name, caseName: name, rawValue: rawValues[name])))
+    }
 
     var allCases: Value { .array(declaration.cases.filter { $0.associated == nil }.map { caseValue($0.name) }) }
 
@@ -189,6 +191,8 @@ extension Compiler {
             let info = FunctionInfo(getter, location: location(property.span), hasSelf: !property.isStatic)
             if property.isStatic { type.staticComputed[property.name] = info } else { type.computed[property.name] = info }
         }
+        // Raw values are literals: known before any code uses a case.
+        if declaration.kind == .enum { compileRawValues(of: type) }
         for nested in declaration.nested { register(nested, in: scope) }
         checkDuplicateMembers(of: declaration)
     }
@@ -234,7 +238,6 @@ extension Compiler {
             let info = (property.isStatic ? type.staticComputed : type.computed)[property.name]!
             compileFunction(info, in: type.scope, selfType: type)
         }
-        if declaration.kind == .enum { compileRawValues(of: type) }
         for nested in declaration.nested {
             if let inner = type.scope.types[nested.name], inner.declaration === nested { compileMembers(of: inner) }
         }

@@ -23,13 +23,17 @@ public enum Value {
 /// for an enum, the case (its associated values are the tuple's elements).
 ///
 /// A class, so that it costs a tuple one reference: most tuples have none.
-public final class Nominal: Hashable, Sendable {
+/// (@unchecked: a raw value is a literal: a string or a number.)
+public final class Nominal: Hashable, @unchecked Sendable {
     public let type: String
     public let caseName: String?
+    /// An enum case's raw value (`case gbp = "pound"`), which JSON writes.
+    public let rawValue: Value?
 
-    public init(type: String, caseName: String? = nil) {
+    public init(type: String, caseName: String? = nil, rawValue: Value? = nil) {
         self.type = type
         self.caseName = caseName
+        self.rawValue = rawValue
     }
 
     public static func == (lhs: Nominal, rhs: Nominal) -> Bool {
