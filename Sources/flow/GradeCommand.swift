@@ -66,7 +66,7 @@ struct Grade: ParsableCommand {
             Output.out((pad(row.file, width) + pad(tests, 12) + pad(points, 12) + note).trimmingTrailingSpaces())
             guard details else { continue }
             for result in row.results where result.status != .passed {
-                Output.out("  ✗ \(result.name)" + (result.status == .passed || result.status == .failed ? "" : " (\(result.status.rawValue))"))
+                Output.out("  ✗ \(result.name)" + (result.status == .failed ? "" : " (\(result.status.rawValue))"))
                 if !result.details.isEmpty {
                     Output.out(result.details.split(separator: "\n", omittingEmptySubsequences: false).map { "    " + $0 }.joined(separator: "\n"))
                 }
