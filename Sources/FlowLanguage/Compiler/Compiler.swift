@@ -425,7 +425,6 @@ final class Compiler {
         for type in scope.visibleTypes {
             names.formUnion(type.methods.keys)
             names.formUnion(type.computed.keys)
-            if type.declaration.rawType != nil { names.insert("rawValue") }
         }
         return names
     }

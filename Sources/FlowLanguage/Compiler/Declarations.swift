@@ -619,21 +619,19 @@ extension Compiler {
     // MARK: - Members and methods of values
 
     /// Reading `value.name` where a declared type has a computed property
-    /// or raw values by that name: chosen by the value's type when it runs.
+    /// by that name: chosen by the value's type when it runs. (A case's
+    /// `rawValue` it carries itself: `Value.member` reads it.)
     func compileDynamicMember(_ base: @escaping Code, _ name: String, _ nameSpan: Span, in scope: Scope) -> Code? {
         var getters: [String: (info: FunctionInfo, depth: Int)] = [:]
-        var raw: [String: [String: Value]] = [:]
-        for type in scope.visibleTypes where getters[type.name] == nil && raw[type.name] == nil {
+        for type in scope.visibleTypes where getters[type.name] == nil {
             if let info = type.computed[name] { getters[type.name] = (info, scope.depth(to: type.scope)) }
-            if name == "rawValue", type.declaration.rawType != nil { raw[type.name] = type.rawValues }
         }
-        guard !getters.isEmpty || !raw.isEmpty else { return nil }
+        guard !getters.isEmpty else { return nil }
         let location = self.location(nameSpan)
         return { frame in
             let value = try base(frame)
-            if case .tuple(let t) = value, let nominal = t.nominal {
-                if let (info, depth) = getters[nominal.type] { return try info.run(parent: frame.ancestor(depth), self: value, arguments: []) }
-                if let table = raw[nominal.type], let caseName = nominal.caseName, let rawValue = table[caseName] { return rawValue }
+            if case .tuple(let t) = value, let type = t.nominal?.type, let (info, depth) = getters[type] {
+                return try info.run(parent: frame.ancestor(depth), self: value, arguments: [])
             }
             return try located(location) { try value.member(name) }
         }

@@ -6,6 +6,7 @@ extension Value {
         switch self {
         case .tuple(let t):
             if let v = t.element(labelled: name) { return v }
+            if name == "rawValue", let raw = t.nominal?.rawValue { return raw }
             if let i = Int(name), t.elements.indices.contains(i) { return t.elements[i] }
             if name == "count" { return .int(t.elements.count) }
         case .dictionary(let d):
