@@ -827,16 +827,24 @@ public struct Parser {
     mutating func parseClosure() throws -> Expr {
         let open = advance()
         return try bracketed(open) { parser in
-            try parser.withNewlines(significant: true) { p in
-                let saved = (p.returnAllowed, p.loopDepth, p.switchDepth)
-                (p.returnAllowed, p.loopDepth, p.switchDepth) = (true, 0, 0)
-                defer { (p.returnAllowed, p.loopDepth, p.switchDepth) = saved }
-                let parameters = p.parseClosureParameters()
-                let body = try p.parseStatements(context: .closure)
-                let close = try p.close("}", opened: open, "closure")
-                return .closure(Closure(parameters: parameters, body: body, span: open.span.to(close.span)))
+            try parser.withNewlines(significant: true) { parser in
+                try parser.inFunctionBody { p in
+                    let parameters = p.parseClosureParameters()
+                    let body = try p.parseStatements(context: .closure)
+                    let close = try p.close("}", opened: open, "closure")
+                    return .closure(Closure(parameters: parameters, body: body, span: open.span.to(close.span)))
+                }
             }
         }
+    }
+
+    /// The body of a closure, a func or a computed property: `return` is
+    /// allowed, and the loops and switches around it do not enclose it.
+    mutating func inFunctionBody<T>(_ body: (inout Parser) throws -> T) rethrows -> T {
+        let saved = (returnAllowed, loopDepth, switchDepth)
+        (returnAllowed, loopDepth, switchDepth) = (true, 0, 0)
+        defer { (returnAllowed, loopDepth, switchDepth) = saved }
+        return try body(&self)
     }
 
     /// `x in`, `a, b in`, `(a, b) in` or `_ in`, as Swift also writes them:

@@ -189,7 +189,7 @@ extension Parser {
         let (body, close) = try parseBlock("body of the if")
         var elseBody: [Statement]?
         var end = close.span
-        if takeElse() {
+        if takeFollowing("else") {
             if isWord("if") {
                 let nested = try parseIf()
                 elseBody = [.expression(nested)]
@@ -203,11 +203,12 @@ extension Parser {
         return .conditional(IfExpression(conditions: conditions, body: body, elseBody: elseBody, span: ifToken.span.to(end)))
     }
 
-    /// Consumes an `else` that follows, on this line or the next.
-    private mutating func takeElse() -> Bool {
+    /// Consumes `word` (the `else` of an `if`, the `while` of a `repeat`)
+    /// where it follows, on this line or a later one.
+    private mutating func takeFollowing(_ word: String) -> Bool {
         var i = index
         while tokens[i].kind == .newline { i += 1 }
-        guard isWord("else", at: i) else { return false }
+        guard isWord(word, at: i) else { return false }
         index = i + 1
         return true
     }
@@ -244,19 +245,11 @@ extension Parser {
     private mutating func parseRepeat() throws -> Statement {
         let repeatToken = advance()
         let (body, _) = try parseLoopBody("body of the repeat loop")
-        guard takeElseLike("while") else {
+        guard takeFollowing("while") else {
             throw fail("expected 'while' and a condition after the body of repeat", at: peek().span)
         }
         let condition = try parseExpression()
         return .repeat(body: body, condition: condition, repeatToken.span.to(condition.span))
-    }
-
-    private mutating func takeElseLike(_ word: String) -> Bool {
-        var i = index
-        while tokens[i].kind == .newline { i += 1 }
-        guard isWord(word, at: i) else { return false }
-        index = i + 1
-        return true
     }
 
     private mutating func parseFor() throws -> Statement {
@@ -441,10 +434,7 @@ extension Parser {
         while isWord("async") || isWord("throws") || isWord("rethrows") { advance() }
         if let arrow = accept("->"), !skipType() { throw fail("expected the result type after '->'", at: arrow.span) }
         skipWhereClause()
-        let saved = (returnAllowed, loopDepth, switchDepth)
-        (returnAllowed, loopDepth, switchDepth) = (true, 0, 0)
-        defer { (returnAllowed, loopDepth, switchDepth) = saved }
-        let (body, close) = try parseBlock("body of \(name)")
+        let (body, close) = try inFunctionBody { try $0.parseBlock("body of \(name)") }
         return FunctionDeclaration(name: name, nameSpan: nameToken.span, parameters: parameters, body: body,
                                    isMutating: isMutating, isStatic: isStatic, span: funcToken.span.to(close.span))
     }
@@ -605,9 +595,10 @@ extension Parser {
 
     /// `{ statements }` or `{ get { statements } }`.
     private mutating func parseComputedBody(_ name: String) throws -> [Statement] {
-        let saved = (returnAllowed, loopDepth, switchDepth)
-        (returnAllowed, loopDepth, switchDepth) = (true, 0, 0)
-        defer { (returnAllowed, loopDepth, switchDepth) = saved }
+        try inFunctionBody { try $0.parseGetter(name) }
+    }
+
+    private mutating func parseGetter(_ name: String) throws -> [Statement] {
         var i = index + 1
         while tokens[i].kind == .newline { i += 1 }
         guard isWord("get", at: i), tokens[i + 1].isSymbol("{") else { return try parseBlock("body of \(name)").body }
