@@ -44,6 +44,10 @@ public struct LaneDiagram {
         public var color = false
         /// The widest a diagram may grow before a coarser scale is chosen.
         public var maxColumns = 72
+        /// Times measured on the live clock: an event is drawn in the
+        /// nearest column, so a few microseconds of scheduling never move
+        /// it a column late.
+        public var roundsToNearestFrame = false
 
         public init(frame: TimeSpan? = nil, wide: Bool = false, color: Bool = false, maxColumns: Int = 72) {
             self.frame = frame
@@ -74,10 +78,38 @@ public struct LaneDiagram {
         public var isPlain: [Bool]
         /// Symbols that do not read as themselves, and their values.
         public var legend: [(symbol: Character, value: Value)]
-        /// The first error drawn, shown as `# = ...`.
-        public var error: FlowError?
+        /// Each different error drawn, with the labels of the lanes it
+        /// ends: one `# = ...` legend entry each.
+        public var errors: [(error: FlowError, lanes: [String])]
+        public var error: FlowError? { errors.first?.error }
         public var lines: [String]
         public var text: String { lines.joined(separator: "\n") }
+        /// What was drawn, lane by lane, to read it back.
+        var drawnLanes: [Lane] = []
+        var wide = false
+
+        /// The events lane `index` shows, read back from its marble text
+        /// as a user would read it: blank until an inner stream was
+        /// subscribed, then marble syntax, then `!` if it was cancelled.
+        /// nil where a lane is not marble syntax: a subscription lane,
+        /// values printed in place, a scale coarser than 1 ms.
+        public func readBack(_ index: Int) throws -> [TimedEvent]? {
+            let lane = drawnLanes[index]
+            guard frame == MarbleParser.frame, !wide, !lane.isSubscription else { return nil }
+            var text = Substring(marbles[index])
+            if lane.cancelled != nil, text.last == "!" { text.removeLast() }
+            var offset = TimeSpan.zero
+            if let start = lane.start {
+                while text.first == " " { text.removeFirst() }
+                offset = start
+            }
+            var values: [String: Value] = [:]
+            for (symbol, value) in legend { values[String(symbol)] = value }
+            let error = lane.events.lazy.compactMap { if case .error(let e) = $0.event { e.value } else { nil } }.first
+            return try MarbleParser.parseEvents(String(text), values: values, error: error).events.map {
+                TimedEvent($0.time + offset, $0.event)
+            }
+        }
     }
 
     static let niceFrames: [Int64] = [1, 2, 5, 10, 20, 50, 100, 200, 500, 1000, 2000, 5000, 10_000, 30_000, 60_000, 300_000, 600_000, 3_600_000]
@@ -113,36 +145,38 @@ public struct LaneDiagram {
     public func render() -> Rendered {
         let frame = chooseFrame()
         var legend = MarbleLegend()
+        legend.reserveNaturalSymbols(for: lanes.lazy.flatMap(\.events).compactMap { if case .next(let v) = $0.event { v } else { nil } })
         let paint = LanePaint(enabled: options.color)
         // Symbols first, so that every lane shares one legend.
-        let cells = lanes.map { lane in Self.cells(lane.events, frame: frame, legend: &legend, wide: options.wide) }
-        let layout = Self.columnWidths(cells, wide: options.wide)
-        let labelWidth = (lanes.map(\.label.count).max() ?? 0) + 2
+        let cells = lanes.map { lane in Self.cells(lane.events, frame: frame, legend: &legend, wide: options.wide, rounding: options.roundsToNearestFrame) }
+        let marks = zip(lanes, cells).map { lane, laneCells in Self.marks(for: lane, laneCells, frame: frame, wide: options.wide) }
+        let placement = LanePlacement(lanes: marks)
+        let labelWidth = (lanes.map(\.label.terminalColumns).max() ?? 0) + 2
         var marbles: [String] = []
         var drawn: [String] = []
         var used = Set<Character>()
-        for (lane, laneCells) in zip(lanes, cells) {
-            let bounds = (start: lane.start.map { $0.nanoseconds / frame.nanoseconds },
-                          cancelled: lane.cancelled.map { $0.nanoseconds / frame.nanoseconds })
-            let (plain, colored) = lane.isSubscription
-                ? Self.drawSubscription(start: bounds.start ?? 0, end: bounds.cancelled, layout: layout)
-                : Self.draw(laneCells, layout: layout, paint: paint, bounds: bounds)
+        for (index, (lane, laneCells)) in zip(lanes, cells).enumerated() {
+            let start = lane.isSubscription ? nil : lane.start.map { $0.nanoseconds / frame.nanoseconds }
+            let (plain, painted, _) = placement.draw(
+                index, padding: options.wide ? "-" : " ", filler: { frame in frame < (start ?? 0) ? " " : "-" },
+                paint: { n, text in n < laneCells.count ? paint.cell(laneCells[n], text) : paint.cancellation(text) })
             marbles.append(plain)
             // A lane of a million events at one instant is one group a
             // million characters wide: shown cut, in full in `marbles`.
-            drawn.append(plain.count > Self.longestLane ? String(plain.prefix(Self.longestLane)) + " …" : colored)
-        }
-        let span = Swift.max(1, Swift.min(Self.longestLane, marbles.map(\.count).max() ?? 1))
-        var lines = [String(repeating: " ", count: labelWidth) + Self.ruler(layout: layout, frame: frame, width: span)]
-        for ((lane, laneCells), (plain, colored)) in zip(zip(lanes, cells), zip(marbles, drawn)) {
+            drawn.append(plain.count > Self.longestLane ? String(plain.prefix(Self.longestLane)) + " …" : painted)
             used.formUnion(laneCells.flatMap { $0.events.map(\.symbol) })
-            let line = lane.label + String(repeating: " ", count: labelWidth - lane.label.count) + colored
-            lines.append(plain.trimmingCharacters(in: " ").isEmpty ? lane.label : line)
+        }
+        let span = Swift.max(1, Swift.min(Self.longestLane, marbles.map(\.terminalColumns).max() ?? 1))
+        var lines = [String(repeating: " ", count: labelWidth) + Self.ruler(placement, frame: frame, width: span)]
+        for (lane, (plain, painted)) in zip(lanes, zip(marbles, drawn)) {
+            lines.append(plain.trimmingCharacters(in: " ").isEmpty ? lane.label : lane.label.padded(toColumns: labelWidth) + painted)
         }
         let explanations = options.wide ? [] : legend.explanations(for: used)
         var footer = explanations
-        let firstError = lanes.flatMap(\.events).lazy.compactMap { if case .error(let e) = $0.event { e } else { nil } }.first
-        if let firstError { footer.append("# = \(firstError.value.literal)") }
+        let errors = Self.errors(in: lanes)
+        footer += errors.map { error, labels in
+            "# = \(error.value.literal)" + (errors.count > 1 ? " (" + labels.joined(separator: ", ") + ")" : "")
+        }
         if frame != MarbleParser.frame { footer.append("- = \(frame)") }
         if let asked = options.frame, asked != frame {
             footer.append("(\(asked) a column would need \(end / asked.nanoseconds) columns)")
@@ -155,7 +189,7 @@ public struct LaneDiagram {
             var lineHasEntry = false
             for (i, entry) in footer.enumerated() {
                 let piece = entry + (i < footer.count - 1 ? "," : "")
-                if lineHasEntry, line.count + 1 + piece.count > indent + width {
+                if lineHasEntry, line.terminalColumns + 1 + piece.terminalColumns > indent + width {
                     lines.append(line)
                     line = String(repeating: " ", count: indent)
                     lineHasEntry = false
@@ -168,7 +202,23 @@ public struct LaneDiagram {
         let legendEntries = legend.entries.filter { used.contains($0.symbol) && MarbleLegend.naturalSymbol(for: $0.value) != $0.symbol }
         return Rendered(frame: frame, marbles: marbles, events: lanes.map(\.events),
                         isPlain: lanes.map { $0.start == nil && $0.cancelled == nil && !$0.isSubscription },
-                        legend: legendEntries, error: firstError, lines: lines)
+                        legend: legendEntries, errors: errors, lines: lines, drawnLanes: lanes, wide: options.wide)
+    }
+
+    /// Each different error the lanes end with, and the lanes it ends: one
+    /// `#` legend entry each.
+    static func errors(in lanes: [Lane]) -> [(error: FlowError, lanes: [String])] {
+        var found: [(error: FlowError, lanes: [String])] = []
+        for lane in lanes {
+            for case .error(let error) in lane.events.lazy.map(\.event) {
+                if let i = found.firstIndex(where: { $0.error.value == error.value && $0.error.message == error.message }) {
+                    if found[i].lanes.last != lane.label { found[i].lanes.append(lane.label) }
+                } else {
+                    found.append((error, [lane.label]))
+                }
+            }
+        }
+        return found
     }
 
     /// Events falling in one column.
@@ -176,21 +226,15 @@ public struct LaneDiagram {
         var column: Int64
         var events: [(symbol: Character, text: String, kind: Kind)]
         enum Kind { case value, error, completion }
-
-        /// How it is written: `a`, `(ab|)`, or in wide mode the values themselves.
-        var text: String {
-            let parts = events.map(\.text)
-            return parts.count == 1 ? parts[0] : "(" + parts.joined() + ")"
-        }
     }
 
-    static func cells(_ events: [TimedEvent], frame: TimeSpan, legend: inout MarbleLegend, wide: Bool) -> [Cell] {
+    static func cells(_ events: [TimedEvent], frame: TimeSpan, legend: inout MarbleLegend, wide: Bool, rounding: Bool = false) -> [Cell] {
         var cells: [Cell] = []
         // Compared by column alone: binding the last cell would copy its
         // events, and appending to them would then copy them each time.
         var lastColumn: Int64?
         for event in events {
-            let column = event.time.nanoseconds / frame.nanoseconds
+            let column = (event.time.nanoseconds + (rounding ? frame.nanoseconds / 2 : 0)) / frame.nanoseconds
             let symbol: Character, kind: Cell.Kind, text: String
             switch event.event {
             case .next(let v):
@@ -210,84 +254,51 @@ public struct LaneDiagram {
         return cells
     }
 
-    /// Columns that must be wider than one character, and how wide: in
-    /// marble syntax a group takes as many frames as its characters, so
-    /// only wide mode widens a column.
-    static func columnWidths(_ lanes: [[Cell]], wide: Bool) -> [Int64: Int] {
-        guard wide else { return [:] }
-        var widths: [Int64: Int] = [:]
-        for cell in lanes.flatMap({ $0 }) { widths[cell.column] = Swift.max(widths[cell.column] ?? 1, cell.text.count) }
-        return widths
+    /// What a lane writes, frame by frame: its cells (groups as RxJS
+    /// writes them where they fit before the next cell, else as `[ ]`),
+    /// then `!` where it was cancelled; a subscription lane writes `^` and
+    /// `!`.
+    static func marks(for lane: Lane, _ cells: [Cell], frame: TimeSpan, wide: Bool) -> [LanePlacement.Mark] {
+        let start = lane.start.map { $0.nanoseconds / frame.nanoseconds }
+        let cancelled = lane.cancelled.map { $0.nanoseconds / frame.nanoseconds }
+        if lane.isSubscription {
+            let subscribed = start ?? 0
+            guard let end = cancelled else { return [.init(frame: subscribed, text: "^")] }
+            if end == subscribed { return [.init(frame: subscribed, text: "(^!)", span: 4)] }
+            return [.init(frame: subscribed, text: "^"), .init(frame: end, text: "!")]
+        }
+        var marks = cells.indices.map { i -> LanePlacement.Mark in
+            let texts = cells[i].events.map(\.text)
+            let next = i + 1 < cells.count ? cells[i + 1].column : cancelled
+            // Values printed in place are not marble syntax: a group of
+            // them is one column, whatever it would read as.
+            if wide { return .init(frame: cells[i].column, text: texts.count == 1 ? texts[0] : "(" + texts.joined(separator: ",") + ")") }
+            return .group(frame: cells[i].column, texts, nextFrame: next)
+        }
+        if let cancelled {
+            // Cancelled in the frame of its last event: the mark follows it.
+            let after = marks.last.map { $0.frame + $0.span } ?? cancelled
+            marks.append(.init(frame: Swift.max(cancelled, after), text: "!"))
+        }
+        return marks
     }
 
-    static func width(of column: Int64, in layout: [Int64: Int]) -> Int { layout[column] ?? 1 }
-
-    /// One lane: dashes up to each cell; a cell that would start before the
-    /// end of the previous one (a group wider than the gap) follows it.
-    static func draw(
-        _ cells: [Cell], layout: [Int64: Int], paint: LanePaint, bounds: (start: Int64?, cancelled: Int64?) = (nil, nil)
-    ) -> (plain: String, colored: String) {
-        var plain = "", colored = ""
-        var column: Int64 = 0
-        /// Dashes (or blanks before a late start) up to `target`.
-        func advance(to target: Int64) {
-            while column < target {
-                let filler: Character = column < (bounds.start ?? 0) ? " " : "-"
-                let text = String(repeating: filler, count: width(of: column, in: layout))
-                plain += text
-                colored += text
-                column += 1
-            }
-        }
-        for cell in cells {
-            advance(to: cell.column)
-            let text = cell.text
-            let padded = layout.isEmpty ? text : text + String(repeating: "-", count: Swift.max(0, width(of: cell.column, in: layout) - text.count))
-            plain += padded
-            colored += paint.cell(cell, padded)
-            // A group of n characters spans n frames, as marble syntax reads it.
-            column = cell.column + (layout.isEmpty ? Int64(text.count) : 1)
-        }
-        if let cancelled = bounds.cancelled {
-            advance(to: cancelled)
-            plain += "!"
-            colored += paint.cancellation("!")
-        } else if let start = bounds.start, cells.isEmpty {
-            advance(to: start)
-        }
-        return (plain, colored)
-    }
-
-    static func drawSubscription(start: Int64, end: Int64?, layout: [Int64: Int]) -> (plain: String, colored: String) {
-        var text = ""
-        for column in 0..<start { text += String(repeating: " ", count: width(of: column, in: layout)) }
-        guard let end else { return (text + "^", text + "^") }
-        if end == start { return (text + "(^!)", text + "(^!)") }
-        text += "^" + String(repeating: " ", count: Swift.max(0, width(of: start, in: layout) - 1))
-        for column in (start + 1)..<end { text += String(repeating: "-", count: width(of: column, in: layout)) }
-        return (text + "!", text + "!")
-    }
-
-    /// `0    5    10`: a tick label every 5 columns, in frames at 1 ms;
-    /// every 10 columns, in time (`0    1s    2s`), at a coarser scale.
-    static func ruler(layout: [Int64: Int], frame: TimeSpan, width: Int) -> String {
+    /// `0    5    10`: a tick label every 5 frames, in frames at 1 ms;
+    /// every 10 frames, in time (`0    1s    2s`), at a coarser scale.
+    static func ruler(_ placement: LanePlacement, frame: TimeSpan, width: Int) -> String {
         let inFrames = frame == MarbleParser.frame
         let step: Int64 = inFrames ? 5 : 10
         var out = ""
         // Counted as it grows: `out.count` would walk the whole ruler.
         var length = 0
-        var column: Int64 = 0
-        var position = 0
-        var nextFree = 0
-        while position < width {
-            if column % step == 0, position >= nextFree {
-                let label = column == 0 ? "0" : inFrames ? String(column) : (frame * column).description
+        var tick: Int64 = 0
+        while let position = placement.column(of: tick), position < width {
+            if position >= length + (tick == 0 ? 0 : 1) {
+                let label = tick == 0 ? "0" : inFrames ? String(tick) : (frame * tick).description
                 out += String(repeating: " ", count: position - length) + label
                 length = position + label.count
-                nextFree = length + 1
             }
-            position += Self.width(of: column, in: layout)
-            column += 1
+            tick += step
         }
         return out
     }

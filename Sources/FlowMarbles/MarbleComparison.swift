@@ -46,8 +46,8 @@ public enum MarbleComparison {
         let window = Self.window(around: index, expected.count, actual.count)
         let shownExpected = expected[window.start..<Swift.min(expected.count, window.end)]
         let shownActual = actual[window.start..<Swift.min(actual.count, window.end)]
-        var expectedLane = MarbleRenderer.render(shownExpected, legend: &legend)
-        var actualLane = MarbleRenderer.render(shownActual, legend: &legend)
+        let drawn = MarbleRenderer.render(lanes: [Array(shownExpected), Array(shownActual)], legend: &legend)
+        var (expectedLane, actualLane) = (drawn[0], drawn[1])
         if window.end < expected.count { expectedLane.text += " …" }
         if window.end < actual.count { actualLane.text += " …" }
         let shown = index - window.start

@@ -39,7 +39,9 @@ public struct MarbleSyntaxError: Error, CustomStringConvertible {
 /// 1 ms frame, spaces are ignored, `( )` groups events into one frame,
 /// `10ms`/`1.5s`/`2m` after a space advance time, `|` completes, `#`
 /// fails, `^` marks frame 0 of a hot stream (or a subscription), `!` an
-/// unsubscription.
+/// unsubscription. flow adds `[ ]`: a group that takes one frame, however
+/// wide, so that events at frames 0, 0 and 1 can be written (`[ab]c`),
+/// which RxJS's groups cannot express.
 public enum MarbleParser {
     /// `"???"`: the expected lane of an exercise, left for the learner to
     /// write. Three or more `?` and nothing else (spaces aside).
@@ -164,6 +166,9 @@ public enum MarbleParser {
         var time = TimeSpan.zero
         var groupStart: TimeSpan?
         var groupOpenedAt = 0
+        // The bracket of the open group: `(` takes a frame per character,
+        // `[` one frame in all.
+        var groupBracket: Character = "("
         var i = 0
         while i < chars.count {
             let c = chars[i]
@@ -174,17 +179,22 @@ public enum MarbleParser {
                 advance = .zero
             case "-":
                 break
-            case "(":
+            case "(", "[":
                 guard groupStart == nil else { throw MarbleSyntaxError(message: "groups cannot nest", offset: i) }
                 groupStart = time
                 groupOpenedAt = i
-            case ")":
-                guard groupStart != nil else { throw MarbleSyntaxError(message: "')' without '('", offset: i) }
+                groupBracket = c
+                if c == "[" { advance = .zero }
+            case ")", "]":
+                let opening: Character = c == ")" ? "(" : "["
+                guard groupStart != nil, groupBracket == opening else {
+                    throw MarbleSyntaxError(message: "'\(c)' without '\(opening)'", offset: i)
+                }
                 groupStart = nil
-            case "|": try visit(.complete, here, i)
-            case "#": try visit(.error, here, i)
-            case "^": try visit(.subscribe, here, i)
-            case "!": try visit(.unsubscribe, here, i)
+            case "|", "#", "^", "!":
+                let token: Token = c == "|" ? .complete : c == "#" ? .error : c == "^" ? .subscribe : .unsubscribe
+                try visit(token, here, i)
+                if groupStart != nil, groupBracket == "[" { advance = .zero }
             default:
                 if c.isASCII, c.isNumber, i == 0 || chars[i - 1] == " ", let (span, length) = timeProgression(chars, from: i) {
                     guard groupStart == nil else { throw MarbleSyntaxError(message: "a time progression inside a group", offset: i) }
@@ -195,6 +205,7 @@ public enum MarbleParser {
                     advance = .zero
                 } else {
                     try visit(.value(c), here, i)
+                    if groupStart != nil, groupBracket == "[" { advance = .zero }
                 }
             }
             guard let next = time.adding(advance) else {
@@ -203,7 +214,7 @@ public enum MarbleParser {
             time = next
             i += 1
         }
-        if groupStart != nil { throw MarbleSyntaxError(message: "'(' is never closed", offset: groupOpenedAt) }
+        if groupStart != nil { throw MarbleSyntaxError(message: "'\(groupBracket)' is never closed", offset: groupOpenedAt) }
         atEnd(time)
     }
 

@@ -4,14 +4,15 @@ import FlowRuntime
 ///
 /// A value keeps the symbol a test gave it; a one-character string or a
 /// digit stands for itself; anything else gets the next free letter and a
-/// line in the legend.
+/// line in the legend. Letters run on past `Z` into other alphabets, one
+/// column wide each, so the legend never runs out.
 public struct MarbleLegend {
     public private(set) var entries: [(symbol: Character, value: Value)] = []
     /// The same, by value: a lane of many values looks each one up.
     private var symbols: [Value: Character] = [:]
-    private var reserved: Set<Character> = ["-", "|", "#", "^", "!", "(", ")", " "]
-    /// Every letter is taken: later values get `?` without another search.
-    private var poolExhausted = false
+    private var reserved: Set<Character> = ["-", "|", "#", "^", "!", "(", ")", "[", "]", " "]
+    /// Where the search for a free letter goes on from.
+    private var poolPosition = 0
 
     public init(presets: [String: Value] = [:]) {
         for key in presets.keys.sorted() {
@@ -22,17 +23,60 @@ public struct MarbleLegend {
         }
     }
 
+    /// Gives every value that reads as itself (`a`, `7`) its own symbol
+    /// before any other value is given a letter: a lane of the strings
+    /// "a", "b", "c" is drawn `-a-b-c|` even when another lane's values
+    /// were named first.
+    public mutating func reserveNaturalSymbols(for values: some Sequence<Value>) {
+        for value in values where symbols[value] == nil {
+            if let natural = Self.naturalSymbol(for: value), !reserved.contains(natural) { _ = claim(natural, for: value) }
+        }
+    }
+
     public mutating func symbol(for value: Value) -> Character {
         if let known = symbols[value] { return known }
         if let natural = Self.naturalSymbol(for: value), !reserved.contains(natural) {
             return claim(natural, for: value)
         }
-        guard !poolExhausted else { return "?" }
-        let pool = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
-        if let free = pool.first(where: { !reserved.contains($0) }) { return claim(free, for: value) }
-        poolExhausted = true
-        return "?"
+        while poolPosition < Self.pool.count {
+            let candidate = Self.pool[poolPosition]
+            poolPosition += 1
+            if !reserved.contains(candidate) { return claim(candidate, for: value) }
+        }
+        // Past every letter of the pool (tens of thousands): CJK
+        // Extension B, one symbol per value still.
+        var scalar = UInt32(0x20000 + poolPosition - Self.pool.count)
+        while true {
+            poolPosition += 1
+            if let s = Unicode.Scalar(scalar), !reserved.contains(Character(s)) { return claim(Character(s), for: value) }
+            scalar += 1
+        }
     }
+
+    /// Letters to name values with, in the order they are given: Latin,
+    /// then the one-column letters of Greek, Cyrillic, more Latin,
+    /// Armenian and Georgian (scripts written left to right), then CJK
+    /// ideographs, two columns each.
+    static let pool: [Character] = {
+        var letters = Array("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ")
+        let ranges: [ClosedRange<UInt32>] = [
+            0x03B1...0x03C9, 0x0391...0x03A9, 0x0430...0x044F, 0x0410...0x042F, 0x00C0...0x024F, 0x0370...0x052F,
+            0x0531...0x0587, 0x10A0...0x10FF, 0x1E00...0x1EFF, 0x4E00...0x9FFF,
+        ]
+        var seen = Set(letters)
+        for range in ranges {
+            for value in range {
+                guard let scalar = Unicode.Scalar(value) else { continue }
+                switch scalar.properties.generalCategory {
+                case .lowercaseLetter, .uppercaseLetter, .otherLetter:
+                    let character = Character(scalar)
+                    if seen.insert(character).inserted { letters.append(character) }
+                default: continue
+                }
+            }
+        }
+        return letters
+    }()
 
     private mutating func claim(_ symbol: Character, for value: Value) -> Character {
         entries.append((symbol, value))
@@ -45,7 +89,11 @@ public struct MarbleLegend {
     static func naturalSymbol(for value: Value) -> Character? {
         switch value {
         case .int(let i) where (0...9).contains(i): return Character(String(i))
-        case .string(let s) where s.count == 1 && s.first!.isLetter: return s.first
+        case .string(let s) where s.count == 1:
+            // Any character the parser reads as this string: not notation,
+            // not a digit (an Int), not a space.
+            let c = s.first!
+            return "-|#^!()[]".contains(c) || c.isWhitespace || (c.isASCII && c.isNumber) ? nil : c
         default: return nil
         }
     }
@@ -58,7 +106,9 @@ public struct MarbleLegend {
 }
 
 /// Draws events as marble strings: one character per 1 ms frame, events of
-/// one frame grouped `(ab)`, `|` completion, `#` error.
+/// one frame grouped, `|` completion, `#` error. Lanes drawn together share
+/// one time axis (`LanePlacement`), and every lane reads back as the
+/// events it shows.
 public enum MarbleRenderer {
     public struct Lane {
         public var text: String
@@ -71,46 +121,45 @@ public enum MarbleRenderer {
     public static let longGap: Int64 = 20
 
     public static func render(_ events: some Collection<TimedEvent>, legend: inout MarbleLegend) -> Lane {
-        let events = Array(events)
-        var text = ""
-        // Counted as it grows: `text.count` walks the whole string, which
-        // made drawing a long lane quadratic.
-        var width = 0
-        var columns: [Int] = []
-        var used = Set<Character>()
-        var cursor: Int64 = 0
-        var index = 0
-        while index < events.count {
-            let frame = events[index].time.frames
-            var end = index
-            while end < events.count, events[end].time.frames == frame { end += 1 }
-            if frame - cursor > longGap {
-                // A long wait reads better (and parses the same) as time.
-                let gap = " \(frame - cursor)ms "
-                text += gap
-                width += gap.count
-                cursor = frame
-            } else if frame > cursor {
-                text += String(repeating: "-", count: Int(frame - cursor))
-                width += Int(frame - cursor)
-                cursor = frame
+        render(lanes: [Array(events)], legend: &legend)[0]
+    }
+
+    /// Lanes drawn one above the other, an event under the events of the
+    /// same instant.
+    public static func render(lanes: [[TimedEvent]], legend: inout MarbleLegend) -> [Lane] {
+        legend.reserveNaturalSymbols(for: lanes.joined().compactMap { if case .next(let v) = $0.event { v } else { nil } })
+        var used: [Set<Character>] = []
+        // Each lane's events by frame: the symbols, and how many events.
+        var grouped: [[(frame: Int64, symbols: [Character], count: Int)]] = []
+        for events in lanes {
+            var groups: [(frame: Int64, symbols: [Character], count: Int)] = []
+            var symbols = Set<Character>()
+            for event in events {
+                let symbol = Self.symbol(for: event.event, legend: &legend)
+                symbols.insert(symbol)
+                if groups.last?.frame == event.time.frames {
+                    groups[groups.count - 1].symbols.append(symbol)
+                    groups[groups.count - 1].count += 1
+                } else {
+                    groups.append((event.time.frames, [symbol], 1))
+                }
             }
-            let symbols = events[index..<end].map { symbol(for: $0.event, legend: &legend) }
-            used.formUnion(symbols)
-            let column = width
-            if symbols.count == 1 {
-                text.append(symbols[0])
-                width += 1
-                cursor += 1
-            } else {
-                text += "(" + String(symbols) + ")"
-                width += symbols.count + 2
-                cursor += Int64(symbols.count + 2)
-            }
-            columns += Array(repeating: column, count: end - index)
-            index = end
+            used.append(symbols)
+            grouped.append(groups)
         }
-        return Lane(text: text, columns: columns, symbols: used)
+        let marks = grouped.map { groups in
+            groups.indices.map { i in
+                LanePlacement.Mark.group(frame: groups[i].frame, groups[i].symbols.map { String($0) },
+                                         nextFrame: i + 1 < groups.count ? groups[i + 1].frame : nil)
+            }
+        }
+        let placement = LanePlacement(lanes: marks, longestGap: longGap)
+        return lanes.indices.map { l in
+            let drawn = placement.draw(l)
+            // Each event of a group is at the group's column.
+            let columns = zip(drawn.columns, grouped[l]).flatMap { column, group in Array(repeating: column, count: group.count) }
+            return Lane(text: drawn.plain, columns: columns, symbols: used[l])
+        }
     }
 
     static func symbol(for event: Event, legend: inout MarbleLegend) -> Character {

@@ -89,14 +89,19 @@ import FlowRuntime
         let spec = try #require(operatorTable.lookup(name))
         let outcome = try #require(OperatorDocs.run(spec), "the example of \(name) does not run")
         #expect(!outcome.diagrams.isEmpty, "\(name) draws nothing")
-        for diagram in outcome.diagrams {
-            var values: [String: Value] = [:]
-            for (symbol, value) in diagram.legend { values[String(symbol)] = value }
-            for ((marble, events), plain) in zip(zip(diagram.marbles, diagram.events), diagram.isPlain) where plain {
-                let parsed = try MarbleParser.parseEvents(marble, values: values, error: diagram.error?.value).events
-                let difference = MarbleComparison.compare(expected: parsed, actual: events, values: values, errorGiven: true)
-                #expect(difference == nil, "\(name): lane \(marble) does not read back:\n\(difference.map(\.description) ?? "")")
-            }
+        for diagram in outcome.diagrams { try Self.expectLanesReadBack(diagram, "\(name)") }
+        let traced = try #require(OperatorDocs.run(spec, tracing: true))
+        for diagram in traced.diagrams { try Self.expectLanesReadBack(diagram, "\(name) traced") }
+    }
+
+    /// Every lane drawn, read back as a user would read it, is the events
+    /// it was drawn from.
+    static func expectLanesReadBack(_ diagram: LaneDiagram.Rendered, _ what: String, sourceLocation: Testing.SourceLocation = #_sourceLocation) throws {
+        for index in diagram.marbles.indices {
+            guard let parsed = try diagram.readBack(index) else { continue }
+            let difference = MarbleComparison.compare(expected: parsed, actual: diagram.events[index], errorGiven: true)
+            #expect(difference == nil, "\(what): lane \(diagram.marbles[index]) does not read back:\n\(difference.map(\.description) ?? "")",
+                    sourceLocation: sourceLocation)
         }
     }
 }

@@ -59,6 +59,41 @@ import Testing
         #expect(diagram.lines.last == "legend # = \"error\"")
     }
 
+    /// A group followed at once by another event widens its frame in
+    /// every lane; each lane still reads back as its own events.
+    @Test func lanesArePlacedByTime() throws {
+        let outer = try lane("outer", "--a---b|")
+        let merged = try lane("merged", "--c-d-[efc]-d-(ef)|")
+        let diagram = LaneDiagram(lanes: [outer, merged]).render()
+        #expect(diagram.marbles == ["--a---b    |", "--c-d-[efc]-d-(ef)|"])
+        for (marble, events) in zip(diagram.marbles, diagram.events) {
+            #expect(try MarbleParser.parseEvents(marble).events.map(\.description) == events.map(\.description))
+        }
+        #expect(diagram.lines[0] == "        0    5        10")
+    }
+
+    @Test func eachDifferentErrorHasItsOwnLegendEntry() throws {
+        let diagram = LaneDiagram(lanes: [try lane("a", "-#", ["x": 0]), try lane("b", "--#"),
+                                          LaneDiagram.Lane(label: "c", events: try MarbleParser.parseEvents("---#", error: "timeout").events)]).render()
+        #expect(diagram.lines.last == "legend # = \"error\" (a, b), # = \"timeout\" (c)")
+        #expect(diagram.errors.count == 2)
+    }
+
+    /// Literal letters keep their own symbols, whatever lane names values first.
+    @Test func aValueKeepsItsSymbolAcrossLanes() throws {
+        let diagram = LaneDiagram(lanes: [try lane("objects", "-x-y|", ["x": [1], "y": [2]]), try lane("letters", "-a-b-c|")]).render()
+        #expect(diagram.marbles == ["-d-e|", "-a-b-c|"])
+    }
+
+    @Test func wideCharactersTakeTwoColumns() throws {
+        let diagram = LaneDiagram(lanes: [try lane("猫", "-a-b|", ["a": "🐱", "b": "x"]), try lane("dogs", "-c|", ["c": "🐶"])]).render()
+        #expect(diagram.marbles == ["-🐱-x|", "-🐶|"])
+        // The labels line up: "猫" is two columns, padded to "dogs".
+        #expect(diagram.lines[1].hasPrefix("猫    -"))
+        #expect(diagram.lines[2].hasPrefix("dogs  -"))
+        #expect(diagram.lines[0] == "      0")
+    }
+
     @Test func colourOnlyWhenAsked() throws {
         let lanes = [try lane("x", "-a#")]
         #expect(!LaneDiagram(lanes: lanes).render().text.contains("\u{1B}["))

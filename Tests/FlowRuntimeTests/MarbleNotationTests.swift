@@ -84,9 +84,60 @@ import Testing
         let events = [TimedEvent(.milliseconds(Int64(1)), .next(10)), TimedEvent(.milliseconds(Int64(2)), .next("long")),
                       TimedEvent(.milliseconds(Int64(3)), .next(10)), TimedEvent(.milliseconds(Int64(4)), .next("b"))]
         let lane = MarbleRenderer.render(events, legend: &legend)
-        #expect(lane.text == "-abac")
-        // "b" cannot stand for itself: 'b' already means "long".
-        #expect(legend.explanations(for: lane.symbols) == ["a = 10", "b = \"long\"", "c = \"b\""])
+        // "b" stands for itself: values that read as themselves are given
+        // their symbols before any value is given a letter.
+        #expect(lane.text == "-acab")
+        #expect(legend.explanations(for: lane.symbols) == ["a = 10", "c = \"long\""])
+    }
+
+    /// Events at frames 0, 0 and 1 (RxJS issue 5677): a `( )` group would
+    /// take four frames, so the lane uses flow's one-frame group `[ ]`.
+    @Test func aGroupFollowedAtOnceIsWrittenAsAOneFrameGroup() throws {
+        let events = [TimedEvent(.zero, .next("a")), TimedEvent(.zero, .next("b")), TimedEvent(.milliseconds(Int64(1)), .next("c")),
+                      TimedEvent(.milliseconds(Int64(3)), .completed)]
+        var legend = MarbleLegend()
+        let lane = MarbleRenderer.render(events, legend: &legend)
+        #expect(lane.text == "[ab]c-|")
+        let parsed = try MarbleParser.parseEvents(lane.text).events
+        #expect(parsed.map(\.description) == events.map(\.description))
+        // Where the next event is far enough, RxJS's group is used as is.
+        var other = MarbleLegend()
+        #expect(MarbleRenderer.render(Array(events.prefix(2)) + [TimedEvent(.milliseconds(Int64(5)), .completed)], legend: &other).text
+                == "(ab)-|")
+    }
+
+    @Test func oneFrameGroupsParse() throws {
+        let parsed = try MarbleParser.parseEvents("-[ab|]").events
+        #expect(parsed.map(\.description) == ["next(\"a\")@1", "next(\"b\")@1", "completed@1"])
+        #expect(try MarbleParser.parseEvents("[ab]--c").events.last?.time == .milliseconds(Int64(3)))
+        #expect(throws: MarbleSyntaxError.self) { try MarbleParser.parseEvents("[ab)") }
+        #expect(throws: MarbleSyntaxError.self) { try MarbleParser.parseEvents("-[a") }
+    }
+
+    /// Lanes drawn together line up by time: the lane without the group is
+    /// padded with spaces (which marble syntax ignores) and still reads
+    /// back as its own events.
+    @Test func lanesDrawnTogetherShareOneTimeAxis() throws {
+        let plain = try MarbleParser.parseEvents("-a-b|").events
+        let grouped = try MarbleParser.parseEvents("[12]a-b|").events
+        var legend = MarbleLegend()
+        let lanes = MarbleRenderer.render(lanes: [plain, grouped], legend: &legend)
+        #expect(lanes.map(\.text) == ["-   a-b|", "[12]a-b|"])
+        #expect(lanes[0].columns == [4, 6, 7])
+        #expect(lanes[1].columns == [0, 0, 4, 6, 7])
+        for (lane, events) in zip(lanes, [plain, grouped]) {
+            #expect(try MarbleParser.parseEvents(lane.text).events.map(\.description) == events.map(\.description))
+        }
+    }
+
+    @Test func theLegendNeverRunsOut() throws {
+        var legend = MarbleLegend()
+        let events = (0..<300).map { TimedEvent(.milliseconds(Int64($0)), .next(.int(100 + $0))) }
+        let lane = MarbleRenderer.render(events, legend: &legend)
+        #expect(!lane.text.contains("?"))
+        #expect(lane.symbols.count == 300)
+        let values = Dictionary(uniqueKeysWithValues: legend.entries.map { (String($0.symbol), $0.value) })
+        #expect(try MarbleParser.parseEvents(lane.text, values: values).events.map(\.description) == events.map(\.description))
     }
 
     @Test func subscriptionLogs() {

@@ -87,12 +87,14 @@ extension OperatorDocs {
                        is an Int and a letter its own String
               |        completion          #   error (its value from error:, else "error")
               (ab)     events in one frame; the group takes as many frames as its characters
+              [ab]     flow's one-frame group: events in one frame, and the group takes one frame
               ^        the subscription (hot streams, subscription: marbles); ! unsubscription
               space    ignored: it lines lanes up
               10ms     time progression: that much time passes (also 1.5s, 2m)
               ???      an expected lane not written yet (an exercise)
             example:
               expect(cold("-a 10ms b|")).toBe("-a 10ms b|")
+              expect(merge(cold("(ab)|"), cold("-c|"))).toBe("[ab]c--|")
             """,
     ]
 }

@@ -7,11 +7,12 @@ import FlowRuntime
 public enum OperatorDocs {
     /// Runs an operator's example in virtual time; nil when there is none
     /// or it does not compile.
-    public static func run(_ spec: OperatorSpec) -> Program.Outcome? {
+    public static func run(_ spec: OperatorSpec, tracing: Bool = false) -> Program.Outcome? {
         guard let example = spec.example,
               let program = try? Program(file: SourceFile(path: "example of \(spec.name)", text: example),
                                          console: Console(out: { _ in }, err: { _ in }, color: false)) else { return nil }
         program.drawsLanes = false
+        program.tracesEverything = tracing
         return program.run(virtual: true)
     }
 
