@@ -9,14 +9,22 @@ public enum TraceDiagram {
     public static func lanes(from tracer: Tracer, subscriptions: Bool = false) -> [[LaneDiagram.Lane]] {
         tracer.chains.map { chain in
             var lanes: [LaneDiagram.Lane] = []
+            // The subscriptions of this chain: a source two chains read
+            // is drawn in each with the subscription that chain made.
+            let roots = Set(tracer.records.indices.filter { tracer.records[$0].node === chain && tracer.records[$0].parent == nil })
             for node in stages(endingAt: chain) {
-                let records = tracer.records.indices.filter { tracer.records[$0].node === node && tracer.records[$0].parent == nil }
+                let records = tracer.records.indices.filter {
+                    tracer.records[$0].node === node && tracer.records[$0].parent == nil && roots.contains(tracer.root(of: $0))
+                }
                 for (n, index) in records.enumerated() {
                     let record = tracer.records[index]
                     let label = node.displayName + (records.count > 1 ? " #\(n + 1)" : "")
                     // A stage cut off before it ended (a request a timeout
                     // gave up on) shows `!` where it was cancelled.
-                    var lane = LaneDiagram.Lane(label: label, events: events(record), cancelled: record.cancelled)
+                    // A re-subscription (`retry`, `repeat`, a late
+                    // `delaySubscription`) is blank until it starts.
+                    var lane = LaneDiagram.Lane(label: label, events: events(record), start: record.subscribed == .zero ? nil : record.subscribed,
+                                                cancelled: record.cancelled)
                     lane.isStage = !node.inputs.isEmpty
                     lanes.append(lane)
                     if subscriptions && node.inputs.isEmpty {
@@ -24,13 +32,22 @@ public enum TraceDiagram {
                     }
                     for inner in tracer.records.indices where tracer.records[inner].parent == index {
                         let innerRecord = tracer.records[inner]
-                        lanes.append(LaneDiagram.Lane(label: "  ↳ " + innerRecord.node.displayName, events: events(innerRecord),
+                        lanes.append(LaneDiagram.Lane(label: "  ↳ " + innerLabel(innerRecord.node), events: events(innerRecord),
                                                       start: innerRecord.subscribed, cancelled: innerRecord.cancelled))
                     }
                 }
             }
             return lanes
         }
+    }
+
+    /// An inner stream by its operator, with the group it reads from
+    /// where it is made from a `groupBy` group: `toArray of group 1`.
+    static func innerLabel(_ node: Observable) -> String {
+        var source = node
+        while source.inputs.count == 1, !(source is GroupedSubject) { source = source.inputs[0] }
+        guard source is GroupedSubject, source !== node else { return node.displayName }
+        return node.displayName + " of " + source.displayName
     }
 
     /// The stages a chain reads from, sources first (each once).

@@ -144,7 +144,7 @@ open class Observable {
 /// Gives an error without a location the location of the node it leaves:
 /// the first node an error leaves is the one that raised it.
 final class ErrorLocator: Observer {
-    private let downstream: Observer
+    let downstream: Observer
     private let location: SourceLocation
 
     init(_ downstream: Observer, location: SourceLocation) {

@@ -101,6 +101,10 @@ final class InnerObserver: Observer, Disposable {
         self.index = index
     }
 
+    /// Where the host sends its events: a tracer finds the stage that
+    /// subscribed an inner stream through it.
+    var hostDownstream: Observer? { (host as? Sink)?.downstream }
+
     func onSubscribe(_ s: Disposable) {
         if isDone && host == nil { s.dispose(); return }
         subscription = s

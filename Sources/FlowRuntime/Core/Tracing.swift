@@ -11,6 +11,8 @@ public final class Tracer {
         /// For an inner stream: the record of the stage it feeds (the
         /// higher-order operator that subscribed it).
         public let parent: Int?
+        /// The record of the traced stage that subscribed it, if one did.
+        public let subscriber: Int?
         public let subscribed: TimeSpan
         public internal(set) var events: [(time: TimeSpan, event: Event)] = []
         /// When it was cancelled before ending, if it was.
@@ -47,18 +49,59 @@ public final class Tracer {
     /// Subscribes `node`, recording it when it is traced or is an inner
     /// stream subscribed by a traced stage.
     func subscribe(_ node: Observable, _ observer: Observer, on scheduler: Scheduler, core: (Observer) -> Void) {
-        let innerOf = delivering.last.flatMap { $0.depth == subscribing.count ? consumer(of: $0.record) : nil }
+        // The stage that subscribes an inner stream: the one its host
+        // sink sends to (also for inners subscribed later, when a queued
+        // `concatMap` inner starts or `catch` falls back), else the stage
+        // reading from the value being delivered.
+        let behind = Self.stage(behind: observer)
+        let host = behind.isInner ? behind.record : nil
+        let innerOf = host ?? delivering.last.flatMap { $0.depth == subscribing.count ? consumer(of: $0.record) : nil }
         guard isTraced(node) || innerOf != nil else {
             subscribing.append(node)
             defer { subscribing.removeLast() }
             return core(observer)
         }
         let index = records.count
-        records.append(Record(node: node, parent: isTraced(node) ? nil : innerOf, subscribed: scheduler.now))
+        records.append(Record(node: node, parent: isTraced(node) ? nil : innerOf, subscriber: behind.record, subscribed: scheduler.now))
         latestRecord[ObjectIdentifier(node)] = index
         subscribing.append(node)
         defer { subscribing.removeLast() }
         core(TraceObserver(observer, tracer: self, record: index, scheduler: scheduler))
+    }
+
+    /// The record of the traced stage an observer sends to, looking
+    /// through the wrappers between them (an error locator, the sink of
+    /// an operator, an inner stream's observer); `isInner` when the
+    /// observer is an inner stream's.
+    static func stage(behind observer: Observer) -> (record: Int?, isInner: Bool) {
+        var current: Observer? = observer
+        var isInner = false
+        // A few wrappers deep at most; bounded all the same.
+        for _ in 0..<8 {
+            switch current {
+            case let trace as TraceObserver: return (trace.index, isInner)
+            case let locator as ErrorLocator: current = locator.downstream
+            case let inner as InnerObserver:
+                isInner = true
+                current = inner.hostDownstream
+            case let sink as Sink: current = sink.downstream
+            default: return (nil, isInner)
+            }
+        }
+        return (nil, isInner)
+    }
+
+    /// The subscription of the chain's last stage that `record` was made
+    /// for: following who subscribed it, and the stage an inner stream
+    /// feeds.
+    public func root(of record: Int) -> Int {
+        var current = record
+        var steps = 0
+        while let next = records[current].parent ?? records[current].subscriber, steps < records.count {
+            current = next
+            steps += 1
+        }
+        return current
     }
 
     /// The record of the traced stage that reads from `record`'s node.
@@ -88,7 +131,7 @@ public final class Tracer {
 final class TraceObserver: Observer, Disposable {
     private let downstream: Observer
     private let tracer: Tracer
-    private let index: Int
+    let index: Int
     private unowned let scheduler: Scheduler
     private var upstream: Disposable?
 

@@ -34,7 +34,7 @@ extension Value: CustomStringConvertible {
                 return "(" + parts.joined(separator: ", ") + ")"
             }
         case .function(let f): return "<closure \(f.name)>"
-        case .stream(let s): return "<stream \(s.operatorName)>"
+        case .stream(let s): return s is GroupedSubject ? "<\(s.displayName)>" : "<stream \(s.operatorName)>"
         case .event(let e): return Self.format(e)
         }
     }

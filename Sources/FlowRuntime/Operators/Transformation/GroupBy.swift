@@ -22,6 +22,8 @@ public final class GroupedSubject: Subject {
     init(key: Value) {
         self.key = key
         super.init(name: "group")
+        // Its key names it in lanes, legends and traces.
+        label = "group \(key.literal)"
     }
 }
 
