@@ -151,7 +151,8 @@ public struct LaneDiagram {
         let cells = lanes.map { lane in Self.cells(lane.events, frame: frame, legend: &legend, wide: options.wide, rounding: options.roundsToNearestFrame) }
         let marks = zip(lanes, cells).map { lane, laneCells in Self.marks(for: lane, laneCells, frame: frame, wide: options.wide) }
         let placement = LanePlacement(lanes: marks)
-        let labelWidth = (lanes.map(\.label.terminalColumns).max() ?? 0) + 2
+        let labels = lanes.map { Self.displayLabel($0.label) }
+        let labelWidth = (labels.map(\.terminalColumns).max() ?? 0) + 2
         var marbles: [String] = []
         var drawn: [String] = []
         var used = Set<Character>()
@@ -168,8 +169,8 @@ public struct LaneDiagram {
         }
         let span = Swift.max(1, Swift.min(Self.longestLane, marbles.map(\.terminalColumns).max() ?? 1))
         var lines = [String(repeating: " ", count: labelWidth) + Self.ruler(placement, frame: frame, width: span)]
-        for (lane, (plain, painted)) in zip(lanes, zip(marbles, drawn)) {
-            lines.append(plain.trimmingCharacters(in: " ").isEmpty ? lane.label : lane.label.padded(toColumns: labelWidth) + painted)
+        for (label, (plain, painted)) in zip(labels, zip(marbles, drawn)) {
+            lines.append(plain.trimmingCharacters(in: " ").isEmpty ? label : label.padded(toColumns: labelWidth) + painted)
         }
         let explanations = options.wide ? [] : legend.explanations(for: used)
         var footer = explanations
@@ -205,6 +206,22 @@ public struct LaneDiagram {
                         legend: legendEntries, errors: errors, lines: lines, drawnLanes: lanes, wide: options.wide)
     }
 
+    /// The widest a lane's label is drawn.
+    public static let longestLabel = 56
+
+    /// A label on one line (a multi-line closure written as a lane's
+    /// expression), cut at `longestLabel` columns.
+    public static func displayLabel(_ label: String) -> String {
+        let indent = label.prefix { $0 == " " }
+        let words = label.dropFirst(indent.count).split(whereSeparator: \.isWhitespace)
+        var line = String(indent) + words.joined(separator: " ")
+        guard line.terminalColumns > longestLabel else { return line }
+        while line.terminalColumns > longestLabel - 1 { line.removeLast() }
+        // Cut between words where there is a space in the second half.
+        if let space = line.lastIndex(of: " "), line[..<space].count > longestLabel / 2 { line = String(line[..<space]) }
+        return line + "…"
+    }
+
     /// Each different error the lanes end with, and the lanes it ends: one
     /// `#` legend entry each.
     static func errors(in lanes: [Lane]) -> [(error: FlowError, lanes: [String])] {
@@ -212,9 +229,9 @@ public struct LaneDiagram {
         for lane in lanes {
             for case .error(let error) in lane.events.lazy.map(\.event) {
                 if let i = found.firstIndex(where: { $0.error.value == error.value && $0.error.message == error.message }) {
-                    if found[i].lanes.last != lane.label { found[i].lanes.append(lane.label) }
+                    if found[i].lanes.last != displayLabel(lane.label) { found[i].lanes.append(displayLabel(lane.label)) }
                 } else {
-                    found.append((error, [lane.label]))
+                    found.append((error, [displayLabel(lane.label)]))
                 }
             }
         }

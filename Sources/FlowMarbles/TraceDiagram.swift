@@ -12,13 +12,16 @@ public enum TraceDiagram {
             // The subscriptions of this chain: a source two chains read
             // is drawn in each with the subscription that chain made.
             let roots = Set(tracer.records.indices.filter { tracer.records[$0].node === chain && tracer.records[$0].parent == nil })
-            for node in stages(endingAt: chain) {
+            // Nodes the runtime made for an operator (the `of` and
+            // `concat` behind `startWith`) are not drawn: a lane is for
+            // something the script wrote.
+            for node in stages(endingAt: chain) where node === chain || node.origin != nil {
                 let records = tracer.records.indices.filter {
                     tracer.records[$0].node === node && tracer.records[$0].parent == nil && roots.contains(tracer.root(of: $0))
                 }
                 for (n, index) in records.enumerated() {
                     let record = tracer.records[index]
-                    let label = node.displayName + (records.count > 1 ? " #\(n + 1)" : "")
+                    let label = (node.name ?? node.displayName) + (records.count > 1 ? " #\(n + 1)" : "")
                     // A stage cut off before it ended (a request a timeout
                     // gave up on) shows `!` where it was cancelled.
                     // A re-subscription (`retry`, `repeat`, a late

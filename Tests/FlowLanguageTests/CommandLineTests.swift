@@ -328,7 +328,7 @@ extension CommandLineTests {
         #expect(result.status == 0)
         #expect(result.out == """
                                                    0    5
-            cold("-a--b-|")                        -a--b-|
+            source                                 -a--b-|
               subscription                         ^-----!
             flatMapLatest { v in cold("-x--y|") }  --x--x--y|
               ↳ cold("-x--y|")                      -x-!

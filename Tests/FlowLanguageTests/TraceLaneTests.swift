@@ -55,4 +55,36 @@ import Testing
         #expect(lanes.last?.contains("  ↳ toArray of group 1") == true)
         #expect(lanes.last?.contains("a = <group 1>, b = <group 0>") == true)
     }
+
+    /// Stages are labelled with their `let` names, a multi-line expression
+    /// as one line, and the nodes `startWith` is made of are not drawn.
+    @Test func lanesAreLabelledWithTheirNames() throws {
+        let lanes = try traced("""
+            let src = cold("-a-b|")
+            let started = src.startWith(1, 2)
+            let doubled = started.map {
+                $0
+            }
+            marbles(doubled, src.map {
+              $0
+            })
+            """)
+        #expect(lanes[0] == """
+                            0
+            doubled         [12]a-b|
+            src.map { $0 }  -   a-b|
+            """)
+        #expect(lanes[1] == """
+                     0
+            src      -   a-b|
+            started  [12]a-b|
+            doubled  [12]a-b|
+            """)
+    }
+
+    @Test func aLongLabelIsCutBetweenWords() {
+        let label = LaneDiagram.displayLabel("source.flatMap { v in\n    cold(\"-x-y|\", x: v + \"1\", y: v + \"2\") }.filter { $0 != nil }")
+        #expect(label == "source.flatMap { v in cold(\"-x-y|\", x: v + \"1\", y: v +…")
+        #expect(label.terminalColumns <= LaneDiagram.longestLabel)
+    }
 }

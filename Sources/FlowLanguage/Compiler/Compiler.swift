@@ -121,8 +121,18 @@ final class Compiler {
                     return .null
                 }
             }
+            guard scope.kind == .script || scope.kind == .test else {
+                return { frame in
+                    frame.slots[slot] = try value(frame)
+                    return .null
+                }
+            }
+            // A stream bound at the top of a script or test is drawn and
+            // traced under its name (runs once: no cost per event).
             return { frame in
-                frame.slots[slot] = try value(frame)
+                let bound = try value(frame)
+                if case .stream(let stream) = bound, stream.name == nil { stream.name = name }
+                frame.slots[slot] = bound
                 return .null
             }
         case .expression(let expr):

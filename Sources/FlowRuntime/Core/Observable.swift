@@ -19,7 +19,7 @@ open class Observable {
     /// How the node was written, when the language knows (`map { $0 * 2 }`).
     public var label: String? {
         get { origin?.label }
-        set { origin = NodeOrigin(label: newValue, location: origin?.location) }
+        set { origin = NodeOrigin(label: newValue, location: origin?.location, name: origin?.name) }
     }
 
     /// Where the node was written, when the language knows: an error the
@@ -28,7 +28,7 @@ open class Observable {
     /// statement that subscribed.
     public var location: SourceLocation? {
         get { origin?.location }
-        set { origin = NodeOrigin(label: origin?.label, location: newValue) }
+        set { origin = NodeOrigin(label: origin?.label, location: newValue, name: origin?.name) }
     }
 
     /// The streams this node reads from, in order.
@@ -120,6 +120,13 @@ open class Observable {
     /// How a node prints in graphs and traces: its label, else its operator name.
     public var displayName: String { label ?? operatorName }
 
+    /// The name a script bound the node to (`let prices = ...`): its lane's
+    /// label. Set once, where the script binds it.
+    public var name: String? {
+        get { origin?.name }
+        set { origin = NodeOrigin(label: origin?.label, location: origin?.location, name: newValue) }
+    }
+
     deinit {
         // Release a long chain iteratively: each uniquely held input gives up
         // its own inputs before it is freed, so no deinit recurses.
@@ -162,9 +169,12 @@ final class ErrorLocator: Observer {
 public final class NodeOrigin: Sendable {
     public let label: String?
     public let location: SourceLocation?
+    /// The name a script's `let` gave the node, if one did.
+    public let name: String?
 
-    public init(label: String?, location: SourceLocation?) {
+    public init(label: String?, location: SourceLocation?, name: String? = nil) {
         self.label = label
         self.location = location
+        self.name = name
     }
 }
