@@ -149,7 +149,9 @@ public struct LaneDiagram {
         let paint = LanePaint(enabled: options.color)
         // Symbols first, so that every lane shares one legend.
         let cells = lanes.map { lane in Self.cells(lane.events, frame: frame, legend: &legend, wide: options.wide, rounding: options.roundsToNearestFrame) }
-        let marks = zip(lanes, cells).map { lane, laneCells in Self.marks(for: lane, laneCells, frame: frame, wide: options.wide) }
+        let marks = zip(lanes, cells).map { lane, laneCells in
+            Self.marks(for: lane, laneCells, frame: frame, wide: options.wide, rounding: options.roundsToNearestFrame)
+        }
         let placement = LanePlacement(lanes: marks)
         let labels = lanes.map { Self.displayLabel($0.label) }
         let labelWidth = (labels.map(\.terminalColumns).max() ?? 0) + 2
@@ -157,7 +159,9 @@ public struct LaneDiagram {
         var drawn: [String] = []
         var used = Set<Character>()
         for (index, (lane, laneCells)) in zip(lanes, cells).enumerated() {
-            let start = lane.isSubscription ? nil : lane.start.map { $0.nanoseconds / frame.nanoseconds }
+            let start = lane.isSubscription ? nil : lane.start.map {
+                ($0.nanoseconds + (options.roundsToNearestFrame ? frame.nanoseconds / 2 : 0)) / frame.nanoseconds
+            }
             let (plain, painted, _) = placement.draw(
                 index, padding: options.wide ? "-" : " ", filler: { frame in frame < (start ?? 0) ? " " : "-" },
                 paint: { n, text in n < laneCells.count ? paint.cell(laneCells[n], text) : paint.cancellation(text) })
@@ -275,9 +279,10 @@ public struct LaneDiagram {
     /// writes them where they fit before the next cell, else as `[ ]`),
     /// then `!` where it was cancelled; a subscription lane writes `^` and
     /// `!`.
-    static func marks(for lane: Lane, _ cells: [Cell], frame: TimeSpan, wide: Bool) -> [LanePlacement.Mark] {
-        let start = lane.start.map { $0.nanoseconds / frame.nanoseconds }
-        let cancelled = lane.cancelled.map { $0.nanoseconds / frame.nanoseconds }
+    static func marks(for lane: Lane, _ cells: [Cell], frame: TimeSpan, wide: Bool, rounding: Bool = false) -> [LanePlacement.Mark] {
+        let half = rounding ? frame.nanoseconds / 2 : 0
+        let start = lane.start.map { ($0.nanoseconds + half) / frame.nanoseconds }
+        let cancelled = lane.cancelled.map { ($0.nanoseconds + half) / frame.nanoseconds }
         if lane.isSubscription {
             let subscribed = start ?? 0
             guard let end = cancelled else { return [.init(frame: subscribed, text: "^")] }

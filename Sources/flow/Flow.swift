@@ -25,7 +25,8 @@ struct Flow: ParsableCommand {
         abstract: "Run dataflow scripts written like RxSwift and Combine code.",
         discussion: """
             Examples:
-              flow examples/purchase.flow          run a script on the live clock
+              flow script.flow                     run a script on the live clock (in virtual
+                                                   time if every source is a marble)
               flow run --virtual script.flow       run it in virtual time, instantly
               flow test examples Tests/scripts     run every test block, print N passed, N failed
               flow check script.flow               report every error without running
@@ -186,8 +187,11 @@ struct Run: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Run a script on the live clock until every subscription has ended (the default command).")
 
-    @Flag(name: .long, help: "Run in virtual time: instantly and deterministically.")
+    @Flag(name: .long, help: "Run in virtual time: instantly and deterministically (the default when every source is a marble).")
     var virtual = false
+
+    @Flag(name: .long, help: "Run on the wall clock even when every source is a marble (which otherwise runs in virtual time).")
+    var live = false
 
     @Flag(name: .long, help: "Draw a marble lane for every stream bound with let at the top level.")
     var marbles = false
@@ -214,6 +218,7 @@ struct Run: ParsableCommand {
     var arguments: [String] = []
 
     func validate() throws {
+        if virtual && live { throw ValidationError("--virtual and --live ask for two clocks: give one") }
         if let frame, Loader.duration(frame) == nil {
             throw ValidationError("--frame takes a duration such as 5ms, 100ms or 1s, not '\(frame)'")
         }
@@ -221,7 +226,7 @@ struct Run: ParsableCommand {
 
     /// `flow` alone on a terminal is the REPL.
     private var startsREPL: Bool {
-        script == nil && isatty(0) == 1 && !virtual && !marbles && !trace && !subscriptions && !wide && frame == nil && svg == nil
+        script == nil && isatty(0) == 1 && !virtual && !live && !marbles && !trace && !subscriptions && !wide && frame == nil && svg == nil
     }
 
     func run() throws {
@@ -238,6 +243,12 @@ struct Run: ParsableCommand {
         program.stopsOnInterrupt = true
         program.showsSubscriptions = subscriptions
         program.laneOptions = LaneDiagram.Options(frame: frame.flatMap(Loader.duration), wide: wide, color: Output.colorOnStandardOutput)
+        // A script of marbles alone means virtual time: its lanes are then
+        // exact, the same every run (the README's first picture).
+        let virtual = self.virtual || (!live && program.isDrivenByMarblesAlone)
+        if virtual && !self.virtual {
+            Output.err("flow: every source here is a marble: ran in virtual time (--live for the wall clock)")
+        }
         if !virtual {
             // Nowhere left to write: stop the live run as Ctrl-C would.
             StandardStreams.onOutputFailure = { kill(getpid(), SIGINT) }

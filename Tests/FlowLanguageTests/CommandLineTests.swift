@@ -359,3 +359,33 @@ extension CommandLineTests {
         #expect(try Self.flow(["run", "--virtual", "--svg", "/no/such/folder/x.svg", script]).status == 2)
     }
 }
+
+extension CommandLineTests {
+    /// The README's first picture: the same, exact lanes on every run,
+    /// because a script of marbles alone runs in virtual time.
+    @Test func theReadmeFirstPictureIsWhatTheExampleDraws() throws {
+        let readme = try String(contentsOf: projectDirectory.appendingPathComponent("README.md"), encoding: .utf8)
+        let afterCommand = try #require(readme.range(of: "`swift run flow examples/purchase.flow` prints the lanes"))
+        let block = readme[afterCommand.upperBound...].components(separatedBy: "```\n")[1]
+        for _ in 0..<3 {
+            let result = try Self.flow(["examples/purchase.flow"])
+            #expect(result.status == 0)
+            #expect(result.out == block)
+            #expect(result.err.contains("ran in virtual time"))
+        }
+    }
+
+    @Test func aScriptWithALiveSourceRunsOnTheWallClock() throws {
+        let timed = try Self.script("marbles(cold(\"-a|\"))\ninterval(5ms).take(1).print(\"t\")\n")
+        let result = try Self.flow([timed])
+        #expect(result.status == 0)
+        #expect(!result.err.contains("virtual time"))
+        let forced = try Self.flow(["run", "--live", "examples/purchase.flow"])
+        #expect(forced.status == 0)
+        #expect(!forced.err.contains("virtual time"))
+        #expect(forced.out.contains("balance"))
+        let both = try Self.flow(["run", "--live", "--virtual", "examples/purchase.flow"])
+        #expect(both.status == 2)
+        #expect(both.err.contains("two clocks"))
+    }
+}

@@ -94,6 +94,17 @@ import Testing
         #expect(diagram.lines[0] == "      0")
     }
 
+    /// On the wall clock an event due at frame 1 arrives a little late:
+    /// drawn in the nearest column, it stays in its frame.
+    @Test func liveTimesAreDrawnInTheNearestColumn() {
+        let events = [TimedEvent(TimeSpan(nanoseconds: 1_300_000), .next("a")), TimedEvent(TimeSpan(nanoseconds: 4_900_000), .next("b")),
+                      TimedEvent(TimeSpan(nanoseconds: 5_200_000), .completed)]
+        var options = LaneDiagram.Options(frame: .milliseconds(Int64(1)))
+        #expect(LaneDiagram(lanes: [LaneDiagram.Lane(label: "x", events: events)], options: options).render().marbles == ["-a--b|"])
+        options.roundsToNearestFrame = true
+        #expect(LaneDiagram(lanes: [LaneDiagram.Lane(label: "x", events: events)], options: options).render().marbles == ["-a---(b|)"])
+    }
+
     @Test func colourOnlyWhenAsked() throws {
         let lanes = [try lane("x", "-a#")]
         #expect(!LaneDiagram(lanes: lanes).render().text.contains("\u{1B}["))

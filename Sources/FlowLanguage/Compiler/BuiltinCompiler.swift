@@ -74,6 +74,7 @@ extension Compiler {
             return { _ in .null }
         }
         checkMarble(first, as: name == "cold" ? .cold : .hot)
+        environment.playsMarbles = true
         let values = compileMarbleValues(Array(arguments.dropFirst()), in: scope)
         let marble = compile(first.value, in: scope)
         let location = self.location(first.value.span)

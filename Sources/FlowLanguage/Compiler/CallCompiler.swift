@@ -265,6 +265,7 @@ extension Compiler {
             }
         }
         let env = environment
+        if Self.needsLiveClock(spec) { env.needsLiveClock = true }
         let label = file.text(of: Span(nameSpan.start, span.end))
         let location = self.location(nameSpan)
         let origin = NodeOrigin(label: label, location: location)
@@ -285,6 +286,13 @@ extension Compiler {
             if case .stream(let stream) = result, stream.origin == nil { stream.origin = origin }
             return result
         }
+    }
+
+    /// Sources of events in real time: timers, and what a module reads
+    /// from outside (files, requests, standard input).
+    static func needsLiveClock(_ spec: OperatorSpec) -> Bool {
+        if spec.name == "interval" || spec.name == "timer" { return true }
+        return spec.family == .creation && operatorTable.lookup(spec.name) !== spec
     }
 
     /// Calls a collection helper on an evaluated receiver.

@@ -45,6 +45,11 @@ public final class Program {
 
     public var testNames: [String] { tests.map(\.name) }
 
+    /// The script plays marble strings and nothing in it needs the wall
+    /// clock: run in virtual time, it does the same, instantly, and its
+    /// lanes are exact (on the live clock they would show scheduling).
+    public var isDrivenByMarblesAlone: Bool { environment.playsMarbles && !environment.needsLiveClock }
+
     /// The compile errors inside test block `index`: it fails with them, and
     /// `runTest` does not run it.
     public func problems(ofTest index: Int) -> [Diagnostic] { tests[index].problems }

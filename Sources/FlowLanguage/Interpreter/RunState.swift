@@ -88,12 +88,18 @@ public final class RunState {
         let running = active.compactMap { ($0 as? ScriptSubscriber)?.subscribedAt }
             .min { ($0.line, $0.column) < ($1.line, $1.column) }
         for i in failures.indices where failures[i].location == nil { failures[i].location = running }
-        var diagrams = lanes.filter { !$0.isEmpty }.map { Report.lanes($0, options: laneOptions) }
+        // Times read from the wall clock are drawn in the nearest column: a
+        // few microseconds late never moves an event a column.
+        var liveOptions = laneOptions
+        liveOptions.roundsToNearestFrame = true
+        let recordedLive = !scheduler.isVirtual && !lanesInVirtualTime
+        var diagrams = lanes.filter { !$0.isEmpty }.map { Report.lanes($0, options: recordedLive ? liveOptions : laneOptions) }
         var tracers = [scheduler.tracer, marbles.scheduler.tracer].compactMap { $0 }
         if scheduler === marbles.scheduler { tracers = Array(tracers.prefix(1)) }
         for tracer in tracers {
+            let options = tracer === scheduler.tracer && !scheduler.isVirtual ? liveOptions : laneOptions
             for lanes in TraceDiagram.lanes(from: tracer, subscriptions: showsSubscriptions) where !lanes.isEmpty {
-                diagrams.append(LaneDiagram(lanes: lanes, options: laneOptions))
+                diagrams.append(LaneDiagram(lanes: lanes, options: options))
             }
         }
         return (failures, diagrams)
@@ -135,6 +141,12 @@ public final class Environment {
     var reportStreamError: (FlowError) -> Void = { _ in }
     /// `flow run --trace`: every subscribed or drawn chain is traced.
     var tracesEverything = false
+    /// Found while compiling: the script plays marble strings (`cold`,
+    /// `hot`), and whether anything in it needs the wall clock (a timer,
+    /// a file, a request, standard input). A script of marbles alone draws
+    /// exact lanes in virtual time, which `flow run` then uses.
+    var playsMarbles = false
+    var needsLiveClock = false
     /// Asked now and then by a running `while` loop: true when Ctrl-C was
     /// pressed in a session, whose loop must stop a script's endless loop.
     var interruptRequested: () -> Bool = { false }
