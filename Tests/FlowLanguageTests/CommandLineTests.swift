@@ -389,3 +389,26 @@ extension CommandLineTests {
         #expect(both.err.contains("two clocks"))
     }
 }
+
+extension CommandLineTests {
+    /// `--marbles` on the live clock draws what the run's own subscription
+    /// saw: a stream with side effects (a request) is not run again to
+    /// draw it; a stream the run never subscribed is recorded for its lane.
+    @Test func marblesOnTheLiveClockDoNotSubscribeAgain() throws {
+        let path = try Self.script("""
+            let s = deferred { () -> Stream in
+              print("subscribed")
+              return timer(5ms)
+            }
+            s.sink { _ in }
+            let unused = timer(3ms)
+            """)
+        let result = try Self.flow(["run", "--marbles", path])
+        #expect(result.status == 0)
+        #expect(result.out.components(separatedBy: "subscribed").count == 2, "\(result.out)")
+        // Where on the wall clock the timers fired depends on the machine.
+        let lines = result.out.split(separator: "\n")
+        #expect(lines.contains { $0.hasPrefix("s       -") && $0.hasSuffix("(0|)") }, "\(result.out)")
+        #expect(lines.contains { $0.hasPrefix("unused  -") && $0.hasSuffix("(0|)") }, "\(result.out)")
+    }
+}

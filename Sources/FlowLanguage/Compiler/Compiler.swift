@@ -129,9 +129,13 @@ final class Compiler {
             }
             // A stream bound at the top of a script or test is drawn and
             // traced under its name (runs once: no cost per event).
+            let env = environment
             return { frame in
                 let bound = try value(frame)
-                if case .stream(let stream) = bound, stream.name == nil { stream.name = name }
+                if case .stream(let stream) = bound {
+                    if stream.name == nil { stream.name = name }
+                    if env.watchesBindings { env.run.scheduler.tracer?.watch(stream) }
+                }
                 frame.slots[slot] = bound
                 return .null
             }

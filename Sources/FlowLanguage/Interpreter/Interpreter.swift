@@ -160,8 +160,12 @@ public final class Program {
                     }
                 }
             }
+            if marblesForBindings {
+                scheduler.tracer = scheduler.tracer ?? Tracer()
+                environment.watchesBindings = true
+            }
             outcome.errors += executeStatements(topLevel, in: frame, run: run)
-            if marblesForBindings { run.lanes.append(bindingLanes(frame, run: run)) }
+            if marblesForBindings { run.bindingLanes = observedBindings(frame, run: run) }
         }
         interruption?.cancel()
         guard let run = liveRun else { return outcome }
@@ -229,6 +233,17 @@ public final class Program {
                                                     hotStreams: environment.liveHotStreams)
         if drawsLanes { for diagram in diagrams { console.out(diagram.render().text) } }
         return (failures, diagrams)
+    }
+
+    /// On the live clock, a lane per stream bound by a top-level `let`:
+    /// what the run's own subscriptions of it saw, or, for a stream the
+    /// run did not subscribe, a recording of it.
+    private func observedBindings(_ frame: Frame, run: RunState) -> [(label: String, lane: RunState.BindingLane)] {
+        bindings.compactMap { name, slot in
+            guard case .stream(let stream) = frame.slots[slot] else { return nil }
+            if let tracer = run.scheduler.tracer, !tracer.subscriptions(of: stream).isEmpty { return (name, .observed(stream)) }
+            return (name, .recorded(run.record(stream)))
+        }
     }
 
     /// One lane per stream bound by a top-level `let`, in order.

@@ -11,6 +11,14 @@ public final class RunState {
     public let marbles: MarbleRun
     /// Lanes registered by `marbles(...)`, drawn when the run ends.
     var lanes: [[(label: String, recorder: EventRecorder)]] = []
+    /// `flow run --marbles` on the live clock: a lane per top-level `let`,
+    /// drawn from the subscriptions the run made itself (a request is
+    /// not made again to draw it), or recorded where the run made none.
+    var bindingLanes: [(label: String, lane: BindingLane)] = []
+    enum BindingLane {
+        case observed(Observable)
+        case recorded(EventRecorder)
+    }
     /// Expectations registered in this run (a test block with none passes trivially).
     var expectationCount = 0
     /// Stream errors that reached a subscriber with no error handler.
@@ -94,6 +102,7 @@ public final class RunState {
         liveOptions.roundsToNearestFrame = true
         let recordedLive = !scheduler.isVirtual && !lanesInVirtualTime
         var diagrams = lanes.filter { !$0.isEmpty }.map { Report.lanes($0, options: recordedLive ? liveOptions : laneOptions) }
+        if !bindingLanes.isEmpty { diagrams.append(LaneDiagram(lanes: drawnBindings(), options: liveOptions)) }
         var tracers = [scheduler.tracer, marbles.scheduler.tracer].compactMap { $0 }
         if scheduler === marbles.scheduler { tracers = Array(tracers.prefix(1)) }
         for tracer in tracers {
@@ -103,6 +112,21 @@ public final class RunState {
             }
         }
         return (failures, diagrams)
+    }
+
+    private func drawnBindings() -> [LaneDiagram.Lane] {
+        bindingLanes.flatMap { label, lane -> [LaneDiagram.Lane] in
+            switch lane {
+            case .recorded(let recorder):
+                return [LaneDiagram.Lane(label: label, events: recorder.events)]
+            case .observed(let node):
+                let subscriptions = scheduler.tracer?.subscriptions(of: node) ?? []
+                return subscriptions.enumerated().map { n, record in
+                    LaneDiagram.Lane(label: label + (subscriptions.count > 1 ? " #\(n + 1)" : ""),
+                                     events: record.events.map { TimedEvent($0.time, $0.event) }, cancelled: record.cancelled)
+                }
+            }
+        }
     }
 
     /// A run entirely in virtual time; `location` is where it is written
@@ -147,6 +171,9 @@ public final class Environment {
     /// exact lanes in virtual time, which `flow run` then uses.
     var playsMarbles = false
     var needsLiveClock = false
+    /// `flow run --marbles` on the live clock: each stream a top-level
+    /// `let` binds has its subscriptions recorded.
+    var watchesBindings = false
     /// Asked now and then by a running `while` loop: true when Ctrl-C was
     /// pressed in a session, whose loop must stop a script's endless loop.
     var interruptRequested: () -> Bool = { false }

@@ -46,6 +46,17 @@ public final class Tracer {
 
     public func isTraced(_ node: Observable) -> Bool { traced[ObjectIdentifier(node)] != nil }
 
+    /// Nodes whose own subscriptions are recorded without tracing a chain:
+    /// the streams a live run's `--marbles` draws as the run saw them.
+    private var watched: [ObjectIdentifier: Observable] = [:]
+
+    public func watch(_ node: Observable) { watched[ObjectIdentifier(node)] = node }
+
+    /// The subscriptions of `node` made by the run itself, in order.
+    public func subscriptions(of node: Observable) -> [Record] {
+        records.filter { $0.node === node && $0.parent == nil }
+    }
+
     /// Subscribes `node`, recording it when it is traced or is an inner
     /// stream subscribed by a traced stage.
     func subscribe(_ node: Observable, _ observer: Observer, on scheduler: Scheduler, core: (Observer) -> Void) {
@@ -56,13 +67,15 @@ public final class Tracer {
         let behind = Self.stage(behind: observer)
         let host = behind.isInner ? behind.record : nil
         let innerOf = host ?? delivering.last.flatMap { $0.depth == subscribing.count ? consumer(of: $0.record) : nil }
-        guard isTraced(node) || innerOf != nil else {
+        let isWatched = !watched.isEmpty && watched[ObjectIdentifier(node)] != nil
+        guard isTraced(node) || isWatched || innerOf != nil else {
             subscribing.append(node)
             defer { subscribing.removeLast() }
             return core(observer)
         }
         let index = records.count
-        records.append(Record(node: node, parent: isTraced(node) ? nil : innerOf, subscriber: behind.record, subscribed: scheduler.now))
+        records.append(Record(node: node, parent: isTraced(node) || isWatched ? nil : innerOf, subscriber: behind.record,
+                              subscribed: scheduler.now))
         latestRecord[ObjectIdentifier(node)] = index
         subscribing.append(node)
         defer { subscribing.removeLast() }
