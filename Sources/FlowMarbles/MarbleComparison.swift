@@ -65,7 +65,7 @@ public enum MarbleComparison {
         }
         return MarbleMismatch(
             expected: expectedLane.text, actual: actualLane.text, caretColumn: column, reason: reason, legend: explanations,
-            hint: inlineValueHint(index, expected, actual))
+            hint: inlineValueHint(index, expected, actual) ?? frameCountHint(index, expected, actual, errorGiven: errorGiven))
     }
 
     /// `toBe("-10-")` for a value 10: each character of a marble is an
@@ -84,6 +84,17 @@ public enum MarbleComparison {
         }
         guard j - index >= 2, text == written else { return nil }
         return "each character of a marble is one event: write \(written) as one symbol with its value, as in toBe(\"-a-\", a: \(value.literal))"
+    }
+
+    /// The right event at the wrong frame: usually frames miscounted, and
+    /// most often a group's, which takes a frame per character.
+    static func frameCountHint(_ index: Int, _ expected: [TimedEvent], _ actual: [TimedEvent], errorGiven: Bool) -> String? {
+        guard index < expected.count, index < actual.count, matches(expected[index].event, actual[index].event, errorGiven: errorGiven)
+        else { return nil }
+        let off = expected[index].time.frames - actual[index].time.frames
+        let frames = abs(off) == 1 ? "1 frame" : "\(abs(off)) frames"
+        return "the event is right but \(frames) too \(off > 0 ? "late" : "early") in the expected lane: each - is one frame, "
+            + "a group (ab) takes one frame per character, and [ab] is a group of one frame"
     }
 
     /// Events kept on each side of the first difference when a lane is long.

@@ -214,6 +214,14 @@ import Testing
         #expect(found.description.hasSuffix("\n" + "hint:     " + found.hint!))
     }
 
+    @Test func theRightEventAtTheWrongFrameGetsAHint() throws {
+        let group = try #require(try mismatch(expected: "(ab)c|", actual: "[ab]c|", [:]))
+        #expect(group.hint?.hasPrefix("the event is right but 3 frames too late in the expected lane") == true)
+        #expect(group.hint?.contains("[ab] is a group of one frame") == true)
+        let early = try #require(try mismatch(expected: "a-|", actual: "-a|", [:]))
+        #expect(early.hint?.hasPrefix("the event is right but 1 frame too early") == true)
+    }
+
     @Test func otherDifferencesGetNoHint() throws {
         #expect(try mismatch(expected: "-12-|", actual: "-a-|", ["a": 10])?.hint == nil)
         #expect(try mismatch(expected: "--a|", actual: "-a-|", ["a": 1])?.hint == nil)
