@@ -11,12 +11,17 @@ public final class MarbleRun {
     /// Each recorder (of an expectation or a drawn lane) and its place, to
     /// say which stream kept a run from going idle.
     private var expectations: [(recorder: EventRecorder, location: SourceLocation?)] = []
+    /// What each recorder is still waiting for, to stop a runaway run as
+    /// soon as nothing it could still do changes a verdict or a drawing.
+    private var verdicts: [Verdict] = []
     /// Where the run is written (a test block), for failures of the run itself.
     public var location: SourceLocation?
 
     /// Bounds for a run that never goes idle (an endless `interval`).
     public var timeLimit = TimeSpan.seconds(24 * 3600)
     public var actionLimit = 1_000_000
+    /// Actions after which a run whose outcome is settled is stopped.
+    static let longRun = 100_000
 
     public init() {}
 
@@ -39,6 +44,8 @@ public final class MarbleRun {
     ) throws {
         let expected = try MarbleParser.parseEvents(marbles, values: values, error: error).events
         let recorder = observe(stream, subscription: subscription, location: location)
+        verdicts[verdicts.count - 1].expected = expected
+        verdicts[verdicts.count - 1].errorGiven = error != nil
         checks.append {
             MarbleComparison.compare(expected: expected, actual: recorder.events, values: values, errorGiven: error != nil)
                 .map { ExpectationFailure(location: location, message: $0.description, mismatch: $0) }
@@ -52,6 +59,7 @@ public final class MarbleRun {
         let recorder = EventRecorder(scheduler: scheduler)
         recorders.append(recorder)
         expectations.append((recorder, location))
+        verdicts.append(Verdict(recorder: recorder, location: location))
         scheduler.schedule(at: subscription.subscribed) { [scheduler] in stream.subscribe(recorder, on: scheduler) }
         if let end = subscription.unsubscribed {
             scheduler.schedule(at: end) { recorder.dispose() }
@@ -72,11 +80,28 @@ public final class MarbleRun {
     /// (in the order they were made) start first, as in RxJS.
     public func run(startingFirst hotStreams: [HotStream] = []) -> [ExpectationFailure] {
         for hot in hotStreams { hot.start(on: scheduler) }
-        let outcome = scheduler.run(timeLimit: timeLimit, actionLimit: actionLimit)
+        var stoppedBy: Verdict?
+        let outcome = scheduler.run(timeLimit: timeLimit, actionLimit: actionLimit) { [verdicts, scheduler] in
+            // Everything is settled, and something is still going only to
+            // be drawn past its lane's end or to fail an expectation that
+            // has failed already: a forgotten take(n) fails at once. (Not
+            // before a run is long: a finite stream is let end.)
+            guard scheduler.executedActions >= Self.longRun, verdicts.allSatisfy({ $0.isSettled }) else { return false }
+            stoppedBy = verdicts.first { !$0.hasEnded }
+            return stoppedBy != nil
+        }
         RunEnding.mark(scheduler)
         for recorder in recorders { recorder.dispose() }
         var failures: [ExpectationFailure] = []
-        if outcome == .limitReached {
+        if let stoppedBy, outcome == .limitReached {
+            let why = stoppedBy.expected == nil
+                ? "its lane had more than \(Verdict.longestLane) events and was still going"
+                : "its expectation had already failed and the stream was still going"
+            failures.append(ExpectationFailure(location: stoppedBy.location ?? location, message: """
+                the run was stopped at virtual time \(scheduler.now) after \(scheduler.executedActions) actions: \(why) \
+                (an endless interval or timer without take(n)?)
+                """, isRunFailure: true))
+        } else if outcome == .limitReached {
             // Point at the first expectation whose stream was still going.
             let endless = expectations.first { !$0.recorder.events.contains { $0.event.isTerminal } }
             failures.append(ExpectationFailure(location: endless?.location ?? location, message: """
@@ -86,5 +111,45 @@ public final class MarbleRun {
         }
         failures += checks.compactMap { $0() }
         return failures
+    }
+}
+
+/// Where one recorded stream stands during a run: settled when its stream
+/// has ended, when its expectation has already failed (nothing it does
+/// later can make it pass), or when a drawn lane has more events than a
+/// diagram shows.
+final class Verdict {
+    let recorder: EventRecorder
+    let location: SourceLocation?
+    var expected: [TimedEvent]?
+    var errorGiven = false
+    /// Events compared with the expectation so far, all equal.
+    private var matched = 0
+    private var failed = false
+
+    /// More events than any lane draws (`LaneDiagram.longestLane`).
+    static let longestLane = 10_000
+
+    init(recorder: EventRecorder, location: SourceLocation?) {
+        self.recorder = recorder
+        self.location = location
+    }
+
+    var hasEnded: Bool { recorder.isDisposed || recorder.events.last?.event.isTerminal == true }
+
+    var isSettled: Bool {
+        if hasEnded || failed { return true }
+        let events = recorder.events
+        guard let expected else { return events.count > Self.longestLane }
+        // Compared as it grows: only the events recorded since last time.
+        while matched < events.count {
+            guard matched < expected.count, expected[matched].time == events[matched].time,
+                  MarbleComparison.matches(expected[matched].event, events[matched].event, errorGiven: errorGiven) else {
+                failed = true
+                return true
+            }
+            matched += 1
+        }
+        return false
     }
 }

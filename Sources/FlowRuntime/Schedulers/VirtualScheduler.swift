@@ -64,11 +64,25 @@ public final class VirtualScheduler: Scheduler {
 
     /// Runs until no work is left, or until the next action would start
     /// after `timeLimit` or exceed `actionLimit` actions.
+    /// `stopsEarly` is asked every `checkEvery` actions whether the rest
+    /// of the run still matters; when it says no, the run stops there as
+    /// if a limit were reached.
     @discardableResult
-    public func run(timeLimit: TimeSpan = TimeSpan(nanoseconds: .max), actionLimit: Int = .max) -> RunOutcome {
+    public func run(
+        timeLimit: TimeSpan = TimeSpan(nanoseconds: .max), actionLimit: Int = .max, checkEvery: Int = 4096,
+        stopsEarly: (() -> Bool)? = nil
+    ) -> RunOutcome {
+        var untilCheck = checkEvery
         while let entry = popNext(notAfter: timeLimit) {
             if executedActions >= actionLimit { requeue(entry); return .limitReached }
             execute(entry)
+            if let stopsEarly {
+                untilCheck -= 1
+                if untilCheck == 0 {
+                    untilCheck = checkEvery
+                    if stopsEarly() { return hasPendingWork ? .limitReached : .idle }
+                }
+            }
         }
         return hasPendingWork ? .limitReached : .idle
     }
