@@ -59,10 +59,13 @@ public struct LaneDiagram {
 
     public var lanes: [Lane]
     public var options: Options
+    /// `marbles(title: "...", ...)`: printed above the lanes.
+    public var title: String?
 
-    public init(lanes: [Lane], options: Options = Options()) {
+    public init(lanes: [Lane], options: Options = Options(), title: String? = nil) {
         self.lanes = lanes
         self.options = options
+        self.title = title
     }
 
     /// The result of drawing: the lanes' marble texts, the legend, and the
@@ -87,6 +90,12 @@ public struct LaneDiagram {
         /// What was drawn, lane by lane, to read it back.
         var drawnLanes: [Lane] = []
         var wide = false
+        /// Where each frame and each lane's events were drawn, for a
+        /// picture of the same diagram (SVG).
+        var placement: LanePlacement?
+        var cells: [[Cell]] = []
+        /// The time axis, as printed above the lanes.
+        var ruler = ""
 
         /// The events lane `index` shows, read back from its marble text
         /// as a user would read it: blank until an inner stream was
@@ -134,12 +143,40 @@ public struct LaneDiagram {
     public func chooseFrame() -> TimeSpan {
         let end = self.end
         if let frame = options.frame, end / frame.nanoseconds + 4 <= Self.widestDiagram { return frame }
-        for frame in Self.niceFrames where end / frame + 4 <= Int64(options.maxColumns) {
-            return TimeSpan(nanoseconds: frame)
+        // A coarse frame that puts events of different times in one column
+        // makes groups, each wider than a column: the widest lane counts.
+        var narrowest: (frame: Int64, columns: Int64)?
+        for frame in Self.niceFrames where end / frame + 4 <= Self.widestDiagram {
+            let columns = estimatedColumns(frame: frame)
+            if columns + 4 <= Int64(options.maxColumns) { return TimeSpan(nanoseconds: frame) }
+            if narrowest == nil || columns < narrowest!.columns { narrowest = (frame, columns) }
         }
-        let coarsest = Self.niceFrames.last!
-        if end / coarsest + 4 <= Self.widestDiagram { return TimeSpan(nanoseconds: coarsest) }
+        if let narrowest { return TimeSpan(nanoseconds: narrowest.frame) }
         return TimeSpan(nanoseconds: end / (Self.widestDiagram - 4) + 1)
+    }
+
+    /// About how many columns the widest lane takes at `frame`: one per
+    /// frame, and a group's characters beyond its own frame.
+    func estimatedColumns(frame: Int64) -> Int64 {
+        var widest: Int64 = 0
+        for lane in lanes {
+            var extra: Int64 = 0
+            var column: Int64 = -1
+            var count: Int64 = 0
+            for event in lane.events {
+                let c = event.time.nanoseconds / frame
+                if c == column {
+                    count += 1
+                } else {
+                    if count > 1 { extra += count + 1 }
+                    column = c
+                    count = 1
+                }
+            }
+            if count > 1 { extra += count + 1 }
+            widest = Swift.max(widest, (lane.events.last?.time.nanoseconds ?? 0) / frame + extra)
+        }
+        return widest
     }
 
     public func render() -> Rendered {
@@ -172,7 +209,8 @@ public struct LaneDiagram {
             used.formUnion(laneCells.flatMap { $0.events.map(\.symbol) })
         }
         let span = Swift.max(1, Swift.min(Self.longestLane, marbles.map(\.terminalColumns).max() ?? 1))
-        var lines = [String(repeating: " ", count: labelWidth) + Self.ruler(placement, frame: frame, width: span)]
+        let ruler = Self.ruler(placement, frame: frame, width: span)
+        var lines = (title.map { [$0] } ?? []) + [String(repeating: " ", count: labelWidth) + ruler]
         for (label, (plain, painted)) in zip(labels, zip(marbles, drawn)) {
             lines.append(plain.trimmingCharacters(in: " ").isEmpty ? label : label.padded(toColumns: labelWidth) + painted)
         }
@@ -207,7 +245,8 @@ public struct LaneDiagram {
         let legendEntries = legend.entries.filter { used.contains($0.symbol) && MarbleLegend.naturalSymbol(for: $0.value) != $0.symbol }
         return Rendered(frame: frame, marbles: marbles, events: lanes.map(\.events),
                         isPlain: lanes.map { $0.start == nil && $0.cancelled == nil && !$0.isSubscription },
-                        legend: legendEntries, errors: errors, lines: lines, drawnLanes: lanes, wide: options.wide)
+                        legend: legendEntries, errors: errors, lines: lines, drawnLanes: lanes, wide: options.wide,
+                        placement: placement, cells: cells, ruler: ruler)
     }
 
     /// The widest a lane's label is drawn.
@@ -246,6 +285,8 @@ public struct LaneDiagram {
     struct Cell {
         var column: Int64
         var events: [(symbol: Character, text: String, kind: Kind)]
+        /// The index of its first event among the lane's events.
+        var firstEvent = 0
         enum Kind { case value, error, completion }
     }
 
@@ -254,7 +295,7 @@ public struct LaneDiagram {
         // Compared by column alone: binding the last cell would copy its
         // events, and appending to them would then copy them each time.
         var lastColumn: Int64?
-        for event in events {
+        for (index, event) in events.enumerated() {
             let column = (event.time.nanoseconds + (rounding ? frame.nanoseconds / 2 : 0)) / frame.nanoseconds
             let symbol: Character, kind: Cell.Kind, text: String
             switch event.event {
@@ -268,7 +309,7 @@ public struct LaneDiagram {
             if lastColumn == column {
                 cells[cells.count - 1].events.append((symbol, text, kind))
             } else {
-                cells.append(Cell(column: column, events: [(symbol, text, kind)]))
+                cells.append(Cell(column: column, events: [(symbol, text, kind)], firstEvent: index))
                 lastColumn = column
             }
         }

@@ -4,12 +4,19 @@ import FlowRuntime
 /// runs left to right along arrows, values are coloured marbles, a bar is
 /// completion, an X is an error; a traced stage sits under a box naming its
 /// operator, and inner streams are drawn slanted from where they started.
+///
+/// Marbles sit where the text diagram puts them (`LanePlacement`): events
+/// of one instant side by side in their group's columns, never over each
+/// other, and every lane on one time axis. The image is as wide as its
+/// content (or scaled to `width`), follows the viewer's light or dark
+/// theme, and gives each value a colour of its own.
 public struct SVGDiagram {
-    public static let columnWidth = 32.0
-    public static let laneHeight = 56.0
+    public static let columnWidth = 28.0
+    public static let laneHeight = 52.0
     public static let boxHeight = 34.0
-    public static let marbleRadius = 13.0
-    public static let palette = ["#f6c343", "#7fc97f", "#6baed6", "#fd8d3c", "#bc80bd", "#fb9a99", "#a6cee3", "#b2df8a"]
+    public static let marbleRadius = 12.0
+    /// The width of one column of 12 px monospaced text.
+    static let characterWidth = 7.3
 
     /// Where something was drawn, for tests that look at the rendered picture.
     public struct Marble {
@@ -19,138 +26,248 @@ public struct SVGDiagram {
     }
 
     public private(set) var marbles: [Marble] = []
+    /// The picture's own size; `scaledWidth` is the size it is shown at.
     public private(set) var width = 0.0
     public private(set) var height = 0.0
+    public let title: String
+    private var scaledWidth: Double?
     private var body: [String] = []
+    /// A colour per value, in the order values first appear.
+    private var colors: [Value: String] = [:]
 
-    /// Lays out `diagrams` one under the other.
-    public init(_ diagrams: [LaneDiagram], title: String = "flow marble diagram") {
-        var y = 16.0
-        let labelChars = diagrams.flatMap(\.lanes).map(\.label.count).max() ?? 0
-        let left = Double(labelChars) * 7.3 + 24
+    /// Lays out `diagrams` one under the other, under `title`; `width`
+    /// scales the picture to that many pixels (a slide's width).
+    public init(_ diagrams: [LaneDiagram], title: String = "flow marble diagram", width: Double? = nil) {
+        self.title = title
+        var y = 12.0
+        body.append(##"<text x="12" y="\##(f(y + 14))" class="ink" font-size="15" font-weight="bold">\##(Self.escape(title))</text>"##)
+        self.width = 24 + Double(title.terminalColumns) * 9
+        y += 28
+        let labels = diagrams.flatMap(\.lanes).filter { !$0.isStage }.map { LaneDiagram.displayLabel($0.label) }
+        let left = Double(labels.map(\.terminalColumns).max() ?? 0) * Self.characterWidth + 24
         for diagram in diagrams {
-            y = draw(diagram, left: left, top: y) + 12
+            y = draw(diagram, left: left, top: y) + 16
         }
-        height = y + 8
-        body.insert("<title>\(Self.escape(title))</title>", at: 0)
-        _ = title
+        height = y
+        scaledWidth = width.map { Swift.max(1, $0) }
     }
 
     /// The SVG document.
     public var text: String {
-        """
-        <?xml version="1.0" encoding="UTF-8"?>
-        <svg xmlns="http://www.w3.org/2000/svg" width="\(Int(width.rounded(.up)))" height="\(Int(height.rounded(.up)))" \
-        viewBox="0 0 \(Int(width.rounded(.up))) \(Int(height.rounded(.up)))" font-family="DejaVu Sans Mono, Menlo, monospace" font-size="12">
-        <rect width="100%" height="100%" fill="#ffffff"/>
-        \(body.joined(separator: "\n"))
-        </svg>
+        let (w, h) = (Int(width.rounded(.up)), Int(height.rounded(.up)))
+        let shown = scaledWidth.map { (Int($0.rounded()), Int((height * $0 / width).rounded(.up))) } ?? (w, h)
+        return """
+            <?xml version="1.0" encoding="UTF-8"?>
+            <svg xmlns="http://www.w3.org/2000/svg" width="\(shown.0)" height="\(shown.1)" viewBox="0 0 \(w) \(h)" \
+            font-family="DejaVu Sans Mono, Menlo, Consolas, monospace" font-size="12">
+            <title>\(Self.escape(title))</title>
+            <style>
+            .bg { fill: #ffffff } .ink { fill: #222222 } .muted { fill: #555555 } .line { stroke: #222222 } .arrow { fill: #222222 }
+            .box { fill: #f4f4f4; stroke: #555555 } .axis { stroke: #bbbbbb } .cancel { stroke: #888888 }
+            .emoji { font-family: "Noto Color Emoji", "Apple Color Emoji", "Segoe UI Emoji", "DejaVu Sans Mono", monospace }
+            @media (prefers-color-scheme: dark) {
+              .bg { fill: #1e1e1e } .ink { fill: #e8e8e8 } .muted { fill: #b0b0b0 } .line { stroke: #dddddd } .arrow { fill: #dddddd }
+              .box { fill: #2c2c2c; stroke: #aaaaaa } .axis { stroke: #555555 } .cancel { stroke: #aaaaaa }
+            }
+            </style>
+            <rect width="100%" height="100%" class="bg"/>
+            \(body.joined(separator: "\n"))
+            </svg>
 
-        """
+            """
     }
 
     private mutating func draw(_ diagram: LaneDiagram, left: Double, top: Double) -> Double {
-        let rendered = diagram.render()
-        let frame = rendered.frame
-        let columns = Double(rendered.marbles.map(\.count).max() ?? 1) + 2
-        let right = left + 16 + columns * Self.columnWidth
-        width = Swift.max(width, right + 24)
-        func x(_ time: TimeSpan) -> Double { left + 16 + Double(time.nanoseconds) / Double(frame.nanoseconds) * Self.columnWidth }
-
-        var colors: [Character: String] = [:]
-        var legend = MarbleLegend()
+        // Marbles are drawn in the places of the symbolic lanes, whatever
+        // the terminal asked for.
+        var symbolic = diagram
+        symbolic.options.wide = false
+        symbolic.options.color = false
+        let rendered = symbolic.render()
+        guard let placement = rendered.placement else { return top }
+        let columns = Double(rendered.marbles.map(\.terminalColumns).max() ?? 1) + 1
+        let origin = left + 12
+        let right = origin + columns * Self.columnWidth + 16
+        func x(_ column: Int) -> Double { origin + (Double(column) + 0.5) * Self.columnWidth }
+        func x(frame: Int64) -> Double { x(placement.column(of: frame) ?? 0) }
         var y = top
+        var widest = right + 16
+        if let title = diagram.title {
+            body.append(##"<text x="12" y="\##(f(y + 12))" class="ink\##(Self.emojiClass(title).isEmpty ? "" : " emoji")" font-size="13" font-weight="bold">\##(Self.escape(title))</text>"##)
+            widest = Swift.max(widest, 24 + Double(title.terminalColumns) * 8)
+            y += 20
+        }
+        // The time axis, in real units.
+        y = drawAxis(rendered, placement: placement, x: { x(frame: $0) }, from: origin, to: right, y: y)
         var previousY: Double?
-        for lane in diagram.lanes {
+        for (index, lane) in diagram.lanes.enumerated() {
             if lane.isStage {
-                body.append(##"<rect x="\##(f(left))" y="\##(f(y))" width="\##(f(right - left))" height="\##(f(Self.boxHeight - 8))" rx="4" fill="#f4f4f4" stroke="#555555"/>"##)
-                body.append(##"<text x="\##(f((left + right) / 2))" y="\##(f(y + (Self.boxHeight - 8) / 2 + 4))" text-anchor="middle">\##(Self.escape(lane.label))</text>"##)
+                let label = LaneDiagram.displayLabel(lane.label)
+                let boxWidth = Swift.max(right - left, Double(label.terminalColumns) * Self.characterWidth + 24)
+                widest = Swift.max(widest, left + boxWidth + 16)
+                body.append(##"<rect x="\##(f(left))" y="\##(f(y))" width="\##(f(boxWidth))" height="\##(f(Self.boxHeight - 8))" rx="4" class="box"/>"##)
+                body.append(##"<text x="\##(f(left + boxWidth / 2))" y="\##(f(y + (Self.boxHeight - 8) / 2 + 4))" text-anchor="middle" class="ink">\##(Self.escape(label))</text>"##)
                 y += Self.boxHeight
             }
             let mid = y + Self.laneHeight / 2
             if !lane.isStage {
-                body.append(##"<text x="8" y="\##(f(mid + 4))" fill="#333333">\##(Self.escape(String(lane.label.trimmingCharacters(in: " "))))</text>"##)
+                let label = LaneDiagram.displayLabel(lane.label).trimmingCharacters(in: " ")
+                let emoji = Self.emojiClass(String(label)).isEmpty ? "" : " emoji"
+                body.append(##"<text x="12" y="\##(f(mid + 4))" class="muted\##(emoji)">\##(Self.escape(String(label)))</text>"##)
             }
+            let marks = placement.lanes[index]
+            let cells = index < rendered.cells.count ? rendered.cells[index] : []
             if lane.isSubscription {
-                drawSubscription(lane, x: x, y: mid, right: right)
-            } else if let start = lane.start {
-                drawInner(lane, start: x(start), x: x, y: mid, right: right, parentY: previousY, colors: &colors, legend: &legend)
+                drawSubscription(lane, x: { x(frame: $0) }, frame: rendered.frame, y: mid, right: right)
             } else {
-                drawLine(from: left, to: right, y: mid)
-                drawEvents(lane.events, x: x, y: { _ in mid }, colors: &colors, legend: &legend)
+                let start = lane.start.map { x(frame: $0.nanoseconds / rendered.frame.nanoseconds) }
+                // An inner stream slants down from the stage that started it.
+                let fromY = start == nil ? mid : mid - 12, toY = start == nil ? mid : mid + 8
+                let begin = start ?? origin
+                let end = marks.last.map { x(placement.column(of: $0.frame) ?? 0) + Double($0.width) * Self.columnWidth } ?? begin + 40
+                // A lane cut off ends where it was cancelled.
+                let stop = start == nil && lane.cancelled == nil ? right : Swift.min(right, end)
+                let slope = (toY - fromY) / Swift.max(1, stop - begin)
+                let yAt = { (px: Double) in fromY + slope * (px - begin) }
+                drawLine(from: begin, to: stop, y: fromY, y2: yAt(stop))
+                for (cell, mark) in zip(cells, marks) {
+                    let column = placement.column(of: mark.frame) ?? 0
+                    // A group's marbles sit in its columns, inside its brackets.
+                    let firstColumn = cell.events.count == 1 ? column : column + 1
+                    for (n, event) in cell.events.enumerated() {
+                        let cx = x(firstColumn + n)
+                        draw(event, at: cx, yAt(cx), lane: lane, cell: cell, n: n)
+                    }
+                }
+                if lane.cancelled != nil, let bang = marks.last, bang.text == "!" {
+                    let cx = x(placement.column(of: bang.frame) ?? 0), cy = yAt(cx)
+                    body.append(##"<line x1="\##(f(cx - 6))" y1="\##(f(cy - 10))" x2="\##(f(cx + 6))" y2="\##(f(cy + 10))" class="cancel" stroke-width="2.5" stroke-dasharray="3,2"><title>cancelled</title></line>"##)
+                }
             }
             if !lane.isSubscription && lane.start == nil { previousY = mid }
             y += Self.laneHeight
         }
-        // Values of up to three characters are printed in their marbles.
-        var notes = rendered.legend.filter { $0.value.description.count > 3 }.map { "\($0.symbol) = \($0.value.literal)" }
-        if let error = rendered.error { notes.append("# = \(error.value.literal)") }
-        if frame != MarbleParser.frame { notes.append("one column = \(frame)") }
-        for note in notes {
-            body.append(##"<text x="8" y="\##(f(y + 12))" fill="#333333">\##(Self.escape(note))</text>"##)
+        _ = previousY
+        // Values of up to three columns are printed in their marbles.
+        var notes = rendered.legend.filter { $0.value.description.terminalColumns > 3 }.map { "\($0.symbol) = \($0.value.literal)" }
+        notes += rendered.errors.map { error, lanes in
+            "# = \(error.value.literal)" + (rendered.errors.count > 1 ? " (" + lanes.joined(separator: ", ") + ")" : "")
+        }
+        if rendered.frame != MarbleParser.frame { notes.append("one column = \(rendered.frame)") }
+        // Wrapped to the picture's width, entry by entry.
+        let perLine = Swift.max(20, Int((widest - 24) / Self.characterWidth))
+        var line = ""
+        var lines: [String] = []
+        for (i, note) in notes.enumerated() {
+            let piece = note + (i < notes.count - 1 ? "," : "")
+            if !line.isEmpty, line.terminalColumns + 1 + piece.terminalColumns > perLine {
+                lines.append(line)
+                line = ""
+            }
+            line += (line.isEmpty ? "" : " ") + piece
+        }
+        if !line.isEmpty { lines.append(line) }
+        for text in lines {
+            widest = Swift.max(widest, 24 + Double(text.terminalColumns) * Self.characterWidth)
+            body.append(##"<text x="12" y="\##(f(y + 12))" class="muted">\##(Self.escape(text))</text>"##)
             y += 16
         }
+        width = Swift.max(width, widest)
         return y
+    }
+
+    /// Tick marks every few frames, labelled in time (`0`, `5ms`, `1s`).
+    private mutating func drawAxis(
+        _ rendered: LaneDiagram.Rendered, placement: LanePlacement, x: (Int64) -> Double, from: Double, to right: Double, y: Double
+    ) -> Double {
+        let inFrames = rendered.frame == MarbleParser.frame
+        let step: Int64 = inFrames ? 5 : 10
+        let axisY = y + 14
+        body.append(##"<line x1="\##(f(from))" y1="\##(f(axisY))" x2="\##(f(right))" y2="\##(f(axisY))" class="axis" stroke-width="1"/>"##)
+        var tick: Int64 = 0
+        var lastLabelEnd = -Double.infinity
+        while let column = placement.column(of: tick), from + Double(column) * Self.columnWidth < right - Self.columnWidth {
+            let tx = x(tick) - Self.columnWidth / 2
+            let label = tick == 0 ? "0" : (rendered.frame * tick).description
+            body.append(##"<line x1="\##(f(tx))" y1="\##(f(axisY - 4))" x2="\##(f(tx))" y2="\##(f(axisY + 4))" class="axis" stroke-width="1"/>"##)
+            if tx > lastLabelEnd + 6 {
+                body.append(##"<text x="\##(f(tx))" y="\##(f(axisY - 7))" text-anchor="middle" class="muted" font-size="10">\##(label)</text>"##)
+                lastLabelEnd = tx + Double(label.count) * 3.5
+            }
+            tick += step
+        }
+        return axisY + 6
     }
 
     private mutating func drawLine(from x1: Double, to x2: Double, y: Double, y2: Double? = nil) {
         let end = y2 ?? y
-        body.append(##"<line x1="\##(f(x1))" y1="\##(f(y))" x2="\##(f(x2))" y2="\##(f(end))" stroke="#222222" stroke-width="2"/>"##)
+        body.append(##"<line x1="\##(f(x1))" y1="\##(f(y))" x2="\##(f(x2))" y2="\##(f(end))" class="line" stroke-width="2"/>"##)
         // The arrowhead, pointing along the line.
         let angle = (end - y) / Swift.max(1, x2 - x1)
         let back = x2 - 10, wing = 5.0
-        body.append(##"<polygon points="\##(f(x2)),\##(f(end)) \##(f(back)),\##(f(end - 10 * angle - wing)) \##(f(back)),\##(f(end - 10 * angle + wing))" fill="#222222"/>"##)
+        body.append(##"<polygon points="\##(f(x2)),\##(f(end)) \##(f(back)),\##(f(end - 10 * angle - wing)) \##(f(back)),\##(f(end - 10 * angle + wing))" class="arrow"/>"##)
     }
 
-    private mutating func drawEvents(
-        _ events: [TimedEvent], x: (TimeSpan) -> Double, y: (Double) -> Double,
-        colors: inout [Character: String], legend: inout MarbleLegend
-    ) {
-        var previous: (time: TimeSpan, count: Int)?
-        for event in events {
-            // Events of one instant sit side by side.
-            let nudge = previous?.time == event.time ? Double(previous!.count) * 10 : 0
-            previous = (event.time, previous?.time == event.time ? previous!.count + 1 : 1)
-            let cx = x(event.time) + nudge, cy = y(cx)
-            switch event.event {
-            case .next(let value):
-                let symbol = legend.symbol(for: value)
-                let fill = colors[symbol] ?? Self.palette[colors.count % Self.palette.count]
-                colors[symbol] = fill
-                let shown = value.description.count <= 3 ? value.description : String(symbol)
-                body.append(##"<circle cx="\##(f(cx))" cy="\##(f(cy))" r="\##(f(Self.marbleRadius))" fill="\##(fill)" stroke="#222222" stroke-width="1.5"/>"##)
-                body.append(##"<text x="\##(f(cx))" y="\##(f(cy + 4))" text-anchor="middle">\##(Self.escape(shown))</text>"##)
-                marbles.append(Marble(x: cx, y: cy, fill: fill))
-            case .completed:
-                body.append(##"<line x1="\##(f(cx))" y1="\##(f(cy - 14))" x2="\##(f(cx))" y2="\##(f(cy + 14))" stroke="#222222" stroke-width="3"/>"##)
-            case .error:
-                let r = 9.0
-                body.append(##"<path d="M\##(f(cx - r)),\##(f(cy - r)) L\##(f(cx + r)),\##(f(cy + r)) M\##(f(cx - r)),\##(f(cy + r)) L\##(f(cx + r)),\##(f(cy - r))" stroke="#d62728" stroke-width="3"/>"##)
-            }
+    private mutating func draw(_ event: (symbol: Character, text: String, kind: LaneDiagram.Cell.Kind), at cx: Double, _ cy: Double,
+                               lane: LaneDiagram.Lane, cell: LaneDiagram.Cell, n: Int) {
+        switch event.kind {
+        case .value:
+            let value = Self.value(of: event.symbol, in: lane, cell: cell, n: n)
+            let fill = color(for: value)
+            let shown = value.map { $0.description.terminalColumns <= 3 ? $0.description : String(event.symbol) } ?? String(event.symbol)
+            let tip = value.map { "\($0.literal)" } ?? String(event.symbol)
+            body.append(##"<circle cx="\##(f(cx))" cy="\##(f(cy))" r="\##(f(Self.marbleRadius))" fill="\##(fill)" stroke="#222222" stroke-width="1.5"><title>\##(Self.escape(tip))</title></circle>"##)
+            body.append(##"<text x="\##(f(cx))" y="\##(f(cy + 4))" text-anchor="middle" fill="#222222"\##(Self.emojiClass(shown))>\##(Self.escape(shown))</text>"##)
+            marbles.append(Marble(x: cx, y: cy, fill: fill))
+        case .completion:
+            body.append(##"<line x1="\##(f(cx))" y1="\##(f(cy - 13))" x2="\##(f(cx))" y2="\##(f(cy + 13))" class="line" stroke-width="3"/>"##)
+        case .error:
+            let r = 8.0
+            body.append(##"<path d="M\##(f(cx - r)),\##(f(cy - r)) L\##(f(cx + r)),\##(f(cy + r)) M\##(f(cx - r)),\##(f(cy + r)) L\##(f(cx + r)),\##(f(cy - r))" stroke="#d62728" stroke-width="3"/>"##)
         }
     }
 
-    /// An inner stream: slanted from just under the stage that started it.
-    private mutating func drawInner(
-        _ lane: LaneDiagram.Lane, start: Double, x: (TimeSpan) -> Double, y mid: Double, right: Double, parentY: Double?,
-        colors: inout [Character: String], legend: inout MarbleLegend
-    ) {
-        let end = lane.cancelled.map(x) ?? (lane.events.last.map { x($0.time) + 24 } ?? start + 48)
-        let fromY = mid - 14, toY = mid + 10
-        let slope = (toY - fromY) / Swift.max(1, end - start)
-        drawLine(from: start, to: Swift.min(end, right), y: fromY, y2: fromY + slope * (Swift.min(end, right) - start))
-        drawEvents(lane.events, x: x, y: { fromY + slope * ($0 - start) }, colors: &colors, legend: &legend)
-        if let cancelled = lane.cancelled {
-            let cx = x(cancelled), cy = fromY + slope * (cx - start)
-            body.append(##"<line x1="\##(f(cx - 6))" y1="\##(f(cy - 10))" x2="\##(f(cx + 6))" y2="\##(f(cy + 10))" stroke="#888888" stroke-width="2" stroke-dasharray="3,2"><title>cancelled</title></line>"##)
+    /// The value an event of a cell stands for: the cells keep symbols,
+    /// the lane keeps the events in the same order.
+    static func value(of symbol: Character, in lane: LaneDiagram.Lane, cell: LaneDiagram.Cell, n: Int) -> Value? {
+        let index = cell.firstEvent + n
+        guard index < lane.events.count, case .next(let value) = lane.events[index].event else { return nil }
+        return value
+    }
+
+    /// One colour per value, spread around the colour wheel by the golden
+    /// angle so that neighbours differ, light enough for dark text.
+    private mutating func color(for value: Value?) -> String {
+        guard let value else { return "#dddddd" }
+        if let known = colors[value] { return known }
+        let hue = (Double(colors.count) * 137.508).truncatingRemainder(dividingBy: 360)
+        let made = Self.hex(hue: hue, saturation: 0.62, lightness: 0.70)
+        colors[value] = made
+        return made
+    }
+
+    static func hex(hue: Double, saturation: Double, lightness: Double) -> String {
+        let c = (1 - abs(2 * lightness - 1)) * saturation
+        let h = hue / 60
+        let x = c * (1 - abs(h.truncatingRemainder(dividingBy: 2) - 1))
+        let (r, g, b): (Double, Double, Double) = switch Int(h) {
+        case 0: (c, x, 0)
+        case 1: (x, c, 0)
+        case 2: (0, c, x)
+        case 3: (0, x, c)
+        case 4: (x, 0, c)
+        default: (c, 0, x)
         }
-        _ = parentY
+        let m = lightness - c / 2
+        let digits = [r, g, b].map { String(Int(((($0 + m) * 255).rounded())), radix: 16) }.map { $0.count == 1 ? "0" + $0 : $0 }
+        return "#" + digits.joined()
     }
 
     /// `^` … `!`: a bracket under the time the source was subscribed.
-    private mutating func drawSubscription(_ lane: LaneDiagram.Lane, x: (TimeSpan) -> Double, y: Double, right: Double) {
-        let from = x(lane.start ?? .zero), to = lane.cancelled.map(x) ?? right
-        body.append(##"<path d="M\##(f(from)),\##(f(y - 8)) L\##(f(from)),\##(f(y)) L\##(f(to)),\##(f(y))\##(lane.cancelled == nil ? "" : " L\(f(to)),\(f(y - 8))")" fill="none" stroke="#888888" stroke-width="2"><title>subscribed</title></path>"##)
+    private mutating func drawSubscription(_ lane: LaneDiagram.Lane, x: (Int64) -> Double, frame: TimeSpan, y: Double, right: Double) {
+        let from = x((lane.start ?? .zero).nanoseconds / frame.nanoseconds)
+        let to = lane.cancelled.map { x($0.nanoseconds / frame.nanoseconds) } ?? right
+        body.append(##"<path d="M\##(f(from)),\##(f(y - 8)) L\##(f(from)),\##(f(y)) L\##(f(to)),\##(f(y))\##(lane.cancelled == nil ? "" : " L\(f(to)),\(f(y - 8))")" fill="none" class="cancel" stroke-width="2"><title>subscribed</title></path>"##)
     }
 
     private func f(_ value: Double) -> String {
@@ -159,4 +276,11 @@ public struct SVGDiagram {
     }
 
     static func escape(_ text: String) -> String { XML.escape(text) }
+
+    /// ` class="emoji"` for a text holding a picture character: named
+    /// fonts that have them, which a monospaced font lacks. (Only there:
+    /// named for all text, they would draw digits as pictures too.)
+    static func emojiClass(_ text: String) -> String {
+        text.unicodeScalars.contains { $0.properties.isEmojiPresentation } ? #" class="emoji""# : ""
+    }
 }

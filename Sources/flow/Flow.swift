@@ -211,6 +211,12 @@ struct Run: ParsableCommand {
     @Option(name: .long, help: "Also write the run's diagrams to this file as SVG.")
     var svg: String?
 
+    @Option(name: .long, help: "Also write the run's diagrams to this file as PNG (needs rsvg-convert, from librsvg).")
+    var png: String?
+
+    @Option(name: .long, help: "The width of the SVG or PNG picture in pixels (a slide's width); the picture is scaled to it.")
+    var width: Int?
+
     @Argument(help: "The script to run; '-' or nothing (with a pipe) reads standard input.")
     var script: String?
 
@@ -219,6 +225,8 @@ struct Run: ParsableCommand {
 
     func validate() throws {
         if virtual && live { throw ValidationError("--virtual and --live ask for two clocks: give one") }
+        if let width, !(16...100_000).contains(width) { throw ValidationError("--width takes a number of pixels from 16 to 100000, not \(width)") }
+        if width != nil && svg == nil && png == nil { throw ValidationError("--width sizes the picture of --svg or --png: give one of them") }
         if let frame, Loader.duration(frame) == nil {
             throw ValidationError("--frame takes a duration such as 5ms, 100ms or 1s, not '\(frame)'")
         }
@@ -226,7 +234,7 @@ struct Run: ParsableCommand {
 
     /// `flow` alone on a terminal is the REPL.
     private var startsREPL: Bool {
-        script == nil && isatty(0) == 1 && !virtual && !live && !marbles && !trace && !subscriptions && !wide && frame == nil && svg == nil
+        script == nil && isatty(0) == 1 && !virtual && !live && !marbles && !trace && !subscriptions && !wide && frame == nil && svg == nil && png == nil
     }
 
     func run() throws {
@@ -236,6 +244,10 @@ struct Run: ParsableCommand {
         }
         // A bad --svg path is reported before the run, not after it.
         if let svg { try Loader.checkWritable(svg) }
+        if let png {
+            try Loader.checkWritable(png)
+            try PNGWriter.checkRenderer()
+        }
         let file = try Loader.load(script)
         let program = try Loader.compile(file, arguments: arguments)
         program.marblesForBindings = marbles
@@ -254,7 +266,11 @@ struct Run: ParsableCommand {
             StandardStreams.onOutputFailure = { kill(getpid(), SIGINT) }
         }
         let outcome = program.run(virtual: virtual)
-        if let svg { try Loader.write(SVGDiagram(outcome.laneDiagrams, title: file.path).text, to: svg) }
+        if svg != nil || png != nil {
+            let picture = SVGDiagram(outcome.laneDiagrams, title: file.path, width: width.map(Double.init)).text
+            if let svg { try Loader.write(picture, to: svg) }
+            if let png { try PNGWriter.write(svg: picture, to: png) }
+        }
         for failure in outcome.failures {
             Output.err(Report.expectationFailure(failure, file: file, color: Output.colorOnStandardError))
         }

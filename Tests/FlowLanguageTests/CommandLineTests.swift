@@ -412,3 +412,31 @@ extension CommandLineTests {
         #expect(lines.contains { $0.hasPrefix("unused  -") && $0.hasSuffix("(0|)") }, "\(result.out)")
     }
 }
+
+extension CommandLineTests {
+    static var rendererAvailable: Bool { FileManager.default.isExecutableFile(atPath: "/usr/bin/rsvg-convert") }
+
+    @Test(.enabled(if: rendererAvailable, "rsvg-convert is not installed (Debian's librsvg2-bin; .ci/run installs it)"))
+    func pngPicturesSizedForASlide() throws {
+        let png = FileManager.default.temporaryDirectory.appendingPathComponent("flow-\(UUID().uuidString).png").path
+        defer { try? FileManager.default.removeItem(atPath: png) }
+        let result = try Self.flow(["run", "--png", png, "--width", "640", "examples/purchase.flow"])
+        #expect(result.status == 0, "\(result.err)")
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: png))
+        #expect(bytes.starts(with: [0x89, 0x50, 0x4E, 0x47]))
+        // The PNG's width, from its header.
+        #expect(bytes[16..<20].reduce(0) { $0 << 8 | Int($1) } == 640)
+    }
+
+    @Test func pngWithoutARendererIsAClearError() throws {
+        let png = FileManager.default.temporaryDirectory.appendingPathComponent("flow-\(UUID().uuidString).png").path
+        let result = try FlowProcess.run(["PATH=/nonexistent", FlowProcess.defaultBinary.path, "run", "--png", png, "examples/purchase.flow"],
+                                         in: projectDirectory, binary: URL(fileURLWithPath: "/usr/bin/env"))
+        #expect(result.status == 2)
+        #expect(result.err.contains("--png needs rsvg-convert"))
+        #expect(!FileManager.default.fileExists(atPath: png))
+        let badWidth = try Self.flow(["run", "--width", "640", "examples/purchase.flow"])
+        #expect(badWidth.status == 2)
+        #expect(badWidth.err.contains("--width sizes the picture of --svg or --png"))
+    }
+}

@@ -61,6 +61,55 @@ import FoundationXML
         }
     }
 
+    /// Events of one instant sit side by side, each in its own place, as
+    /// in the text lanes: no marble hides another.
+    @Test func eventsOfOneInstantDoNotOverlap() throws {
+        let svg = try diagram([("grouped", "-(abc)-[de]f|", [:]), ("plain", "-a-b|", [:])])
+        for (i, a) in svg.marbles.enumerated() {
+            for b in svg.marbles[(i + 1)...] where a.y == b.y {
+                #expect(abs(a.x - b.x) >= 2 * SVGDiagram.marbleRadius, "marbles at \(a.x) and \(b.x) overlap")
+            }
+        }
+        // `a` of the second lane is under `a` of the first, a frame after the group's frame.
+        let first = svg.marbles.filter { $0.y == svg.marbles[0].y }
+        #expect(first.count == 6)
+    }
+
+    /// Two minutes of a one-second interval fit a screen, with no empty
+    /// right part; `width` scales the picture to a slide's width.
+    @Test func theWidthFitsTheContent() throws {
+        let events = (1...120).map { TimedEvent(.seconds(Double($0)), .next(.int($0 % 10))) }
+        let svg = SVGDiagram([LaneDiagram(lanes: [LaneDiagram.Lane(label: "ticks", events: events)])])
+        // A marble per second, each in a column of its own.
+        #expect(svg.width < 3800, "\(svg.width)")
+        let last = try #require(svg.marbles.last)
+        #expect(svg.width - last.x < 120, "the last marble at \(last.x) of \(svg.width)")
+        let slide = SVGDiagram([LaneDiagram(lanes: [LaneDiagram.Lane(label: "ticks", events: events)])], width: 1280)
+        #expect(slide.text.contains(#"width="1280""#))
+        #expect(slide.text.contains("viewBox=\"0 0 \(Int(svg.width.rounded(.up)))"))
+    }
+
+    @Test func eachValueHasItsOwnColour() throws {
+        let events = (0..<30).map { TimedEvent(.milliseconds(Int64($0)), .next(.int(100 + $0))) }
+        let svg = SVGDiagram([LaneDiagram(lanes: [LaneDiagram.Lane(label: "values", events: events + events.map {
+            TimedEvent($0.time + .milliseconds(Int64(40)), $0.event) })])])
+        #expect(Set(svg.marbles.map(\.fill)).count == 30)
+        // A value has the same colour wherever it is drawn.
+        #expect(svg.marbles[0].fill == svg.marbles[30].fill)
+    }
+
+    @Test func titlesThemesAndCancelledLanes() throws {
+        var diagramWithTitle = LaneDiagram(lanes: [LaneDiagram.Lane(label: "cut\nshort", events: [TimedEvent(.milliseconds(Int64(1)), .next("a"))],
+                                                                   cancelled: .milliseconds(Int64(3)))])
+        diagramWithTitle.title = "the lesson"
+        let svg = SVGDiagram([diagramWithTitle], title: "lesson.flow")
+        #expect(svg.text.contains(">lesson.flow</text>"))
+        #expect(svg.text.contains(">the lesson</text>"))
+        #expect(svg.text.contains("prefers-color-scheme: dark"))
+        #expect(svg.text.contains("<title>cancelled</title>"))
+        #expect(svg.text.contains(">cut short</text>"))
+    }
+
     /// Renders `svg` to PNG with rsvg-convert and reads back the RGB of
     /// the given points (with Python's zlib: PNG rows are deflated).
     func render(_ svg: SVGDiagram, at points: [(Double, Double)]) throws -> [[Int]] {

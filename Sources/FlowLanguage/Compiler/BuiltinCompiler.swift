@@ -148,8 +148,12 @@ extension Compiler {
 
     /// `marbles(a, b, c)`: lanes drawn when the run ends, labelled as written.
     private func compileMarbles(_ nameSpan: Span, _ arguments: [CallArgument], in scope: Scope) -> Code {
-        if arguments.isEmpty { error("marbles needs the streams to draw, as in marbles(a, b)", nameSpan) }
-        let lanes = arguments.map { argument -> (String, Code) in
+        // `title:` names the diagram (a text, not a lane).
+        let titleArgument = arguments.first { $0.label == "title" }
+        let streams = arguments.filter { $0.label != "title" }
+        if streams.isEmpty { error("marbles needs the streams to draw, as in marbles(a, b)", nameSpan) }
+        let title = titleArgument.map { compile($0.value, in: scope) }
+        let lanes = streams.map { argument -> (String, Code) in
             (argument.label ?? file.text(of: argument.value.span), compile(argument.value, in: scope))
         }
         let env = environment
@@ -161,6 +165,7 @@ extension Compiler {
                 if env.tracesEverything { env.run.marbles.scheduler.tracer?.trace(stream) }
                 group.append((label, env.run.record(stream, at: location)))
             }
+            if let title { env.run.laneTitles[env.run.lanes.count] = try located(location) { try title(frame).asString() } }
             env.run.lanes.append(group)
             return .null
         }

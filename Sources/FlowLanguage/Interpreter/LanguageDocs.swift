@@ -66,11 +66,13 @@ extension OperatorDocs {
             """,
         "marbles": """
             marbles(stream, ..., title: text) → nothing
-              Draws the streams' lanes, aligned on one time axis, as the run observed them;
-              `flow run --svg FILE` draws them as an SVG image.
+              Draws the streams' lanes, aligned on one time axis, as the run observed them. A
+              lane is labelled with its stream's name (a label, `marbles(doubled: d)`, names it
+              too); `title:` names the diagram. `flow run --svg FILE` (or `--png FILE`) draws
+              them as a picture.
             example:
               let s = cold("-1-2-3|")
-              marbles(s, s.map { $0 * 2 })
+              marbles(title: "map doubles each value", s, s.map { $0 * 2 })
             """,
         "time": """
             time(marbles) → Duration

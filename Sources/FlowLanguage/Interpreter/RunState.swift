@@ -11,6 +11,8 @@ public final class RunState {
     public let marbles: MarbleRun
     /// Lanes registered by `marbles(...)`, drawn when the run ends.
     var lanes: [[(label: String, recorder: EventRecorder)]] = []
+    /// `marbles(title: ...)`: the title of a group of `lanes`, by index.
+    var laneTitles: [Int: String] = [:]
     /// `flow run --marbles` on the live clock: a lane per top-level `let`,
     /// drawn from the subscriptions the run made itself (a request is
     /// not made again to draw it), or recorded where the run made none.
@@ -101,7 +103,9 @@ public final class RunState {
         var liveOptions = laneOptions
         liveOptions.roundsToNearestFrame = true
         let recordedLive = !scheduler.isVirtual && !lanesInVirtualTime
-        var diagrams = lanes.filter { !$0.isEmpty }.map { Report.lanes($0, options: recordedLive ? liveOptions : laneOptions) }
+        var diagrams = lanes.indices.filter { !lanes[$0].isEmpty }.map {
+            Report.lanes(lanes[$0], options: recordedLive ? liveOptions : laneOptions, title: laneTitles[$0])
+        }
         if !bindingLanes.isEmpty { diagrams.append(LaneDiagram(lanes: drawnBindings(), options: liveOptions)) }
         var tracers = [scheduler.tracer, marbles.scheduler.tracer].compactMap { $0 }
         if scheduler === marbles.scheduler { tracers = Array(tracers.prefix(1)) }
