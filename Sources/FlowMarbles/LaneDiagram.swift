@@ -48,6 +48,9 @@ public struct LaneDiagram {
         /// nearest column, so a few microseconds of scheduling never move
         /// it a column late.
         public var roundsToNearestFrame = false
+        /// Symbols already given to values (by earlier drawings of a REPL
+        /// session): the same value keeps its symbol.
+        public var symbols: [String: Value] = [:]
 
         public init(frame: TimeSpan? = nil, wide: Bool = false, color: Bool = false, maxColumns: Int = 72) {
             self.frame = frame
@@ -181,7 +184,7 @@ public struct LaneDiagram {
 
     public func render() -> Rendered {
         let frame = chooseFrame()
-        var legend = MarbleLegend()
+        var legend = MarbleLegend(presets: options.symbols)
         legend.reserveNaturalSymbols(for: lanes.lazy.flatMap(\.events).compactMap { if case .next(let v) = $0.event { v } else { nil } })
         let paint = LanePaint(enabled: options.color)
         // Symbols first, so that every lane shares one legend.

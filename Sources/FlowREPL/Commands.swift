@@ -14,7 +14,7 @@ extension Controller {
         CommandInfo(name: ":help", argument: "", summary: "this list"),
         CommandInfo(name: ":doc", argument: "NAME", summary: "an operator (or module): signature, aliases, its example drawn by the engine"),
         CommandInfo(name: ":ops", argument: "", summary: "every operator, by family"),
-        CommandInfo(name: ":marble", argument: "EXPR", summary: "run a stream in virtual time and draw its lanes"),
+        CommandInfo(name: ":marble", argument: "EXPR, ...", summary: "run streams in virtual time and draw their lanes"),
         CommandInfo(name: ":trace", argument: "EXPR", summary: "the same, with a lane for every operator stage"),
         CommandInfo(name: ":graph", argument: "NAME", summary: "the operator graph behind a binding"),
         CommandInfo(name: ":subs", argument: "", summary: "the subscriptions running"),
@@ -76,7 +76,7 @@ extension Controller {
         guard !expression.isEmpty else { return usage("\(command) EXPR", "for example \(command) cold(\"-a-b-|\").map { $0 + \"!\" }") }
         do {
             let drawing = try session.draw(expression, traced: traced, options: session.laneOptions)
-            for diagram in drawing.diagrams { screen.show(diagram.render().text) }
+            for diagram in drawing.rendered { screen.show(diagram.text) }
             if let cut = drawing.cutAt {
                 screen.show(paint.dim("(the stream had not ended at \(cut): drawn that far; take(n) ends it)"))
             }

@@ -233,6 +233,23 @@ final class Harness {
         #expect(repl.enter(":marble s.nope()").err.contains("error"))
     }
 
+    /// `:marble` takes several expressions, and a value keeps its symbol
+    /// from one drawing to the next (`:marble`, then `:trace`).
+    @Test func marbleDrawsSeveralStreamsAndKeepsSymbols() {
+        let repl = Harness()
+        repl.enter(#"let s = cold("-a-b|")"#)
+        #expect(repl.enter(#":marble s.map { $0 + "!" }, s.filter { $0 == "b" }.map { $0 + "?" }"#).out == """
+                                                     0
+            s                                        -a-b|
+            s.map { $0 + "!" }                       -c-d|
+            s.filter { $0 == "b" }.map { $0 + "?" }  ---e|
+            legend                                   c = "a!", d = "b!", e = "b?"
+            """)
+        let traced = repl.enter(#":trace s.filter { $0 == "b" }.map { $0 + "?" }"#).out
+        #expect(traced.contains("legend"))
+        #expect(traced.contains(#"e = "b?""#), "\(traced)")
+    }
+
     @Test func marbleCutsAnEndlessStream() {
         let shown = Harness().enter(":marble interval(1s)").out
         #expect(shown.contains("interval(1s)  -----0----1----2----3----4----5----6----7----8----9----a----b\n"))

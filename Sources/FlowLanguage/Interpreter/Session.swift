@@ -249,61 +249,117 @@ public final class Session {
     /// What `:marble` and `:trace` draw.
     public struct Drawing {
         public var diagrams: [LaneDiagram]
+        /// The same, drawn: symbols are kept across drawings (`symbols`).
+        public var rendered: [LaneDiagram.Rendered]
         /// Where drawing stopped a stream that had not ended.
         public var cutAt: TimeSpan?
     }
 
-    /// Runs one stream expression in virtual time and draws it: a lane for
-    /// each bound stream the expression reads, then its own (or, traced, a
-    /// lane per stage). Bindings are read; nothing is bound.
+    /// Symbols given to values by the drawings of this session: `:marble`
+    /// and `:trace` of the same streams name each value alike.
+    private var drawnSymbols: [String: Value] = [:]
+
+    /// Runs stream expressions (one, or several separated by commas) in
+    /// virtual time and draws them: a lane for each bound stream they
+    /// read, then one for each (or, traced, a lane per stage). Bindings are
+    /// read; nothing is bound.
     public func draw(_ text: String, traced: Bool, options: LaneDiagram.Options) throws -> Drawing {
-        inputCount += 1
-        let file = SourceFile(path: "<input-\(inputCount)>", text: text)
-        files[file.path] = file
-        let (expr, code, exprScope) = try FrontEnd.compileExpression(
-            file, under: scope, environment: environment, expected: "for example :marble cold(\"-a-b|\").map { $0 + \"!\" }")
-        let run = RunState.virtual(name: file.path)
+        let run = RunState.virtual(name: "<input-\(inputCount + 1)>")
         let saved = environment.run
         environment.run = run
         defer { environment.run = saved }
-        let exprFrame = Frame(count: exprScope.count, parent: frame)
-        let evaluated: Value
-        do { evaluated = try code(exprFrame) } catch { throw FlowError.wrap(error) }
-        guard case .stream(let result) = evaluated else {
-            throw DiagnosticList([Diagnostic("this is \(evaluated.typeName) \(evaluated.literal), not a stream", in: file, at: expr.span,
-                                             help: "draw a stream: cold(\"-a-b|\"), interval(1s).take(3), ...")])
+        var results: [(label: String, stream: Observable)] = []
+        var files: [SourceFile] = []
+        for part in Self.splitAtTopLevelCommas(text) {
+            inputCount += 1
+            let file = SourceFile(path: "<input-\(inputCount)>", text: part)
+            self.files[file.path] = file
+            files.append(file)
+            let (expr, code, exprScope) = try FrontEnd.compileExpression(
+                file, under: scope, environment: environment, expected: "for example :marble cold(\"-a-b|\").map { $0 + \"!\" }")
+            let exprFrame = Frame(count: exprScope.count, parent: frame)
+            let evaluated: Value
+            do { evaluated = try code(exprFrame) } catch { throw FlowError.wrap(error) }
+            guard case .stream(let result) = evaluated else {
+                throw DiagnosticList([Diagnostic("this is \(evaluated.typeName) \(evaluated.literal), not a stream", in: file, at: expr.span,
+                                                 help: "draw a stream: cold(\"-a-b|\"), interval(1s).take(3), ...")])
+            }
+            results.append((part.trimmingWhitespace(), result))
         }
         var recorded: [(label: String, recorder: EventRecorder)] = []
         if traced {
             let tracer = Tracer()
             run.marbles.scheduler.tracer = tracer
-            tracer.trace(result)
+            for (_, result) in results { tracer.trace(result) }
         } else {
-            for name in streamNames(readBy: file) {
-                if case .stream(let stream)? = value(of: name), stream !== result { recorded.append((name, run.record(stream))) }
+            var seen = Set<String>()
+            for file in files {
+                for name in streamNames(readBy: file) where seen.insert(name).inserted {
+                    if case .stream(let stream)? = value(of: name), !results.contains(where: { $0.stream === stream }) {
+                        recorded.append((name, run.record(stream)))
+                    }
+                }
             }
         }
-        let resultRecorder = run.record(result)
-        recorded.append((text.trimmingWhitespace(), resultRecorder))
-        let cutAt = Self.runUntilDrawn(run.marbles.scheduler, watching: resultRecorder)
+        let resultRecorders = results.map { run.record($0.stream) }
+        recorded += zip(results, resultRecorders).map { ($0.label, $1) }
+        let cutAt = Self.runUntilDrawn(run.marbles.scheduler, watching: resultRecorders)
         for (_, recorder) in recorded { recorder.dispose() }
+        var options = options
+        options.symbols = drawnSymbols
+        let diagrams: [LaneDiagram]
         if let tracer = run.marbles.scheduler.tracer {
-            let groups = TraceDiagram.lanes(from: tracer).filter { !$0.isEmpty }
-            return Drawing(diagrams: groups.map { LaneDiagram(lanes: $0, options: options) }, cutAt: cutAt)
+            diagrams = TraceDiagram.lanes(from: tracer).filter { !$0.isEmpty }.map { LaneDiagram(lanes: $0, options: options) }
+        } else {
+            diagrams = [Report.lanes(recorded, options: options)]
         }
-        return Drawing(diagrams: [Report.lanes(recorded, options: options)], cutAt: cutAt)
+        let rendered = diagrams.map { $0.render() }
+        for diagram in rendered {
+            for (symbol, value) in diagram.legend where drawnSymbols[String(symbol)] == nil { drawnSymbols[String(symbol)] = value }
+        }
+        return Drawing(diagrams: diagrams, rendered: rendered, cutAt: cutAt)
+    }
+
+    /// `a, b.map { $0 }` as `a` and `b.map { $0 }`: commas inside
+    /// brackets, braces, parentheses and strings do not split.
+    static func splitAtTopLevelCommas(_ text: String) -> [String] {
+        var parts: [String] = []
+        var current = ""
+        var depth = 0
+        var inString = false
+        var escaped = false
+        for c in text {
+            if inString {
+                if escaped { escaped = false } else if c == "\\" { escaped = true } else if c == "\"" { inString = false }
+            } else {
+                switch c {
+                case "\"": inString = true
+                case "(", "[", "{": depth += 1
+                case ")", "]", "}": depth -= 1
+                case "," where depth == 0:
+                    parts.append(current)
+                    current = ""
+                    continue
+                default: break
+                }
+            }
+            current.append(c)
+        }
+        parts.append(current)
+        // A stray comma (`:marble a,`) is left to the compiler to report.
+        return parts.count > 1 && parts.allSatisfy({ !$0.trimmingWhitespace().isEmpty }) ? parts : [text]
     }
 
     /// Runs virtual time until the stream ends; an endless one is cut once
     /// it has shown enough (ten values, or a minute).
-    private static func runUntilDrawn(_ clock: VirtualScheduler, watching recorder: EventRecorder) -> TimeSpan? {
+    private static func runUntilDrawn(_ clock: VirtualScheduler, watching recorders: [EventRecorder]) -> TimeSpan? {
         var limit = TimeSpan.milliseconds(Int64(100))
         let longest = TimeSpan.seconds(60)
         while true {
             guard clock.run(timeLimit: limit, actionLimit: clock.executedActions + 200_000) == .limitReached else { return nil }
             // Work still due before the limit: the action budget ran out.
             if clock.nextDueTime.map({ $0 <= limit }) == true { return clock.now }
-            if recorder.events.count >= 10 || limit >= longest { return limit }
+            if recorders.allSatisfy({ $0.events.count >= 10 || $0.events.last?.event.isTerminal == true }) || limit >= longest { return limit }
             limit = limit + limit
         }
     }
