@@ -50,4 +50,12 @@ public enum StandardStreams {
 
     /// Colour on a terminal, never when piped or with NO_COLOR set.
     public static func wantsColor(_ fd: Int32) -> Bool { isatty(fd) == 1 && getenv("NO_COLOR") == nil }
+
+    /// The width of the terminal `fd` writes to, if it is one (else
+    /// `COLUMNS`, if set): lanes are drawn to fit it.
+    public static func terminalWidth(_ fd: Int32) -> Int? {
+        var size = winsize()
+        if isatty(fd) == 1, ioctl(fd, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 { return Int(size.ws_col) }
+        return getenv("COLUMNS").flatMap { Int(String(cString: $0)) }.flatMap { $0 > 0 ? $0 : nil }
+    }
 }

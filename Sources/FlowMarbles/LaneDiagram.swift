@@ -44,6 +44,9 @@ public struct LaneDiagram {
         public var color = false
         /// The widest a diagram may grow before a coarser scale is chosen.
         public var maxColumns = 72
+        /// The terminal's width, when known: the lanes and their labels
+        /// are fitted to it (a coarser scale is chosen sooner).
+        public var terminalWidth: Int?
         /// Times measured on the live clock: an event is drawn in the
         /// nearest column, so a few microseconds of scheduling never move
         /// it a column late.
@@ -151,11 +154,21 @@ public struct LaneDiagram {
         var narrowest: (frame: Int64, columns: Int64)?
         for frame in Self.niceFrames where end / frame + 4 <= Self.widestDiagram {
             let columns = estimatedColumns(frame: frame)
-            if columns + 4 <= Int64(options.maxColumns) { return TimeSpan(nanoseconds: frame) }
-            if narrowest == nil || columns < narrowest!.columns { narrowest = (frame, columns) }
+            if columns + 4 <= Int64(maxColumns) { return TimeSpan(nanoseconds: frame) }
+            // A coarser scale must be clearly narrower to be worth its
+            // groups (one group of everything is never worth it).
+            if narrowest == nil || columns * 10 < narrowest!.columns * 9 { narrowest = (frame, columns) }
         }
         if let narrowest { return TimeSpan(nanoseconds: narrowest.frame) }
         return TimeSpan(nanoseconds: end / (Self.widestDiagram - 4) + 1)
+    }
+
+    /// The columns the lanes may take: `maxColumns`, or less on a narrow
+    /// terminal once the labels have theirs.
+    var maxColumns: Int {
+        guard let terminal = options.terminalWidth else { return options.maxColumns }
+        let labels = (lanes.map { Self.displayLabel($0.label).terminalColumns }.max() ?? 0) + 2
+        return Swift.max(20, Swift.min(options.maxColumns, terminal - labels - 1))
     }
 
     /// About how many columns the widest lane takes at `frame`: one per
@@ -213,9 +226,26 @@ public struct LaneDiagram {
         }
         let span = Swift.max(1, Swift.min(Self.longestLane, marbles.map(\.terminalColumns).max() ?? 1))
         let ruler = Self.ruler(placement, frame: frame, width: span)
-        var lines = (title.map { [$0] } ?? []) + [String(repeating: " ", count: labelWidth) + ruler]
-        for (label, (plain, painted)) in zip(labels, zip(marbles, drawn)) {
-            lines.append(plain.trimmingCharacters(in: " ").isEmpty ? label : label.padded(toColumns: labelWidth) + painted)
+        var lines = title.map { [$0] } ?? []
+        if let terminal = options.terminalWidth, labelWidth + span > terminal {
+            // Wider than the terminal: the lanes go on in blocks, each
+            // under its part of the ruler (without colour, which cannot be
+            // cut between columns).
+            let block = Swift.max(20, terminal - labelWidth)
+            for start in stride(from: 0, to: span, by: block) {
+                if start > 0 { lines.append("") }
+                var rulerPart = ruler.columns(start..<start + block)
+                while rulerPart.last == " " { rulerPart.removeLast() }
+                lines.append(String(repeating: " ", count: labelWidth) + rulerPart)
+                for (label, plain) in zip(labels, marbles) {
+                    lines.append(label.padded(toColumns: labelWidth) + plain.columns(start..<start + block))
+                }
+            }
+        } else {
+            lines.append(String(repeating: " ", count: labelWidth) + ruler)
+            for (label, (plain, painted)) in zip(labels, zip(marbles, drawn)) {
+                lines.append(plain.trimmingCharacters(in: " ").isEmpty ? label : label.padded(toColumns: labelWidth) + painted)
+            }
         }
         let explanations = options.wide ? [] : legend.explanations(for: used)
         var footer = explanations
@@ -230,7 +260,7 @@ public struct LaneDiagram {
         if !footer.isEmpty {
             // Wrapped to the diagram's width, entry by entry, under the lanes.
             let indent = Swift.max(labelWidth, 7)
-            let width = Swift.max(options.maxColumns, 40)
+            let width = Swift.max(maxColumns, 40)
             var line = "legend" + String(repeating: " ", count: indent - 6)
             var lineHasEntry = false
             for (i, entry) in footer.enumerated() {

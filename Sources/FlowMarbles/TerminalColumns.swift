@@ -32,3 +32,19 @@ extension StringProtocol {
         String(self) + String(repeating: " ", count: Swift.max(0, columns - terminalColumns))
     }
 }
+
+extension String {
+    /// The characters in terminal columns `range` (a wide character cut
+    /// by the range's start is left out, one cut by its end is kept).
+    func columns(_ range: Range<Int>) -> String {
+        var out = ""
+        var column = 0
+        for c in self {
+            let width = c.terminalColumns
+            if column >= range.upperBound { break }
+            if column >= range.lowerBound { out.append(c) }
+            column += width
+        }
+        return out
+    }
+}

@@ -31,6 +31,8 @@ public enum REPL {
             let session = Session(scheduler: scheduler, console: console, modules: modules)
             let controller = Controller(session: session, screen: screen, color: color, errorColor: errorColor, modules: modules)
             session.listener = controller
+            // Read when the REPL starts: lanes fit the terminal it opened in.
+            session.laneOptions.terminalWidth = StandardStreams.terminalWidth(1)
             running = controller
             let stop = {
                 session.cancelAll()

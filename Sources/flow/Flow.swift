@@ -255,6 +255,7 @@ struct Run: ParsableCommand {
         program.stopsOnInterrupt = true
         program.showsSubscriptions = subscriptions
         program.laneOptions = LaneDiagram.Options(frame: frame.flatMap(Loader.duration), wide: wide, color: Output.colorOnStandardOutput)
+        program.laneOptions.terminalWidth = StandardStreams.terminalWidth(1)
         // A script of marbles alone means virtual time: its lanes are then
         // exact, the same every run (the README's first picture).
         let virtual = self.virtual || (!live && program.isDrivenByMarblesAlone)

@@ -105,6 +105,20 @@ import Testing
         #expect(LaneDiagram(lanes: [LaneDiagram.Lane(label: "x", events: events)], options: options).render().marbles == ["-a---(b|)"])
     }
 
+    /// On a narrow terminal a scale is chosen to fit it, and lanes that
+    /// still do not fit go on in blocks, each under its part of the ruler.
+    @Test func lanesFitTheTerminal() throws {
+        let events = (0..<60).map { TimedEvent(.milliseconds(Int64($0 + 1)), .next(.int($0 % 10))) }
+        var options = LaneDiagram.Options(frame: .milliseconds(Int64(1)), color: true)
+        options.terminalWidth = 40
+        let diagram = LaneDiagram(lanes: [LaneDiagram.Lane(label: "digits", events: events)], options: options).render()
+        let laneLines = diagram.lines.filter { $0.hasPrefix("digits") }
+        #expect(laneLines.count == 2)
+        #expect(diagram.lines.allSatisfy { $0.terminalColumns <= 40 }, "\(diagram.lines)")
+        #expect(laneLines.map { String($0.dropFirst(8)) }.joined() == diagram.marbles[0])
+        #expect(!diagram.text.contains("\u{1B}["))
+    }
+
     @Test func colourOnlyWhenAsked() throws {
         let lanes = [try lane("x", "-a#")]
         #expect(!LaneDiagram(lanes: lanes).render().text.contains("\u{1B}["))
