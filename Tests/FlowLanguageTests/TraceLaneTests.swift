@@ -1,3 +1,4 @@
+import FlowIO
 import FlowLanguage
 import FlowMarbles
 import FlowRuntime
@@ -86,5 +87,47 @@ import Testing
         let label = LaneDiagram.displayLabel("source.flatMap { v in\n    cold(\"-x-y|\", x: v + \"1\", y: v + \"2\") }.filter { $0 != nil }")
         #expect(label == "source.flatMap { v in cold(\"-x-y|\", x: v + \"1\", y: v +…")
         #expect(label.terminalColumns <= LaneDiagram.longestLabel)
+    }
+}
+
+/// Every lane the examples draw, traced stage by stage, and every lane a
+/// failed expectation prints, reads back as the events it shows.
+@Suite struct ExampleLaneRoundTripTests {
+    @Test(arguments: ExampleScriptTests.examples)
+    func everyLaneOfAnExampleReadsBack(_ name: String) throws {
+        let path = projectDirectory.appendingPathComponent("examples/" + name).path
+        let text = try String(contentsOfFile: path, encoding: .utf8)
+        for tracing in [false, true] {
+            let program = try Program(file: SourceFile(path: name, text: text), console: Console(out: { _ in }, err: { _ in }, color: false),
+                                      modules: IOModules.all)
+            program.drawsLanes = false
+            program.tracesEverything = tracing
+            program.marblesForBindings = true
+            let outcome = program.run(virtual: true)
+            // An example that needs its arguments (an API's address) does nothing without them.
+            if !text.contains("args.first") { #expect(outcome.diagrams.contains { !$0.marbles.isEmpty }, "\(name) draws nothing") }
+            for diagram in outcome.diagrams { try LaneRoundTripTests.expectLanesReadBack(diagram, name) }
+            for test in program.testNames.indices {
+                for diagram in program.runTest(test).diagrams { try LaneRoundTripTests.expectLanesReadBack(diagram, "\(name) test \(test)") }
+            }
+        }
+    }
+
+    /// The expected and actual lanes of a failure, drawn on one time axis,
+    /// read back as the two streams compared.
+    @Test func failureLanesReadBack() throws {
+        let cases: [(String, String)] = [
+            ("-a-b|", "-a-c|"), ("(ab)c|", "[ab]c|"), ("[abc]-d|", "-a-b-c-d|"), ("a 30ms b|", "a 31ms b|"),
+            ("-[ab|]", "-(ab)|"), ("--#", "--a-#"),
+        ]
+        for (expectedText, actualText) in cases {
+            let expected = try MarbleParser.parseEvents(expectedText).events
+            let actual = try MarbleParser.parseEvents(actualText).events
+            let mismatch = try #require(MarbleComparison.compare(expected: expected, actual: actual))
+            #expect(try MarbleParser.parseEvents(mismatch.expected).events.map(\.description) == expected.map(\.description))
+            #expect(try MarbleParser.parseEvents(mismatch.actual).events.map(\.description) == actual.map(\.description))
+            // One axis: each lane's first difference is under the caret's column or after it.
+            #expect(mismatch.expected.terminalColumns >= mismatch.caretColumn && mismatch.actual.terminalColumns >= mismatch.caretColumn)
+        }
     }
 }
