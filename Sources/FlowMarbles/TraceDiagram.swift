@@ -44,14 +44,18 @@ public enum TraceDiagram {
         }
     }
 
-    /// An inner stream by its operator, with the group it reads from
-    /// where it is made from a `groupBy` group: `toArray of group 1`.
+    /// An inner stream by its operator, with the group or window it reads
+    /// from where it is made from one: `toArray of group 1`.
     static func innerLabel(_ node: Observable) -> String {
         var source = node
-        while source.inputs.count == 1, !(source is GroupedSubject) { source = source.inputs[0] }
-        guard source is GroupedSubject, source !== node else { return node.displayName }
+        while source.inputs.count == 1, !isOperatorMade(source) { source = source.inputs[0] }
+        guard isOperatorMade(source), source !== node else { return node.displayName }
         return node.displayName + " of " + source.displayName
     }
+
+    /// A stream an operator made and named for its output: a `groupBy`
+    /// group, a `window`.
+    static func isOperatorMade(_ node: Observable) -> Bool { node.location == nil && node.label != nil && node.inputs.isEmpty }
 
     /// The stages a chain reads from, sources first (each once).
     static func stages(endingAt last: Observable) -> [Observable] {

@@ -51,6 +51,12 @@ import Testing
         #expect(lanes.dropFirst().allSatisfy { !$0.contains("#2") }, "\(lanes)")
     }
 
+    @Test func windowsAreNumbered() throws {
+        let lanes = try traced(#"marbles(cold("-a-b-c-d|").window(count: 2).flatMap { $0.toArray() })"#)
+        #expect(lanes.last?.contains("  ↳ toArray of window 2") == true, "\(lanes)")
+        #expect(lanes.last?.contains("e = <window 1>") == true)
+    }
+
     @Test func groupsAreNamedByTheirKeys() throws {
         let lanes = try traced(#"marbles(cold("-1-2-3-4|").groupBy { $0 % 2 }.flatMap { $0.toArray() })"#)
         #expect(lanes.last?.contains("  ↳ toArray of group 1") == true)

@@ -34,7 +34,9 @@ extension Value: CustomStringConvertible {
                 return "(" + parts.joined(separator: ", ") + ")"
             }
         case .function(let f): return "<closure \(f.name)>"
-        case .stream(let s): return s is GroupedSubject ? "<\(s.displayName)>" : "<stream \(s.operatorName)>"
+        // A stream an operator made and named (a `groupBy` group, a
+        // `window`) prints by its name; one a script wrote, by its kind.
+        case .stream(let s): return s.location == nil && s.label != nil ? "<\(s.displayName)>" : "<stream \(s.operatorName)>"
         case .event(let e): return Self.format(e)
         }
     }

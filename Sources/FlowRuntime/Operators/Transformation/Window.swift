@@ -37,6 +37,8 @@ final class WindowSink: Sink {
     private var countInWindow = 0
     private let timer = SerialDisposable()
 
+    private var windowCount = 0
+
     init(_ downstream: Observer, scheduler: Scheduler, span: TimeSpan?, limit: Int?) {
         self.scheduler = scheduler
         self.span = span
@@ -51,6 +53,9 @@ final class WindowSink: Sink {
 
     private func openWindow() {
         let next = PublishSubject()
+        windowCount += 1
+        // Numbered from 1, it names the window in lanes and legends.
+        next.label = "window \(windowCount)"
         window = next
         countInWindow = 0
         if let span {
