@@ -42,6 +42,14 @@ import FlowRuntime
         #expect(notation.out.hasPrefix("The marble notation"))
     }
 
+    /// A course needs to know, for every operator, how RxSwift, Combine
+    /// and RxJS write it and where they differ.
+    @Test func everyOperatorSaysHowTheLibrariesDiffer() {
+        for spec in operatorTable.entries {
+            #expect(spec.differences?.isEmpty == false, "\(spec.name) has no note on RxSwift, Combine and RxJS")
+        }
+    }
+
     @Test func documentationIsCurrent() throws {
         let path = projectDirectory.appendingPathComponent("docs/operators.md").path
         let committed = try String(contentsOfFile: path, encoding: .utf8)

@@ -3,7 +3,8 @@ extension OperatorSpec {
         example: #"""
             let source = cold("-1-2-3|")
             marbles(source, source.allSatisfy { $0 < 3 })
-            """#) {
+            """#,
+        differences: "Combine `allSatisfy`, RxJS `every`.") {
         $0.allSatisfy(try $1.function(0))
     }
 }

@@ -9,7 +9,8 @@ extension OperatorSpec {
     ], example: #"""
             let source = cold("-1-2-3|")
             marbles(source, source.contains(2), source.contains(where: { $0 > 2 }))
-            """#)
+            """#,
+        differences: "Combine's `contains(_:)` and `contains(where:)`.")
 }
 
 extension Observable {

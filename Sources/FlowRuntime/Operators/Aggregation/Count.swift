@@ -3,7 +3,8 @@ extension OperatorSpec {
         example: #"""
             let source = cold("-a-b-c|")
             marbles(source, source.count())
-            """#) {
+            """#,
+        differences: "Combine `count()` and RxJS `count(predicate)`.") {
         $0.count(try $1.optionalFunction(0))
     }
 }

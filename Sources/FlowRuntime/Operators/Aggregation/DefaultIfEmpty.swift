@@ -3,7 +3,8 @@ extension OperatorSpec {
         example: #"""
             let source = cold("--|")
             marbles(source, source.defaultIfEmpty(0))
-            """#) {
+            """#,
+        differences: "RxSwift `ifEmpty(default:)`, Combine `replaceEmpty(with:)`, RxJS `defaultIfEmpty`.") {
         $0.defaultIfEmpty($1.value(0)!)
     }
 }

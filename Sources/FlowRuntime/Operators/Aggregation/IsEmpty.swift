@@ -3,7 +3,8 @@ extension OperatorSpec {
         example: #"""
             let source = cold("---|")
             marbles(source, source.isEmpty())
-            """#) { s, _ in s.isEmpty() }
+            """#,
+        differences: "RxJS's `isEmpty()`.") { s, _ in s.isEmpty() }
 }
 
 extension Observable {

@@ -3,7 +3,8 @@ extension OperatorSpec {
         example: #"""
             let source = cold("-3-1-2|")
             marbles(source, source.max())
-            """#) { s, _ in s.max() }
+            """#,
+        differences: "Combine `max()` and RxJS `max()`; RxSwift writes `reduce`.") { s, _ in s.max() }
 }
 
 extension Observable {

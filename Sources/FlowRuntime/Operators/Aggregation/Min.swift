@@ -3,7 +3,8 @@ extension OperatorSpec {
         example: #"""
             let source = cold("-3-1-2|")
             marbles(source, source.min())
-            """#) { s, _ in s.min() }
+            """#,
+        differences: "Combine `min()` and RxJS `min()`; RxSwift writes `reduce`.") { s, _ in s.min() }
 }
 
 extension Observable {

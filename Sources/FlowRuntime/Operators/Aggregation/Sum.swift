@@ -3,7 +3,8 @@ extension OperatorSpec {
         example: #"""
             let source = cold("-1-2-3|")
             marbles(source, source.sum())
-            """#) { s, _ in s.sum() }
+            """#,
+        differences: "None of the three has it: `reduce(0, +)`.") { s, _ in s.sum() }
 }
 
 extension Observable {

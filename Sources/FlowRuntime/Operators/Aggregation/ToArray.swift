@@ -3,7 +3,8 @@ extension OperatorSpec {
         example: #"""
             let source = cold("-1-2-3|")
             marbles(source, source.toArray())
-            """#) { s, _ in s.toArray() }
+            """#,
+        differences: "RxSwift `toArray()`, Combine `collect()`, RxJS `toArray()`: one array at completion, an empty one for an empty stream.") { s, _ in s.toArray() }
 }
 
 extension Observable {

@@ -5,7 +5,8 @@ extension OperatorSpec {
             let a = cold("---a|")
             let b = cold("-b-c|")
             marbles(a, b, amb(a, b))
-            """#)
+            """#,
+        differences: "RxSwift `amb`, RxJS `race` and `raceWith`; Combine has none.")
 }
 
 extension Observable {

@@ -9,7 +9,8 @@ extension OperatorSpec {
             let a = cold("-a|")
             let b = cold("-b|")
             marbles(a, b, concat(a, b))
-            """#)
+            """#,
+        differences: "RxSwift `concat`, Combine `append` and `Publishers.Concatenate`, RxJS `concat`, `concatWith` and `concatAll`.")
 }
 
 extension Observable {

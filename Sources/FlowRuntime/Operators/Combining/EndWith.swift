@@ -5,7 +5,8 @@ extension OperatorSpec {
         example: #"""
             let source = cold("-a|")
             marbles(source, source.endWith(9))
-            """#) {
+            """#,
+        differences: "RxJS `endWith`, Combine `append`; RxSwift writes `concat(Observable.just(x))`.") {
         $0.endWith($1.all(0))
     }
 }

@@ -12,7 +12,8 @@ extension OperatorSpec {
             let a = cold("-a---b|")
             let b = cold("--c-d---|")
             marbles(a, b, merge(a, b))
-            """#)
+            """#,
+        differences: "RxSwift `Observable.merge`, Combine `Publishers.Merge` and `merge(with:)`, RxJS `merge`, `mergeWith` and `mergeAll`: an error of any input ends the merged stream in all three.")
 }
 
 extension Observable {

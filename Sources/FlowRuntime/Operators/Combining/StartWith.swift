@@ -5,7 +5,8 @@ extension OperatorSpec {
         example: #"""
             let source = cold("--a|")
             marbles(source, source.startWith(0))
-            """#) {
+            """#,
+        differences: "RxSwift `startWith`, Combine `prepend`, RxJS `startWith`.") {
         $0.startWith($1.all(0))
     }
 }

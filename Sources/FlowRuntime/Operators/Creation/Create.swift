@@ -10,7 +10,8 @@ extension OperatorSpec {
               return Disposables.create()
             }
             marbles(numbers)
-            """#) { .create(try $0.function(0)) }
+            """#,
+        differences: "RxSwift `Observable.create { observer in ... return Disposables.create { } }` and RxJS `new Observable(subscriber => ...)`, whose teardown runs when the subscription ends; Combine has no create (a `PassthroughSubject` or a `Future` stands in).") { .create(try $0.function(0)) }
 }
 
 extension Observable {

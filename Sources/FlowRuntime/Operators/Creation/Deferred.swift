@@ -3,7 +3,8 @@ extension OperatorSpec {
         [arg("factory", .function)],
         example: #"""
             marbles(deferred { just(42) })
-            """#) { .deferred(try $0.function(0)) }
+            """#,
+        differences: "RxSwift `Observable.deferred { }`, Combine `Deferred { }`, RxJS `defer(() => ...)`: each calls the closure on every subscription.") { .deferred(try $0.function(0)) }
 }
 
 extension Observable {

@@ -5,7 +5,8 @@ extension OperatorSpec {
         Signature([labelled("completeImmediately", .bool)]) { .stream(try $0.bool(0, default: true) ? .empty() : .never()) },
     ], example: #"""
             marbles(empty(), Empty(completeImmediately: false))
-            """#)
+            """#,
+        differences: "RxSwift `Observable.empty()`, Combine `Empty()`, RxJS `EMPTY`: all complete at once (Combine's `Empty(completeImmediately: false)` never ends, which is `never()`).")
 }
 
 extension Observable {

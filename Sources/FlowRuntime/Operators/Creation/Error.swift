@@ -3,7 +3,8 @@ extension OperatorSpec {
         [optionalArg("error", .value)],
         example: #"""
             marbles(error("boom"))
-            """#) { args in
+            """#,
+        differences: "RxSwift `Observable.error(e)`, Combine `Fail(error: e)`, RxJS `throwError(() => e)` (a factory since RxJS 7).") { args in
         .error(FlowError(args.value(0) ?? .string("error"), at: args.context.location))
     }
 }

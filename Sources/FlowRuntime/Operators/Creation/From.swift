@@ -2,7 +2,8 @@ extension OperatorSpec {
     static let from = source("from", aliases: [Spelling("Sequence", label: "sequence")], "emits each element of an array, then completes", [arg("array", .value)],
         example: #"""
             marbles(from([1, 2, 3]))
-            """#) { args in
+            """#,
+        differences: "RxSwift `Observable.from(array)`, Combine `array.publisher` (`Publishers.Sequence`), RxJS `from(array)` (which also takes promises and iterables).") { args in
         .from(try args.value(0)!.asArray())
     }
 }

@@ -5,7 +5,8 @@ extension OperatorSpec {
         example: #"""
             let ready = behaviorSubject(true)
             marbles(iif({ ready.value }, cold("-a|"), cold("--b|")))
-            """#) { args in
+            """#,
+        differences: "RxJS's `iif(condition, a, b)`, decided at each subscription; RxSwift and Combine write it with `deferred`.") { args in
         .iif(try args.function(0), then: try args.stream(1), else: args.has(2) ? try args.stream(2) : .empty())
     }
 }

@@ -2,7 +2,8 @@ extension OperatorSpec {
     static let just = source("just", aliases: ["Just"], "emits one value, then completes", [arg("value", .value)],
         example: #"""
             marbles(just(1))
-            """#) { .just($0.value(0)!) }
+            """#,
+        differences: "RxSwift `Observable.just(x)`, Combine `Just(x)` (which cannot fail), RxJS `of(x)`.") { .just($0.value(0)!) }
 }
 
 extension Observable {

@@ -2,7 +2,8 @@ extension OperatorSpec {
     static let never = source("never", "never emits and never ends", [],
         example: #"""
             marbles(never())
-            """#) { _ in .never() }
+            """#,
+        differences: "RxSwift `Observable.never()`, Combine `Empty(completeImmediately: false)`, RxJS `NEVER`.") { _ in .never() }
 }
 
 extension Observable {

@@ -6,7 +6,8 @@ extension OperatorSpec {
         },
     ], example: #"""
             marbles(range(5, 3))
-            """#)
+            """#,
+        differences: "RxSwift `Observable.range(start:count:)` and RxJS `range(start, count)`; Combine writes `(start..<start + count).publisher`.")
 }
 
 extension Observable {

@@ -4,7 +4,8 @@ extension OperatorSpec {
         example: #"""
             let source = cold("-a#")
             marbles(source, source.catchAndReturn("z"))
-            """#) { $0.catchAndReturn($1.value(0)!) }
+            """#,
+        differences: "RxSwift `catchAndReturn` (once `catchErrorJustReturn`), Combine `replaceError(with:)`, RxJS `catchError(() => of(x))`.") { $0.catchAndReturn($1.value(0)!) }
 }
 
 extension Observable {

@@ -5,7 +5,8 @@ extension OperatorSpec {
         example: #"""
             let source = cold("-a#")
             marbles(source, source.retryWhen { errors in errors.delay(2ms).take(2) })
-            """#) { $0.retryWhen(try $1.function(0)) }
+            """#,
+        differences: "RxSwift `retry(when:)`, RxJS `retryWhen` (replaced in RxJS 7 by `retry({ delay })`); Combine has none.") { $0.retryWhen(try $1.function(0)) }
 }
 
 extension Observable {

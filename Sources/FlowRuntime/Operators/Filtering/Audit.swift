@@ -9,7 +9,8 @@ extension OperatorSpec {
     ], example: #"""
             let source = cold("-a-b----c-d|")
             marbles(source, source.auditTime(3ms))
-            """#)
+            """#,
+        differences: "RxJS's `audit` and `auditTime`: the latest value at the end of the wait each value starts; RxSwift and Combine have none.")
 }
 
 extension Observable {

@@ -3,7 +3,8 @@ extension OperatorSpec {
         example: #"""
             let source = cold("-a-a-b-a|")
             marbles(source, source.distinct())
-            """#) { $0.distinct(key: try $1.optionalFunction(0)) }
+            """#,
+        differences: "RxJS's `distinct(keySelector)`; RxSwift's core and Combine have none.") { $0.distinct(key: try $1.optionalFunction(0)) }
 }
 
 extension Observable {

@@ -3,7 +3,8 @@ extension OperatorSpec {
         example: #"""
             let source = cold("-a-b-c|")
             marbles(source, source.elementAt(1))
-            """#) {
+            """#,
+        differences: "RxSwift `element(at:)`, Combine `output(at:)`, RxJS `elementAt(i)`.") {
         $0.elementAt(try $1.int(0))
     }
 }

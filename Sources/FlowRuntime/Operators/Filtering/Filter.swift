@@ -3,7 +3,8 @@ extension OperatorSpec {
         example: #"""
             let source = cold("-1-2-3-4|")
             marbles(source, source.filter { $0 % 2 == 0 })
-            """#) {
+            """#,
+        differences: "The same in all three (RxJS also passes each value's index).") {
         $0.filter(try $1.function(0))
     }
 }

@@ -3,7 +3,8 @@ extension OperatorSpec {
         example: #"""
             let source = cold("-a-b|")
             marbles(source, source.ignoreElements())
-            """#) { s, _ in s.ignoreElements() }
+            """#,
+        differences: "RxSwift `ignoreElements()`, Combine `ignoreOutput()`, RxJS `ignoreElements()`.") { s, _ in s.ignoreElements() }
 }
 
 extension Observable {

@@ -5,5 +5,6 @@ extension OperatorSpec {
         example: #"""
             let source = cold("-a-b-----c--|")
             marbles(source, source.sampleTime(4ms))
-            """#) { $0.sample(.interval(try $1.duration(0))) }
+            """#,
+        differences: "RxJS's `sampleTime(d)`: `sample(interval(d))` in the other two.") { $0.sample(.interval(try $1.duration(0))) }
 }

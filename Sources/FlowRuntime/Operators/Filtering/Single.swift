@@ -3,7 +3,8 @@ extension OperatorSpec {
         example: #"""
             let source = cold("-a-b|")
             marbles(source, source.single())
-            """#) {
+            """#,
+        differences: "RxSwift's and RxJS's `single()` fail when there is no value or more than one; Combine has none.") {
         $0.single(try $1.optionalFunction(0))
     }
 }

@@ -3,7 +3,8 @@ extension OperatorSpec {
         example: #"""
             let source = cold("-a-b-c|")
             marbles(source, source.skip(2))
-            """#) { $0.skip(try $1.int(0)) }
+            """#,
+        differences: "RxSwift `skip(n)`, Combine `dropFirst(n)`, RxJS `skip(n)`.") { $0.skip(try $1.int(0)) }
 }
 
 extension Observable {

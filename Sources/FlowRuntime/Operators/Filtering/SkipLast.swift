@@ -6,7 +6,8 @@ extension OperatorSpec {
         example: #"""
             let source = cold("-a-b-c-d|")
             marbles(source, source.skipLast(2))
-            """#) { source, args in
+            """#,
+        differences: "RxJS's `skipLast(n)`: each value waits until n newer ones have arrived.") { source, args in
         let count = try args.int(0)
         return SinkNode("skipLast", source) { observer, _ in SkipLastSink(observer, count: count) }
     }

@@ -5,7 +5,8 @@ extension OperatorSpec {
             let source = cold("-a-b-c-d|")
             let start = cold("--x")
             marbles(source, start, source.skipUntil(start))
-            """#) { $0.skipUntil(try $1.stream(0)) }
+            """#,
+        differences: "RxSwift `skip(until:)`, Combine `drop(untilOutputFrom:)`, RxJS `skipUntil`.") { $0.skipUntil(try $1.stream(0)) }
 }
 
 extension Observable {

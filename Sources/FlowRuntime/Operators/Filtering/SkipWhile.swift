@@ -4,7 +4,8 @@ extension OperatorSpec {
     ], example: #"""
             let source = cold("-1-2-3-1|")
             marbles(source, source.skipWhile { $0 < 2 })
-            """#)
+            """#,
+        differences: "RxSwift `skip(while:)`, Combine `drop(while:)`, RxJS `skipWhile`.")
 }
 
 extension Observable {

@@ -3,7 +3,8 @@ extension OperatorSpec {
         example: #"""
             let source = cold("-a-b-c|")
             marbles(source, source.take(2))
-            """#) { $0.take(try $1.int(0)) }
+            """#,
+        differences: "RxSwift `take(n)`, Combine `prefix(n)`, RxJS `take(n)`; `take(0)` completes at once.") { $0.take(try $1.int(0)) }
 }
 
 extension Observable {

@@ -5,5 +5,6 @@ extension OperatorSpec {
         example: #"""
             let source = cold("-a-b-c-d|")
             marbles(source, source.takeFor(4ms))
-            """#) { $0.takeUntil(.timer(try $1.duration(0))) }
+            """#,
+        differences: "RxSwift's `take(for:scheduler:)`; RxJS writes `takeUntil(timer(d))`, Combine `prefix(untilOutputFrom: Timer...)`.") { $0.takeUntil(.timer(try $1.duration(0))) }
 }

@@ -5,7 +5,8 @@ extension OperatorSpec {
         example: #"""
             let source = cold("-a-b-c|")
             marbles(source, source.takeLast(2))
-            """#) {
+            """#,
+        differences: "RxSwift `takeLast(n)` and RxJS `takeLast(n)`; Combine has `last()` for one value.") {
         $0.takeLast(try $1.int(0))
     }
 }

@@ -5,7 +5,8 @@ extension OperatorSpec {
             let source = cold("-a-b-c-d|")
             let stop = cold("----x")
             marbles(source, stop, source.takeUntil(stop))
-            """#) { $0.takeUntil(try $1.stream(0)) }
+            """#,
+        differences: "RxSwift `take(until:)`, Combine `prefix(untilOutputFrom:)`, RxJS `takeUntil(notifier)`; in RxSwift and RxJS only a value of the other stream ends the source, not its completion.") { $0.takeUntil(try $1.stream(0)) }
 }
 
 extension Observable {

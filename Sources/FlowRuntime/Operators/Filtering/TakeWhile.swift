@@ -6,7 +6,8 @@ extension OperatorSpec {
     ], example: #"""
             let source = cold("-1-2-3-1|")
             marbles(source, source.takeWhile { $0 < 3 })
-            """#)
+            """#,
+        differences: "RxSwift `take(while:behavior:)` (`.inclusive` also emits the first value that fails), Combine `prefix(while:)`, RxJS `takeWhile(p, inclusive)`.")
 }
 
 extension Observable {

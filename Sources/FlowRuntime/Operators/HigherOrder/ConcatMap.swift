@@ -3,7 +3,8 @@ extension OperatorSpec {
         example: #"""
             let source = cold("-a--b---|")
             marbles(source, source.concatMap { v in cold("-x-y|", x: v + "1", y: v + "2") })
-            """#) {
+            """#,
+        differences: "RxSwift's and RxJS's `concatMap`; Combine writes `flatMap(maxPublishers: .max(1))`.") {
         $0.concatMap(try $1.function(0))
     }
 }

@@ -6,7 +6,8 @@ extension OperatorSpec {
     ], example: #"""
             let source = cold("-a-b---c|")
             marbles(source, source.flatMapFirst { v in cold("-x-y|", x: v + "1", y: v + "2") })
-            """#)
+            """#,
+        differences: "RxSwift `flatMapFirst`, RxJS `exhaustMap`; Combine has none.")
 }
 
 extension Observable {

@@ -4,7 +4,8 @@ extension OperatorSpec {
         example: #"""
             let source = cold("-a-b----|")
             marbles(source, source.flatMapLatest { v in cold("-x-y|", x: v + "1", y: v + "2") })
-            """#) { $0.flatMapLatest(try $1.function(0)) }
+            """#,
+        differences: "RxSwift `flatMapLatest`, RxJS `switchMap`; Combine writes `map` then `switchToLatest()`.") { $0.flatMapLatest(try $1.function(0)) }
 }
 
 extension Observable {

@@ -4,7 +4,8 @@ extension OperatorSpec {
         example: #"""
             let streams = cold("-a--b---|", a: cold("-1-2-3|"), b: cold("-4|"))
             marbles(streams.switchLatest())
-            """#) { s, _ in s.switchLatest() }
+            """#,
+        differences: "RxSwift `switchLatest`, Combine `switchToLatest`, RxJS `switchAll`.") { s, _ in s.switchLatest() }
 }
 
 extension Observable {

@@ -14,5 +14,6 @@ extension OperatorSpec {
             let published = cold("-a-b|").publish()
             timer(3ms).sink { _ in published.connect() }
             marbles(published)
-            """#)
+            """#,
+        differences: "RxSwift, Combine and RxJS all call it `connect()`; cancelling what it returns stops the shared source.")
 }

@@ -4,7 +4,8 @@ extension OperatorSpec {
             let published = cold("-a-b|").publish()
             timer(2ms).sink { _ in published.connect() }
             marbles(published)
-            """#) { s, _ in
+            """#,
+        differences: "RxSwift `publish()`, Combine `makeConnectable()`, RxJS `publish()` (replaced in RxJS 7 by `connectable`).") { s, _ in
         s.publish()
     }
 }

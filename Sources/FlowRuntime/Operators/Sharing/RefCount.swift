@@ -4,7 +4,8 @@ extension OperatorSpec {
         example: #"""
             let counted = cold("-a-b-c|").publish().refCount()
             marbles(counted, counted.take(1))
-            """#) { s, _ in
+            """#,
+        differences: "RxSwift `refCount()`, Combine `autoconnect()`, RxJS `refCount()` (replaced in RxJS 7 by `share`).") { s, _ in
         // Combine's `Timer.publish(...)` is connectable; flow's interval is
         // not, so `autoconnect()` on it publishes it first.
         (s as? ConnectableObservable ?? s.publish()).refCount()

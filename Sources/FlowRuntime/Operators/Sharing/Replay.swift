@@ -3,7 +3,8 @@ extension OperatorSpec {
         example: #"""
             let replayed = cold("-a-b-c|").replay(1).refCount()
             marbles(replayed, replayed.delaySubscription(4ms))
-            """#) {
+            """#,
+        differences: "RxSwift `replay(n)`, RxJS `publishReplay(n)` (replaced in RxJS 7 by `connectable` with a `ReplaySubject`); Combine has none.") {
         $0.replay(try $1.int(0))
     }
 }

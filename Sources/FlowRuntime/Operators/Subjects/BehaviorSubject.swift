@@ -8,7 +8,8 @@ extension OperatorSpec {
             let s = behaviorSubject(0)
             timer(2ms).sink { _ in s.send(1) }
             marbles(s.take(2))
-            """#)
+            """#,
+        differences: "RxSwift `BehaviorSubject(value:)` (and `BehaviorRelay`, which never ends), Combine `CurrentValueSubject`, RxJS `BehaviorSubject`: a new subscriber gets the current value first.")
 }
 
 /// Holds a current value, replayed to each new subscriber.

@@ -4,5 +4,6 @@ extension OperatorSpec {
             let s = subject()
             timer(2ms).sink { _ in s.complete() }
             marbles(s)
-            """#) { subject, _ in subject.complete() }
+            """#,
+        differences: "RxSwift `onCompleted()`, Combine `send(completion: .finished)`, RxJS `complete()`.") { subject, _ in subject.complete() }
 }

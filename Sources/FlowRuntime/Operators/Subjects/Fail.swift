@@ -4,7 +4,8 @@ extension OperatorSpec {
             let s = subject()
             timer(2ms).sink { _ in s.fail("broken") }
             marbles(s)
-            """#) { subject, args in
+            """#,
+        differences: "RxSwift `onError(e)`, Combine `send(completion: .failure(e))`, RxJS `error(e)`.") { subject, args in
         subject.fail(FlowError(args.value(0)!, at: args.context.location))
     }
 }

@@ -6,7 +6,8 @@ extension OperatorSpec {
             timer(1ms).sink { _ in s.on(.next("a")) }
             timer(2ms).sink { _ in s.on(.completed) }
             marbles(s)
-            """#) { subject, args in
+            """#,
+        differences: "RxSwift's `on(.next(v))`, `on(.error(e))`, `on(.completed)`; Combine and RxJS send each kind of event with a method of its own.") { subject, args in
         guard case .event(let event) = args.value(0)! else {
             let other = args.value(0)!
             throw FlowError("on takes .next(value), .error(error) or .completed, got \(other.typeName) \(other.literal)",

@@ -12,7 +12,8 @@ extension OperatorSpec {
             s.send(2)
             s.send(3)
             marbles(s.take(2))
-            """#)
+            """#,
+        differences: "RxSwift `ReplaySubject.create(bufferSize:)`, RxJS `new ReplaySubject(n)` (which can also forget values older than a time window); Combine has no replaying subject.")
 }
 
 /// Replays up to `bufferSize` latest values to each new subscriber, even

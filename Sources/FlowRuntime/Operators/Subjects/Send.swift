@@ -23,7 +23,8 @@ extension OperatorSpec {
             timer(2ms).sink { _ in s.send(7) }
             timer(3ms).sink { _ in s.send(completion: .finished) }
             marbles(s)
-            """#)
+            """#,
+        differences: "Combine's `send`; RxSwift's `onNext` (`accept` on a relay), RxJS's `next`.")
 }
 
 extension Event {

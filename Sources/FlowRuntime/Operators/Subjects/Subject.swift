@@ -4,14 +4,14 @@ extension OperatorSpec {
     /// A method on a subject, run at once (not a stream operator).
     static func subjectMethod(
         _ name: String, aliases: [Spelling], _ summary: String, _ parameters: [Parameter], example: String? = nil,
-        _ act: @escaping @Sendable (Subject, Arguments) throws -> Void
+        differences: String? = nil, _ act: @escaping @Sendable (Subject, Arguments) throws -> Void
     ) -> OperatorSpec {
         OperatorSpec(name, aliases: aliases, .subjects, .method, summary, [
             Signature(parameters) { args in
                 try act(try args.subject(), args)
                 return .null
             },
-        ], example: example)
+        ], example: example, differences: differences)
     }
 
     static let subject = OperatorSpec("subject", aliases: ["PublishSubject", "PassthroughSubject", "PublishRelay", "Subject"], .subjects, .function,
@@ -23,7 +23,8 @@ extension OperatorSpec {
             timer(3ms).sink { _ in s.send("b") }
             timer(4ms).sink { _ in s.complete() }
             marbles(s)
-            """#)
+            """#,
+        differences: "RxSwift `PublishSubject` (and `PublishRelay`, which never ends), Combine `PassthroughSubject`, RxJS `Subject`: a subscriber gets what is sent after it subscribed; once the subject has ended, only the end.")
 }
 
 /// Subjects: streams that scripts push values into (`send`, `complete`,

@@ -3,7 +3,8 @@ extension OperatorSpec {
         example: #"""
             let source = cold("-a-b|")
             marbles(source, source.delay(2ms))
-            """#) { $0.delay(try $1.duration(0)) }
+            """#,
+        differences: "RxSwift `delay(_:scheduler:)`, Combine `delay(for:scheduler:)`, RxJS `delay`; an error is passed on at once, as in RxSwift and RxJS.") { $0.delay(try $1.duration(0)) }
 }
 
 extension Observable {

@@ -3,7 +3,8 @@ extension OperatorSpec {
         example: #"""
             let source = cold("a-b|")
             marbles(source, source.delaySubscription(2ms))
-            """#) {
+            """#,
+        differences: "RxSwift's `delaySubscription(_:scheduler:)`; RxJS writes `timer(d).pipe(switchMap(() => s))`.") {
         $0.delaySubscription(try $1.duration(0))
     }
 }

@@ -3,7 +3,8 @@ extension OperatorSpec {
         example: #"""
             let source = cold("-1-2-3-4|")
             marbles(source, source.compactMap { $0 % 2 == 0 ? $0 : nil })
-            """#) {
+            """#,
+        differences: "RxSwift's and Combine's; RxJS has none: `filter` then `map`.") {
         $0.compactMap(try $1.function(0))
     }
 }

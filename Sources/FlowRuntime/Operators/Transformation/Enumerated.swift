@@ -3,7 +3,8 @@ extension OperatorSpec {
         example: #"""
             let source = cold("-a-b-c|")
             marbles(source, source.enumerated().map { $0.index })
-            """#) { s, _ in s.enumerated() }
+            """#,
+        differences: "RxSwift's `enumerated()`; RxJS passes the index to `map((v, i) => ...)`; Combine has none.") { s, _ in s.enumerated() }
 }
 
 extension Observable {

@@ -3,7 +3,8 @@ extension OperatorSpec {
         example: #"""
             let source = cold("-1-2-3-4|")
             marbles(source, source.groupBy { $0 % 2 }.flatMap { $0.toArray() })
-            """#) { $0.groupBy(try $1.function(0)) }
+            """#,
+        differences: "RxSwift's and RxJS's: each group is a stream with its `key`; Combine has none.") { $0.groupBy(try $1.function(0)) }
 }
 
 extension Observable {

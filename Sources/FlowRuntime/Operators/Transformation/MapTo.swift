@@ -3,7 +3,8 @@ extension OperatorSpec {
         example: #"""
             let clicks = cold("-x--x-|")
             marbles(clicks, clicks.mapTo(1))
-            """#) { source, args in
+            """#,
+        differences: "RxJS's; RxSwift and Combine write `map { _ in x }`.") { source, args in
         let constant = args.value(0)!
         return source.map(Function.unary(name: "mapTo") { _ in constant })
     }

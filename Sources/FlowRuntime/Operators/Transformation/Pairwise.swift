@@ -3,7 +3,8 @@ extension OperatorSpec {
         example: #"""
             let source = cold("-a-b-c|")
             marbles(source, source.pairwise { $0 + $1 })
-            """#) {
+            """#,
+        differences: "RxJS's `pairwise()`; RxSwift's core and Combine have none (`zip(s, s.skip(1))` or `scan`).") {
         $0.pairwise(try $1.optionalFunction(0))
     }
 }

@@ -3,7 +3,8 @@ extension OperatorSpec {
         example: #"""
             let source = cold("-a--b|")
             marbles(source, source.timeInterval().map { $0.interval })
-            """#) { s, _ in
+            """#,
+        differences: "RxJS's `timeInterval()` (`{ value, interval }`); Combine's `measureInterval(using:)` emits the interval alone.") { s, _ in
         s.timeInterval()
     }
 }

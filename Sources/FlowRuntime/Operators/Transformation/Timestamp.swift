@@ -3,7 +3,8 @@ extension OperatorSpec {
         example: #"""
             let source = cold("-a--b|")
             marbles(source, source.timestamp().map { $0.time })
-            """#) { s, _ in s.timestamp() }
+            """#,
+        differences: "RxJS's `timestamp()` (`{ value, timestamp }`); flow's time is the run's clock, exact in virtual time.") { s, _ in s.timestamp() }
 }
 
 extension Observable {

@@ -8,7 +8,8 @@ extension OperatorSpec {
     ], example: #"""
             let source = cold("-a-b-c-d|")
             marbles(source, source.window(count: 2).flatMap { $0.toArray() })
-            """#)
+            """#,
+        differences: "RxSwift `window(timeSpan:count:scheduler:)`, RxJS `windowCount` and `windowTime`; Combine has none.")
 }
 
 extension Observable {

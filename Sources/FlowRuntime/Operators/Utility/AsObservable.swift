@@ -4,5 +4,6 @@ extension OperatorSpec {
         example: #"""
             let source = cold("-a|")
             marbles(source.asObservable())
-            """#) { source, _ in source }
+            """#,
+        differences: "RxSwift `asObservable()`, Combine `eraseToAnyPublisher()`; RxJS needs none.") { source, _ in source }
 }

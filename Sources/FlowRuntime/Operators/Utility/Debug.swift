@@ -5,7 +5,8 @@ extension OperatorSpec {
         example: #"""
             let source = cold("-a|")
             marbles(source.debug("source"))
-            """#) { s, args in
+            """#,
+        differences: "RxSwift's `debug`; Combine's is `print` (in its own format), RxJS's `tap(console.log)`.") { s, args in
         let label = try args.string(0, default: args.context.location.map { "\($0.file):\($0.line)" } ?? "debug")
         return s.debug(label, to: args.context.output)
     }

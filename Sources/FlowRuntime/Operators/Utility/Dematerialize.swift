@@ -3,7 +3,8 @@ extension OperatorSpec {
         example: #"""
             let events = cold("-a-b|").materialize()
             marbles(events.dematerialize())
-            """#) { s, _ in s.dematerialize() }
+            """#,
+        differences: "RxSwift's and RxJS's `dematerialize()`; Combine has none.") { s, _ in s.dematerialize() }
 }
 
 extension Observable {

@@ -15,7 +15,8 @@ extension OperatorSpec {
     ], example: #"""
             let source = cold("-a-b|")
             marbles(source.do(onNext: { print("saw \($0)") }))
-            """#)
+            """#,
+        differences: "RxSwift `do(onNext:onError:onCompleted:onSubscribe:onDispose:)`, Combine `handleEvents(receiveOutput:receiveCompletion:receiveCancel:...)`, RxJS `tap({ next, error, complete })`.")
 }
 
 extension Observable {

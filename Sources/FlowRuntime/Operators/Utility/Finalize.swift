@@ -4,7 +4,8 @@ extension OperatorSpec {
         example: #"""
             let source = cold("-a-b|")
             marbles(source.finalize { print("done") })
-            """#) { source, args in
+            """#,
+        differences: "RxJS's `finalize`; RxSwift writes `do(onDispose:)`, Combine `handleEvents(receiveCompletion:receiveCancel:)`.") { source, args in
         let action = try args.function(0)
         return source.sideEffects("finalize", SideEffectHooks(dispose: { _ = try action.call([]) }))
     }

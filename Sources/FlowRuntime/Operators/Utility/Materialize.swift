@@ -3,7 +3,8 @@ extension OperatorSpec {
         example: #"""
             let source = cold("-a-#")
             marbles(source, source.materialize().map { $0.kind })
-            """#) { s, _ in s.materialize() }
+            """#,
+        differences: "RxSwift's and RxJS's `materialize()`; Combine has none.") { s, _ in s.materialize() }
 }
 
 extension Observable {

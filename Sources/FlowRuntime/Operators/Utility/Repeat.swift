@@ -6,7 +6,8 @@ extension OperatorSpec {
     ], example: #"""
             let source = cold("-a|")
             marbles(source, source.repeat(3))
-            """#)
+            """#,
+        differences: "RxJS's `repeat(n)`, where n counts subscriptions (n = 1 is the source once); Combine has none.")
 }
 
 extension Observable {

@@ -5,7 +5,8 @@ extension OperatorSpec {
         example: #"""
             let source = cold("-a-b|")
             marbles(source.subscribe(on: MainScheduler.instance))
-            """#) { source, _ in source.subscribeOn() }
+            """#,
+        differences: "RxSwift `subscribe(on:)`, Combine `subscribe(on:)`, RxJS `subscribeOn`; flow runs on one event loop, so it is a later turn of the loop at the same time.") { source, _ in source.subscribeOn() }
 }
 
 extension Observable {

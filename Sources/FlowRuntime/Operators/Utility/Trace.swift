@@ -3,7 +3,8 @@ extension OperatorSpec {
         example: #"""
             let source = cold("-a--b-|")
             source.flatMapLatest { v in cold("-x--y|") }.map { $0 + "!" }.trace().sink { _ in }
-            """#) { s, _ in s.trace() }
+            """#,
+        differences: "flow's own: none of the three draws its stages.") { s, _ in s.trace() }
 }
 
 extension Observable {
