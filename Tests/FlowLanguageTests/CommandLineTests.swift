@@ -406,10 +406,11 @@ extension CommandLineTests {
         let result = try Self.flow(["run", "--marbles", path])
         #expect(result.status == 0)
         #expect(result.out.components(separatedBy: "subscribed").count == 2, "\(result.out)")
-        // Where on the wall clock the timers fired depends on the machine.
+        // Where on the wall clock the timers fired, and so the scale,
+        // depends on the machine's load.
         let lines = result.out.split(separator: "\n")
-        #expect(lines.contains { $0.hasPrefix("s       -") && $0.hasSuffix("(0|)") }, "\(result.out)")
-        #expect(lines.contains { $0.hasPrefix("unused  -") && $0.hasSuffix("(0|)") }, "\(result.out)")
+        #expect(lines.contains { $0.hasPrefix("s       ") && $0.hasSuffix("(0|)") }, "\(result.out)")
+        #expect(lines.contains { $0.hasPrefix("unused  ") && $0.hasSuffix("(0|)") }, "\(result.out)")
     }
 }
 
