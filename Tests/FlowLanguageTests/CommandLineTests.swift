@@ -411,6 +411,20 @@ extension CommandLineTests {
         let lines = result.out.split(separator: "\n")
         #expect(lines.contains { $0.hasPrefix("s       ") && $0.hasSuffix("(0|)") }, "\(result.out)")
         #expect(lines.contains { $0.hasPrefix("unused  ") && $0.hasSuffix("(0|)") }, "\(result.out)")
+        // marbles(...) on the live clock too: the lane is what the sink saw.
+        let drawn = try Self.script("""
+            let s = deferred { () -> Stream in
+              print("subscribed")
+              return timer(5ms)
+            }
+            s.sink { _ in }
+            marbles(title: "live", s)
+            """)
+        let live = try Self.flow([drawn])
+        #expect(live.status == 0)
+        #expect(live.out.components(separatedBy: "subscribed").count == 2, "\(live.out)")
+        #expect(live.out.contains("live\n"))
+        #expect(live.out.split(separator: "\n").contains { $0.hasPrefix("s  ") && $0.hasSuffix("(0|)") }, "\(live.out)")
     }
 }
 

@@ -157,16 +157,29 @@ extension Compiler {
             (argument.label ?? file.text(of: argument.value.span), compile(argument.value, in: scope))
         }
         let env = environment
+        env.drawsMarbles = true
         let location = self.location(nameSpan)
         return { frame in
-            var group: [(label: String, recorder: EventRecorder)] = []
-            for (label, code) in lanes {
-                let stream = try located(location) { try code(frame).asStream() }
-                if env.tracesEverything { env.run.marbles.scheduler.tracer?.trace(stream) }
-                group.append((label, env.run.record(stream, at: location)))
+            let run = env.run
+            let streams = try lanes.map { label, code in (label, try located(location) { try code(frame).asStream() }) }
+            let titleText = try title.map { code in try located(location) { try code(frame).asString() } }
+            if !run.scheduler.isVirtual && !run.lanesInVirtualTime, let tracer = run.scheduler.tracer {
+                // On the live clock the lanes show what the run's own
+                // subscriptions saw: a request is not made twice.
+                for (_, stream) in streams {
+                    tracer.watch(stream)
+                    if env.tracesEverything { tracer.trace(stream) }
+                }
+                run.observedGroups.append((titleText, streams.map { ($0.0, .observed($0.1)) }))
+                return .null
             }
-            if let title { env.run.laneTitles[env.run.lanes.count] = try located(location) { try title(frame).asString() } }
-            env.run.lanes.append(group)
+            var group: [(label: String, recorder: EventRecorder)] = []
+            for (label, stream) in streams {
+                if env.tracesEverything { run.marbles.scheduler.tracer?.trace(stream) }
+                group.append((label, run.record(stream, at: location)))
+            }
+            if let titleText { run.laneTitles[run.lanes.count] = titleText }
+            run.lanes.append(group)
             return .null
         }
     }

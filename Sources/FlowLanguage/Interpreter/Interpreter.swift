@@ -160,12 +160,13 @@ public final class Program {
                     }
                 }
             }
-            if marblesForBindings {
+            if marblesForBindings || environment.drawsMarbles {
                 scheduler.tracer = scheduler.tracer ?? Tracer()
                 environment.watchesBindings = true
             }
             outcome.errors += executeStatements(topLevel, in: frame, run: run)
-            if marblesForBindings { run.bindingLanes = observedBindings(frame, run: run) }
+            if marblesForBindings { run.observedGroups.append((nil, observedBindings(frame))) }
+            run.recordUnobservedLanes()
         }
         interruption?.cancel()
         guard let run = liveRun else { return outcome }
@@ -236,13 +237,12 @@ public final class Program {
     }
 
     /// On the live clock, a lane per stream bound by a top-level `let`:
-    /// what the run's own subscriptions of it saw, or, for a stream the
-    /// run did not subscribe, a recording of it.
-    private func observedBindings(_ frame: Frame, run: RunState) -> [(label: String, lane: RunState.BindingLane)] {
+    /// what the run's own subscriptions of it saw (or, for a stream the run
+    /// does not subscribe, a recording of it: `recordUnobservedLanes`).
+    private func observedBindings(_ frame: Frame) -> [(label: String, lane: RunState.ObservedLane)] {
         bindings.compactMap { name, slot in
             guard case .stream(let stream) = frame.slots[slot] else { return nil }
-            if let tracer = run.scheduler.tracer, !tracer.subscriptions(of: stream).isEmpty { return (name, .observed(stream)) }
-            return (name, .recorded(run.record(stream)))
+            return (name, .observed(stream))
         }
     }
 

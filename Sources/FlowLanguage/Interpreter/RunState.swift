@@ -13,13 +13,25 @@ public final class RunState {
     var lanes: [[(label: String, recorder: EventRecorder)]] = []
     /// `marbles(title: ...)`: the title of a group of `lanes`, by index.
     var laneTitles: [Int: String] = [:]
-    /// `flow run --marbles` on the live clock: a lane per top-level `let`,
-    /// drawn from the subscriptions the run made itself (a request is
-    /// not made again to draw it), or recorded where the run made none.
-    var bindingLanes: [(label: String, lane: BindingLane)] = []
-    enum BindingLane {
+    /// Lanes drawn on the live clock (`marbles(...)`, `flow run --marbles`):
+    /// each from the subscriptions the run made itself (a request is not
+    /// made again to draw it), or recorded where the run made none.
+    var observedGroups: [(title: String?, lanes: [(label: String, lane: ObservedLane)])] = []
+    enum ObservedLane {
         case observed(Observable)
         case recorded(EventRecorder)
+    }
+
+    /// Once the top level has run (and made its subscriptions): the lanes
+    /// of streams the run did not subscribe are recorded now.
+    func recordUnobservedLanes() {
+        for g in observedGroups.indices {
+            for l in observedGroups[g].lanes.indices {
+                guard case .observed(let node) = observedGroups[g].lanes[l].lane,
+                      scheduler.tracer?.subscriptions(of: node).isEmpty != false else { continue }
+                observedGroups[g].lanes[l].lane = .recorded(record(node))
+            }
+        }
     }
     /// Expectations registered in this run (a test block with none passes trivially).
     var expectationCount = 0
@@ -106,7 +118,9 @@ public final class RunState {
         var diagrams = lanes.indices.filter { !lanes[$0].isEmpty }.map {
             Report.lanes(lanes[$0], options: recordedLive ? liveOptions : laneOptions, title: laneTitles[$0])
         }
-        if !bindingLanes.isEmpty { diagrams.append(LaneDiagram(lanes: drawnBindings(), options: liveOptions)) }
+        for group in observedGroups where !group.lanes.isEmpty {
+            diagrams.append(LaneDiagram(lanes: drawn(group.lanes), options: liveOptions, title: group.title))
+        }
         var tracers = [scheduler.tracer, marbles.scheduler.tracer].compactMap { $0 }
         if scheduler === marbles.scheduler { tracers = Array(tracers.prefix(1)) }
         for tracer in tracers {
@@ -118,8 +132,8 @@ public final class RunState {
         return (failures, diagrams)
     }
 
-    private func drawnBindings() -> [LaneDiagram.Lane] {
-        bindingLanes.flatMap { label, lane -> [LaneDiagram.Lane] in
+    private func drawn(_ lanes: [(label: String, lane: ObservedLane)]) -> [LaneDiagram.Lane] {
+        lanes.flatMap { label, lane -> [LaneDiagram.Lane] in
             switch lane {
             case .recorded(let recorder):
                 return [LaneDiagram.Lane(label: label, events: recorder.events)]
@@ -175,9 +189,12 @@ public final class Environment {
     /// exact lanes in virtual time, which `flow run` then uses.
     var playsMarbles = false
     var needsLiveClock = false
-    /// `flow run --marbles` on the live clock: each stream a top-level
-    /// `let` binds has its subscriptions recorded.
+    /// On the live clock, with lanes to draw: each stream a top-level
+    /// `let` binds has its subscriptions recorded, to draw it as the run
+    /// saw it.
     var watchesBindings = false
+    /// Found while compiling: the script draws lanes (`marbles(...)`).
+    var drawsMarbles = false
     /// Asked now and then by a running `while` loop: true when Ctrl-C was
     /// pressed in a session, whose loop must stop a script's endless loop.
     var interruptRequested: () -> Bool = { false }
