@@ -14,6 +14,9 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird-websocket", from: "2.8.1"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
     ],
     targets: [
         // Values, events, schedulers and operators. Knows nothing of the language.
@@ -66,10 +69,25 @@ let package = Package(
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
             ]
         ),
-        // The command line: flow run / test / check / doc / repl.
+        // flow serve: the playground in a browser (Hummingbird, with its
+        // WebSocket support); the page is static files shipped as resources.
+        .target(
+            name: "FlowServe",
+            dependencies: [
+                "FlowLanguage", "FlowMarbles", "FlowRuntime", "FlowIO",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            resources: [.copy("Page")]
+        ),
+        // The command line: flow run / test / check / doc / repl / serve.
         .executableTarget(
             name: "flow",
-            dependencies: ["FlowLanguage", "FlowMarbles", "FlowIO", "FlowREPL", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+            dependencies: [
+                "FlowLanguage", "FlowMarbles", "FlowIO", "FlowREPL", "FlowServe",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
         ),
         .executableTarget(
             name: "runtime-tour",
@@ -100,6 +118,13 @@ let package = Package(
                 // The tests' own HTTP server, on 127.0.0.1.
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
+            ]
+        ),
+        .testTarget(
+            name: "FlowServeTests",
+            dependencies: [
+                "FlowServe", "flow", "FlowTestSupport",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
             ]
         ),
         .testTarget(

@@ -20,6 +20,8 @@ public struct LaneDiagram {
         /// The output of an operator applied to the lanes above (a traced
         /// stage): drawn under an operator box in SVG.
         public var isStage = false
+        /// The stream drawn, when known (to find where it was written).
+        public var node: Observable?
 
         public init(label: String, events: [TimedEvent], start: TimeSpan? = nil, cancelled: TimeSpan? = nil) {
             self.label = label
@@ -248,7 +250,7 @@ public struct LaneDiagram {
             }
         }
         let explanations = options.wide ? [] : legend.explanations(for: used)
-        var footer = explanations
+        var footer = Self.shortened(explanations)
         let errors = Self.errors(in: lanes)
         footer += errors.map { error, labels in
             "# = \(error.value.literal)" + (errors.count > 1 ? " (" + labels.joined(separator: ", ") + ")" : "")
@@ -280,6 +282,16 @@ public struct LaneDiagram {
                         isPlain: lanes.map { $0.start == nil && $0.cancelled == nil && !$0.isSubscription },
                         legend: legendEntries, errors: errors, lines: lines, drawnLanes: lanes, wide: options.wide,
                         placement: placement, cells: cells, ruler: ruler)
+    }
+
+    /// The most legend entries shown: a lane of a hundred thousand values
+    /// names each with a symbol of its own, but a legend that long is
+    /// read by no one.
+    public static let longestLegend = 300
+
+    static func shortened(_ entries: [String]) -> [String] {
+        guard entries.count > longestLegend else { return entries }
+        return Array(entries.prefix(longestLegend)) + ["… and \(entries.count - longestLegend) more"]
     }
 
     /// The widest a lane's label is drawn.

@@ -57,6 +57,7 @@ public final class MarbleRun {
     /// come before any event their frame produces.
     public func observe(_ stream: Observable, subscription: SubscriptionLog, location: SourceLocation? = nil) -> EventRecorder {
         let recorder = EventRecorder(scheduler: scheduler)
+        recorder.stream = stream
         recorders.append(recorder)
         expectations.append((recorder, location))
         verdicts.append(Verdict(recorder: recorder, location: location))

@@ -34,6 +34,8 @@ public struct SVGDiagram {
     private var body: [String] = []
     /// A colour per value, in the order values first appear.
     private var colors: [Value: String] = [:]
+    /// The diagram being drawn, for the marks' `data-` attributes.
+    private var diagramIndex = 0
 
     /// Lays out `diagrams` one under the other, under `title`; `width`
     /// scales the picture to that many pixels (a slide's width).
@@ -45,7 +47,8 @@ public struct SVGDiagram {
         y += 28
         let labels = diagrams.flatMap(\.lanes).filter { !$0.isStage }.map { LaneDiagram.displayLabel($0.label) }
         let left = Double(labels.map(\.terminalColumns).max() ?? 0) * Self.characterWidth + 24
-        for diagram in diagrams {
+        for (index, diagram) in diagrams.enumerated() {
+            diagramIndex = index
             y = draw(diagram, left: left, top: y) + 16
         }
         height = y
@@ -136,7 +139,11 @@ public struct SVGDiagram {
                     let firstColumn = cell.events.count == 1 ? column : column + 1
                     for (n, event) in cell.events.enumerated() {
                         let cx = x(firstColumn + n)
-                        draw(event, at: cx, yAt(cx), lane: lane, cell: cell, n: n)
+                        let frame = lane.events[cell.firstEvent + n].time.nanoseconds / rendered.frame.nanoseconds
+                        // Where the mark comes from, for a page that lets it be
+                        // dragged, followed or read at a time.
+                        let data = ##" data-d="\##(diagramIndex)" data-l="\##(index)" data-e="\##(cell.firstEvent + n)" data-t="\##(frame)""##
+                        draw(event, at: cx, yAt(cx), lane: lane, cell: cell, n: n, data: data)
                     }
                 }
                 if lane.cancelled != nil, let bang = marks.last, bang.text == "!" {
@@ -154,16 +161,21 @@ public struct SVGDiagram {
             "# = \(error.value.literal)" + (rendered.errors.count > 1 ? " (" + lanes.joined(separator: ", ") + ")" : "")
         }
         if rendered.frame != MarbleParser.frame { notes.append("one column = \(rendered.frame)") }
-        // Wrapped to the picture's width, entry by entry.
-        let perLine = Swift.max(20, Int((widest - 24) / Self.characterWidth))
+        notes = LaneDiagram.shortened(notes)
+        // Wrapped to the picture's width (at most a page's), entry by entry.
+        let perLine = Swift.min(160, Swift.max(20, Int((widest - 24) / Self.characterWidth)))
         var line = ""
+        var lineWidth = 0
         var lines: [String] = []
         for (i, note) in notes.enumerated() {
             let piece = note + (i < notes.count - 1 ? "," : "")
-            if !line.isEmpty, line.terminalColumns + 1 + piece.terminalColumns > perLine {
+            let pieceWidth = piece.terminalColumns
+            if !line.isEmpty, lineWidth + 1 + pieceWidth > perLine {
                 lines.append(line)
                 line = ""
+                lineWidth = 0
             }
+            lineWidth += (line.isEmpty ? 0 : 1) + pieceWidth
             line += (line.isEmpty ? "" : " ") + piece
         }
         if !line.isEmpty { lines.append(line) }
@@ -209,21 +221,21 @@ public struct SVGDiagram {
     }
 
     private mutating func draw(_ event: (symbol: Character, text: String, kind: LaneDiagram.Cell.Kind), at cx: Double, _ cy: Double,
-                               lane: LaneDiagram.Lane, cell: LaneDiagram.Cell, n: Int) {
+                               lane: LaneDiagram.Lane, cell: LaneDiagram.Cell, n: Int, data: String) {
         switch event.kind {
         case .value:
             let value = Self.value(of: event.symbol, in: lane, cell: cell, n: n)
             let fill = color(for: value)
             let shown = value.map { $0.description.terminalColumns <= 3 ? $0.description : String(event.symbol) } ?? String(event.symbol)
             let tip = value.map { "\($0.literal)" } ?? String(event.symbol)
-            body.append(##"<circle cx="\##(f(cx))" cy="\##(f(cy))" r="\##(f(Self.marbleRadius))" fill="\##(fill)" stroke="#222222" stroke-width="1.5"><title>\##(Self.escape(tip))</title></circle>"##)
+            body.append(##"<circle cx="\##(f(cx))" cy="\##(f(cy))" r="\##(f(Self.marbleRadius))" fill="\##(fill)" stroke="#222222" stroke-width="1.5"\##(data)><title>\##(Self.escape(tip))</title></circle>"##)
             body.append(##"<text x="\##(f(cx))" y="\##(f(cy + 4))" text-anchor="middle" fill="#222222"\##(Self.emojiClass(shown))>\##(Self.escape(shown))</text>"##)
             marbles.append(Marble(x: cx, y: cy, fill: fill))
         case .completion:
-            body.append(##"<line x1="\##(f(cx))" y1="\##(f(cy - 13))" x2="\##(f(cx))" y2="\##(f(cy + 13))" class="line" stroke-width="3"/>"##)
+            body.append(##"<line x1="\##(f(cx))" y1="\##(f(cy - 13))" x2="\##(f(cx))" y2="\##(f(cy + 13))" class="line" stroke-width="3"\##(data)><title>completed</title></line>"##)
         case .error:
             let r = 8.0
-            body.append(##"<path d="M\##(f(cx - r)),\##(f(cy - r)) L\##(f(cx + r)),\##(f(cy + r)) M\##(f(cx - r)),\##(f(cy + r)) L\##(f(cx + r)),\##(f(cy - r))" stroke="#d62728" stroke-width="3"/>"##)
+            body.append(##"<path d="M\##(f(cx - r)),\##(f(cy - r)) L\##(f(cx + r)),\##(f(cy + r)) M\##(f(cx - r)),\##(f(cy + r)) L\##(f(cx + r)),\##(f(cy - r))" stroke="#d62728" stroke-width="3"\##(data)><title>error</title></path>"##)
         }
     }
 

@@ -178,6 +178,9 @@ final class LoggingObserver: Observer, Disposable {
 /// Subscribes to a stream and records every event with its time.
 public final class EventRecorder: Observer, Disposable {
     public private(set) var events: [TimedEvent] = []
+    /// The stream it records, when known: a lane drawn from it can say
+    /// where its stream was written.
+    public var stream: Observable?
     private let scheduler: Scheduler
     private var subscription: Disposable?
     public private(set) var isDisposed = false

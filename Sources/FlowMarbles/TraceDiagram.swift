@@ -7,7 +7,13 @@ import FlowRuntime
 /// the subscription (`^` … `!`) of every source.
 public enum TraceDiagram {
     public static func lanes(from tracer: Tracer, subscriptions: Bool = false) -> [[LaneDiagram.Lane]] {
-        tracer.chains.map { chain in
+        // A chain that is a stage of another (`marbles(price, canBuy)`
+        // where canBuy reads price) is drawn there, not again alone.
+        let stagesOfChains = tracer.chains.map { Set(stages(endingAt: $0).map(ObjectIdentifier.init)) }
+        let drawn = tracer.chains.enumerated().filter { i, chain in
+            !stagesOfChains.enumerated().contains { j, stages in j != i && stages.contains(ObjectIdentifier(chain)) }
+        }.map(\.element)
+        return drawn.map { chain in
             var lanes: [LaneDiagram.Lane] = []
             // The subscriptions of this chain: a source two chains read
             // is drawn in each with the subscription that chain made.
@@ -29,6 +35,7 @@ public enum TraceDiagram {
                     var lane = LaneDiagram.Lane(label: label, events: events(record), start: record.subscribed == .zero ? nil : record.subscribed,
                                                 cancelled: record.cancelled)
                     lane.isStage = !node.inputs.isEmpty
+                    lane.node = node
                     lanes.append(lane)
                     if subscriptions && node.inputs.isEmpty {
                         lanes.append(subscriptionLane(record, label: "  subscription"))

@@ -31,6 +31,7 @@ struct Flow: ParsableCommand {
               flow test examples Tests/scripts     run every test block, print N passed, N failed
               flow check script.flow               report every error without running
               flow doc debounce                    an operator, with its example drawn by the engine
+              flow serve examples                  a web page where scripts redraw as they are edited
               echo 'just(1).print()' | flow -      run standard input
               flow                                 the interactive REPL (on a terminal)
 
@@ -38,7 +39,7 @@ struct Flow: ParsableCommand {
             an error, 2 bad usage, 3 a syntax or resolution error.
             """,
         version: version,
-        subcommands: [Run.self, Test.self, Grade.self, Check.self, Doc.self, Repl.self],
+        subcommands: [Run.self, Test.self, Grade.self, Check.self, Doc.self, Repl.self, Serve.self],
         defaultSubcommand: Run.self)
 
     /// The REPL's first line.

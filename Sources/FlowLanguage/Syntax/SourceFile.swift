@@ -100,7 +100,7 @@ public struct Span: Hashable, Sendable {
 
 extension SourceFile {
     /// The byte offset of a 1-based line and column (the inverse of `lineAndColumn`).
-    func offset(line: Int, column: Int) -> Int {
+    public func offset(line: Int, column: Int) -> Int {
         guard line >= 1, line <= lineStarts.count else { return bytes.count }
         let start = lineStarts[line - 1]
         let text = lineText(line)

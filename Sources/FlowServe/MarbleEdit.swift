@@ -1,0 +1,52 @@
+import FlowMarbles
+import FlowRuntime
+
+/// Rewrites an input marble string when the page drags one of its events
+/// along the time axis: the event moves, the others stay, and the string
+/// is written again in flow's notation (so it still reads as exactly the
+/// events the lane shows).
+enum MarbleEdit {
+    struct Refused: Error, CustomStringConvertible {
+        var description: String
+    }
+
+    /// `marble` with event `index` moved `frames` frames (earlier when
+    /// negative, never before frame 0). The marble's symbols are kept.
+    static func move(_ marble: String, event index: Int, by frames: Int64) throws -> String {
+        guard !marble.contains("^") else { throw Refused(description: "a hot marble with '^' is edited as text") }
+        var events: [TimedEvent]
+        do {
+            events = try MarbleParser.parseEvents(marble, values: symbolValues(marble), isInput: true).events
+        } catch {
+            throw Refused(description: "the marble does not parse: \(error)")
+        }
+        guard events.indices.contains(index) else { throw Refused(description: "the marble has no event \(index)") }
+        let moved = events.remove(at: index)
+        let time = TimeSpan(nanoseconds: Swift.max(0, moved.time.nanoseconds + frames * MarbleParser.frame.nanoseconds))
+        let placed = TimedEvent(time, moved.event)
+        // A value dragged onto or past the end pushes the end a frame
+        // after it; the end dragged before values takes them along.
+        if !placed.event.isTerminal, let end = events.lastIndex(where: { $0.event.isTerminal }), placed.time >= events[end].time {
+            events[end].time = placed.time + MarbleParser.frame
+        }
+        if placed.event.isTerminal {
+            events = events.map { $0.time > placed.time ? TimedEvent(placed.time, $0.event) : $0 }
+        }
+        // In time order; in one frame, values before the end.
+        let at = events.firstIndex { $0.time > placed.time || (!placed.event.isTerminal && $0.time == placed.time && $0.event.isTerminal) }
+            ?? events.count
+        events.insert(placed, at: at)
+        var legend = MarbleLegend()
+        return MarbleRenderer.render(events, legend: &legend).text
+    }
+
+    /// Each symbol stands for itself: a digit for its Int, anything else
+    /// for its one-character string, so drawing gives the symbol back.
+    static func symbolValues(_ marble: String) -> [String: Value] {
+        var values: [String: Value] = [:]
+        for c in marble where !"-|#^!()[] ".contains(c) {
+            values[String(c)] = c.isASCII && c.isNumber ? .int(c.wholeNumberValue!) : .string(String(c))
+        }
+        return values
+    }
+}

@@ -1,0 +1,198 @@
+import FlowLanguage
+import FlowRuntime
+import Foundation
+import Hummingbird
+import HummingbirdWebSocket
+import Logging
+import NIOCore
+
+/// `flow serve`: a local web page where a script's diagrams redraw as it is
+/// edited. Hummingbird serves the page (static files shipped with flow)
+/// and a small JSON API; the engine computes everything the page shows.
+/// A WebSocket tells the page when its script changed on disk.
+public enum PlaygroundServer {
+    public struct Options: Sendable {
+        public var path: String
+        public var host: String
+        public var port: Int
+
+        public init(path: String, host: String = "127.0.0.1", port: Int = 8080) {
+            self.path = path
+            self.host = host
+            self.port = port
+        }
+    }
+
+    /// Serves until the process is interrupted (Ctrl-C or SIGTERM).
+    /// `started` is told the address once the server listens.
+    public static func run(_ options: Options, started: @escaping @Sendable (String) -> Void) throws {
+        let folder = try ScriptFolder(serving: options.path)
+        let page = try Page.load()
+        let app = Application(
+            router: router(folder: folder, page: page, playground: Playground()),
+            server: .http1WebSocketUpgrade(webSocketRouter: webSocketRouter(folder: folder)),
+            configuration: .init(address: .hostname(options.host, port: options.port), serverName: "flow"),
+            onServerRunning: { channel in
+                let port = channel.localAddress?.port ?? options.port
+                started("http://\(options.host.contains(":") ? "[\(options.host)]" : options.host):\(port)/")
+            },
+            logger: quietLogger())
+        let done = DispatchSemaphore(value: 0)
+        let failure = ErrorBox()
+        Task {
+            do { try await app.runService() } catch { failure.error = error }
+            done.signal()
+        }
+        done.wait()
+        if let error = failure.error { throw error }
+    }
+
+    final class ErrorBox: @unchecked Sendable {
+        // Set by the server task before it signals, read after the wait.
+        var error: Error?
+    }
+
+    static func quietLogger() -> Logger {
+        var logger = Logger(label: "flow.serve")
+        logger.logLevel = .warning
+        return logger
+    }
+
+    typealias Context = BasicWebSocketRequestContext
+
+    static func router(folder: ScriptFolder, page: Page, playground: Playground) -> Router<Context> {
+        let router = Router(context: Context.self)
+        router.get("/") { _, _ in page.response("index.html") }
+        router.get("/playground.js") { _, _ in page.response("playground.js") }
+        router.get("/playground.css") { _, _ in page.response("playground.css") }
+        router.get("/api/files") { _, _ in
+            json(FileList(scripts: folder.scripts(), single: folder.single))
+        }
+        router.get("/api/file") { request, _ in
+            guard let path = request.uri.queryParameters.get("path") else { return problem(.badRequest, "which script? ?path=NAME.flow") }
+            do { return json(ScriptText(path: path, text: try folder.read(path))) } catch {
+                return problem(.forbidden, "\(error)")
+            }
+        }
+        router.put("/api/file") { request, _ in
+            guard let path = request.uri.queryParameters.get("path") else { return problem(.badRequest, "which script? ?path=NAME.flow") }
+            guard let body = try? await request.body.collect(upTo: ScriptFolder.largestScript) else {
+                return problem(.contentTooLarge, "a script larger than 1 MiB is not saved")
+            }
+            do {
+                try folder.write(path, String(buffer: body))
+                return json(Saved(saved: true))
+            } catch {
+                return problem(.forbidden, "\(error)")
+            }
+        }
+        router.post("/api/render") { request, _ in
+            guard let input: RenderRequest = await decode(request) else { return problem(.badRequest, "send {\"text\": ..., \"name\": ...}") }
+            return json(await playground.render(input.text, name: input.name ?? "script.flow"))
+        }
+        router.post("/api/move") { request, _ in
+            guard let input: MoveRequest = await decode(request) else {
+                return problem(.badRequest, "send {\"text\", \"start\", \"end\", \"event\", \"frames\"}")
+            }
+            do {
+                let text = try await playground.move(input.text, start: input.start, end: input.end, event: input.event, by: input.frames)
+                return json(ScriptText(path: nil, text: text))
+            } catch {
+                return problem(.unprocessableContent, "\(error)")
+            }
+        }
+        router.get("/api/operators") { _, _ in
+            json(OperatorSpec.Family.allCases.map { family in
+                Family(family: family.rawValue, operators: operatorTable.entries.filter { $0.family == family }.map(\.name))
+            }.filter { !$0.operators.isEmpty })
+        }
+        router.get("/api/doc") { request, _ in
+            guard let name = request.uri.queryParameters.get("name") else { return problem(.badRequest, "which operator? ?name=NAME") }
+            switch OperatorDocs.lookup(name) {
+            case .success(let spec):
+                return json(OperatorPage(name: spec.name, doc: OperatorDocs.text(for: spec), example: spec.example ?? ""))
+            case .failure(let missing):
+                return problem(.notFound, missing.message)
+            }
+        }
+        return router
+    }
+
+    /// `/ws?path=NAME.flow`: a message whenever the script changes on disk.
+    static func webSocketRouter(folder: ScriptFolder) -> Router<Context> {
+        let router = Router(context: Context.self)
+        router.ws("/ws") { request, _ in
+            guard let path = request.uri.queryParameters.get("path"), (try? folder.resolve(path)) != nil else { return .dontUpgrade }
+            return .upgrade([:])
+        } onUpgrade: { inbound, outbound, context in
+            let path = context.request.uri.queryParameters.get("path") ?? ""
+            let watcher = Task {
+                var last = folder.modified(path)
+                while !Task.isCancelled {
+                    try await Task.sleep(for: .milliseconds(250))
+                    let now = folder.modified(path)
+                    if now != last {
+                        last = now
+                        try await outbound.write(.text(#"{"changed":true}"#))
+                    }
+                }
+            }
+            defer { watcher.cancel() }
+            for try await _ in inbound {}
+        }
+        return router
+    }
+
+    struct FileList: Codable { var scripts: [String]; var single: String? }
+    struct ScriptText: Codable { var path: String?; var text: String }
+    struct Saved: Codable { var saved: Bool }
+    struct RenderRequest: Codable { var text: String; var name: String? }
+    struct MoveRequest: Codable { var text: String; var start: Int; var end: Int; var event: Int; var frames: Int64 }
+    struct Family: Codable { var family: String; var operators: [String] }
+    struct OperatorPage: Codable { var name: String; var doc: String; var example: String }
+    struct Problem: Codable { var error: String }
+
+    /// The largest request body the API reads (a script and its marble).
+    static let largestRequest = 2 << 20
+
+    static func decode<T: Decodable>(_ request: Request) async -> T? {
+        guard let body = try? await request.body.collect(upTo: largestRequest) else { return nil }
+        return try? JSONDecoder().decode(T.self, from: Data(buffer: body))
+    }
+
+    static func json(_ value: some Encodable, status: HTTPResponse.Status = .ok) -> Response {
+        let data = (try? JSONEncoder().encode(value)) ?? Data(#"{"error":"cannot encode the answer"}"#.utf8)
+        return Response(status: status, headers: [.contentType: "application/json; charset=utf-8"],
+                        body: .init(byteBuffer: ByteBuffer(bytes: data)))
+    }
+
+    static func problem(_ status: HTTPResponse.Status, _ message: String) -> Response {
+        json(Problem(error: message), status: status)
+    }
+}
+
+/// The page: its files, read once from the resources shipped with flow.
+struct Page: Sendable {
+    let files: [String: String]
+
+    static let names = ["index.html", "playground.js", "playground.css"]
+
+    static func load() throws -> Page {
+        var files: [String: String] = [:]
+        for name in names {
+            let parts = name.split(separator: ".")
+            guard let url = Bundle.module.url(forResource: String(parts[0]), withExtension: String(parts[1]), subdirectory: "Page"),
+                  let text = try? String(contentsOf: url, encoding: .utf8) else {
+                throw ScriptFolder.Refused(description: "the page's file \(name) is missing from flow's resources")
+            }
+            files[name] = text
+        }
+        return Page(files: files)
+    }
+
+    func response(_ name: String) -> Response {
+        let type = name.hasSuffix(".html") ? "text/html" : name.hasSuffix(".js") ? "text/javascript" : "text/css"
+        return Response(status: .ok, headers: [.contentType: type + "; charset=utf-8", .cacheControl: "no-store"],
+                        body: .init(byteBuffer: ByteBuffer(string: files[name] ?? "")))
+    }
+}

@@ -1,0 +1,74 @@
+import FlowTestSupport
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// A `flow serve` of a fresh folder, on a free loopback port, as a user
+/// starts it; stopped when the test is done.
+final class ServedFolder: @unchecked Sendable {
+    let folder: URL
+    let address: URL
+    private let process: Process
+
+    static let lesson = """
+        let src = cold("-a--b|")
+        let shouted = src.map { $0 + "!" }
+        marbles(src, shouted)
+
+        test "map shouts" {
+          expect(shouted).toBe("-x--y|", x: "a!", y: "b!")
+        }
+
+        """
+
+    init(files: [String: String] = ["lesson.flow": ServedFolder.lesson]) throws {
+        folder = FileManager.default.temporaryDirectory.appendingPathComponent("flow-serve-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        for (name, text) in files { try text.write(to: folder.appendingPathComponent(name), atomically: true, encoding: .utf8) }
+        let (process, out, _) = try FlowProcess.start(["serve", folder.path, "--port", "0"])
+        self.process = process
+        // The address is the first line the server prints.
+        var line = Data()
+        while !line.contains(UInt8(ascii: "\n")) {
+            let chunk = out.fileHandleForReading.availableData
+            if chunk.isEmpty { break }
+            line += chunk
+        }
+        let text = String(decoding: line, as: UTF8.self)
+        guard let range = text.range(of: #"http://[0-9.:]+/"#, options: .regularExpression), let url = URL(string: String(text[range])) else {
+            process.terminate()
+            throw ServeError(description: "flow serve did not print its address: \(text)")
+        }
+        address = url
+    }
+
+    deinit {
+        // Ctrl-C, as a user stops it; it must end at once.
+        if process.isRunning { process.interrupt() }
+        process.waitUntilExit()
+        try? FileManager.default.removeItem(at: folder)
+    }
+
+    struct ServeError: Error, CustomStringConvertible { var description: String }
+
+    /// A request to the server: its status and body.
+    func request(_ path: String, method: String = "GET", body: String? = nil) async throws -> (status: Int, body: String) {
+        guard let url = URL(string: path, relativeTo: address) else { throw ServeError(description: "bad path \(path)") }
+        var request = URLRequest(url: url)
+        request.httpMethod = method
+        request.timeoutInterval = 60
+        request.httpBody = body.map { Data($0.utf8) }
+        let (data, response) = try await URLSession.shared.data(for: request)
+        return ((response as? HTTPURLResponse)?.statusCode ?? 0, String(decoding: data, as: UTF8.self))
+    }
+
+    func json(_ path: String, method: String = "GET", body: String? = nil) async throws -> [String: Any] {
+        let (_, text) = try await request(path, method: method, body: body)
+        return (try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any]) ?? [:]
+    }
+
+    static func encode(_ value: [String: Any]) -> String {
+        String(decoding: try! JSONSerialization.data(withJSONObject: value), as: UTF8.self)
+    }
+}

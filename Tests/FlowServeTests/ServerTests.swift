@@ -1,0 +1,125 @@
+import Foundation
+import Testing
+
+/// `flow serve`'s API against a real server on loopback: the engine's
+/// diagrams, the marble rewrite, saving, and the requests it refuses.
+@Suite struct ServerTests {
+    @Test func servesThePageAndItsScripts() async throws {
+        let served = try ServedFolder()
+        let page = try await served.request("/")
+        #expect(page.status == 200)
+        #expect(page.body.contains("<textarea id=\"editor\""))
+        #expect(try await served.request("/playground.js").body.contains("/api/render"))
+        let files = try await served.json("/api/files")
+        #expect(files["scripts"] as? [String] == ["lesson.flow"])
+        let file = try await served.json("/api/file?path=lesson.flow")
+        #expect(file["text"] as? String == ServedFolder.lesson)
+    }
+
+    @Test func rendersWithTheEngine() async throws {
+        let served = try ServedFolder()
+        let result = try await served.json("/api/render", method: "POST", body: ServedFolder.encode(["text": ServedFolder.lesson, "name": "lesson.flow"]))
+        #expect(result["ok"] as? Bool == true)
+        let svg = try #require(result["svg"] as? String)
+        #expect(svg.contains("<svg") && svg.contains("data-e="))
+        #expect((result["text"] as? String)?.contains("shouted  -c--d|") == true)
+        let tests = try #require(result["tests"] as? [[String: Any]])
+        #expect(tests.first?["name"] as? String == "map shouts")
+        #expect(tests.first?["passed"] as? Bool == true)
+        // The lane of cold("-a--b|") is an input: its marble sits at these offsets.
+        let inputs = try #require(result["inputs"] as? [[String: Any]])
+        let input = try #require(inputs.first)
+        let utf16 = Array(ServedFolder.lesson.utf16)
+        let start = try #require(input["start"] as? Int), end = try #require(input["end"] as? Int)
+        #expect(String(decoding: utf16[start..<end], as: UTF16.self) == "-a--b|")
+    }
+
+    @Test func errorsComeWithTheirPlace() async throws {
+        let served = try ServedFolder()
+        let broken = "let src = cold(\"-a|\")\nlet x = src.mapp { $0 }\n"
+        let result = try await served.json("/api/render", method: "POST", body: ServedFolder.encode(["text": broken, "name": "lesson.flow"]))
+        #expect(result["ok"] as? Bool == false)
+        let error = try #require((result["errors"] as? [[String: Any]])?.first)
+        #expect(error["line"] as? Int == 2)
+        #expect(error["column"] as? Int == 13)
+        #expect((error["text"] as? String)?.contains("lesson.flow:2:13") == true)
+        #expect((error["help"] as? String)?.contains("map") == true)
+    }
+
+    @Test func draggingAMarbleRewritesItsString() async throws {
+        let served = try ServedFolder()
+        let text = ServedFolder.lesson
+        let start = Array(text.utf16).count - Array(text[text.range(of: "-a--b|")!.lowerBound...].utf16).count
+        let moved = try await served.json("/api/move", method: "POST", body: ServedFolder.encode([
+            "text": text, "start": start, "end": start + 6, "event": 1, "frames": 2,
+        ]))
+        // Past the end: the end moves a frame after it.
+        #expect((moved["text"] as? String)?.contains(#"cold("-a----b|")"#) == true, "\(moved)")
+        // The end dragged before a value takes the value along.
+        let early = try await served.json("/api/move", method: "POST", body: ServedFolder.encode([
+            "text": text, "start": start, "end": start + 6, "event": 2, "frames": -3,
+        ]))
+        #expect((early["text"] as? String)?.contains(#"cold("-a(b|)")"#) == true, "\(early)")
+    }
+
+    @Test func savesTheScriptBack() async throws {
+        let served = try ServedFolder()
+        let saved = try await served.request("/api/file?path=lesson.flow", method: "PUT", body: "marbles(cold(\"-a|\"))\n")
+        #expect(saved.status == 200)
+        let onDisk = try String(contentsOf: served.folder.appendingPathComponent("lesson.flow"), encoding: .utf8)
+        #expect(onDisk == "marbles(cold(\"-a|\"))\n")
+    }
+
+    /// Only the scripts under the folder: no `..`, no absolute paths, no
+    /// symbolic link out of it, nothing but `.flow` files.
+    @Test func pathsOutOfTheFolderAreRefused() async throws {
+        let outside = FileManager.default.temporaryDirectory.appendingPathComponent("flow-outside-\(UUID().uuidString).flow")
+        try "let secret = 1\n".write(to: outside, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(at: outside) }
+        let served = try ServedFolder()
+        try FileManager.default.createSymbolicLink(at: served.folder.appendingPathComponent("link.flow"), withDestinationURL: outside)
+        try "x".write(to: served.folder.appendingPathComponent("notes.txt"), atomically: true, encoding: .utf8)
+        for path in ["../\(outside.lastPathComponent)", outside.path, "link.flow", "notes.txt", "a/../lesson.flow", "%2e%2e/x.flow", ""] {
+            let encoded = path.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? path
+            let read = try await served.request("/api/file?path=\(encoded)")
+            #expect(read.status == 403 || read.status == 400, "\(path): \(read)")
+            #expect(!read.body.contains("secret"))
+            let write = try await served.request("/api/file?path=\(encoded)", method: "PUT", body: "overwritten")
+            #expect(write.status == 403 || write.status == 400, "\(path): \(write)")
+        }
+        #expect(try String(contentsOf: outside, encoding: .utf8) == "let secret = 1\n")
+        #expect(try await served.json("/api/files")["scripts"] as? [String] == ["lesson.flow"])
+    }
+
+    @Test func badRequestsGetClearAnswers() async throws {
+        let served = try ServedFolder()
+        #expect(try await served.request("/api/render", method: "POST", body: "not json").status == 400)
+        #expect(try await served.request("/api/file").status == 400)
+        #expect(try await served.request("/api/move", method: "POST", body: "{}").status == 400)
+        let outOfRange = try await served.request("/api/move", method: "POST", body: ServedFolder.encode([
+            "text": "x", "start": 5, "end": 9, "event": 0, "frames": 1,
+        ]))
+        #expect(outOfRange.status == 422)
+        #expect(try await served.request("/api/doc?name=nosuchoperator").status == 404)
+        #expect(try await served.request("/nothing-here").status == 404)
+    }
+
+    /// A runaway script cannot hang the server: it stops at the limits of
+    /// `flow run --virtual`, and the next request is answered.
+    @Test func aRunawayScriptDoesNotHangTheServer() async throws {
+        let served = try ServedFolder()
+        let runaway = "marbles(interval(1ms))\nvar n = 0\nwhile true { n += 1 }\n"
+        let result = try await served.json("/api/render", method: "POST", body: ServedFolder.encode(["text": runaway, "name": "runaway.flow"]))
+        #expect(result["ok"] as? Bool == true)
+        #expect(((result["errors"] as? [[String: Any]]) ?? []).isEmpty == false)
+        #expect(try await served.request("/api/files").status == 200)
+    }
+
+    @Test func operatorDocsAreExamplesToEdit() async throws {
+        let served = try ServedFolder()
+        let doc = try await served.json("/api/doc?name=debounce")
+        #expect((doc["example"] as? String)?.contains("debounce") == true)
+        let families = try await served.request("/api/operators")
+        #expect(families.body.contains("\"higher-order\""))
+    }
+}
