@@ -125,6 +125,8 @@ let package = Package(
             dependencies: [
                 "FlowServe", "flow", "FlowTestSupport",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOFoundationCompat", package: "swift-nio"),
             ]
         ),
         .testTarget(

@@ -37,13 +37,26 @@ public enum PlaygroundServer {
                 started("http://\(options.host.contains(":") ? "[\(options.host)]" : options.host):\(port)/")
             },
             logger: quietLogger())
+        // Ctrl-C (or SIGTERM) stops the server at once: an open page's
+        // WebSocket must not hold it, and nothing is left half-saved
+        // (a save is one atomic write).
+        signal(SIGINT, SIG_IGN)
+        signal(SIGTERM, SIG_IGN)
+        var stops: [DispatchSourceSignal] = []
+        for number in [SIGINT, SIGTERM] {
+            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
+            source.setEventHandler { exit(number == SIGINT ? 130 : 0) }
+            source.resume()
+            stops.append(source)
+        }
         let done = DispatchSemaphore(value: 0)
         let failure = ErrorBox()
         Task {
-            do { try await app.runService() } catch { failure.error = error }
+            do { try await app.runService(gracefulShutdownSignals: []) } catch { failure.error = error }
             done.signal()
         }
         done.wait()
+        withExtendedLifetime(stops) {}
         if let error = failure.error { throw error }
     }
 

@@ -46,7 +46,8 @@ final class ServedFolder: @unchecked Sendable {
     deinit {
         // Ctrl-C, as a user stops it; it must end at once.
         if process.isRunning { process.interrupt() }
-        process.waitUntilExit()
+        for _ in 0..<100 where process.isRunning { usleep(50_000) }
+        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
         try? FileManager.default.removeItem(at: folder)
     }
 

@@ -1,3 +1,4 @@
+import FlowTestSupport
 import Foundation
 import Testing
 
@@ -121,5 +122,37 @@ import Testing
         #expect((doc["example"] as? String)?.contains("debounce") == true)
         let families = try await served.request("/api/operators")
         #expect(families.body.contains("\"higher-order\""))
+    }
+}
+
+extension ServerTests {
+    /// Ctrl-C stops the server at once, even with a page connected.
+    @Test func ctrlCStopsTheServerAtOnce() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("flow-serve-stop-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try "marbles(cold(\"-a|\"))\n".write(to: folder.appendingPathComponent("a.flow"), atomically: true, encoding: .utf8)
+        let (process, out, _) = try FlowProcess.start(["serve", folder.path, "--port", "0"])
+        var first = Data()
+        while !first.contains(UInt8(ascii: "\n")) {
+            let chunk = out.fileHandleForReading.availableData
+            if chunk.isEmpty { break }
+            first += chunk
+        }
+        #expect(String(decoding: first, as: UTF8.self).hasPrefix("flow serve: http://127.0.0.1:"))
+        process.interrupt()
+        let deadline = Date().addingTimeInterval(10)
+        while process.isRunning && Date() < deadline { try await Task.sleep(for: .milliseconds(20)) }
+        #expect(!process.isRunning, "flow serve did not stop on Ctrl-C")
+        if process.isRunning { kill(process.processIdentifier, SIGKILL) } else { #expect(process.terminationStatus == 130) }
+    }
+
+    @Test func aMissingFolderOrABadPortIsAUsageError() throws {
+        let missing = try FlowProcess.run(["serve", "/nonexistent/place"], timeout: 30)
+        #expect(missing.status == 2)
+        #expect(missing.err.contains("no such file or folder"))
+        let badPort = try FlowProcess.run(["serve", ".", "--port", "70000"], timeout: 30)
+        #expect(badPort.status == 2)
+        #expect(badPort.err.contains("--port"))
     }
 }

@@ -1,0 +1,190 @@
+import AsyncHTTPClient
+import Foundation
+import NIOCore
+import NIOFoundationCompat
+import Testing
+
+/// The playground in a real headless browser (Debian's chromium, driven
+/// through chromium-driver's WebDriver API): the page loads and draws,
+/// typing redraws, an error shows at its line, dragging a marble rewrites
+/// the script and moves the lanes computed from it.
+@Suite(.serialized) struct BrowserTests {
+    static let chromium = "/usr/bin/chromium"
+    static let driver = "/usr/bin/chromedriver"
+    static var browserAvailable: Bool {
+        FileManager.default.isExecutableFile(atPath: chromium) && FileManager.default.isExecutableFile(atPath: driver)
+    }
+
+    @Test(.enabled(if: browserAvailable, "chromium and chromium-driver are not installed (.ci/run installs them)"))
+    func editDragAndSeeTheDiagramChange() async throws {
+        let served = try ServedFolder()
+        let browser = try await Browser.start()
+        do {
+            try await check(served, in: browser)
+            await browser.stop()
+        } catch {
+            await browser.stop()
+            throw error
+        }
+    }
+
+    func check(_ served: ServedFolder, in browser: Browser) async throws {
+        try await browser.open(served.address.absoluteString + "?path=lesson.flow")
+        try await browser.waitFor("the diagram", "return document.querySelectorAll('#diagram circle').length > 0")
+
+        // Typing redraws: a new lane appears.
+        try await browser.type(into: "#editor", "\nmarbles(src.take(1))")
+        try await browser.waitFor("the typed lane", "return document.querySelector('#diagram').textContent.includes('src.take(1)')")
+
+        // A syntax error shows at its line, and the last good diagram stays.
+        try await browser.type(into: "#editor", "\nlet broken = (")
+        // The line after the typed marbles(...) line.
+        let line = ServedFolder.lesson.split(separator: "\n", omittingEmptySubsequences: false).count + 2
+        try await browser.waitFor("the error", "return document.querySelector('#errors').textContent.includes('lesson.flow:\(line):')")
+        #expect(try await browser.run("return document.querySelector('#gutter .bad').textContent.trim()") as? String == "\(line)")
+        #expect(try await browser.run("return document.querySelectorAll('#diagram circle').length") as? Int ?? 0 > 0)
+        try await browser.run("const e = document.getElementById('editor'); e.value = arguments[0]; e.dispatchEvent(new Event('input'))",
+                              [ServedFolder.lesson])
+        try await browser.waitFor("the errors to clear", "return document.querySelector('#errors').textContent === '' && !document.querySelector('#diagram').classList.contains('stale')")
+
+        // Drag b of the source lane two columns later.
+        let at = try #require(try await browser.run("""
+            const m = document.querySelector('#diagram circle.draggable[data-d="0"][data-e="1"]');
+            const r = m.getBoundingClientRect();
+            const svg = document.querySelector('#diagram svg');
+            return [r.x + r.width / 2, r.y + r.height / 2, svg.getBoundingClientRect().width / svg.viewBox.baseVal.width];
+            """) as? [Double])
+        try await browser.drag(fromX: at[0], y: at[1], byX: 2 * 28 * at[2])
+        try await browser.waitFor("the rewritten marble", #"return document.getElementById('editor').value.includes('cold("-a----b|")')"#)
+        // The lane computed from it moved too: shouted's b! is now at frame 6.
+        try await browser.waitFor("the moved output lane", #"return document.querySelector('#diagram [data-d="0"][data-l="1"][data-e="1"]').dataset.t === "6""#)
+
+        // Saved to disk.
+        try await browser.run("document.getElementById('save').click()")
+        try await browser.waitFor("the save", "return document.getElementById('status').textContent.startsWith('saved')")
+        #expect(try String(contentsOf: served.folder.appendingPathComponent("lesson.flow"), encoding: .utf8).contains(#"cold("-a----b|")"#))
+
+        let png = try await browser.screenshot()
+        #expect(png.count > 10_000 && png.starts(with: [0x89, 0x50, 0x4E, 0x47]))
+        if let folder = ProcessInfo.processInfo.environment["FLOW_SCREENSHOT_TO"] {
+            try png.write(to: URL(fileURLWithPath: folder).appendingPathComponent("serve.png"))
+        }
+    }
+}
+
+/// A headless chromium, driven with WebDriver over HTTP on loopback.
+final class Browser: @unchecked Sendable {
+    let process: Process
+    let base: URL
+    let session: String
+
+    static func start() async throws -> Browser {
+        let port = Int.random(in: 20_000...40_000)
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: BrowserTests.driver)
+        process.arguments = ["--port=\(port)"]
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        let base = URL(string: "http://127.0.0.1:\(port)")!
+        // Ready when it answers its status.
+        for _ in 0..<100 {
+            if let status = try? await request(base, "GET", "/status"), (status["value"] as? [String: Any])?["ready"] as? Bool == true { break }
+            try await Task.sleep(for: .milliseconds(100))
+        }
+        let created = try await request(base, "POST", "/session", [
+            "capabilities": ["alwaysMatch": [
+                "browserName": "chrome",
+                "goog:chromeOptions": [
+                    "binary": BrowserTests.chromium,
+                    "args": ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--window-size=1400,900"],
+                ],
+            ]],
+        ])
+        guard let value = created["value"] as? [String: Any], let session = value["sessionId"] as? String else {
+            process.terminate()
+            throw ServedFolder.ServeError(description: "chromedriver made no session: \(created)")
+        }
+        return Browser(process: process, base: base, session: session)
+    }
+
+    private init(process: Process, base: URL, session: String) {
+        self.process = process
+        self.base = base
+        self.session = session
+    }
+
+    func stop() async {
+        _ = try? await Self.request(base, "DELETE", "/session/\(session)")
+        process.terminate()
+        // Waited for without blocking a thread the other tasks need.
+        for _ in 0..<50 where process.isRunning { try? await Task.sleep(for: .milliseconds(100)) }
+        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+    }
+
+    // AsyncHTTPClient: Foundation's client on Linux cannot read chromedriver's answers.
+    static func request(_ base: URL, _ method: String, _ path: String, _ body: [String: Any]? = nil) async throws -> [String: Any] {
+        var request = HTTPClientRequest(url: base.absoluteString + path)
+        request.method = .init(rawValue: method)
+        if let body {
+            request.body = .bytes(ByteBuffer(bytes: try JSONSerialization.data(withJSONObject: body)))
+            request.headers.add(name: "Content-Type", value: "application/json")
+        }
+        let response = try await HTTPClient.shared.execute(request, timeout: .seconds(60))
+        let data = try await response.body.collect(upTo: 64 << 20)
+        return (try JSONSerialization.jsonObject(with: Data(buffer: data)) as? [String: Any]) ?? [:]
+    }
+
+    @discardableResult
+    func command(_ method: String, _ path: String, _ body: [String: Any]? = nil) async throws -> Any? {
+        let answer = try await Self.request(base, method, "/session/\(session)" + path, body)
+        if let value = answer["value"] as? [String: Any], let error = value["error"] as? String {
+            throw ServedFolder.ServeError(description: "WebDriver \(path): \(error): \(value["message"] ?? "")")
+        }
+        return answer["value"]
+    }
+
+    func open(_ url: String) async throws { try await command("POST", "/url", ["url": url]) }
+
+    @discardableResult
+    func run(_ script: String, _ arguments: [Any] = []) async throws -> Any? {
+        try await command("POST", "/execute/sync", ["script": script, "args": arguments])
+    }
+
+    /// Waits (without a fixed sleep) until `condition` holds in the page.
+    func waitFor(_ what: String, _ condition: String, seconds: Double = 30) async throws {
+        let deadline = Date().addingTimeInterval(seconds)
+        while Date() < deadline {
+            if (try? await run(condition)) as? Bool == true { return }
+            try await Task.sleep(for: .milliseconds(100))
+        }
+        let page = (try? await run("return document.getElementById('status').textContent + ' | ' + document.getElementById('errors').textContent")) ?? ""
+        throw ServedFolder.ServeError(description: "gave up waiting for \(what); the page says: \(page ?? "")")
+    }
+
+    func type(into selector: String, _ text: String) async throws {
+        let found = try await command("POST", "/element", ["using": "css selector", "value": selector]) as? [String: Any]
+        guard let element = found?.values.first as? String else { throw ServedFolder.ServeError(description: "no \(selector)") }
+        try await command("POST", "/element/\(element)/value", ["text": text])
+    }
+
+    func drag(fromX x: Double, y: Double, byX dx: Double) async throws {
+        try await command("POST", "/actions", ["actions": [[
+            "type": "pointer", "id": "mouse", "parameters": ["pointerType": "mouse"],
+            "actions": [
+                ["type": "pointerMove", "x": Int(x), "y": Int(y), "origin": "viewport"],
+                ["type": "pointerDown", "button": 0],
+                ["type": "pointerMove", "x": Int(x + dx / 2), "y": Int(y), "origin": "viewport", "duration": 100],
+                ["type": "pointerMove", "x": Int(x + dx), "y": Int(y), "origin": "viewport", "duration": 100],
+                ["type": "pointerUp", "button": 0],
+            ],
+        ]]])
+    }
+
+    func screenshot() async throws -> Data {
+        guard let base64 = try await command("GET", "/screenshot") as? String, let data = Data(base64Encoded: base64) else {
+            throw ServedFolder.ServeError(description: "no screenshot")
+        }
+        return data
+    }
+}
