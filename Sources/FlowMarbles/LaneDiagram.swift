@@ -214,9 +214,7 @@ public struct LaneDiagram {
         var drawn: [String] = []
         var used = Set<Character>()
         for (index, (lane, laneCells)) in zip(lanes, cells).enumerated() {
-            let start = lane.isSubscription ? nil : lane.start.map {
-                ($0.nanoseconds + (options.roundsToNearestFrame ? frame.nanoseconds / 2 : 0)) / frame.nanoseconds
-            }
+            let start = lane.isSubscription ? nil : lane.start.map { Self.column($0, frame: frame, rounding: options.roundsToNearestFrame) }
             let (plain, painted, _) = placement.draw(
                 index, padding: options.wide ? "-" : " ", filler: { frame in frame < (start ?? 0) ? " " : "-" },
                 paint: { n, text in n < laneCells.count ? paint.cell(laneCells[n], text) : paint.cancellation(text) })
@@ -335,13 +333,19 @@ public struct LaneDiagram {
         enum Kind { case value, error, completion }
     }
 
+    /// The column of a time: the frame it falls in, or, with `rounding`
+    /// (times read from the wall clock), the nearest.
+    static func column(_ time: TimeSpan, frame: TimeSpan, rounding: Bool) -> Int64 {
+        (time.nanoseconds + (rounding ? frame.nanoseconds / 2 : 0)) / frame.nanoseconds
+    }
+
     static func cells(_ events: [TimedEvent], frame: TimeSpan, legend: inout MarbleLegend, wide: Bool, rounding: Bool = false) -> [Cell] {
         var cells: [Cell] = []
         // Compared by column alone: binding the last cell would copy its
         // events, and appending to them would then copy them each time.
         var lastColumn: Int64?
         for (index, event) in events.enumerated() {
-            let column = (event.time.nanoseconds + (rounding ? frame.nanoseconds / 2 : 0)) / frame.nanoseconds
+            let column = Self.column(event.time, frame: frame, rounding: rounding)
             let symbol: Character, kind: Cell.Kind, text: String
             switch event.event {
             case .next(let v):
@@ -366,9 +370,8 @@ public struct LaneDiagram {
     /// then `!` where it was cancelled; a subscription lane writes `^` and
     /// `!`.
     static func marks(for lane: Lane, _ cells: [Cell], frame: TimeSpan, wide: Bool, rounding: Bool = false) -> [LanePlacement.Mark] {
-        let half = rounding ? frame.nanoseconds / 2 : 0
-        let start = lane.start.map { ($0.nanoseconds + half) / frame.nanoseconds }
-        let cancelled = lane.cancelled.map { ($0.nanoseconds + half) / frame.nanoseconds }
+        let start = lane.start.map { column($0, frame: frame, rounding: rounding) }
+        let cancelled = lane.cancelled.map { column($0, frame: frame, rounding: rounding) }
         if lane.isSubscription {
             let subscribed = start ?? 0
             guard let end = cancelled else { return [.init(frame: subscribed, text: "^")] }

@@ -102,7 +102,6 @@ public struct SVGDiagram {
         }
         // The time axis, in real units.
         y = drawAxis(rendered, placement: placement, x: { x(frame: $0) }, from: origin, to: right, y: y)
-        var previousY: Double?
         for (index, lane) in diagram.lanes.enumerated() {
             if lane.isStage {
                 let label = LaneDiagram.displayLabel(lane.label)
@@ -151,10 +150,8 @@ public struct SVGDiagram {
                     body.append(##"<line x1="\##(f(cx - 6))" y1="\##(f(cy - 10))" x2="\##(f(cx + 6))" y2="\##(f(cy + 10))" class="cancel" stroke-width="2.5" stroke-dasharray="3,2"><title>cancelled</title></line>"##)
                 }
             }
-            if !lane.isSubscription && lane.start == nil { previousY = mid }
             y += Self.laneHeight
         }
-        _ = previousY
         // Values of up to three columns are printed in their marbles.
         var notes = rendered.legend.filter { $0.value.description.terminalColumns > 3 }.map { "\($0.symbol) = \($0.value.literal)" }
         notes += rendered.errors.map { error, lanes in

@@ -29,18 +29,23 @@ final class ServedFolder: @unchecked Sendable {
         let (process, out, _) = try FlowProcess.start(["serve", folder.path, "--port", "0"])
         self.process = process
         // The address is the first line the server prints.
-        var line = Data()
-        while !line.contains(UInt8(ascii: "\n")) {
-            let chunk = out.fileHandleForReading.availableData
-            if chunk.isEmpty { break }
-            line += chunk
-        }
-        let text = String(decoding: line, as: UTF8.self)
+        let text = Self.firstLine(of: out)
         guard let range = text.range(of: #"http://[0-9.:]+/"#, options: .regularExpression), let url = URL(string: String(text[range])) else {
             process.terminate()
             throw ServeError(description: "flow serve did not print its address: \(text)")
         }
         address = url
+    }
+
+    /// What a process wrote until its first newline (or its end).
+    static func firstLine(of pipe: Pipe) -> String {
+        var line = Data()
+        while !line.contains(UInt8(ascii: "\n")) {
+            let chunk = pipe.fileHandleForReading.availableData
+            if chunk.isEmpty { break }
+            line += chunk
+        }
+        return String(decoding: line, as: UTF8.self)
     }
 
     deinit {

@@ -133,13 +133,7 @@ extension ServerTests {
         defer { try? FileManager.default.removeItem(at: folder) }
         try "marbles(cold(\"-a|\"))\n".write(to: folder.appendingPathComponent("a.flow"), atomically: true, encoding: .utf8)
         let (process, out, _) = try FlowProcess.start(["serve", folder.path, "--port", "0"])
-        var first = Data()
-        while !first.contains(UInt8(ascii: "\n")) {
-            let chunk = out.fileHandleForReading.availableData
-            if chunk.isEmpty { break }
-            first += chunk
-        }
-        #expect(String(decoding: first, as: UTF8.self).hasPrefix("flow serve: http://127.0.0.1:"))
+        #expect(ServedFolder.firstLine(of: out).hasPrefix("flow serve: http://127.0.0.1:"))
         process.interrupt()
         let deadline = Date().addingTimeInterval(10)
         while process.isRunning && Date() < deadline { try await Task.sleep(for: .milliseconds(20)) }
