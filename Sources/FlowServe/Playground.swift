@@ -43,6 +43,15 @@ struct Rendering: Codable, Sendable {
     var columnFrames: [Int64]
     /// Each diagram's lane labels, as drawn.
     var laneLabels: [[String]]
+    /// Each lane's subscription, in columns: from where it was subscribed
+    /// to where it ended or was cancelled (nil: still live at the end), for
+    /// the time cursor's "live" line.
+    var lifetimes: [[Lifetime]]
+
+    struct Lifetime: Codable, Sendable {
+        var start: Int64
+        var end: Int64?
+    }
     var text: String
     var output: String
     var errors: [Problem]
@@ -88,10 +97,10 @@ final class Playground: Sendable {
         do {
             program = try Program(file: file, console: console, modules: modules, isolatingTests: true)
         } catch let list as DiagnosticList {
-            return Rendering(ok: false, svg: "", columnFrames: [], laneLabels: [], text: "", output: "", errors: list.diagnostics.filter { $0.severity == .error }.map(problem),
+            return Rendering(ok: false, svg: "", columnFrames: [], laneLabels: [], lifetimes: [], text: "", output: "", errors: list.diagnostics.filter { $0.severity == .error }.map(problem),
                              tests: [], inputs: [])
         } catch {
-            return Rendering(ok: false, svg: "", columnFrames: [], laneLabels: [], text: "", output: "", errors: [Rendering.Problem(line: 1, column: 1, message: "\(error)", text: "\(error)")],
+            return Rendering(ok: false, svg: "", columnFrames: [], laneLabels: [], lifetimes: [], text: "", output: "", errors: [Rendering.Problem(line: 1, column: 1, message: "\(error)", text: "\(error)")],
                              tests: [], inputs: [])
         }
         program.drawsLanes = false
@@ -119,9 +128,15 @@ final class Playground: Sendable {
         let svg = diagrams.isEmpty ? "" : SVGDiagram(diagrams, title: name).text
         return Rendering(ok: true, svg: svg, columnFrames: outcome.diagrams.map { $0.frame.nanoseconds / MarbleParser.frame.nanoseconds },
                          laneLabels: diagrams.map { $0.lanes.map { LaneDiagram.displayLabel($0.label).trimmingCharacters(in: .whitespaces) } },
+                         lifetimes: zip(diagrams, outcome.diagrams).map { diagram, drawn in diagram.lanes.map { lifetime($0, frame: drawn.frame) } },
                          text: outcome.diagrams.map(\.text).joined(separator: "\n\n"),
                          output: printed.lines.joined(separator: "\n"), errors: errors, tests: tests,
                          inputs: inputs(of: diagrams, in: file))
+    }
+
+    static func lifetime(_ lane: LaneDiagram.Lane, frame: TimeSpan) -> Rendering.Lifetime {
+        let end = lane.cancelled ?? lane.events.last.flatMap { $0.event.isTerminal ? $0.time : nil }
+        return .init(start: (lane.start ?? .zero).nanoseconds / frame.nanoseconds, end: end.map { $0.nanoseconds / frame.nanoseconds })
     }
 
     static func problem(_ diagnostic: Diagnostic) -> Rendering.Problem {

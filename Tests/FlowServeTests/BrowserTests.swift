@@ -59,6 +59,11 @@ import Testing
         // The lane computed from it moved too: shouted's b! is now at frame 6.
         try await browser.waitFor("the moved output lane", #"return document.querySelector('#diagram [data-d="0"][data-l="1"][data-e="1"]').dataset.t === "6""#)
 
+        // The time cursor: at frame 3 both lanes are live and nothing happens.
+        try await browser.run("const c = document.getElementById('cursor'); c.value = 3; c.dispatchEvent(new Event('input'))")
+        let readout = try await browser.run("return document.getElementById('events-at').textContent") as? String ?? ""
+        #expect(readout.contains("nothing happens at this frame") && readout.contains("live: src, shouted"), "\(readout)")
+
         // Saved to disk.
         try await browser.run("document.getElementById('save').click()")
         try await browser.waitFor("the save", "return document.getElementById('status').textContent.startsWith('saved')")

@@ -33,6 +33,10 @@ import Testing
         let utf16 = Array(ServedFolder.lesson.utf16)
         let start = try #require(input["start"] as? Int), end = try #require(input["end"] as? Int)
         #expect(String(decoding: utf16[start..<end], as: UTF16.self) == "-a--b|")
+        // Each lane's subscription, for the time cursor: src lives from 0 to its end at frame 5.
+        let lifetimes = try #require(result["lifetimes"] as? [[[String: Any]]])
+        #expect(lifetimes.first?.first?["start"] as? Int == 0)
+        #expect(lifetimes.first?.first?["end"] as? Int == 5)
     }
 
     @Test func errorsComeWithTheirPlace() async throws {

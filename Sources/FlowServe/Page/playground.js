@@ -312,8 +312,17 @@ function showCursor() {
       now.push((labels[Number(mark.dataset.l)] || "lane " + mark.dataset.l) + ": " + (title ? title.textContent : "event"));
     }
   }
+  // Subscriptions live at the cursor: subscribed, not yet ended or cancelled.
+  const live = [];
+  const result = state.last;
+  if (result) {
+    result.lifetimes.forEach((lanes, d) => lanes.forEach((life, l) => {
+      if (life.start <= t && (life.end === null || life.end === undefined || t < life.end)) live.push(result.laneLabels[d][l]);
+    }));
+  }
   $("cursor-readout").textContent = "frame " + t;
-  $("events-at").textContent = now.length ? now.join("\n") : "nothing happens at this frame";
+  $("events-at").textContent = (now.length ? now.join("\n") : "nothing happens at this frame")
+    + "\nlive: " + (live.length ? [...new Set(live)].join(", ") : "no subscription");
 }
 
 $("cursor").addEventListener("input", () => { $("cursor").dataset.moved = "yes"; showCursor(); });
