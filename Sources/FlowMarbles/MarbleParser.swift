@@ -52,6 +52,10 @@ public enum MarbleParser {
 
     public static let frame = TimeSpan.milliseconds(Int64(1))
 
+    /// The characters that are notation, never a value's symbol (a space
+    /// is ignored).
+    public static let notation: Set<Character> = ["-", "|", "#", "^", "!", "(", ")", "[", "]", " "]
+
     public struct Parsed {
         public var events: [TimedEvent]
         /// Time of `^` measured from the string's start, if present.

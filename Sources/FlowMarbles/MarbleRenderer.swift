@@ -10,7 +10,7 @@ public struct MarbleLegend {
     public private(set) var entries: [(symbol: Character, value: Value)] = []
     /// The same, by value: a lane of many values looks each one up.
     private var symbols: [Value: Character] = [:]
-    private var reserved: Set<Character> = ["-", "|", "#", "^", "!", "(", ")", "[", "]", " "]
+    private var reserved = MarbleParser.notation
     /// Where the search for a free letter goes on from.
     private var poolPosition = 0
 
@@ -93,7 +93,7 @@ public struct MarbleLegend {
             // Any character the parser reads as this string: not notation,
             // not a digit (an Int), not a space.
             let c = s.first!
-            return "-|#^!()[]".contains(c) || c.isWhitespace || (c.isASCII && c.isNumber) ? nil : c
+            return MarbleParser.notation.contains(c) || c.isWhitespace || (c.isASCII && c.isNumber) ? nil : c
         default: return nil
         }
     }

@@ -96,7 +96,7 @@ public final class MarbleRun {
         var failures: [ExpectationFailure] = []
         if let stoppedBy, outcome == .limitReached {
             let why = stoppedBy.expected == nil
-                ? "its lane had more than \(Verdict.longestLane) events and was still going"
+                ? "its lane had more than \(LaneDiagram.longestLane) events and was still going"
                 : "its expectation had already failed and the stream was still going"
             failures.append(ExpectationFailure(location: stoppedBy.location ?? location, message: """
                 the run was stopped at virtual time \(scheduler.now) after \(scheduler.executedActions) actions: \(why) \
@@ -128,9 +128,6 @@ final class Verdict {
     private var matched = 0
     private var failed = false
 
-    /// More events than any lane draws (`LaneDiagram.longestLane`).
-    static let longestLane = 10_000
-
     init(recorder: EventRecorder, location: SourceLocation?) {
         self.recorder = recorder
         self.location = location
@@ -141,7 +138,7 @@ final class Verdict {
     var isSettled: Bool {
         if hasEnded || failed { return true }
         let events = recorder.events
-        guard let expected else { return events.count > Self.longestLane }
+        guard let expected else { return events.count > LaneDiagram.longestLane }
         // Compared as it grows: only the events recorded since last time.
         while matched < events.count {
             guard matched < expected.count, expected[matched].time == events[matched].time,

@@ -93,6 +93,11 @@ public struct SVGDiagram {
         let right = origin + columns * Self.columnWidth + 16
         func x(_ column: Int) -> Double { origin + (Double(column) + 0.5) * Self.columnWidth }
         func x(frame: Int64) -> Double { x(placement.column(of: frame) ?? 0) }
+        // Times in columns as the text lanes count them (to the nearest
+        // column for times read from the wall clock).
+        func x(_ time: TimeSpan) -> Double {
+            x(frame: LaneDiagram.column(time, frame: rendered.frame, rounding: symbolic.options.roundsToNearestFrame))
+        }
         var y = top
         var widest = right + 16
         if let title = diagram.title {
@@ -120,9 +125,9 @@ public struct SVGDiagram {
             let marks = placement.lanes[index]
             let cells = index < rendered.cells.count ? rendered.cells[index] : []
             if lane.isSubscription {
-                drawSubscription(lane, x: { x(frame: $0) }, frame: rendered.frame, y: mid, right: right)
+                drawSubscription(lane, x: { x($0) }, y: mid, right: right)
             } else {
-                let start = lane.start.map { x(frame: $0.nanoseconds / rendered.frame.nanoseconds) }
+                let start = lane.start.map { x($0) }
                 // An inner stream slants down from the stage that started it.
                 let fromY = start == nil ? mid : mid - 12, toY = start == nil ? mid : mid + 8
                 let begin = start ?? origin
@@ -138,10 +143,9 @@ public struct SVGDiagram {
                     let firstColumn = cell.events.count == 1 ? column : column + 1
                     for (n, event) in cell.events.enumerated() {
                         let cx = x(firstColumn + n)
-                        let frame = lane.events[cell.firstEvent + n].time.nanoseconds / rendered.frame.nanoseconds
                         // Where the mark comes from, for a page that lets it be
                         // dragged, followed or read at a time.
-                        let data = ##" data-d="\##(diagramIndex)" data-l="\##(index)" data-e="\##(cell.firstEvent + n)" data-t="\##(frame)""##
+                        let data = ##" data-d="\##(diagramIndex)" data-l="\##(index)" data-e="\##(cell.firstEvent + n)" data-t="\##(cell.column)""##
                         draw(event, at: cx, yAt(cx), lane: lane, cell: cell, n: n, data: data)
                     }
                 }
@@ -273,9 +277,9 @@ public struct SVGDiagram {
     }
 
     /// `^` … `!`: a bracket under the time the source was subscribed.
-    private mutating func drawSubscription(_ lane: LaneDiagram.Lane, x: (Int64) -> Double, frame: TimeSpan, y: Double, right: Double) {
-        let from = x((lane.start ?? .zero).nanoseconds / frame.nanoseconds)
-        let to = lane.cancelled.map { x($0.nanoseconds / frame.nanoseconds) } ?? right
+    private mutating func drawSubscription(_ lane: LaneDiagram.Lane, x: (TimeSpan) -> Double, y: Double, right: Double) {
+        let from = x(lane.start ?? .zero)
+        let to = lane.cancelled.map(x) ?? right
         body.append(##"<path d="M\##(f(from)),\##(f(y - 8)) L\##(f(from)),\##(f(y)) L\##(f(to)),\##(f(y))\##(lane.cancelled == nil ? "" : " L\(f(to)),\(f(y - 8))")" fill="none" class="cancel" stroke-width="2"><title>subscribed</title></path>"##)
     }
 

@@ -44,7 +44,7 @@ enum MarbleEdit {
     /// for its one-character string, so drawing gives the symbol back.
     static func symbolValues(_ marble: String) -> [String: Value] {
         var values: [String: Value] = [:]
-        for c in marble where !"-|#^!()[] ".contains(c) {
+        for c in marble where !MarbleParser.notation.contains(c) {
             values[String(c)] = c.isASCII && c.isNumber ? .int(c.wholeNumberValue!) : .string(String(c))
         }
         return values

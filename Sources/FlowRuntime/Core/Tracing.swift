@@ -47,7 +47,8 @@ public final class Tracer {
     public func isTraced(_ node: Observable) -> Bool { traced[ObjectIdentifier(node)] != nil }
 
     /// Nodes whose own subscriptions are recorded without tracing a chain:
-    /// the streams a live run's `--marbles` draws as the run saw them.
+    /// the streams a live run's `marbles(...)` and `--marbles` draw as the
+    /// run saw them.
     private var watched: [ObjectIdentifier: Observable] = [:]
 
     public func watch(_ node: Observable) { watched[ObjectIdentifier(node)] = node }
