@@ -22,6 +22,10 @@ public struct LaneDiagram {
         public var isStage = false
         /// The stream drawn, when known (to find where it was written).
         public var node: Observable?
+        /// For a traced lane, each event's origin: the event of another
+        /// lane of the diagram it was made from (the value a `map` was
+        /// given), if it was made from one that is drawn.
+        public var madeFrom: [EventPlace?] = []
 
         public init(label: String, events: [TimedEvent], start: TimeSpan? = nil, cancelled: TimeSpan? = nil) {
             self.label = label
@@ -62,6 +66,17 @@ public struct LaneDiagram {
             self.wide = wide
             self.color = color
             self.maxColumns = maxColumns
+        }
+    }
+
+    /// An event of a diagram: its lane, and its place among the lane's events.
+    public struct EventPlace: Hashable, Codable, Sendable {
+        public var lane: Int
+        public var event: Int
+
+        public init(lane: Int, event: Int) {
+            self.lane = lane
+            self.event = event
         }
     }
 

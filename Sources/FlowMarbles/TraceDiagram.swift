@@ -6,7 +6,43 @@ import FlowRuntime
 /// were subscribed, with `!` where they were cancelled; and, on request,
 /// the subscription (`^` … `!`) of every source.
 public enum TraceDiagram {
+    /// The most subscriptions of one stage, and inner streams of one
+    /// subscription, that are drawn: a chain re-subscribed a hundred
+    /// thousand times (an endless `repeat`) or a `flatMap` of a hundred
+    /// thousand inner streams is drawn by its first lanes, and says how
+    /// many more there were.
+    public static let mostSubscriptionsDrawn = 12
+    public static let mostInnerStreamsDrawn = 24
+
     public static func lanes(from tracer: Tracer, subscriptions: Bool = false) -> [[LaneDiagram.Lane]] {
+        chains(from: tracer, subscriptions: subscriptions).map(\.lanes)
+    }
+
+    /// One diagram per traced chain, each titled with what it leaves out.
+    public static func diagrams(from tracer: Tracer, subscriptions: Bool = false, options: LaneDiagram.Options) -> [LaneDiagram] {
+        chains(from: tracer, subscriptions: subscriptions).filter { !$0.lanes.isEmpty }.map { chain in
+            let title = chain.omitted == 0 ? nil
+                : "(not drawn: \(chain.omitted) more subscriptions and inner streams)"
+            return LaneDiagram(lanes: chain.lanes, options: options, title: title)
+        }
+    }
+
+    static func chains(from tracer: Tracer, subscriptions: Bool) -> [(lanes: [LaneDiagram.Lane], omitted: Int)] {
+        let records = tracer.records
+        // Indexes built once: a run may have made a great many records.
+        var topLevel: [ObjectIdentifier: [Int]] = [:]
+        var inners: [Int: [Int]] = [:]
+        for index in records.indices {
+            if let parent = records[index].parent { inners[parent, default: []].append(index) }
+            else { topLevel[ObjectIdentifier(records[index].node), default: []].append(index) }
+        }
+        var roots: [Int?] = Array(repeating: nil, count: records.count)
+        func root(_ index: Int) -> Int {
+            if let known = roots[index] { return known }
+            let found = tracer.root(of: index)
+            roots[index] = found
+            return found
+        }
         // A chain that is a stage of another (`marbles(price, canBuy)`
         // where canBuy reads price) is drawn there, not again alone.
         let stagesOfChains = tracer.chains.map { Set(stages(endingAt: $0).map(ObjectIdentifier.init)) }
@@ -15,19 +51,25 @@ public enum TraceDiagram {
         }.map(\.element)
         return drawn.map { chain in
             var lanes: [LaneDiagram.Lane] = []
+            var omitted = 0
+            // The lane each drawn record is, to place the events' origins.
+            var drawnRecords: [Int: Int] = [:]
+            func add(_ lane: LaneDiagram.Lane, record: Int?) {
+                if let record { drawnRecords[record] = lanes.count }
+                lanes.append(lane)
+            }
             // The subscriptions of this chain: a source two chains read
             // is drawn in each with the subscription that chain made.
-            let roots = Set(tracer.records.indices.filter { tracer.records[$0].node === chain && tracer.records[$0].parent == nil })
+            let chainRoots = Set(topLevel[ObjectIdentifier(chain)] ?? [])
             // Nodes the runtime made for an operator (the `of` and
             // `concat` behind `startWith`) are not drawn: a lane is for
             // something the script wrote.
             for node in stages(endingAt: chain) where node === chain || node.origin != nil {
-                let records = tracer.records.indices.filter {
-                    tracer.records[$0].node === node && tracer.records[$0].parent == nil && roots.contains(tracer.root(of: $0))
-                }
-                for (n, index) in records.enumerated() {
-                    let record = tracer.records[index]
-                    let label = (node.name ?? node.displayName) + (records.count > 1 ? " #\(n + 1)" : "")
+                let nodeRecords = (topLevel[ObjectIdentifier(node)] ?? []).filter { chainRoots.contains(root($0)) }
+                omitted += Swift.max(0, nodeRecords.count - mostSubscriptionsDrawn)
+                for (n, index) in nodeRecords.prefix(mostSubscriptionsDrawn).enumerated() {
+                    let record = records[index]
+                    let label = (node.name ?? node.displayName) + (nodeRecords.count > 1 ? " #\(n + 1)" : "")
                     // A stage cut off before it ended (a request a timeout
                     // gave up on) shows `!` where it was cancelled.
                     // A re-subscription (`retry`, `repeat`, a late
@@ -36,19 +78,38 @@ public enum TraceDiagram {
                                                 cancelled: record.cancelled)
                     lane.isStage = !node.inputs.isEmpty
                     lane.node = node
-                    lanes.append(lane)
+                    add(lane, record: index)
                     if subscriptions && node.inputs.isEmpty {
-                        lanes.append(subscriptionLane(record, label: "  subscription"))
+                        add(subscriptionLane(record, label: "  subscription"), record: nil)
                     }
-                    for inner in tracer.records.indices where tracer.records[inner].parent == index {
-                        let innerRecord = tracer.records[inner]
-                        lanes.append(LaneDiagram.Lane(label: "  ↳ " + innerLabel(innerRecord.node), events: events(innerRecord),
-                                                      start: innerRecord.subscribed, cancelled: innerRecord.cancelled))
+                    let innerRecords = inners[index] ?? []
+                    omitted += Swift.max(0, innerRecords.count - mostInnerStreamsDrawn)
+                    for inner in innerRecords.prefix(mostInnerStreamsDrawn) {
+                        let innerRecord = records[inner]
+                        add(LaneDiagram.Lane(label: "  ↳ " + innerLabel(innerRecord.node), events: events(innerRecord),
+                                             start: innerRecord.subscribed, cancelled: innerRecord.cancelled), record: inner)
                     }
                 }
             }
-            return lanes
+            for (record, lane) in drawnRecords {
+                lanes[lane].madeFrom = records[record].causes.map { origin($0, drawn: drawnRecords, in: tracer) }
+            }
+            return (lanes, omitted)
         }
+    }
+
+    /// Where in the diagram an event came from: its cause, or, when that
+    /// was emitted by a stage that is not drawn (the `concat` behind
+    /// `startWith`), the nearest drawn event that stage's event came from.
+    static func origin(_ cause: Tracer.Cause?, drawn: [Int: Int], in tracer: Tracer) -> LaneDiagram.EventPlace? {
+        var current = cause
+        // Each step goes to an earlier event: bounded by the events there are.
+        while let cause = current {
+            if let lane = drawn[cause.record] { return LaneDiagram.EventPlace(lane: lane, event: cause.event) }
+            let record = tracer.records[cause.record]
+            current = cause.event < record.causes.count ? record.causes[cause.event] : nil
+        }
+        return nil
     }
 
     /// An inner stream by its operator, with the group or window it reads

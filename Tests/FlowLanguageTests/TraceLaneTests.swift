@@ -51,6 +51,47 @@ import Testing
         #expect(lanes.dropFirst().allSatisfy { !$0.contains("#2") }, "\(lanes)")
     }
 
+    /// Each traced event knows the event it was made from, through stages
+    /// that are not drawn: what the page follows when a marble is clicked.
+    @Test func eventsKnowWhatTheyWereMadeFrom() throws {
+        let program = try Program(file: SourceFile(path: "made.flow", text: """
+            marbles(cold("-a-b|").map { $0 + "!" }.filter { $0 != "b!" }.startWith("s").flatMap { x in cold("-(xy)|", x: x, y: x + "?") })
+            """), console: Console(out: { _ in }, err: { _ in }, color: false))
+        program.drawsLanes = false
+        program.tracesEverything = true
+        let diagram = try #require(program.run(virtual: true).laneDiagrams.last)
+        let labels = diagram.lanes.map(\.label)
+        func lane(_ prefix: String) throws -> Int { try #require(labels.firstIndex { $0.hasPrefix(prefix) }, "\(labels)") }
+        let (source, map, filter, start, flatMap) = (try lane("cold"), try lane("map"), try lane("filter"), try lane("startWith"), try lane("flatMap"))
+        typealias Place = LaneDiagram.EventPlace
+        // a → a! passes the filter; b → b! does not; completions have no origin.
+        #expect(diagram.lanes[map].madeFrom == [Place(lane: source, event: 0), Place(lane: source, event: 1), nil])
+        #expect(diagram.lanes[filter].madeFrom == [Place(lane: map, event: 0), nil])
+        // startWith's own value comes from no drawn lane; "a!" is the filter's,
+        // through the concat that startWith is made of.
+        #expect(diagram.lanes[start].madeFrom == [nil, Place(lane: filter, event: 0), nil])
+        // Each inner value is made from startWith's value, and each output
+        // from its inner value.
+        let inners = labels.indices.filter { labels[$0].contains("↳") }
+        #expect(inners.count == 2)
+        #expect(diagram.lanes[inners[1]].madeFrom.prefix(2) == [Place(lane: start, event: 1), Place(lane: start, event: 1)])
+        #expect(diagram.lanes[flatMap].madeFrom.prefix(4) == [Place(lane: inners[0], event: 0), Place(lane: inners[0], event: 1),
+                                                              Place(lane: inners[1], event: 0), Place(lane: inners[1], event: 1)])
+    }
+
+    /// A chain re-subscribed or fanned out a great many times draws its
+    /// first lanes and says how many more there were: tracing an endless
+    /// `repeat` ends as quickly as running it.
+    @Test func manySubscriptionsAreDrawnByTheirFirstLanes() throws {
+        let lanes = try traced(#"marbles(cold("-a|").repeat(100))"#)
+        let trace = try #require(lanes.last)
+        #expect(trace.hasPrefix("(not drawn: 88 more subscriptions and inner streams)"), "\(trace)")
+        #expect(trace.contains(#"cold("-a|") #12"#) && !trace.contains(#"cold("-a|") #13"#))
+        #expect(trace.contains("repeat(100)"))
+        let inner = try traced("marbles(range(0, 1000).flatMap { x in just(x) }.count())")
+        #expect(inner.last?.contains("(not drawn: 976 more subscriptions and inner streams)") == true, "\(inner)")
+    }
+
     @Test func windowsAreNumbered() throws {
         let lanes = try traced(#"marbles(cold("-a-b-c-d|").window(count: 2).flatMap { $0.toArray() })"#)
         #expect(lanes.last?.contains("  ↳ toArray of window 2") == true, "\(lanes)")

@@ -110,6 +110,12 @@ public final class RunState {
         let running = active.compactMap { ($0 as? ScriptSubscriber)?.subscribedAt }
             .min { ($0.line, $0.column) < ($1.line, $1.column) }
         for i in failures.indices where failures[i].location == nil { failures[i].location = running }
+        return (failures, diagrams(laneOptions: laneOptions, showsSubscriptions: showsSubscriptions))
+    }
+
+    /// The run's diagrams as they are now: `marbles(...)` lanes and each
+    /// traced chain (mid-run on the live clock, for a page following it).
+    func diagrams(laneOptions: LaneDiagram.Options, showsSubscriptions: Bool) -> [LaneDiagram] {
         // Times read from the wall clock are drawn in the nearest column: a
         // few microseconds late never moves an event a column.
         var liveOptions = laneOptions
@@ -125,11 +131,9 @@ public final class RunState {
         if scheduler === marbles.scheduler { tracers = Array(tracers.prefix(1)) }
         for tracer in tracers {
             let options = tracer === scheduler.tracer && !scheduler.isVirtual ? liveOptions : laneOptions
-            for lanes in TraceDiagram.lanes(from: tracer, subscriptions: showsSubscriptions) where !lanes.isEmpty {
-                diagrams.append(LaneDiagram(lanes: lanes, options: options))
-            }
+            diagrams += TraceDiagram.diagrams(from: tracer, subscriptions: showsSubscriptions, options: options)
         }
-        return (failures, diagrams)
+        return diagrams
     }
 
     private func drawn(_ lanes: [(label: String, lane: ObservedLane)]) -> [LaneDiagram.Lane] {
@@ -189,6 +193,8 @@ public final class Environment {
     /// exact lanes in virtual time, which `flow run` then uses.
     var playsMarbles = false
     var needsLiveClock = false
+    /// The modules the script calls (`file`, `http`, …).
+    var usedModules: Set<String> = []
     /// On the live clock, with lanes to draw: each stream a top-level
     /// `let` binds has its subscriptions recorded, to draw it as the run
     /// saw it.

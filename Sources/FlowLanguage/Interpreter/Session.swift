@@ -309,7 +309,7 @@ public final class Session {
         options.symbols = drawnSymbols
         let diagrams: [LaneDiagram]
         if let tracer = run.marbles.scheduler.tracer {
-            diagrams = TraceDiagram.lanes(from: tracer).filter { !$0.isEmpty }.map { LaneDiagram(lanes: $0, options: options) }
+            diagrams = TraceDiagram.diagrams(from: tracer, options: options)
         } else {
             diagrams = [Report.lanes(recorded, options: options)]
         }

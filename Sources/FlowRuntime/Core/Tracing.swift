@@ -14,9 +14,23 @@ public final class Tracer {
         /// The record of the traced stage that subscribed it, if one did.
         public let subscriber: Int?
         public let subscribed: TimeSpan
+        /// For an inner stream: the event being delivered when it was
+        /// subscribed (the value a `flatMap` closure made it from). Its
+        /// events that nothing else caused (a timer's) are made from that.
+        public let subscribedFor: Cause?
         public internal(set) var events: [(time: TimeSpan, event: Event)] = []
+        /// For each event, the event that was being delivered when it was
+        /// emitted (the value it was made from), if one was: a timer's
+        /// or a subject's send from outside has none.
+        public internal(set) var causes: [Cause?] = []
         /// When it was cancelled before ending, if it was.
         public internal(set) var cancelled: TimeSpan?
+    }
+
+    /// An event by its record and its place in the record's events.
+    public struct Cause: Hashable, Sendable {
+        public let record: Int
+        public let event: Int
     }
 
     public private(set) var records: [Record] = []
@@ -75,8 +89,9 @@ public final class Tracer {
             return core(observer)
         }
         let index = records.count
-        records.append(Record(node: node, parent: isTraced(node) || isWatched ? nil : innerOf, subscriber: behind.record,
-                              subscribed: scheduler.now))
+        let parent = isTraced(node) || isWatched ? nil : innerOf
+        let subscribedFor = parent == nil ? nil : delivering.last.map { Cause(record: $0.record, event: records[$0.record].events.count - 1) }
+        records.append(Record(node: node, parent: parent, subscriber: behind.record, subscribed: scheduler.now, subscribedFor: subscribedFor))
         latestRecord[ObjectIdentifier(node)] = index
         subscribing.append(node)
         defer { subscribing.removeLast() }
@@ -128,7 +143,10 @@ public final class Tracer {
     }
 
     fileprivate func record(_ event: Event, at time: TimeSpan, in index: Int) {
+        let cause = delivering.last.flatMap { $0.record == index ? nil : Cause(record: $0.record, event: records[$0.record].events.count - 1) }
+            ?? records[index].subscribedFor
         records[index].events.append((time, event))
+        records[index].causes.append(cause)
     }
 
     fileprivate func cancelled(_ index: Int, at time: TimeSpan) {
