@@ -12,8 +12,14 @@ enum MarbleEdit {
 
     /// `marble` with event `index` moved `frames` frames (earlier when
     /// negative, never before frame 0). The marble's symbols are kept.
+    ///
+    /// In a hot marble, events are counted from `^` on, and move only
+    /// there: what comes before the subscription is kept as written.
     static func move(_ marble: String, event index: Int, by frames: Int64) throws -> String {
-        guard !marble.contains("^") else { throw Refused(description: "a hot marble with '^' is edited as text") }
+        if let (before, after) = try splitAtSubscription(marble) {
+            // `^` takes the frame it is written in: what follows starts a frame later.
+            return before + "^" + (try move(after, event: index, by: frames))
+        }
         var events: [TimedEvent]
         do {
             events = try MarbleParser.parseEvents(marble, values: symbolValues(marble), isInput: true).events
@@ -38,6 +44,32 @@ enum MarbleEdit {
         events.insert(placed, at: at)
         var legend = MarbleLegend()
         return MarbleRenderer.render(events, legend: &legend).text
+    }
+
+    /// A hot marble's text before and after its `^`; nil for a cold one.
+    static func splitAtSubscription(_ marble: String) throws -> (before: String, after: String)? {
+        guard let caret = marble.firstIndex(of: "^") else { return nil }
+        var depth = 0
+        for c in marble[..<caret] {
+            if c == "(" || c == "[" { depth += 1 }
+            if c == ")" || c == "]" { depth -= 1 }
+        }
+        guard depth == 0, marble[marble.index(after: caret)...].firstIndex(of: "^") == nil else {
+            throw Refused(description: "a marble with '^' inside a group or twice is edited as text")
+        }
+        return (String(marble[..<caret]), String(marble[marble.index(after: caret)...]))
+    }
+
+    /// Which of the marble's movable events a lane subscribed at `start`
+    /// shows first: 0 for a cold marble (each subscription sees it all),
+    /// and for a hot one, how many of its events after `^` came before
+    /// the subscription. Nil when the marble does not parse.
+    static func firstEventSeen(in marble: String, subscribedAt start: TimeSpan) -> Int? {
+        guard let split = try? splitAtSubscription(marble) else {
+            return (try? MarbleParser.parseEvents(marble, values: symbolValues(marble), isInput: true)) == nil ? nil : 0
+        }
+        guard let events = try? MarbleParser.parseEvents(split.after, values: symbolValues(split.after), isInput: true).events else { return nil }
+        return events.count { $0.time + MarbleParser.frame < start }
     }
 
     /// Each symbol stands for itself: a digit for its Int, anything else

@@ -4,76 +4,39 @@ import FlowLanguage
 import FlowMarbles
 import FlowRuntime
 import Foundation
+import NIOConcurrencyHelpers
 
-/// What the page shows for one version of a script, computed by the
-/// engine (the page only draws it): the diagrams as SVG and text, the
-/// results of its tests, what it printed, its errors with their places,
-/// and which lanes are input marbles the page may drag.
-struct Rendering: Codable, Sendable {
-    struct Problem: Codable, Sendable {
-        var line: Int
-        var column: Int
-        var message: String
-        var help: String?
-        /// As the command line shows it: the line, a caret, the hint.
-        var text: String
-    }
-
-    struct TestResult: Codable, Sendable {
-        var name: String
-        var passed: Bool
-        /// For a failure: the aligned lanes and what differs.
-        var details: String
-    }
-
-    /// A lane drawn from a marble string written in the script: dragging
-    /// its marks rewrites the string between `start` and `end` (UTF-16
-    /// offsets in the script, quotes excluded).
-    struct Input: Codable, Sendable {
-        var diagram: Int
-        var lane: Int
-        var start: Int
-        var end: Int
-    }
-
-    var ok: Bool
-    var svg: String
-    /// Each diagram's time per column, in frames (1 ms): a mark dragged by
-    /// a column moves its event by that much.
-    var columnFrames: [Int64]
-    /// Each diagram's lane labels, as drawn.
-    var laneLabels: [[String]]
-    /// Each lane's subscription, in columns: from where it was subscribed
-    /// to where it ended or was cancelled (nil: still live at the end), for
-    /// the time cursor's "live" line.
-    var lifetimes: [[Lifetime]]
-
-    struct Lifetime: Codable, Sendable {
-        var start: Int64
-        var end: Int64?
-    }
-    var text: String
-    var output: String
-    var errors: [Problem]
-    var tests: [TestResult]
-    var inputs: [Input]
-}
-
-/// Runs scripts for the page, one at a time, in virtual time with the
-/// limits of `flow run --virtual` (a run that never goes idle stops at its
-/// virtual-time and action limits), and without I/O: a page must not
-/// read or write the machine's files or the network through a script.
+/// Runs scripts for the page. Every edit is run at once in virtual time,
+/// one at a time, with the limits of `flow run --virtual` (a run that never
+/// goes idle stops at its virtual-time and action limits). A script that
+/// reads or writes outside (files, requests) is only compiled then: it
+/// runs when the learner runs it on the live clock, each live run on its
+/// own thread, followed by snapshots and stopped from the page.
 final class Playground: Sendable {
     private let queue = DispatchQueue(label: "flow.serve.playground")
+    private let liveRuns = DispatchQueue(label: "flow.serve.live", attributes: .concurrent)
+    /// The modules a script on the page may use: files and requests only
+    /// when the page is served on loopback (the learner's own machine).
+    let modules: [BuiltinModule]
 
-    /// The modules a script on the page may use.
-    static let modules: [BuiltinModule] = [IOModules.json]
+    init(allowsIO: Bool) {
+        modules = allowsIO ? [IOModules.file, IOModules.json, IOModules.http] : [IOModules.json]
+    }
+
+    /// Modules whose use makes a run reach outside the process.
+    static let outsideModules: Set<String> = [IOModules.file.name, IOModules.http.name]
+
+    /// How often a live run's page is sent what it drew so far.
+    static let liveSnapshotInterval = Duration.milliseconds(250)
+    /// The most lines of a live run's output the page is sent (the latest).
+    static let liveOutputLines = 500
 
     func render(_ text: String, name: String) async -> Rendering {
-        await withCheckedContinuation { continuation in
+        let modules = self.modules
+        return await withCheckedContinuation { continuation in
             // On a thread with a large stack, as the command line runs
             // scripts: a deep chain fails the same way here as there.
-            queue.async { continuation.resume(returning: withLargeStack { Self.renderNow(text, name: name) }) }
+            queue.async { continuation.resume(returning: withLargeStack { Self.renderNow(text, name: name, modules: modules) }) }
         }
     }
 
@@ -85,33 +48,62 @@ final class Playground: Sendable {
         return String(decoding: utf16[..<start], as: UTF16.self) + moved + String(decoding: utf16[end...], as: UTF16.self)
     }
 
-    static func renderNow(_ text: String, name: String) -> Rendering {
-        final class Printed: @unchecked Sendable {
-            // Written by the run on this queue, read after it.
-            var lines: [String] = []
-        }
-        let printed = Printed()
-        let file = SourceFile(path: name, text: text)
-        let console = Console(out: { printed.lines.append($0) }, err: { _ in }, color: false)
-        let program: Program
+    /// Compiles a script for the page; its errors as the page shows them.
+    static func compile(_ file: SourceFile, console: Console, modules: [BuiltinModule]) -> Compiled {
         do {
-            program = try Program(file: file, console: console, modules: modules, isolatingTests: true)
+            return .program(try Program(file: file, console: console, modules: modules, isolatingTests: true))
         } catch let list as DiagnosticList {
-            return Rendering(ok: false, svg: "", columnFrames: [], laneLabels: [], lifetimes: [], text: "", output: "", errors: list.diagnostics.filter { $0.severity == .error }.map(problem),
-                             tests: [], inputs: [])
+            return .failed(.failed(list.diagnostics.filter { $0.severity == .error }.map(problem)))
         } catch {
-            return Rendering(ok: false, svg: "", columnFrames: [], laneLabels: [], lifetimes: [], text: "", output: "", errors: [Rendering.Problem(line: 1, column: 1, message: "\(error)", text: "\(error)")],
-                             tests: [], inputs: [])
+            return .failed(.failed([Rendering.Problem(line: 1, column: 1, message: "\(error)", text: "\(error)")]))
+        }
+    }
+
+    enum Compiled {
+        case program(Program)
+        case failed(Rendering)
+    }
+
+    static func renderNow(_ text: String, name: String, modules: [BuiltinModule]) -> Rendering {
+        let printed = PrintedLines()
+        let file = SourceFile(path: name, text: text)
+        let program: Program
+        switch compile(file, console: printed.console, modules: modules) {
+        case .program(let compiled): program = compiled
+        case .failed(let failed): return failed
+        }
+        // Only a script that runs in virtual time is run as it is typed:
+        // one with timers would be drawn to the virtual-time limit on every
+        // keystroke, and one that reads or writes outside must not touch
+        // files or the network unasked.
+        if !program.usedModules.isDisjoint(with: outsideModules) || program.needsLiveClock {
+            var rendering = Rendering(drawing: [], name: name, output: "", errors: [], tests: [], inputs: [])
+            rendering.live = true
+            rendering.notRun = program.usedModules.isDisjoint(with: outsideModules)
+                ? "This script has timers: it runs on the wall clock. Run it live to watch its lanes grow (its tests run then too)."
+                : "This script reads or writes files or the network: it runs only when you run it live (its tests run then too)."
+            return rendering
         }
         program.drawsLanes = false
         program.reportsErrors = false
         program.tracesEverything = true
         let outcome = program.run(virtual: true)
-        var errors = outcome.errors.map { problem($0, file: file) }
-        errors += outcome.failures.filter { $0.isRunFailure }.map { failure in
-            problem(FlowError(failure.message, at: failure.location), file: file)
-        }
+        let (tests, testErrors) = testResults(of: program, file: file)
+        return Rendering(drawing: outcome.laneDiagrams, name: name, output: printed.text, errors: errors(of: outcome, file: file) + testErrors,
+                         tests: tests, inputs: draggableLanes(of: outcome.laneDiagrams, in: file))
+    }
+
+    /// A run's errors, and its failures as a whole (a run stopped at its limits).
+    static func errors(of outcome: Program.Outcome, file: SourceFile) -> [Rendering.Problem] {
+        outcome.errors.map { problem($0, file: file) }
+            + outcome.failures.filter { $0.isRunFailure }.map { problem(FlowError($0.message, at: $0.location), file: file) }
+    }
+
+    /// Runs the script's test blocks, each in its own virtual time, once
+    /// its top level has run; the compile errors of broken ones.
+    static func testResults(of program: Program, file: SourceFile) -> (tests: [Rendering.TestResult], errors: [Rendering.Problem]) {
         var tests: [Rendering.TestResult] = []
+        var errors: [Rendering.Problem] = []
         for (index, testName) in program.testNames.enumerated() {
             let problems = program.problems(ofTest: index)
             guard problems.isEmpty else {
@@ -124,19 +116,60 @@ final class Playground: Sendable {
                 + result.errors.map { Report.streamError($0, file: file, color: false) }
             tests.append(.init(name: testName, passed: result.passed, details: details.joined(separator: "\n")))
         }
-        let diagrams = outcome.laneDiagrams
-        let svg = diagrams.isEmpty ? "" : SVGDiagram(diagrams, title: name).text
-        return Rendering(ok: true, svg: svg, columnFrames: outcome.diagrams.map { $0.frame.nanoseconds / MarbleParser.frame.nanoseconds },
-                         laneLabels: diagrams.map { $0.lanes.map { LaneDiagram.displayLabel($0.label).trimmingCharacters(in: .whitespaces) } },
-                         lifetimes: zip(diagrams, outcome.diagrams).map { diagram, drawn in diagram.lanes.map { lifetime($0, frame: drawn.frame) } },
-                         text: outcome.diagrams.map(\.text).joined(separator: "\n\n"),
-                         output: printed.lines.joined(separator: "\n"), errors: errors, tests: tests,
-                         inputs: inputs(of: diagrams, in: file))
+        return (tests, errors)
     }
 
-    static func lifetime(_ lane: LaneDiagram.Lane, frame: TimeSpan) -> Rendering.Lifetime {
-        let end = lane.cancelled ?? lane.events.last.flatMap { $0.event.isTerminal ? $0.time : nil }
-        return .init(start: (lane.start ?? .zero).nanoseconds / frame.nanoseconds, end: end.map { $0.nanoseconds / frame.nanoseconds })
+    /// Runs a script on the live clock: what it drew so far every quarter
+    /// second while it runs, then what it drew in all. Ending the stream
+    /// (the page closed its socket) or `remote.stop()` stops the run.
+    func runLive(_ text: String, name: String, remote: LiveRunRemote) -> AsyncStream<Rendering> {
+        let modules = self.modules
+        return AsyncStream { continuation in
+            let printed = PrintedLines(keeping: Self.liveOutputLines)
+            let ticker = Task {
+                while !Task.isCancelled {
+                    try? await Task.sleep(for: Self.liveSnapshotInterval)
+                    // Drawn on the run's loop, where its lanes are recorded.
+                    remote.snapshot { diagrams, errors in
+                        let file = SourceFile(path: name, text: text)
+                        var rendering = Rendering(drawing: diagrams, name: name, output: printed.text,
+                                                  errors: errors.map { Self.problem($0, file: file) }, tests: [], inputs: [])
+                        rendering.live = true
+                        rendering.running = true
+                        continuation.yield(rendering)
+                    }
+                }
+            }
+            continuation.onTermination = { _ in
+                ticker.cancel()
+                remote.stop()
+            }
+            liveRuns.async {
+                let final = withLargeStack { Self.runLiveNow(text, name: name, modules: modules, remote: remote, printed: printed) }
+                ticker.cancel()
+                continuation.yield(final)
+                continuation.finish()
+            }
+        }
+    }
+
+    static func runLiveNow(_ text: String, name: String, modules: [BuiltinModule], remote: LiveRunRemote, printed: PrintedLines) -> Rendering {
+        let file = SourceFile(path: name, text: text)
+        let program: Program
+        switch compile(file, console: printed.console, modules: modules) {
+        case .program(let compiled): program = compiled
+        case .failed(let failed): return failed
+        }
+        program.drawsLanes = false
+        program.reportsErrors = false
+        program.tracesEverything = true
+        program.remote = remote
+        let outcome = program.run(virtual: false)
+        let (tests, testErrors) = testResults(of: program, file: file)
+        var rendering = Rendering(drawing: outcome.laneDiagrams, name: name, output: printed.text,
+                                  errors: errors(of: outcome, file: file) + testErrors, tests: tests, inputs: [])
+        rendering.live = true
+        return rendering
     }
 
     static func problem(_ diagnostic: Diagnostic) -> Rendering.Problem {
@@ -153,15 +186,18 @@ final class Playground: Sendable {
 
     /// The lanes of `cold` and `hot` streams whose marble is a string
     /// literal in the script.
-    static func inputs(of diagrams: [LaneDiagram], in file: SourceFile) -> [Rendering.Input] {
-        var found: [Rendering.Input] = []
+    static func draggableLanes(of diagrams: [LaneDiagram], in file: SourceFile) -> [Rendering.DraggableLane] {
+        var found: [Rendering.DraggableLane] = []
         for (d, diagram) in diagrams.enumerated() {
             for (l, lane) in diagram.lanes.enumerated() {
                 guard let node = lane.node, node is ColdStream || node is HotStream,
                       let location = node.location, location.file == file.path,
                       let literal = stringLiteral(at: file.offset(line: location.line, column: location.column), in: file.text)
                 else { continue }
-                found.append(.init(diagram: d, lane: l, start: literal.start, end: literal.end))
+                let utf16 = Array(file.text.utf16)
+                let marble = String(decoding: utf16[literal.start..<literal.end], as: UTF16.self)
+                guard let firstEvent = MarbleEdit.firstEventSeen(in: marble, subscribedAt: lane.start ?? .zero) else { continue }
+                found.append(.init(diagram: d, lane: l, start: literal.start, end: literal.end, firstEvent: firstEvent))
             }
         }
         return found
@@ -183,4 +219,24 @@ final class Playground: Sendable {
         let utf16End = utf16Start + String(decoding: bytes[(offset + 1)..<end], as: UTF8.self).utf16.count
         return (utf16Start, utf16End)
     }
+}
+
+/// What a run printed, written on its loop and read from other threads
+/// (a live run's snapshots); the latest `keeping` lines.
+final class PrintedLines: Sendable {
+    private let lines = NIOLockedValueBox<[String]>([])
+    private let keeping: Int
+
+    init(keeping: Int = .max) { self.keeping = keeping }
+
+    var console: Console {
+        Console(out: { [self] line in
+            lines.withLockedValue { lines in
+                lines.append(line)
+                if lines.count > keeping { lines.removeFirst(lines.count - keeping) }
+            }
+        }, err: { _ in }, color: false)
+    }
+
+    var text: String { lines.withLockedValue { $0.joined(separator: "\n") } }
 }

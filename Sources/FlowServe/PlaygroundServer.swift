@@ -21,16 +21,30 @@ public enum PlaygroundServer {
             self.host = host
             self.port = port
         }
+
+        /// Reachable from this machine alone: scripts run from the page
+        /// may then read and write files and make requests, as the
+        /// learner's own `flow run` would.
+        public var isLoopback: Bool { SameOrigin.loopbackNames.contains(host.lowercased()) || host.hasPrefix("127.") }
     }
 
     /// Serves until the process is interrupted (Ctrl-C or SIGTERM).
     /// `started` is told the address once the server listens.
     public static func run(_ options: Options, started: @escaping @Sendable (String) -> Void) throws {
         let folder = try ScriptFolder(serving: options.path)
+        // A live script's relative paths (`file.append("out.txt")`) name
+        // files beside it, as they would in `flow run` from its folder.
+        guard FileManager.default.changeCurrentDirectoryPath(folder.root) else {
+            throw ScriptFolder.Refused(description: "\(options.path): cannot work in \(folder.root)")
+        }
         let page = try Page.load()
+        let playground = Playground(allowsIO: options.isLoopback)
+        let guardian = SameOrigin(loopbackOnly: options.isLoopback)
         let app = Application(
-            router: router(folder: folder, page: page, playground: Playground()),
-            server: .http1WebSocketUpgrade(webSocketRouter: webSocketRouter(folder: folder)),
+            router: router(folder: folder, page: page, playground: playground, guardian: guardian),
+            // A frame as large as the largest request: the page's script.
+            server: .http1WebSocketUpgrade(webSocketRouter: webSocketRouter(folder: folder, playground: playground, guardian: guardian),
+                                           configuration: .init(ws: .init(maxFrameSize: largestRequest))),
             configuration: .init(address: .hostname(options.host, port: options.port), serverName: "flow"),
             onServerRunning: { channel in
                 let port = channel.localAddress?.port ?? options.port
@@ -73,8 +87,9 @@ public enum PlaygroundServer {
 
     typealias Context = BasicWebSocketRequestContext
 
-    static func router(folder: ScriptFolder, page: Page, playground: Playground) -> Router<Context> {
+    static func router(folder: ScriptFolder, page: Page, playground: Playground, guardian: SameOrigin) -> Router<Context> {
         let router = Router(context: Context.self)
+        router.add(middleware: guardian)
         router.get("/") { _, _ in page.response("index.html") }
         router.get("/playground.js") { _, _ in page.response("playground.js") }
         router.get("/playground.css") { _, _ in page.response("playground.css") }
@@ -132,10 +147,39 @@ public enum PlaygroundServer {
     }
 
     /// `/ws?path=NAME.flow`: a message whenever the script changes on disk.
-    static func webSocketRouter(folder: ScriptFolder) -> Router<Context> {
+    /// `/live`: runs the script sent first on the live clock, sends what
+    /// it drew as it runs, and stops it on `{"stop": true}` or when the
+    /// page goes away.
+    static func webSocketRouter(folder: ScriptFolder, playground: Playground, guardian: SameOrigin) -> Router<Context> {
         let router = Router(context: Context.self)
+        router.ws("/live") { request, _ in
+            guardian.allows(request) ? .upgrade([:]) : .dontUpgrade
+        } onUpgrade: { inbound, outbound, _ in
+            var messages = inbound.messages(maxSize: largestRequest).makeAsyncIterator()
+            guard case .text(let first)? = try await messages.next(),
+                  let input = try? JSONDecoder().decode(RenderRequest.self, from: Data(first.utf8)) else {
+                try await outbound.write(.text(#"{"error":"send {\"text\": ..., \"name\": ...} first"}"#))
+                return
+            }
+            let remote = LiveRunRemote()
+            let updates = playground.runLive(input.text, name: input.name ?? "script.flow", remote: remote)
+            let sender = Task {
+                for await rendering in updates {
+                    guard let data = try? JSONEncoder().encode(rendering) else { continue }
+                    try await outbound.write(.text(String(decoding: data, as: UTF8.self)))
+                }
+            }
+            // Anything the page sends now asks to stop; so does its leaving.
+            while let message = try? await messages.next() {
+                if case .text = message { remote.stop() }
+            }
+            remote.stop()
+            _ = await sender.result
+        }
         router.ws("/ws") { request, _ in
-            guard let path = request.uri.queryParameters.get("path"), (try? folder.resolve(path)) != nil else { return .dontUpgrade }
+            guard guardian.allows(request), let path = request.uri.queryParameters.get("path"), (try? folder.resolve(path)) != nil else {
+                return .dontUpgrade
+            }
             return .upgrade([:])
         } onUpgrade: { inbound, outbound, context in
             let path = context.request.uri.queryParameters.get("path") ?? ""
@@ -207,5 +251,46 @@ struct Page: Sendable {
         let type = name.hasSuffix(".html") ? "text/html" : name.hasSuffix(".js") ? "text/javascript" : "text/css"
         return Response(status: .ok, headers: [.contentType: type + "; charset=utf-8", .cacheControl: "no-store"],
                         body: .init(byteBuffer: ByteBuffer(string: files[name] ?? "")))
+    }
+}
+
+/// Refuses requests that another web page makes from the learner's
+/// browser: a site open in another tab could otherwise save over scripts
+/// or run one that reads files. The page's own requests come from its own
+/// origin; a request naming another origin, or (on loopback) another host
+/// name, which is how DNS rebinding reaches a local server, is refused.
+struct SameOrigin: RouterMiddleware, Sendable {
+    typealias Context = PlaygroundServer.Context
+
+    static let loopbackNames: Set<String> = ["127.0.0.1", "localhost", "::1", "[::1]"]
+
+    let loopbackOnly: Bool
+
+    func allows(_ request: Request) -> Bool {
+        let host = request.head.authority ?? ""
+        if loopbackOnly && !Self.loopbackNames.contains(Self.hostName(host).lowercased()) { return false }
+        guard let origin = request.headers[.origin] else { return true }
+        guard let url = URL(string: origin), let originHost = url.host else { return false }
+        // Browsers name a page's origin by its http(s) address; a WebSocket
+        // library outside a browser names the socket's (`ws://host`), and
+        // is no web page to guard against.
+        if url.scheme == "ws" || url.scheme == "wss" { return true }
+        let originAuthority = (originHost.contains(":") ? "[\(originHost)]" : originHost) + (url.port.map { ":\($0)" } ?? "")
+        return originAuthority.lowercased() == host.lowercased()
+    }
+
+    /// `127.0.0.1:8080` → `127.0.0.1`; `[::1]:8080` → `::1`.
+    static func hostName(_ authority: String) -> String {
+        if authority.hasPrefix("["), let close = authority.firstIndex(of: "]") {
+            return String(authority[authority.index(after: authority.startIndex)..<close])
+        }
+        return String(authority.split(separator: ":", maxSplits: 1).first ?? "")
+    }
+
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        guard allows(request) else {
+            return PlaygroundServer.problem(.forbidden, "this server answers only its own page, on its own address")
+        }
+        return try await next(request, context)
     }
 }

@@ -3,7 +3,7 @@ import FlowServe
 
 struct Serve: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "A local web page: edit a script and its diagrams redraw; drag input marbles along the time axis.")
+        abstract: "A local web page: edit a script and its diagrams redraw; drag input marbles along the time axis; run scripts with timers, files or requests live.")
 
     @Argument(help: "A script, or a folder of scripts (the current folder by default).")
     var path: String = "."
@@ -21,8 +21,12 @@ struct Serve: ParsableCommand {
 
     func run() throws {
         do {
-            try PlaygroundServer.run(.init(path: path, host: host, port: port)) { address in
+            let options = PlaygroundServer.Options(path: path, host: host, port: port)
+            try PlaygroundServer.run(options) { address in
                 Output.out("flow serve: \(address) (Ctrl-C stops it)")
+                if !options.isLoopback {
+                    Output.err("flow serve: listening beyond loopback, so scripts run from the page cannot use the file and http modules")
+                }
             }
         } catch let refused as CustomStringConvertible where !(refused is ExitCode) {
             Output.err("flow serve: \(refused)")

@@ -7,7 +7,9 @@ import Testing
 /// The playground in a real headless browser (Debian's chromium, driven
 /// through chromium-driver's WebDriver API): the page loads and draws,
 /// typing redraws, an error shows at its line, dragging a marble rewrites
-/// the script and moves the lanes computed from it.
+/// the script and moves the lanes computed from it, a click follows a
+/// marble to what it was made from, and a script with a timer runs live
+/// until it is stopped.
 @Suite(.serialized) struct BrowserTests {
     static let chromium = "/usr/bin/chromium"
     static let driver = "/usr/bin/chromedriver"
@@ -64,6 +66,16 @@ import Testing
         let readout = try await browser.run("return document.getElementById('events-at').textContent") as? String ?? ""
         #expect(readout.contains("nothing happens at this frame") && readout.contains("live: src, shouted"), "\(readout)")
 
+        // Clicking shouted's first marble in its trace follows it back to
+        // the source's a it was made from.
+        let followed = try await browser.run("""
+            // Diagram 0 is marbles(src, shouted); the traces follow it.
+            const traced = [...document.querySelectorAll('#diagram [data-e="0"]')].filter(m => m.dataset.d !== "0" && m.dataset.l === "1");
+            traced[0].dispatchEvent(new MouseEvent('click', { bubbles: true }));
+            return [...document.querySelectorAll('#diagram .followed')].map(m => m.dataset.d + '/' + m.dataset.l + '/' + m.dataset.e);
+            """) as? [String] ?? []
+        #expect(followed.count == 2 && Set(followed.map { $0.split(separator: "/")[1] }) == ["0", "1"], "\(followed)")
+
         // Saved to disk.
         try await browser.run("document.getElementById('save').click()")
         try await browser.waitFor("the save", "return document.getElementById('status').textContent.startsWith('saved')")
@@ -74,6 +86,18 @@ import Testing
         if let folder = ProcessInfo.processInfo.environment["FLOW_SCREENSHOT_TO"] {
             try png.write(to: URL(fileURLWithPath: folder).appendingPathComponent("serve.png"))
         }
+
+        // A script with a timer runs live on request, and stops on request.
+        try await browser.run("const e = document.getElementById('editor'); e.value = arguments[0]; e.dispatchEvent(new Event('input'))",
+                              ["let ticks = interval(50ms)\nmarbles(ticks)\nticks.sink { print($0) }\n"])
+        try await browser.waitFor("the offer to run live", "return !document.getElementById('run-live').hidden && document.getElementById('status').textContent === 'not run'")
+        try await browser.run("document.getElementById('run-live').click()")
+        try await browser.waitFor("live ticks", "return document.getElementById('output').textContent.split('\\n').length >= 3 && document.querySelectorAll('#diagram circle').length >= 3")
+        #expect(try await browser.run("return document.getElementById('status').textContent") as? String == "running on the live clock…")
+        try await browser.run("document.getElementById('run-live').click()")
+        try await browser.waitFor("the stop", "return document.getElementById('run-live').textContent === '▶ Run live' && document.getElementById('status').textContent === 'ok'")
+        let ticks = try await browser.run("return document.getElementById('output').textContent.split('\\n').length") as? Int ?? 0
+        #expect(ticks >= 3)
     }
 }
 

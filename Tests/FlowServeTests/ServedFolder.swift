@@ -59,10 +59,11 @@ final class ServedFolder: @unchecked Sendable {
     struct ServeError: Error, CustomStringConvertible { var description: String }
 
     /// A request to the server: its status and body.
-    func request(_ path: String, method: String = "GET", body: String? = nil) async throws -> (status: Int, body: String) {
+    func request(_ path: String, method: String = "GET", body: String? = nil, headers: [String: String] = [:]) async throws -> (status: Int, body: String) {
         guard let url = URL(string: path, relativeTo: address) else { throw ServeError(description: "bad path \(path)") }
         var request = URLRequest(url: url)
         request.httpMethod = method
+        for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
         request.timeoutInterval = 60
         request.httpBody = body.map { Data($0.utf8) }
         let (data, response) = try await URLSession.shared.data(for: request)

@@ -67,6 +67,31 @@ import Testing
         #expect((early["text"] as? String)?.contains(#"cold("-a(b|)")"#) == true, "\(early)")
     }
 
+    /// A hot marble's events after `^` are dragged as a cold one's; what
+    /// comes before the subscription stays as written, and a lane
+    /// subscribed late counts from the first event it saw.
+    @Test func draggingAHotMarbleMovesWhatFollowsTheSubscription() async throws {
+        let served = try ServedFolder()
+        let text = "let h = hot(\"-a-^-b-c-|\")\nmarbles(h, h.delaySubscription(3ms))\n"
+        let rendering = try await served.json("/api/render", method: "POST", body: ServedFolder.encode(["text": text, "name": "hot.flow"]))
+        let inputs = try #require(rendering["inputs"] as? [[String: Any]])
+        let firstDiagram = inputs.filter { $0["diagram"] as? Int == 0 }
+        #expect(firstDiagram.count == 1 && firstDiagram.first?["firstEvent"] as? Int == 0, "\(inputs)")
+        // In the trace of h.delaySubscription(3ms), h's lane starts at frame 3: after b.
+        #expect(inputs.contains { $0["firstEvent"] as? Int == 1 }, "\(inputs)")
+        let start = try #require(firstDiagram.first?["start"] as? Int)
+        let end = try #require(firstDiagram.first?["end"] as? Int)
+        let moved = try await served.json("/api/move", method: "POST", body: ServedFolder.encode([
+            "text": text, "start": start, "end": end, "event": 0, "frames": 1,
+        ]))
+        #expect((moved["text"] as? String)?.hasPrefix(#"let h = hot("-a-^--bc-|")"#) == true, "\(moved)")
+        // Never before the subscription: dragged far left, b lands just after `^`.
+        let early = try await served.json("/api/move", method: "POST", body: ServedFolder.encode([
+            "text": text, "start": start, "end": end, "event": 0, "frames": -9,
+        ]))
+        #expect((early["text"] as? String)?.hasPrefix(#"let h = hot("-a-^b--c-|")"#) == true, "\(early)")
+    }
+
     @Test func savesTheScriptBack() async throws {
         let served = try ServedFolder()
         let saved = try await served.request("/api/file?path=lesson.flow", method: "PUT", body: "marbles(cold(\"-a|\"))\n")
@@ -113,7 +138,7 @@ import Testing
     /// `flow run --virtual`, and the next request is answered.
     @Test func aRunawayScriptDoesNotHangTheServer() async throws {
         let served = try ServedFolder()
-        let runaway = "marbles(interval(1ms))\nvar n = 0\nwhile true { n += 1 }\n"
+        let runaway = "marbles(cold(\"-a|\").repeat())\nvar n = 0\nwhile true { n += 1 }\n"
         let result = try await served.json("/api/render", method: "POST", body: ServedFolder.encode(["text": runaway, "name": "runaway.flow"]))
         #expect(result["ok"] as? Bool == true)
         #expect(((result["errors"] as? [[String: Any]]) ?? []).isEmpty == false)

@@ -133,6 +133,7 @@ extension Compiler {
             return { _ in .null }
         }
         if case .name(let moduleName, _) = base, scope.lookup(moduleName) == nil, let module = modules[moduleName] {
+            environment.usedModules.insert(moduleName)
             return compileModuleCall(module, name, nameSpan, arguments, span, in: scope)
         }
         if let type = resolveType(base, in: scope) {

@@ -50,6 +50,13 @@ public final class Program {
     /// lanes are exact (on the live clock they would show scheduling).
     public var isDrivenByMarblesAlone: Bool { environment.playsMarbles && !environment.needsLiveClock }
 
+    /// The script has sources of events in real time: timers, or what a
+    /// module reads from outside (files, requests, standard input).
+    public var needsLiveClock: Bool { environment.needsLiveClock }
+
+    /// The modules the script calls (`file`, `http`, …).
+    public var usedModules: Set<String> { environment.usedModules }
+
     /// The compile errors inside test block `index`: it fails with them, and
     /// `runTest` does not run it.
     public func problems(ofTest index: Int) -> [Diagnostic] { tests[index].problems }
@@ -125,6 +132,8 @@ public final class Program {
     public var stopsOnInterrupt = false
     /// With tracing, also draw when each source was subscribed (`--subscriptions`).
     public var showsSubscriptions = false
+    /// Follows and stops a live run from another thread (`flow serve`).
+    public var remote: LiveRunRemote?
 
     public func run(virtual: Bool) -> Outcome {
         let frame = Frame(count: globalSize, parent: nil)
@@ -142,13 +151,14 @@ public final class Program {
         LiveScheduler.run { [self, console] scheduler, handle in
             let run = RunState(name: file.path, scheduler: scheduler, marbles: marbles)
             liveRun = run
+            // Ctrl-C (or the page's stop) cancels every subscription on the
+            // loop, then stops it.
+            let interrupt = scheduler.makeCallback { (_: Bool) in
+                outcome.interrupted = true
+                run.cancelAll()
+                handle.stop()
+            }
             if stopsOnInterrupt {
-                // Ctrl-C cancels every subscription on the loop, then stops it.
-                let interrupt = scheduler.makeCallback { (_: Bool) in
-                    outcome.interrupted = true
-                    run.cancelAll()
-                    handle.stop()
-                }
                 interruption = SignalWatcher(signal: SIGINT) {
                     interrupt(true)
                     // The loop may be busy with synchronous work (a long
@@ -159,6 +169,12 @@ public final class Program {
                         _exit(130)
                     }
                 }
+            }
+            if let remote {
+                let (options, subscriptions) = (laneOptions, showsSubscriptions)
+                remote.attach(stop: interrupt, snapshot: scheduler.makeCallback { (request: LiveRunRemote.Request) in
+                    request.receive(run.diagrams(laneOptions: options, showsSubscriptions: subscriptions), run.streamErrors)
+                })
             }
             if marblesForBindings || environment.drawsMarbles {
                 scheduler.tracer = scheduler.tracer ?? Tracer()

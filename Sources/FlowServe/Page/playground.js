@@ -8,7 +8,7 @@ const REDRAW_AFTER_MS = 250;  // a pause in typing
 
 const $ = (id) => document.getElementById(id);
 const editor = $("editor");
-const state = { path: null, dirty: false, last: null, timer: null, generation: 0, socket: null, followed: null };
+const state = { path: null, dirty: false, last: null, timer: null, generation: 0, socket: null, followed: null, live: null };
 
 async function api(path, options = {}) {
   const response = await fetch(path, options);
@@ -136,6 +136,7 @@ function updateGutter(badLines) {
 }
 
 editor.addEventListener("input", () => {
+  stopLive();
   state.dirty = true;
   updateButtons();
   updateGutter([]);
@@ -161,10 +162,17 @@ async function render() {
   status("drawing…");
   let result;
   try {
-    result = await api("/api/render", { method: "POST", body: JSON.stringify({ text: editor.value, name: state.path || "example.flow" }) });
+    result = await api("/api/render", { method: "POST", body: JSON.stringify({ text: editor.value, name: scriptName() }) });
   } catch (error) { status(error.message); return; }
-  if (generation !== state.generation) return; // a newer edit is being drawn
+  if (generation !== state.generation || state.live) return; // a newer edit, or a live run, is being drawn
+  show(result);
+}
+
+function scriptName() { return state.path || "example.flow"; }
+
+function show(result) {
   showErrors(result.errors);
+  $("run-live").hidden = !result.live;
   if (!result.ok) {
     // The last good diagram stays until the script compiles again.
     $("diagram").classList.add("stale");
@@ -173,14 +181,57 @@ async function render() {
   }
   state.last = result;
   $("diagram").classList.remove("stale");
-  $("diagram").innerHTML = result.svg || "<p>Nothing to draw: add marbles(stream, ...)</p>";
+  if (result.svg) $("diagram").innerHTML = result.svg;
+  else {
+    const note = document.createElement("p");
+    note.textContent = result.notRun || (result.running ? "Running: nothing drawn yet" : "Nothing to draw: add marbles(stream, ...)");
+    $("diagram").replaceChildren(note);
+  }
   showTests(result.tests);
   $("output").textContent = result.output;
   prepareMarks(result);
   updateButtons();
   const failed = result.tests.filter((t) => !t.passed).length;
-  status(result.errors.length ? result.errors.length + " errors" : failed ? failed + " tests failed" : "ok");
+  if (result.running) status("running on the live clock…");
+  else if (result.errors.length) status(result.errors.length + (result.errors.length === 1 ? " error" : " errors"));
+  else status(failed ? failed + " tests failed" : result.notRun ? "not run" : "ok");
 }
+
+// ---- a live run -----------------------------------------------------------
+
+// Runs the script on the live clock (timers, files, requests): the server
+// sends what it drew so far a few times a second, until the run ends or
+// is stopped.
+function runLive() {
+  if (state.live) { stopLive(); return; }
+  const socket = new WebSocket((location.protocol === "https:" ? "wss://" : "ws://") + location.host + "/live");
+  state.live = socket;
+  state.generation++; // a render under way must not draw over the run
+  $("run-live").textContent = "■ Stop";
+  socket.onopen = () => socket.send(JSON.stringify({ text: editor.value, name: scriptName() }));
+  socket.onmessage = (message) => {
+    const result = JSON.parse(message.data);
+    if (result.error) { status(result.error); return; }
+    if (socket !== state.live) return;
+    show(result);
+    if (!result.running) finishLive(socket);
+  };
+  socket.onclose = () => finishLive(socket);
+}
+
+function stopLive() {
+  if (state.live && state.live.readyState === WebSocket.OPEN) state.live.send(JSON.stringify({ stop: true }));
+  else if (state.live) finishLive(state.live);
+}
+
+function finishLive(socket) {
+  if (state.live !== socket) return;
+  state.live = null;
+  socket.close();
+  $("run-live").textContent = "▶ Run live";
+}
+
+$("run-live").onclick = runLive;
 
 function showErrors(errors) {
   const list = $("errors");
@@ -260,12 +311,39 @@ function timeOf(mark) {
   return Number(mark.dataset.t) * frames + " ms";
 }
 
-// Clicking a marble follows its value through every stage that carries it
-// (one colour per value, so the same fill).
+// Clicking a marble follows it through the stages: the events it was made
+// from and the events made from it, as the engine traced them. A marble of
+// a lane that was not traced follows its value (one colour per value).
 function follow(mark) {
+  const d = Number(mark.dataset.d);
+  const key = (place) => d + "/" + place.lane + "/" + place.event;
+  const clicked = key({ lane: Number(mark.dataset.l), event: Number(mark.dataset.e) });
+  state.followed = state.followed === clicked ? null : clicked;
+  const madeFrom = (state.last && state.last.madeFrom[d]) || [];
+  const traced = (madeFrom[Number(mark.dataset.l)] || []).length > 0;
+  // An event and what it was made from, step by step.
+  const lineage = (place) => {
+    const keys = [];
+    while (place && !keys.includes(key(place))) {
+      keys.push(key(place));
+      place = (madeFrom[place.lane] || [])[place.event];
+    }
+    return keys;
+  };
+  const related = new Set();
+  if (state.followed && traced) {
+    lineage({ lane: Number(mark.dataset.l), event: Number(mark.dataset.e) }).forEach((k) => related.add(k));
+    madeFrom.forEach((events, lane) => events.forEach((_, event) => {
+      if (lineage({ lane, event }).includes(clicked)) related.add(key({ lane, event }));
+    }));
+  }
   const fill = mark.getAttribute("fill");
-  state.followed = state.followed === fill ? null : fill;
-  for (const other of marks()) other.classList.toggle("followed", !!state.followed && other.getAttribute("fill") === state.followed);
+  for (const other of marks()) {
+    const mine = other.dataset.d === mark.dataset.d;
+    const on = !!state.followed && (traced ? mine && related.has(d + "/" + other.dataset.l + "/" + other.dataset.e)
+                                           : other.getAttribute("fill") === fill);
+    other.classList.toggle("followed", on);
+  }
 }
 
 // Dragging an input marble (or its end) along the time axis rewrites the
@@ -286,7 +364,7 @@ function draggable(mark, input, columnFrames) {
       try {
         const edited = await api("/api/move", {
           method: "POST",
-          body: JSON.stringify({ text: editor.value, start: input.start, end: input.end, event: Number(mark.dataset.e), frames: columns * columnFrames }),
+          body: JSON.stringify({ text: editor.value, start: input.start, end: input.end, event: input.firstEvent + Number(mark.dataset.e), frames: columns * columnFrames }),
         });
         setText(edited.text, true);
         render();

@@ -1,0 +1,93 @@
+import FlowLanguage
+import FlowMarbles
+import FlowRuntime
+
+/// What the page shows for one version of a script, computed by the
+/// engine (the page only draws it): the diagrams as SVG and text, the
+/// results of its tests, what it printed, its errors with their places,
+/// and which lanes are input marbles the page may drag.
+struct Rendering: Codable, Sendable {
+    struct Problem: Codable, Sendable {
+        var line: Int
+        var column: Int
+        var message: String
+        var help: String?
+        /// As the command line shows it: the line, a caret, the hint.
+        var text: String
+    }
+
+    struct TestResult: Codable, Sendable {
+        var name: String
+        var passed: Bool
+        /// For a failure: the aligned lanes and what differs.
+        var details: String
+    }
+
+    /// An input lane: dragging its event `n` moves the marble's event
+    /// `firstEvent + n` (a hot stream's lane begins after `^`, and after
+    /// what it was subscribed too late to see).
+    struct DraggableLane: Codable, Sendable {
+        var diagram: Int
+        var lane: Int
+        var start: Int
+        var end: Int
+        var firstEvent: Int
+    }
+
+    var ok: Bool
+    var svg: String
+    /// Each diagram's time per column, in frames (1 ms): a mark dragged by
+    /// a column moves its event by that much.
+    var columnFrames: [Int64]
+    /// Each diagram's lane labels, as drawn.
+    var laneLabels: [[String]]
+    /// Each lane's subscription, in columns: from where it was subscribed
+    /// to where it ended or was cancelled (nil: still live at the end), for
+    /// the time cursor's "live" line.
+    var lifetimes: [[Lifetime]]
+
+    struct Lifetime: Codable, Sendable {
+        var start: Int64
+        var end: Int64?
+    }
+    /// For each diagram, lane and event: the event it was made from
+    /// (`LaneDiagram.Lane.madeFrom`), which a click follows.
+    var madeFrom: [[[LaneDiagram.EventPlace?]]]
+    var text: String
+    var output: String
+    var errors: [Problem]
+    var tests: [TestResult]
+    var inputs: [DraggableLane]
+    /// The script has real-time sources (timers, files, requests): the page
+    /// offers to run it on the live clock.
+    var live = false
+    /// Why the script was not run here, if it was not (it reads or writes
+    /// outside: that happens only when the learner runs it live).
+    var notRun: String?
+    /// A live run's snapshot: the run goes on.
+    var running = false
+}
+
+extension Rendering {
+    static func failed(_ errors: [Problem]) -> Rendering {
+        Rendering(ok: false, svg: "", columnFrames: [], laneLabels: [], lifetimes: [], madeFrom: [], text: "", output: "", errors: errors,
+                  tests: [], inputs: [])
+    }
+
+    /// The diagrams of a run as the page draws them.
+    init(drawing diagrams: [LaneDiagram], name: String, output: String, errors: [Problem], tests: [TestResult], inputs: [DraggableLane]) {
+        let rendered = diagrams.map { $0.render() }
+        self.init(ok: true, svg: diagrams.isEmpty ? "" : SVGDiagram(diagrams, title: name).text,
+                  columnFrames: rendered.map { $0.frame.nanoseconds / MarbleParser.frame.nanoseconds },
+                  laneLabels: diagrams.map { $0.lanes.map { LaneDiagram.displayLabel($0.label).trimmingCharacters(in: .whitespaces) } },
+                  lifetimes: zip(diagrams, rendered).map { diagram, drawn in diagram.lanes.map { Self.lifetime($0, frame: drawn.frame) } },
+                  madeFrom: diagrams.map { $0.lanes.map(\.madeFrom) },
+                  text: rendered.map(\.text).joined(separator: "\n\n"), output: output, errors: errors, tests: tests, inputs: inputs)
+    }
+
+    static func lifetime(_ lane: LaneDiagram.Lane, frame: TimeSpan) -> Lifetime {
+        let end = lane.cancelled ?? lane.events.last.flatMap { $0.event.isTerminal ? $0.time : nil }
+        return .init(start: (lane.start ?? .zero).nanoseconds / frame.nanoseconds, end: end.map { $0.nanoseconds / frame.nanoseconds })
+    }
+}
+

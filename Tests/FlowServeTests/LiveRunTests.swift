@@ -1,0 +1,118 @@
+import FlowTestSupport
+import Foundation
+import HummingbirdWSClient
+import Logging
+import NIOConcurrencyHelpers
+import Testing
+
+/// Scripts with real-time sources on the page: not run on each edit when
+/// they reach outside, run on the live clock on request with what they
+/// drew sent as it happens, and stopped from the page.
+@Suite struct LiveRunTests {
+    static let ticking = """
+        let ticks = interval(20ms).map { $0 * 10 }
+        marbles(ticks)
+        ticks.sink { print($0) }
+
+        """
+
+    @Test func aLiveScriptRunsUntilThePageStopsIt() async throws {
+        let served = try ServedFolder()
+        // An edit does not run it (its timers would run to the virtual-time
+        // limit on every keystroke): the page is told it runs live.
+        let preview = try await served.json("/api/render", method: "POST", body: ServedFolder.encode(["text": Self.ticking, "name": "ticks.flow"]))
+        #expect(preview["live"] as? Bool == true)
+        #expect((preview["notRun"] as? String)?.contains("timers") == true)
+        #expect((preview["inputs"] as? [Any])?.isEmpty == true)
+
+        let messages = try await served.live(Self.ticking, name: "ticks.flow") { message in
+            // Stop once a few ticks were printed.
+            message["running"] as? Bool == true && ((message["output"] as? String) ?? "").split(separator: "\n").count >= 3
+        }
+        let running = messages.filter { $0["running"] as? Bool == true }
+        #expect(!running.isEmpty)
+        // The lanes grew while it ran: a snapshot shows ticks drawn so far.
+        #expect(running.contains { ($0["svg"] as? String)?.contains("data-e=\"1\"") == true })
+        let final = try #require(messages.last)
+        #expect(final["running"] as? Bool == false)
+        let printed = ((final["output"] as? String) ?? "").split(separator: "\n")
+        #expect(printed.count >= 3 && printed.prefix(3) == ["0", "10", "20"], "\(printed)")
+        // Stopped, not ended: the lane is cut where it was cancelled.
+        #expect((final["text"] as? String)?.contains("!") == true, "\(final["text"] ?? "")")
+    }
+
+    @Test func aLiveScriptThatEndsSaysSoAndRunsItsTests() async throws {
+        let served = try ServedFolder()
+        let script = """
+            let three = interval(5ms).take(3)
+            three.sink { print($0) }
+            test "three ticks" {
+              expect(three).toBe("-----a----b----(c|)", a: 0, b: 1, c: 2)
+            }
+
+            """
+        let messages = try await served.live(script, name: "three.flow") { _ in false }
+        let final = try #require(messages.last)
+        #expect(final["running"] as? Bool == false)
+        #expect(final["output"] as? String == "0\n1\n2")
+        let tests = final["tests"] as? [[String: Any]] ?? []
+        #expect(tests.count == 1 && tests.first?["passed"] as? Bool == true, "\(tests)")
+    }
+
+    /// Reading or writing files happens only when the learner runs the
+    /// script, never on a keystroke.
+    @Test func scriptsThatReachOutsideRunOnlyWhenAskedTo() async throws {
+        let served = try ServedFolder()
+        let script = "range(0, 3).map { String($0) }.sink(file.append(\"out.txt\"))\n"
+        let preview = try await served.json("/api/render", method: "POST", body: ServedFolder.encode(["text": script, "name": "writes.flow"]))
+        #expect(preview["ok"] as? Bool == true)
+        #expect((preview["notRun"] as? String)?.contains("files or the network") == true, "\(preview)")
+        let written = served.folder.appendingPathComponent("out.txt")
+        #expect(!FileManager.default.fileExists(atPath: written.path))
+        // Run live from the served folder, the file is written there.
+        let final = try #require(try await served.live(script, name: "writes.flow") { _ in false }.last)
+        #expect(final["running"] as? Bool == false)
+        #expect(((final["errors"] as? [Any]) ?? []).isEmpty, "\(final)")
+        #expect(try String(contentsOf: written, encoding: .utf8) == "0\n1\n2\n")
+    }
+
+    /// Another site open in the learner's browser cannot use the server:
+    /// not to save over a script, not to run one.
+    @Test func requestsFromOtherOriginsAreRefused() async throws {
+        let served = try ServedFolder()
+        let origin = served.address.absoluteString.dropLast()
+        #expect(try await served.request("/api/files", headers: ["Origin": String(origin)]).status == 200)
+        let save = try await served.request("/api/file?path=lesson.flow", method: "PUT", body: "overwritten", headers: ["Origin": "http://evil.example"])
+        #expect(save.status == 403)
+        #expect(try String(contentsOf: served.folder.appendingPathComponent("lesson.flow"), encoding: .utf8) == ServedFolder.lesson)
+        let rebound = try await served.request("/api/files", headers: ["Host": "evil.example:\(served.address.port ?? 0)"])
+        #expect(rebound.status == 403)
+    }
+}
+
+extension ServedFolder {
+    /// Runs `script` live through `/live`: every message the server sends,
+    /// in order, until it says the run is over. Once `stopWhen` holds for a
+    /// message, the test asks the run to stop, as the page's Stop does.
+    func live(_ script: String, name: String, stopWhen: @escaping @Sendable ([String: Any]) -> Bool) async throws -> [[String: Any]] {
+        let received = NIOLockedValueBox<[String]>([])
+        let url = address.absoluteString.replacingOccurrences(of: "http://", with: "ws://") + "live"
+        let start = Self.encode(["text": script, "name": name])
+        // Frames as large as the server's drawings grow.
+        try await WebSocketClient.connect(url: url, configuration: .init(maxFrameSize: 1 << 24), logger: Logger(label: "live-test")) { inbound, outbound, _ in
+            try await outbound.write(.text(start))
+            var stopped = false
+            for try await message in inbound.messages(maxSize: 1 << 24) {
+                guard case .text(let text) = message else { continue }
+                received.withLockedValue { $0.append(text) }
+                let json = (try? JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any]) ?? [:]
+                if json["running"] as? Bool != true { break }
+                if !stopped && stopWhen(json) {
+                    stopped = true
+                    try await outbound.write(.text(#"{"stop":true}"#))
+                }
+            }
+        }
+        return received.withLockedValue { $0 }.map { (try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]) ?? [:] }
+    }
+}
