@@ -41,6 +41,20 @@ import Testing
         #expect((final["text"] as? String)?.contains("!") == true, "\(final["text"] ?? "")")
     }
 
+    /// An endless loop keeps the run's loop busy; the page's Stop still
+    /// ends it, with the loop's place.
+    @Test func stopEndsAnEndlessLoop() async throws {
+        let served = try ServedFolder()
+        let script = "var n = 0\nprint(\"started\")\nwhile true { n += 1 }\n"
+        // The loop keeps the run busy: no snapshot comes, so stop at once.
+        let messages = try await served.live(script, name: "loop.flow", stopAtOnce: true) { _ in true }
+        let final = try #require(messages.last)
+        #expect(final["running"] as? Bool == false)
+        let errors = final["errors"] as? [[String: Any]] ?? []
+        #expect(errors.first?["message"] as? String == "loop stopped by the page's Stop", "\(errors)")
+        #expect(errors.first?["line"] as? Int == 3)
+    }
+
     @Test func aLiveScriptThatEndsSaysSoAndRunsItsTests() async throws {
         let served = try ServedFolder()
         let script = """
@@ -94,14 +108,16 @@ extension ServedFolder {
     /// Runs `script` live through `/live`: every message the server sends,
     /// in order, until it says the run is over. Once `stopWhen` holds for a
     /// message, the test asks the run to stop, as the page's Stop does.
-    func live(_ script: String, name: String, stopWhen: @escaping @Sendable ([String: Any]) -> Bool) async throws -> [[String: Any]] {
+    func live(_ script: String, name: String, stopAtOnce: Bool = false,
+              stopWhen: @escaping @Sendable ([String: Any]) -> Bool) async throws -> [[String: Any]] {
         let received = NIOLockedValueBox<[String]>([])
         let url = address.absoluteString.replacingOccurrences(of: "http://", with: "ws://") + "live"
         let start = Self.encode(["text": script, "name": name])
         // Frames as large as the server's drawings grow.
         try await WebSocketClient.connect(url: url, configuration: .init(maxFrameSize: 1 << 24), logger: Logger(label: "live-test")) { inbound, outbound, _ in
             try await outbound.write(.text(start))
-            var stopped = false
+            var stopped = stopAtOnce
+            if stopAtOnce { try await outbound.write(.text(#"{"stop":true}"#)) }
             for try await message in inbound.messages(maxSize: 1 << 24) {
                 guard case .text(let text) = message else { continue }
                 received.withLockedValue { $0.append(text) }

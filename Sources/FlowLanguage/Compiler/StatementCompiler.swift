@@ -162,7 +162,7 @@ extension Compiler {
                 throw FlowError("loop stopped after \(limit) iterations, the most one loop runs in virtual time; is it meant to be endless?",
                                 at: location)
             }
-            if env.interruptRequested() { throw FlowError("loop stopped by Ctrl-C", at: location) }
+            if env.interruptRequested() { throw FlowError("loop stopped by \(env.interruptedBy)", at: location) }
         }
     }
 

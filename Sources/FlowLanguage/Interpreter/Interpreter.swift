@@ -171,6 +171,8 @@ public final class Program {
                 }
             }
             if let remote {
+                environment.interruptRequested = { remote.isStopAsked }
+                environment.interruptedBy = "the page's Stop"
                 let (options, subscriptions) = (laneOptions, showsSubscriptions)
                 remote.attach(stop: interrupt, snapshot: scheduler.makeCallback { (request: LiveRunRemote.Request) in
                     request.receive(run.diagrams(laneOptions: options, showsSubscriptions: subscriptions), run.streamErrors)

@@ -204,6 +204,8 @@ public final class Environment {
     /// Asked now and then by a running `while` loop: true when Ctrl-C was
     /// pressed in a session, whose loop must stop a script's endless loop.
     var interruptRequested: () -> Bool = { false }
+    /// Who asks, for the error of a loop stopped that way.
+    var interruptedBy = "Ctrl-C"
     /// The modules the script is compiled with, by name.
     let modules: [String: BuiltinModule]
     /// Every `hot(...)` stream made so far, oldest first: a test run starts
