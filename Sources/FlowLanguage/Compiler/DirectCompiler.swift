@@ -120,6 +120,21 @@ struct DirectCompiler {
         let location = self.location(nameSpan)
         let env = environment
         let site = OperatorTable.CallSite(spec, labels: labels, context: env.context(at: location), form: call.form)
+        if spec.name == "send", labels == [nil], case .member(.name(let subjectName, _), _, _, _) = callee,
+           let (depth, slot) = scope.lookup(subjectName), depth > 0, let parameter = parameterIndex(arguments[0].value) {
+            // `subject.send($0)` with a subject from outside the closure, the
+            // line that drives most subject scripts: both read in place.
+            let up = depth - 1
+            return { a, b, f in
+                let target = up == 0 ? f.slots[slot] : f.ancestor(up).slots[slot]
+                let value = parameter == 0 ? a : b
+                if case .stream(let stream) = target, let subject = stream as? Subject {
+                    subject.send(value)
+                    return .null
+                }
+                return try operatorTable.call(site, receiver: target, arguments: [value])
+            }
+        }
         if spec.name == "send", labels == [nil], let receiver, let value = compile(arguments[0].value) {
             return { a, b, f in
                 let target = try receiver(a, b, f)
@@ -144,8 +159,14 @@ struct DirectCompiler {
                 return try operatorTable.call(site, receiver: target, arguments: call.arguments(values))
             }
         }
+        guard let receiver else {
+            return { a, b, f in try operatorTable.call(site, receiver: nil, arguments: try evaluate(a, b, f)) }
+        }
+        if case .member(let base, _, _, _) = callee, case .outer(0, let slot)? = operand(base) {
+            return { a, b, f in try operatorTable.call(site, receiver: f.slots[slot], arguments: try evaluate(a, b, f)) }
+        }
         return { a, b, f in
-            let target = try receiver?(a, b, f)
+            let target = try receiver(a, b, f)
             return try operatorTable.call(site, receiver: target, arguments: try evaluate(a, b, f))
         }
     }
@@ -155,6 +176,19 @@ struct DirectCompiler {
     private func subscription(_ base: Expr, _ arguments: [CallArgument], _ span: Span) -> DirectCode? {
         // `bind(to:)` needs the frame compile's handling.
         guard !arguments.contains(where: { $0.label == "to" }), let stream = compile(base) else { return nil }
+        let env = environment
+        let location = self.location(span)
+        if arguments.count == 1, case .outer(0, let slot)? = operand(arguments[0].value) {
+            // `s.sink(handler)` with a closure made outside: the handler is read in place.
+            let role = Handlers.role(of: arguments[0].label)
+            let handlerLocation = self.location(arguments[0].value.span)
+            return { a, b, f in
+                let observable = try located(location) { try stream(a, b, f).asStream() }
+                var handlers = Handlers()
+                handlers.set(role, try located(handlerLocation) { try f.slots[slot].asFunction() })
+                return .function(env.subscribe(observable, at: location, handlers: handlers))
+            }
+        }
         var handlers: (Value, Value, Frame) throws -> Handlers = { _, _, _ in Handlers() }
         for argument in arguments {
             guard let code = compile(argument.value) else { return nil }
@@ -167,8 +201,6 @@ struct DirectCompiler {
                 return set
             }
         }
-        let env = environment
-        let location = self.location(span)
         return { a, b, f in
             let observable = try located(location) { try stream(a, b, f).asStream() }
             return .function(env.subscribe(observable, at: location, handlers: try handlers(a, b, f)))
@@ -183,6 +215,14 @@ struct DirectCompiler {
         if constants.count == arguments.count { return { _, _, _ in constants } }
         // One and two arguments, the common cases, as array literals: one
         // allocation, no growth.
+        if arguments.count == 1 {
+            switch operand(arguments[0].value) {
+            case .parameter(0)?: return { a, _, _ in [a] }
+            case .parameter(_)?: return { _, b, _ in [b] }
+            case .outer(0, let slot)?: return { _, _, f in [f.slots[slot]] }
+            default: break
+            }
+        }
         if arguments.count == 1, let first = compile(arguments[0].value) {
             return { a, b, f in [try first(a, b, f)] }
         }
@@ -230,6 +270,21 @@ struct DirectCompiler {
         case (_, _, let k?): return { a, b, f in try op.apply(try l(a, b, f), k, at: location) }
         default: return { a, b, f in try op.apply(try l(a, b, f), try r(a, b, f), at: location) }
         }
+    }
+
+    /// A value read in place by the code that uses it, rather than through
+    /// a closure call of its own: for the arguments and receivers of the
+    /// calls that run per event, the call costs more than the read.
+    enum Operand {
+        case parameter(Int)
+        /// A name of an enclosing scope: `up` frames above the captured one.
+        case outer(up: Int, slot: Int)
+    }
+
+    func operand(_ expr: Expr) -> Operand? {
+        if let n = parameterIndex(expr) { return .parameter(n) }
+        guard case .name(let name, _) = expr, let (depth, slot) = scope.lookup(name), depth > 0 else { return nil }
+        return .outer(up: depth - 1, slot: slot)
     }
 
     /// Which parameter an expression is, if it is one.
