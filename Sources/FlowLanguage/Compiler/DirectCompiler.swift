@@ -160,6 +160,13 @@ struct DirectCompiler {
             }
         }
         guard let receiver else {
+            if call.passesArgumentsAsWritten, arguments.count == 1 {
+                switch operand(arguments[0].value) {
+                case .parameter(0)?: return { a, _, _ in try operatorTable.call(site, receiver: nil, argument: a) }
+                case .parameter(_)?: return { _, b, _ in try operatorTable.call(site, receiver: nil, argument: b) }
+                default: break
+                }
+            }
             return { a, b, f in try operatorTable.call(site, receiver: nil, arguments: try evaluate(a, b, f)) }
         }
         if case .member(let base, _, _, _) = callee, case .outer(0, let slot)? = operand(base) {

@@ -237,6 +237,9 @@ public struct Arguments {
     /// The call's arguments as given, and which of them each parameter took:
     /// read through the plan, so a call allocates no per-parameter arrays.
     private let arguments: [Value]
+    /// A call of one argument passes it here rather than in an array: calls
+    /// made per event (`just($0)`) then allocate nothing for it.
+    private let onlyArgument: Value?
     private let plan: [[Int]]
 
     init(site: OperatorTable.CallSite, signature: Int, receiver: Value?, arguments: [Value], plan: [[Int]]) {
@@ -244,12 +247,24 @@ public struct Arguments {
         self.signatureIndex = signature
         self.receiver = receiver
         self.arguments = arguments
+        self.onlyArgument = nil
         self.plan = plan
     }
 
+    init(site: OperatorTable.CallSite, signature: Int, receiver: Value?, onlyArgument: Value, plan: [[Int]]) {
+        self.site = site
+        self.signatureIndex = signature
+        self.receiver = receiver
+        self.arguments = []
+        self.onlyArgument = onlyArgument
+        self.plan = plan
+    }
+
+    private func argument(_ k: Int) -> Value { onlyArgument ?? arguments[k] }
+
     public func has(_ i: Int) -> Bool { !plan[i].isEmpty }
-    public func value(_ i: Int) -> Value? { plan[i].first.map { arguments[$0] } }
-    public func all(_ i: Int) -> [Value] { plan[i].map { arguments[$0] } }
+    public func value(_ i: Int) -> Value? { plan[i].first.map(argument) }
+    public func all(_ i: Int) -> [Value] { plan[i].map(argument) }
 
     private func convert<T>(_ i: Int, _ body: (Value) throws -> T) throws -> T? {
         guard let v = value(i) else { return nil }
@@ -460,6 +475,11 @@ public final class OperatorTable: Sendable {
             return true
         }
 
+        fileprivate func fits(_ argument: Value) -> Bool {
+            guard signature >= 0, checks.count == 1 else { return false }
+            return checks[0].type.accepts(argument) || checks[0].takesArrays && argument.isArray
+        }
+
         fileprivate func remember(_ signature: Int, _ plan: [[Int]]) {
             self.signature = signature
             self.plan = plan
@@ -471,6 +491,15 @@ public final class OperatorTable: Sendable {
             }
             self.checks = checks
         }
+    }
+
+    /// Calls the operator of a call site with one argument.
+    public func call(_ site: CallSite, receiver: Value?, argument: Value) throws -> Value {
+        if site.fits(argument) {
+            return try site.spec.signatures[site.signature].build(Arguments(site: site, signature: site.signature, receiver: receiver,
+                                                                           onlyArgument: argument, plan: site.plan))
+        }
+        return try call(site, receiver: receiver, arguments: [argument])
     }
 
     /// Calls the operator of a call site with these arguments.
