@@ -6,6 +6,9 @@ extension Compiler {
     struct CompiledArguments {
         var labels: [String?]
         var codes: [Code]
+        /// Each written argument's specialised form, if it has one (in the
+        /// order written, also once adapted to an operator's parameters).
+        var writtenDirects: [DirectCode?] = []
         /// Values of arguments that are literals, for static checks.
         var constants: [Value?]
         var spans: [Span]
@@ -16,11 +19,13 @@ extension Compiler {
 
     func compileArguments(_ arguments: [CallArgument], in scope: Scope) -> CompiledArguments {
         var codes: [Code] = []
+        var directs: [DirectCode?] = []
         var evaluate: (Frame) throws -> [Value] = { _ in [] }
         let count = arguments.count
         for argument in arguments {
             let code = compile(argument.value, in: scope)
             codes.append(code)
+            if specialising != nil { directs.append(lastDirect) }
             let before = evaluate
             evaluate = { frame in
                 var values = try before(frame)
@@ -33,7 +38,7 @@ extension Compiler {
         let constants = arguments.compactMap { Compiler.constant($0.value) }
         if constants.count == arguments.count { evaluate = { _ in constants } }
         return CompiledArguments(
-            labels: arguments.map(\.label), codes: codes,
+            labels: arguments.map(\.label), codes: codes, writtenDirects: directs,
             constants: arguments.map { Self.staticValue($0.value) }, spans: arguments.map(\.value.span), evaluate: evaluate)
     }
 
@@ -176,6 +181,8 @@ extension Compiler {
         if let dispatch = compileMethodDispatch(base, name, nameSpan, arguments, span, in: scope, fallback: hasOtherMeaning ? { receiver in
             self.compileValueMethodCall(receiver, name, nameSpan, arguments, span, in: scope)
         } : nil) {
+            // The fallback's specialised form is not this call's: the type decides.
+            directResult = nil
             return dispatch
         }
         // The operators that share a mutating method's name (`append`) take
@@ -184,6 +191,7 @@ extension Compiler {
         if let mutation = compileCollectionMutation(base, name, nameSpan, arguments, in: scope, fallback: operatorMayFit ? { receiver in
             self.compileValueMethodCall(receiver, name, nameSpan, arguments, span, in: scope)
         } : nil) {
+            directResult = nil
             return mutation
         }
         return compileValueMethodCall(base, name, nameSpan, arguments, span, in: scope)
@@ -207,7 +215,7 @@ extension Compiler {
             return { _ in .null }
         }
         let call = meaning.call, isHelper = meaning.isHelper
-        let receiver = compile(base, in: scope)
+        let receiver = compile(base, in: scope), receiverDirect = lastDirect
         var args = compileArguments(arguments, in: scope)
         // A helper's call is checked against its forms; a name shared with a
         // stream operator (`first`, `map`) may fit either, as the receiver
@@ -232,6 +240,9 @@ extension Compiler {
         }
         args = args.adapted(to: call, impliedAt: nameSpan)
         let invoke = operatorInvoker(call, nameSpan, args, span, check: helper == nil)
+        specialise {
+            directOperatorCall(call, receiver: (base, receiverDirect), arguments, args, helper: helperLabels.map { (name, $0) }, nameSpan, in: scope)
+        }
         return { frame in
             let value = try receiver(frame)
             // The same name on an array or a string is the collection helper.
@@ -245,6 +256,9 @@ extension Compiler {
     ) -> Code {
         let args = compileArguments(arguments, in: scope).adapted(to: call, impliedAt: nameSpan)
         let invoke = operatorInvoker(call, nameSpan, args, span, check: true)
+        if receiver == nil {
+            specialise { directOperatorCall(call, receiver: nil, arguments, args, helper: nil, nameSpan, in: scope) }
+        }
         return { frame in try invoke(try receiver?(frame), frame) }
     }
 
@@ -391,7 +405,7 @@ extension Compiler {
                   help: "it takes " + allowed.compactMap { $0.map { "\($0):" } }.joined(separator: ", ")
                       + (allowed.contains(nil) ? " or a trailing closure" : ""))
         }
-        let stream = compile(base, in: scope)
+        let stream = compile(base, in: scope), streamDirect = lastDirect
         let args = compileArguments(arguments, in: scope)
         let env = environment
         let location = self.location(span)
@@ -416,6 +430,7 @@ extension Compiler {
             }
         }
         let roles = args.labels.map(Handlers.role(of:))
+        specialise { directSubscription(streamDirect, arguments, args, span, in: scope) }
         return { frame in
             let observable = try located(location) { try stream(frame).asStream() }
             var handlers = Handlers()

@@ -54,6 +54,14 @@ final class Compiler {
     /// long script calls the same few operators thousands of times.
     private var meanings: [MeaningKey: MethodMeaning?] = [:]
 
+    /// While the body of a closure that may be specialised is compiled (see
+    /// Specialisation.swift): how many parameters the closure takes.
+    var specialising: Int?
+    /// The specialised form of the expression compiled last, if it has one.
+    var lastDirect: DirectCode?
+    /// Set by an expression's compile function, as its last act.
+    var directResult: DirectCode?
+
     func methodMeaning(_ name: String, labels: [String?]) -> MethodMeaning? {
         let key = MeaningKey(name: name, labels: labels)
         if let known = meanings[key] { return known }
@@ -154,7 +162,7 @@ final class Compiler {
 
     /// A statement that ends in `.print(...)` subscribes the stream, as
     /// `sink` does; any other expression is evaluated for its effects.
-    private func compileExpressionStatement(_ expr: Expr, in scope: Scope) -> Code {
+    func compileExpressionStatement(_ expr: Expr, in scope: Scope) -> Code {
         let code = compile(expr, in: scope)
         guard Self.subscribesItself(expr), case .call(_, _, let span) = expr else { return code }
         let env = environment
@@ -176,12 +184,22 @@ final class Compiler {
     // MARK: - Expressions
 
     func compile(_ expr: Expr, in scope: Scope) -> Code {
+        let code = compileExpression(expr, in: scope)
+        // What this expression's compile function specialised, after its
+        // parts (whose own forms it was made from) were compiled.
+        lastDirect = directResult
+        directResult = nil
+        return code
+    }
+
+    private func compileExpression(_ expr: Expr, in scope: Scope) -> Code {
         guard StackSpace.remaining() > 128 * 1024 else {
             error("expression too deeply nested to compile", expr.span, help: "split it with let bindings")
             return { _ in .null }
         }
         switch expr {
         case .literal(let value, _):
+            specialise { { _, _, _ in value } }
             return { _ in value }
         case .string(let parts, _):
             return compileInterpolation(parts, in: scope)
@@ -209,16 +227,21 @@ final class Compiler {
         case .binary(let op, let lhs, let rhs, let opSpan, _):
             return compileBinary(op, lhs, rhs, opSpan, in: scope)
         case .ternary(let condition, let whenTrue, let whenFalse, _):
-            let c = compile(condition, in: scope), t = compile(whenTrue, in: scope), f = compile(whenFalse, in: scope)
+            let c = compile(condition, in: scope), cd = lastDirect
+            let t = compile(whenTrue, in: scope), td = lastDirect
+            let f = compile(whenFalse, in: scope), fd = lastDirect
             let location = self.location(condition.span)
+            specialise { Self.directTernary(cd, td, fd, location) }
             return { frame in try located(location) { try c(frame).asBool() } ? try t(frame) : try f(frame) }
         case .member(let base, let name, let nameSpan, _):
             return compileMember(base, name, nameSpan, in: scope)
         case .subscriptAccess(let base, .tuple(let parts, [nil, "default"], _), let span):
             return compileDefaultedSubscript(base, parts[0], parts[1], span, in: scope)
         case .subscriptAccess(let base, let index, let span):
-            let b = compile(base, in: scope), i = compile(index, in: scope)
+            let b = compile(base, in: scope), bd = lastDirect
+            let i = compile(index, in: scope), id = lastDirect
             let location = self.location(span)
+            specialise { Self.directSubscript(bd, id, location) }
             return { frame in
                 let container = try b(frame), key = try i(frame)
                 return try located(location) { try container.subscripted(by: key) }
@@ -261,6 +284,7 @@ final class Compiler {
             return compileStaticMember(type, name, span, in: scope)
         }
         if let (depth, slot) = scope.lookup(name) {
+            specialise { directRead(depth: depth, slot: slot) }
             switch depth {
             case 0: return { frame in frame.slots[slot] }
             case 1: return { frame in frame.parent!.slots[slot] }
@@ -305,6 +329,7 @@ final class Compiler {
         closure.shorthandCount = Swift.max(closure.shorthandCount, n + 1)
         let depth = scope.depth(to: closure)
         if depth > 0 { return { frame in frame.ancestor(depth).slots[n] } }
+        specialise { directRead(depth: 0, slot: n) }
         return { frame in frame.slots[n] }
     }
 
@@ -312,6 +337,7 @@ final class Compiler {
     private func compileUnary(_ op: String, _ operand: Expr, _ span: Span, in scope: Scope) -> Code {
         let value = compile(operand, in: scope)
         let location = self.location(span)
+        specialise { Self.directUnary(op, lastDirect, location) }
         switch op {
         case "-": return { frame in try located(location) { try Value.negate(try value(frame)) } }
         default: return { frame in try located(location) { .bool(!(try value(frame).asBool())) } }
@@ -328,7 +354,17 @@ final class Compiler {
             left = innerLeft
         }
         var code = compile(left, in: scope)
-        for step in spine.reversed() { code = compileBinaryStep(step.op, code, step.rhs, step.opSpan, in: scope) }
+        var direct = lastDirect
+        var leftOperand: Expr? = left
+        for step in spine.reversed() {
+            code = compileBinaryStep(step.op, code, step.rhs, step.opSpan, in: scope)
+            // compileBinaryStep compiled the right side last.
+            if specialising != nil {
+                direct = directBinary(step.op, direct, lastDirect, left: leftOperand, right: step.rhs, location(step.opSpan), in: scope)
+            }
+            leftOperand = nil
+        }
+        specialise { direct }
         return code
     }
 
@@ -378,9 +414,10 @@ final class Compiler {
             let value = SwiftVocabulary.type(type)
             return { _ in value }
         }
-        let b = compile(base, in: scope)
+        let b = compile(base, in: scope), bd = lastDirect
         if let dynamic = compileDynamicMember(b, name, nameSpan, in: scope) { return dynamic }
         let location = self.location(nameSpan)
+        specialise { Self.directMember(bd, name, location) }
         return { frame in
             let value = try b(frame)
             return try located(location) { try value.member(name) }
@@ -409,15 +446,25 @@ final class Compiler {
             error("a closure with named parameters cannot also use $0", closure.span, help: "use the parameter names")
         }
         // The body's names may shadow the parameters (`var x = x`), as in Swift.
-        let body = compileBody(closure.body, in: Scope(kind: .block, parent: inner))
+        let block = Scope(kind: .block, parent: inner)
+        let parameterCount = declared?.count ?? shorthandSlots
+        let outer = specialising
+        defer { specialising = outer }
+        let body: Code
+        let direct: DirectCode?
+        if parameterCount <= 2, inner.methodScope == nil, let expressions = Self.expressionStatements(closure.body) {
+            // Compiled once, with a specialised form made alongside.
+            specialising = parameterCount
+            (body, direct) = compileSpecialisable(expressions, in: block)
+        } else {
+            specialising = nil
+            (body, direct) = (compileBody(closure.body, in: block), nil)
+        }
         let shape = ClosureShape(
             declared: declared?.count, shorthand: inner.shorthandCount, frameSize: inner.count,
             reusesFrame: !inner.createsClosures, updatesFirstParameter: inner.changedParameters.contains(0),
             location: location(closure.span))
-        if shape.parameterCount <= 2, inner.methodScope == nil,
-           let direct = DirectCompiler(file: file, environment: environment, scope: inner, parameterCount: shape.parameterCount,
-                                       typeMembers: typeMemberNames(in: inner), meaning: { [unowned self] in methodMeaning($0, labels: $1) })
-               .compile(body: closure.body) {
+        if let direct, shape.parameterCount == parameterCount {
             return { frame in .function(shape.makeDirectFunction(direct, captured: frame)) }
         }
         return { frame in .function(shape.makeFunction(body: body, captured: frame)) }
@@ -432,16 +479,6 @@ final class Compiler {
         }
     }
 
-    /// Member and method names of the script's types: a closure that uses
-    /// one needs the frame compile, which looks them up.
-    func typeMemberNames(in scope: Scope) -> Set<String> {
-        var names: Set<String> = []
-        for type in scope.visibleTypes {
-            names.formUnion(type.methods.keys)
-            names.formUnion(type.computed.keys)
-        }
-        return names
-    }
 }
 
 /// Runs `body`, giving any error without a location this one.

@@ -95,7 +95,7 @@ extension Compiler.CompiledArguments {
             }
         }
         let evaluate = self.evaluate
-        return Self(labels: call.labels, codes: codes, constants: constants, spans: spans,
+        return Self(labels: call.labels, codes: codes, writtenDirects: writtenDirects, constants: constants, spans: spans,
                     evaluate: { frame in call.arguments(try evaluate(frame)) })
     }
 }
