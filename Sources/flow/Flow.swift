@@ -110,6 +110,16 @@ enum Loader {
         }
     }
 
+    /// A script's warnings, or its errors reported (exit 3).
+    static func check(_ file: SourceFile) throws -> [Diagnostic] {
+        do {
+            return try Program.check(file, modules: IOModules.all)
+        } catch let list as DiagnosticList {
+            report(list)
+            throw ExitCode(ExitStatus.invalidScript.rawValue)
+        }
+    }
+
     static func compile(_ file: SourceFile, arguments: [String] = [], isolatingTests: Bool = false) throws -> Program {
         do {
             return try Program(file: file, console: Output.console, arguments: arguments, modules: IOModules.all, isolatingTests: isolatingTests)
@@ -295,9 +305,9 @@ struct Check: ParsableCommand {
         var status = ExitStatus.success
         for path in scripts {
             do {
-                let program = try Loader.compile(try Loader.load(path))
-                for warning in program.warnings { Output.err(warning.render(color: Output.colorOnStandardError)) }
-                let count = program.warnings.count
+                let warnings = try Loader.check(try Loader.load(path))
+                for warning in warnings { Output.err(warning.render(color: Output.colorOnStandardError)) }
+                let count = warnings.count
                 Output.out(count == 0 ? "\(path): no problems found" : "\(path): no errors, \(count) warning\(count == 1 ? "" : "s")")
             } catch let code as ExitCode {
                 if code.rawValue > status.rawValue { status = ExitStatus(rawValue: code.rawValue) ?? .invalidScript }

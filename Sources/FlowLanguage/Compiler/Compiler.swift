@@ -83,7 +83,10 @@ final class Compiler {
         var problems: [Diagnostic] = []
     }
 
-    func compileTopLevel(_ statements: [Statement], in scope: Scope) -> (body: [Code], tests: [CompiledTest]) {
+    /// With `keepingCode` false (`flow check`), each statement's code is
+    /// dropped once compiled: only the diagnostics are wanted, and a long
+    /// script's code would otherwise be held whole.
+    func compileTopLevel(_ statements: [Statement], in scope: Scope, keepingCode: Bool = true) -> (body: [Code], tests: [CompiledTest]) {
         var body: [Code] = []
         var tests: [CompiledTest] = []
         var testNames: [String: Span] = [:]
@@ -97,9 +100,10 @@ final class Compiler {
                 let testScope = Scope(kind: .test, parent: scope)
                 let testPrologue = hoist(statementsOfTest, in: testScope)
                 let code = statementsOfTest.map { compileStatement($0, in: testScope) }
-                tests.append(CompiledTest(name: name, span: span, scope: testScope, body: Self.prepending(testPrologue, to: code)))
+                tests.append(CompiledTest(name: name, span: span, scope: testScope, body: keepingCode ? Self.prepending(testPrologue, to: code) : []))
             } else {
-                body.append(compileStatement(statement, in: scope))
+                let code = compileStatement(statement, in: scope)
+                if keepingCode { body.append(code) }
             }
         }
         return (Self.prepending(prologue, to: body), tests)

@@ -27,7 +27,9 @@ enum FrontEnd {
     /// `isolatingTests`, errors inside a test block fail only that test (a
     /// class's tests are graded one by one): only errors outside every
     /// test block are thrown.
-    static func compile(_ file: SourceFile, in scope: Scope, environment: Environment, isolatingTests: Bool = false) throws -> Compiled {
+    static func compile(
+        _ file: SourceFile, in scope: Scope, environment: Environment, isolatingTests: Bool = false, keepingCode: Bool = true
+    ) throws -> Compiled {
         let (compiled, errors) = withLargeStack(size: 256 << 20) { () -> (Compiled, [Diagnostic]) in
             // The parser, and its tokens, go before compiling starts: a long
             // script's tokens take as much memory as its syntax tree.
@@ -40,8 +42,8 @@ enum FrontEnd {
             // A binding whose value did not parse is still declared, so
             // its uses are not reported as unknown names as well.
             for (name, span) in brokenBindings { _ = scope.declare(name, at: span) }
-            let (body, tests) = compiler.compileTopLevel(script.statements, in: scope)
-            let statements = script.statements.filter { if case .test = $0 { false } else { true } }
+            let (body, tests) = compiler.compileTopLevel(script.statements, in: scope, keepingCode: keepingCode)
+            let statements = keepingCode ? script.statements.filter { if case .test = $0 { false } else { true } } : []
             var compiled = Compiled(statements: statements, body: body, tests: tests, warnings: Diagnostic.inSourceOrder(compiler.warnings))
             compiled.testPoints = testPoints
             return (compiled, Diagnostic.inSourceOrder(parseDiagnostics + compiler.diagnostics))

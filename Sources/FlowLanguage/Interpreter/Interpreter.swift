@@ -45,6 +45,14 @@ public final class Program {
 
     public var testNames: [String] { tests.map(\.name) }
 
+    /// Compiles a script for its diagnostics alone (`flow check`): what
+    /// `init` would throw is thrown, and its warnings are returned. No code
+    /// is kept, so a long script is checked in the memory of its syntax.
+    public static func check(_ file: SourceFile, modules: [BuiltinModule] = []) throws -> [Diagnostic] {
+        let env = Environment(file: file, output: { _ in }, run: .virtual(name: file.path), arguments: [], modules: modules)
+        return try FrontEnd.compile(file, in: Scope(kind: .script, parent: nil), environment: env, keepingCode: false).warnings
+    }
+
     /// The script plays marble strings and nothing in it needs the wall
     /// clock: run in virtual time, it does the same, instantly, and its
     /// lanes are exact (on the live clock they would show scheduling).

@@ -25,6 +25,9 @@ struct Lexer {
         "(", ")", "[", "]", "{", "}", ",", ":", ".", "?", "!", "+", "-", "*", "/", "%", "<", ">", "=", "&", "\\", "@",
     ]
 
+    /// The next token, for a parser that reads as it goes.
+    mutating func nextToken() -> Token { next() }
+
     mutating func tokenize() -> [Token] {
         var tokens: [Token] = []
         while true {

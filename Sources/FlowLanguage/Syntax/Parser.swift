@@ -16,13 +16,15 @@ public struct Parser {
     static let stackReserve = 256 * 1024
 
     let file: SourceFile
-    var tokens: [Token]
+    var tokens: TokenBuffer
     var index = 0
     var newlineSignificant: [Bool] = [true]
     var nesting = 0
     /// Brackets opened and not yet closed, innermost last.
     var openers: [Token] = []
-    public internal(set) var diagnostics: [Diagnostic]
+    /// What the parser found wrong; the lexer's findings come with them in `diagnostics`.
+    var reported: [Diagnostic] = []
+    public var diagnostics: [Diagnostic] { tokens.lexerDiagnostics + reported }
     /// Names of `let`s whose value failed to parse: still declared, so
     /// their uses do not cascade into "unknown name" errors.
     public internal(set) var brokenBindings: [(name: String, span: Span)] = []
@@ -44,16 +46,12 @@ public struct Parser {
     struct Abort: Error {}
 
     public init(file: SourceFile) {
-        var lexer = Lexer(file: file)
-        tokens = lexer.tokenize()
-        diagnostics = lexer.diagnostics
+        tokens = TokenBuffer(Lexer(file: file))
         self.file = file
     }
 
     init(file: SourceFile, range: Range<Int>) {
-        var lexer = Lexer(file: file, range: range)
-        tokens = lexer.tokenize()
-        diagnostics = lexer.diagnostics
+        tokens = TokenBuffer(Lexer(file: file, range: range))
         self.file = file
         newlineSignificant = [false]
     }
@@ -76,7 +74,7 @@ public struct Parser {
                 // A `;` inside brackets separates nothing: reported, then
                 // read as the `,` it was meant to be.
                 if file.text(of: tokens[index].span) == ";" {
-                    diagnostics.append(Diagnostic("';' separates statements, not arguments or elements", in: file, at: tokens[index].span,
+                    reported.append(Diagnostic("';' separates statements, not arguments or elements", in: file, at: tokens[index].span,
                                                   help: "use ',' inside ( ) and [ ]"))
                     tokens[index].kind = .symbol(",")
                     break
@@ -91,7 +89,7 @@ public struct Parser {
         _ = peek()
         var i = index
         var remaining = offset
-        while remaining > 0, i < tokens.count - 1 {
+        while remaining > 0, tokens[i].kind != .end {
             i += 1
             if newlineSignificant.last == false && tokens[i].kind == .newline { continue }
             remaining -= 1
@@ -102,7 +100,7 @@ public struct Parser {
     @discardableResult
     mutating func advance() -> Token {
         let token = peek()
-        if index < tokens.count - 1 { index += 1 }
+        if tokens[index].kind != .end { index += 1 }
         return token
     }
 
@@ -154,7 +152,7 @@ public struct Parser {
         nesting += 1
         defer { nesting -= 1 }
         if nesting > Self.maximumNesting || StackSpace.remaining() < Self.stackReserve {
-            diagnostics.append(Diagnostic("expression nested too deeply (more than \(Self.maximumNesting) levels)", in: file, at: span,
+            reported.append(Diagnostic("expression nested too deeply (more than \(Self.maximumNesting) levels)", in: file, at: span,
                                           help: "split it with let bindings"))
             throw Abort()
         }
@@ -174,11 +172,14 @@ public struct Parser {
     mutating func parseStatements(context: Context) throws -> [Statement] {
         var statements: [Statement] = []
         while true {
+            // Tokens of finished top-level statements are never read again
+            // (but the one before, for `onSameLine`).
+            if context == .topLevel { tokens.release(before: index - 1) }
             while peek().kind == .newline { advance() }
             if peek().kind == .end || (context != .topLevel && check("}")) { return statements }
             if context == .switchCase, case .identifier(let word) = peek().kind, word == "case" || word == "default" { return statements }
             if context == .topLevel, check("}") {
-                diagnostics.append(Diagnostic("unmatched '}'", in: file, at: advance().span))
+                reported.append(Diagnostic("unmatched '}'", in: file, at: advance().span))
                 continue
             }
             do {
@@ -189,7 +190,7 @@ public struct Parser {
                                help: next.isSymbol("{") ? "a trailing closure must start on the same line as its call" : nil)
                 }
             } catch let failure as Failure {
-                diagnostics.append(failure.diagnostic)
+                reported.append(failure.diagnostic)
                 synchronize()
             }
         }
@@ -202,7 +203,7 @@ public struct Parser {
     mutating func skipImport(context: Context) throws -> Bool {
         // `import` used as a name (`import.x`, `import(1)`) is left to the
         // compiler, which reports it.
-        guard case .identifier("import") = peek().kind, index + 1 < tokens.count,
+        guard case .identifier("import") = peek().kind,
               !["=", "(", ".", "["].contains(where: { tokens[index + 1].isSymbol($0) }) else { return false }
         let importToken = advance()
         guard context == .topLevel else {
@@ -399,7 +400,7 @@ public struct Parser {
     mutating func parsePrefix() throws -> Expr {
         // `try`, `try?` and `try!`: errors travel as stream errors in flow
         // and stop a statement, so Swift's markers are read and dropped.
-        if case .identifier("try") = peek().kind, index + 1 < tokens.count, tokens[index + 1].kind != .newline,
+        if case .identifier("try") = peek().kind, tokens[index + 1].kind != .newline,
            !["=", ".", ")", ",", "]", "}", ":"].contains(where: { tokens[index + 1].isSymbol($0) }) {
             let marker = advance()
             if check("?") || check("!") { advance() }
@@ -467,7 +468,7 @@ public struct Parser {
             let token = peek()
             chained += 1
             if chained > Self.maximumChain || StackSpace.remaining() < Self.stackReserve {
-                diagnostics.append(Diagnostic("expression too long: more than \(Self.maximumChain) calls and members chained", in: file,
+                reported.append(Diagnostic("expression too long: more than \(Self.maximumChain) calls and members chained", in: file,
                                               at: token.span, help: "split the chain with let bindings"))
                 throw Abort()
             }
@@ -600,7 +601,7 @@ public struct Parser {
 
     mutating func skipTypeBody() -> Bool {
         if case .identifier(let word) = peek().kind, ["inout", "some", "any", "escaping"].contains(word),
-           index + 1 < tokens.count, tokens[index + 1].kind != .newline, !tokens[index + 1].isSymbol(",") {
+           tokens[index + 1].kind != .newline, !tokens[index + 1].isSymbol(",") {
             advance()
         }
         switch peek().kind {
@@ -753,9 +754,10 @@ public struct Parser {
                 var sub = Parser(file: file, range: range.start..<range.end)
                 sub.nesting = nesting
                 let expr = try sub.parseExpression()
-                diagnostics += sub.diagnostics
-                if sub.peek().kind != .end {
-                    throw fail("unexpected text in the interpolation", at: sub.peek().span)
+                let trailing = sub.peek()
+                reported += sub.diagnostics
+                if trailing.kind != .end {
+                    throw fail("unexpected text in the interpolation", at: trailing.span)
                 }
                 parts.append(.interpolation(expr))
             }
@@ -922,5 +924,57 @@ extension SourceFile {
             tests.append((name, token.span.start, points))
         }
         return tests
+    }
+}
+
+/// The parser's tokens, lexed as the parser reaches them and released once
+/// a top-level statement is parsed: a long script never holds all its
+/// tokens at once. Indices are the token's place in the whole file; past
+/// the end, every index reads the end token.
+final class TokenBuffer {
+    // Read at every token the parser looks at, by the one parser that owns
+    // it: without Swift's dynamic exclusivity checks, as in the runtime.
+    @exclusivity(unchecked) private var lexer: Lexer
+    @exclusivity(unchecked) private var tokens: [Token] = []
+    /// The index of `tokens[0]` in the whole file.
+    @exclusivity(unchecked) private var base = 0
+    @exclusivity(unchecked) private var ended = false
+    @exclusivity(unchecked) private var previous: TokenKind?
+
+    init(_ lexer: Lexer) {
+        self.lexer = lexer
+        tokens.reserveCapacity(64)
+    }
+
+    var lexerDiagnostics: [Diagnostic] { lexer.diagnostics }
+
+    subscript(i: Int) -> Token {
+        get {
+            fill(through: i)
+            return i - base < tokens.count ? tokens[i - base] : tokens[tokens.count - 1]
+        }
+        set {
+            fill(through: i)
+            if i - base < tokens.count { tokens[i - base] = newValue }
+        }
+    }
+
+    private func fill(through i: Int) {
+        while !ended, base + tokens.count <= i {
+            let token = lexer.nextToken()
+            // Blank lines and leading line breaks are one line break or none.
+            if token.kind == .newline, previous == .newline || previous == nil { continue }
+            previous = token.kind
+            tokens.append(token)
+            if token.kind == .end { ended = true }
+        }
+    }
+
+    /// Forgets the tokens before `i`.
+    func release(before i: Int) {
+        let count = Swift.min(i - base, tokens.count - 1)
+        guard count > 0 else { return }
+        tokens.removeFirst(count)
+        base += count
     }
 }

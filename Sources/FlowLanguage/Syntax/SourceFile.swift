@@ -86,13 +86,25 @@ public final class SourceFile: Sendable {
 }
 
 /// A half-open range of byte offsets in a source file.
+///
+/// Kept in 32 bits each (a script is at most 64 MiB): every token and every
+/// node of a syntax tree has one, and a long script has millions.
 public struct Span: Hashable, Sendable {
-    public var start: Int
-    public var end: Int
+    private var storedStart: Int32
+    private var storedEnd: Int32
+
+    public var start: Int {
+        get { Int(storedStart) }
+        set { storedStart = Int32(clamping: newValue) }
+    }
+    public var end: Int {
+        get { Int(storedEnd) }
+        set { storedEnd = Int32(clamping: newValue) }
+    }
 
     public init(_ start: Int, _ end: Int) {
-        self.start = start
-        self.end = Swift.max(start, end)
+        storedStart = Int32(clamping: start)
+        storedEnd = Int32(clamping: Swift.max(start, end))
     }
 
     public func to(_ other: Span) -> Span { Span(Swift.min(start, other.start), Swift.max(end, other.end)) }

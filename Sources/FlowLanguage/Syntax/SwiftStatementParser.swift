@@ -220,10 +220,10 @@ extension Parser {
             throw fail("expected 'else' after the conditions of guard", at: peek().span, help: "as in guard let v = x else { return }")
         }
         advance()
-        let reported = diagnostics.count
+        let reportedBefore = reported.count
         let (body, close) = try parseBlock("else block of the guard")
         // A statement of the block that did not parse is reported already.
-        if diagnostics.count > reported { return .guard(conditions, else: body, guardToken.span.to(close.span)) }
+        if reported.count > reportedBefore { return .guard(conditions, else: body, guardToken.span.to(close.span)) }
         let leaves: Bool
         switch body.last {
         case .return?, .break?, .continue?: leaves = true
@@ -496,7 +496,7 @@ extension Parser {
                             throw p.fail("expected a new line after this member", at: next.span)
                         }
                     } catch let failure as Failure {
-                        p.diagnostics.append(failure.diagnostic)
+                        p.reported.append(failure.diagnostic)
                         p.synchronize()
                     }
                 }
