@@ -98,6 +98,16 @@ import Testing
         try await browser.waitFor("the stop", "return document.getElementById('run-live').textContent === '▶ Run live' && document.getElementById('status').textContent === 'ok'")
         let ticks = try await browser.run("return document.getElementById('output').textContent.split('\\n').length") as? Int ?? 0
         #expect(ticks >= 3)
+
+        // Editing stops a live run, and the edited script is drawn.
+        try await browser.run("document.getElementById('run-live').click()")
+        try await browser.waitFor("the second live run", "return document.getElementById('status').textContent === 'running on the live clock…'")
+        try await browser.run("const e = document.getElementById('editor'); e.value = arguments[0]; e.dispatchEvent(new Event('input'))",
+                              [#"marbles(cold("-a-b|").map { $0 + "!" })"# + "\n"])
+        try await browser.waitFor("the edited script's diagram", """
+            return document.getElementById('run-live').textContent === '▶ Run live' && document.getElementById('run-live').hidden
+              && document.querySelector('#diagram').textContent.includes('map')
+            """)
     }
 }
 

@@ -206,6 +206,7 @@ function runLive() {
   if (state.live) { stopLive(); return; }
   const socket = new WebSocket((location.protocol === "https:" ? "wss://" : "ws://") + location.host + "/live");
   state.live = socket;
+  state.liveText = editor.value;
   state.generation++; // a render under way must not draw over the run
   $("run-live").textContent = "■ Stop";
   socket.onopen = () => socket.send(JSON.stringify({ text: editor.value, name: scriptName() }));
@@ -229,6 +230,8 @@ function finishLive(socket) {
   state.live = null;
   socket.close();
   $("run-live").textContent = "▶ Run live";
+  // Edited while it ran (which stopped it): draw what the editor holds now.
+  if (editor.value !== state.liveText) render();
 }
 
 $("run-live").onclick = runLive;
