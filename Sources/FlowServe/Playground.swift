@@ -126,11 +126,16 @@ final class Playground: Sendable {
         let modules = self.modules
         return AsyncStream { continuation in
             let printed = PrintedLines(keeping: Self.liveOutputLines)
+            // One snapshot at a time: a loop busy with its events (or with
+            // drawing a long run) is not handed a queue of them.
+            let drawing = NIOLockedValueBox(false)
             let ticker = Task {
                 while !Task.isCancelled {
                     try? await Task.sleep(for: Self.liveSnapshotInterval)
+                    guard drawing.withLockedValue({ busy in defer { busy = true }; return !busy }) else { continue }
                     // Drawn on the run's loop, where its lanes are recorded.
-                    remote.snapshot { diagrams, errors in
+                    let asked = remote.snapshot { diagrams, errors in
+                        defer { drawing.withLockedValue { $0 = false } }
                         let file = SourceFile(path: name, text: text)
                         var rendering = Rendering(drawing: diagrams, name: name, output: printed.text,
                                                   errors: errors.map { Self.problem($0, file: file) }, tests: [], inputs: [])
@@ -138,6 +143,7 @@ final class Playground: Sendable {
                         rendering.running = true
                         continuation.yield(rendering)
                     }
+                    if !asked { drawing.withLockedValue { $0 = false } }
                 }
             }
             continuation.onTermination = { _ in

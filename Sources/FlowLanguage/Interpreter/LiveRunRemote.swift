@@ -41,9 +41,13 @@ public final class LiveRunRemote: Sendable {
 
     /// Calls `receive` on the run's loop with the diagrams as they are now
     /// (the lanes of `marbles(...)` and each traced chain) and the stream
-    /// errors so far. Not called if the run has ended.
-    public func snapshot(_ receive: @escaping Snapshot) {
-        hooks.withLockedValue { $0.snapshot }?(Request(receive: receive))
+    /// errors so far. Not called if the run has ended. False when the run
+    /// has not started yet, so nothing was asked.
+    @discardableResult
+    public func snapshot(_ receive: @escaping Snapshot) -> Bool {
+        guard let snapshot = hooks.withLockedValue({ $0.snapshot }) else { return false }
+        snapshot(Request(receive: receive))
+        return true
     }
 
     /// Called by the run on its loop once it can be stopped and drawn.
