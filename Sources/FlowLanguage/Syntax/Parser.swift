@@ -950,6 +950,8 @@ final class TokenBuffer {
 
     subscript(i: Int) -> Token {
         get {
+            // Most reads are of a token already lexed.
+            if i - base < tokens.count { return tokens[i - base] }
             fill(through: i)
             return i - base < tokens.count ? tokens[i - base] : tokens[tokens.count - 1]
         }
