@@ -36,7 +36,7 @@ final class Playground: Sendable {
         return await withCheckedContinuation { continuation in
             // On a thread with a large stack, as the command line runs
             // scripts: a deep chain fails the same way here as there.
-            queue.async { continuation.resume(returning: withLargeStack { Self.renderNow(text, name: name, modules: modules) }) }
+            queue.async { continuation.resume(returning: withLargeStack { Self.runNow(text, name: name, modules: modules) }) }
         }
     }
 
@@ -64,33 +64,41 @@ final class Playground: Sendable {
         case failed(Rendering)
     }
 
-    static func renderNow(_ text: String, name: String, modules: [BuiltinModule]) -> Rendering {
-        let printed = PrintedLines()
+    /// Compiles and runs a script: in virtual time for an edit (`remote`
+    /// nil), or on the live clock, followed and stopped through `remote`.
+    static func runNow(_ text: String, name: String, modules: [BuiltinModule], printed: PrintedLines = PrintedLines(),
+                       remote: LiveRunRemote? = nil) -> Rendering {
         let file = SourceFile(path: name, text: text)
         let program: Program
         switch compile(file, console: printed.console, modules: modules) {
         case .program(let compiled): program = compiled
         case .failed(let failed): return failed
         }
+        let readsOutside = !program.usedModules.isDisjoint(with: outsideModules)
         // Only a script that runs in virtual time is run as it is typed:
         // one with timers would be drawn to the virtual-time limit on every
         // keystroke, and one that reads or writes outside must not touch
         // files or the network unasked.
-        if !program.usedModules.isDisjoint(with: outsideModules) || program.needsLiveClock {
+        if remote == nil, readsOutside || program.needsLiveClock {
             var rendering = Rendering(drawing: [], name: name, output: "", errors: [], tests: [], inputs: [])
             rendering.live = true
-            rendering.notRun = program.usedModules.isDisjoint(with: outsideModules)
-                ? "This script has timers: it runs on the wall clock. Run it live to watch its lanes grow (its tests run then too)."
-                : "This script reads or writes files or the network: it runs only when you run it live (its tests run then too)."
+            rendering.notRun = readsOutside
+                ? "This script reads or writes files or the network: it runs only when you run it live (its tests run then too)."
+                : "This script has timers: it runs on the wall clock. Run it live to watch its lanes grow (its tests run then too)."
             return rendering
         }
         program.drawsLanes = false
         program.reportsErrors = false
         program.tracesEverything = true
-        let outcome = program.run(virtual: true)
+        program.remote = remote
+        let outcome = program.run(virtual: remote == nil)
         let (tests, testErrors) = testResults(of: program, file: file)
-        return Rendering(drawing: outcome.laneDiagrams, name: name, output: printed.text, errors: errors(of: outcome, file: file) + testErrors,
-                         tests: tests, inputs: draggableLanes(of: outcome.laneDiagrams, in: file))
+        var rendering = Rendering(drawing: outcome.laneDiagrams, name: name, output: printed.text,
+                                  errors: errors(of: outcome, file: file) + testErrors, tests: tests,
+                                  // Only virtual-time lanes are dragged.
+                                  inputs: remote == nil ? draggableLanes(of: outcome.laneDiagrams, in: file) : [])
+        rendering.live = remote != nil
+        return rendering
     }
 
     /// A run's errors, and its failures as a whole (a run stopped at its limits).
@@ -126,6 +134,8 @@ final class Playground: Sendable {
         let modules = self.modules
         return AsyncStream { continuation in
             let printed = PrintedLines(keeping: Self.liveOutputLines)
+            // Where the snapshots' errors are placed: made once per run.
+            let file = SourceFile(path: name, text: text)
             // One snapshot at a time: a loop busy with its events (or with
             // drawing a long run) is not handed a queue of them.
             let drawing = NIOLockedValueBox(false)
@@ -136,7 +146,6 @@ final class Playground: Sendable {
                     // Drawn on the run's loop, where its lanes are recorded.
                     let asked = remote.snapshot { diagrams, errors in
                         defer { drawing.withLockedValue { $0 = false } }
-                        let file = SourceFile(path: name, text: text)
                         var rendering = Rendering(drawing: diagrams, name: name, output: printed.text,
                                                   errors: errors.map { Self.problem($0, file: file) }, tests: [], inputs: [])
                         rendering.live = true
@@ -151,31 +160,12 @@ final class Playground: Sendable {
                 remote.stop()
             }
             liveRuns.async {
-                let final = withLargeStack { Self.runLiveNow(text, name: name, modules: modules, remote: remote, printed: printed) }
+                let final = withLargeStack { Self.runNow(text, name: name, modules: modules, printed: printed, remote: remote) }
                 ticker.cancel()
                 continuation.yield(final)
                 continuation.finish()
             }
         }
-    }
-
-    static func runLiveNow(_ text: String, name: String, modules: [BuiltinModule], remote: LiveRunRemote, printed: PrintedLines) -> Rendering {
-        let file = SourceFile(path: name, text: text)
-        let program: Program
-        switch compile(file, console: printed.console, modules: modules) {
-        case .program(let compiled): program = compiled
-        case .failed(let failed): return failed
-        }
-        program.drawsLanes = false
-        program.reportsErrors = false
-        program.tracesEverything = true
-        program.remote = remote
-        let outcome = program.run(virtual: false)
-        let (tests, testErrors) = testResults(of: program, file: file)
-        var rendering = Rendering(drawing: outcome.laneDiagrams, name: name, output: printed.text,
-                                  errors: errors(of: outcome, file: file) + testErrors, tests: tests, inputs: [])
-        rendering.live = true
-        return rendering
     }
 
     static func problem(_ diagnostic: Diagnostic) -> Rendering.Problem {
@@ -194,13 +184,13 @@ final class Playground: Sendable {
     /// literal in the script.
     static func draggableLanes(of diagrams: [LaneDiagram], in file: SourceFile) -> [Rendering.DraggableLane] {
         var found: [Rendering.DraggableLane] = []
+        let utf16 = Array(file.text.utf16)
         for (d, diagram) in diagrams.enumerated() {
             for (l, lane) in diagram.lanes.enumerated() {
                 guard let node = lane.node, node is ColdStream || node is HotStream,
                       let location = node.location, location.file == file.path,
                       let literal = stringLiteral(at: file.offset(line: location.line, column: location.column), in: file.text)
                 else { continue }
-                let utf16 = Array(file.text.utf16)
                 let marble = String(decoding: utf16[literal.start..<literal.end], as: UTF16.self)
                 guard let firstEvent = MarbleEdit.firstEventSeen(in: marble, subscribedAt: lane.start ?? .zero) else { continue }
                 found.append(.init(diagram: d, lane: l, start: literal.start, end: literal.end, firstEvent: firstEvent))

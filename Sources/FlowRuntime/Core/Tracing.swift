@@ -90,7 +90,7 @@ public final class Tracer {
         }
         let index = records.count
         let parent = isTraced(node) || isWatched ? nil : innerOf
-        let subscribedFor = parent == nil ? nil : delivering.last.map { Cause(record: $0.record, event: records[$0.record].events.count - 1) }
+        let subscribedFor = parent == nil ? nil : eventBeingDelivered
         records.append(Record(node: node, parent: parent, subscriber: behind.record, subscribed: scheduler.now, subscribedFor: subscribedFor))
         latestRecord[ObjectIdentifier(node)] = index
         subscribing.append(node)
@@ -143,8 +143,8 @@ public final class Tracer {
     }
 
     fileprivate func record(_ event: Event, at time: TimeSpan, in index: Int) {
-        let cause = delivering.last.flatMap { $0.record == index ? nil : Cause(record: $0.record, event: records[$0.record].events.count - 1) }
-            ?? records[index].subscribedFor
+        let delivered = eventBeingDelivered
+        let cause = (delivered?.record == index ? nil : delivered) ?? records[index].subscribedFor
         records[index].events.append((time, event))
         records[index].causes.append(cause)
     }
@@ -153,6 +153,11 @@ public final class Tracer {
         if records[index].cancelled == nil && !(records[index].events.last?.event.isTerminal ?? false) {
             records[index].cancelled = time
         }
+    }
+
+    /// The event a traced stage is delivering right now: its record's latest.
+    private var eventBeingDelivered: Cause? {
+        delivering.last.map { Cause(record: $0.record, event: records[$0.record].events.count - 1) }
     }
 
     fileprivate func beginDelivery(_ index: Int) { delivering.append((index, subscribing.count)) }
