@@ -43,7 +43,8 @@ final class Compiler {
         return Suggestions.didYouMean(name, among: candidates())
     }
 
-    func location(_ span: Span) -> SourceLocation { file.location(of: span.start) }
+    func location(_ span: Span) -> SourceLocation { file.location(of: span.start, hint: &lineHint) }
+    private var lineHint = 0
 
     private struct MeaningKey: Hashable {
         let name: String
@@ -83,34 +84,39 @@ final class Compiler {
         var problems: [Diagnostic] = []
     }
 
-    /// With `keepingCode` false (`flow check`), each statement's code is
-    /// dropped once compiled: only the diagnostics are wanted, and a long
-    /// script's code would otherwise be held whole.
-    func compileTopLevel(_ statements: [Statement], in scope: Scope, keepingCode: Bool = true) -> (body: [Code], tests: [CompiledTest]) {
+    /// A script's top level as it is compiled, statement by statement.
+    struct TopLevel {
+        /// With `keepingCode` false (`flow check`), each statement's code is
+        /// dropped once compiled: only the diagnostics are wanted, and a
+        /// long script's code would otherwise be held whole.
+        let keepingCode: Bool
         var body: [Code] = []
         var tests: [CompiledTest] = []
         var testNames: [String: Span] = [:]
-        let prologue = hoist(statements, in: scope)
-        for statement in statements {
-            if case .test(let name, let statementsOfTest, let span) = statement {
-                if testNames[name] != nil {
-                    error("a test named \"\(name)\" is already declared", span, help: "give each test block its own name")
-                }
-                testNames[name] = span
-                let testScope = Scope(kind: .test, parent: scope)
-                let testPrologue = hoist(statementsOfTest, in: testScope)
-                let code = statementsOfTest.map { compileStatement($0, in: testScope) }
-                tests.append(CompiledTest(name: name, span: span, scope: testScope, body: keepingCode ? Self.prepending(testPrologue, to: code) : []))
-            } else {
-                let code = compileStatement(statement, in: scope)
-                if keepingCode { body.append(code) }
+    }
+
+    /// Compiles the next top-level statement. Without funcs or types in the
+    /// script (nothing to hoist), statements can be compiled as they are
+    /// parsed.
+    func compileTopLevel(_ statement: Statement, into topLevel: inout TopLevel, in scope: Scope) {
+        if case .test(let name, let statementsOfTest, let span) = statement {
+            if topLevel.testNames[name] != nil {
+                error("a test named \"\(name)\" is already declared", span, help: "give each test block its own name")
             }
+            topLevel.testNames[name] = span
+            let testScope = Scope(kind: .test, parent: scope)
+            let testPrologue = hoist(statementsOfTest, in: testScope)
+            let code = statementsOfTest.map { compileStatement($0, in: testScope) }
+            topLevel.tests.append(CompiledTest(name: name, span: span, scope: testScope,
+                                               body: topLevel.keepingCode ? Self.prepending(testPrologue, to: code) : []))
+        } else {
+            let code = compileStatement(statement, in: scope)
+            if topLevel.keepingCode { topLevel.body.append(code) }
         }
-        return (Self.prepending(prologue, to: body), tests)
     }
 
     /// The funcs of a statement list are made before its first statement runs.
-    private static func prepending(_ prologue: ((Frame) throws -> Void)?, to body: [Code]) -> [Code] {
+    static func prepending(_ prologue: ((Frame) throws -> Void)?, to body: [Code]) -> [Code] {
         guard let prologue, let first = body.first else { return body }
         return [{ frame in try prologue(frame); return try first(frame) }] + body.dropFirst()
     }

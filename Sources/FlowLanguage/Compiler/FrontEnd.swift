@@ -31,22 +31,43 @@ enum FrontEnd {
         _ file: SourceFile, in scope: Scope, environment: Environment, isolatingTests: Bool = false, keepingCode: Bool = true
     ) throws -> Compiled {
         let (compiled, errors) = withLargeStack(size: 256 << 20) { () -> (Compiled, [Diagnostic]) in
-            // The parser, and its tokens, go before compiling starts: a long
-            // script's tokens take as much memory as its syntax tree.
-            let (script, parseDiagnostics, brokenBindings, testPoints) = {
-                var parser = Parser(file: file)
-                let script = parser.parseScript()
-                return (script, parser.diagnostics, parser.brokenBindings, parser.testPoints)
-            }()
+            var parser = Parser(file: file)
             let compiler = Compiler(file: file, environment: environment)
-            // A binding whose value did not parse is still declared, so
-            // its uses are not reported as unknown names as well.
-            for (name, span) in brokenBindings { _ = scope.declare(name, at: span) }
-            let (body, tests) = compiler.compileTopLevel(script.statements, in: scope, keepingCode: keepingCode)
-            let statements = keepingCode ? script.statements.filter { if case .test = $0 { false } else { true } } : []
-            var compiled = Compiled(statements: statements, body: body, tests: tests, warnings: Diagnostic.inSourceOrder(compiler.warnings))
-            compiled.testPoints = testPoints
-            return (compiled, Diagnostic.inSourceOrder(parseDiagnostics + compiler.diagnostics))
+            var topLevel = Compiler.TopLevel(keepingCode: keepingCode)
+            var kept: [Statement] = []
+            var prologue: ((Frame) throws -> Void)?
+            // A binding whose value did not parse is still declared, so its
+            // uses are not reported as unknown names as well.
+            var brokenDeclared = 0
+            func declareBrokenBindings() {
+                for (name, span) in parser.brokenBindings.dropFirst(brokenDeclared) { _ = scope.declare(name, at: span) }
+                brokenDeclared = parser.brokenBindings.count
+            }
+            func compileNext(_ statement: Statement) {
+                compiler.compileTopLevel(statement, into: &topLevel, in: scope)
+                if keepingCode, !statement.isTest { kept.append(statement) }
+            }
+            if file.mayDeclareFunctionsOrTypes {
+                // A func or a type is seen by every statement, also those
+                // before it: the whole file is parsed first.
+                let statements = parser.parseScript().statements
+                declareBrokenBindings()
+                prologue = compiler.hoist(statements, in: scope)
+                for statement in statements { compileNext(statement) }
+            } else {
+                // Each statement is compiled as soon as it is parsed, and
+                // then dropped by `flow check`: a long script's syntax tree
+                // is never held whole.
+                while let statement = parser.nextTopLevelStatement() {
+                    declareBrokenBindings()
+                    compileNext(statement)
+                }
+                declareBrokenBindings()
+            }
+            var compiled = Compiled(statements: kept, body: Compiler.prepending(prologue, to: topLevel.body), tests: topLevel.tests,
+                                    warnings: Diagnostic.inSourceOrder(compiler.warnings))
+            compiled.testPoints = parser.testPoints
+            return (compiled, Diagnostic.inSourceOrder(parser.diagnostics + compiler.diagnostics))
         }
         guard !errors.isEmpty else { return compiled }
         guard isolatingTests else { throw DiagnosticList(Diagnostic.inSourceOrder(errors + compiled.warnings)) }

@@ -48,7 +48,7 @@ enum SwiftVocabulary {
     /// `[String: Int]`, `Outer.Inner`), if it is one.
     static func typeName(_ expr: Expr) -> String? {
         switch expr {
-        case .name(let name, _): return name.first?.isUppercase == true ? name : nil
+        case .name(let name, _): return name.isCapitalised ? name : nil
         case .member(let base, let name, _, _): return typeName(base).map { "\($0).\(name)" }
         case .array(let elements, _) where elements.count == 1: return typeName(elements[0]).map { "[\($0)]" }
         case .dictionary(let pairs, _) where pairs.count == 1:

@@ -111,6 +111,10 @@ public enum Statement {
     }
 }
 
+extension Statement {
+    var isTest: Bool { if case .test = self { true } else { false } }
+}
+
 /// One condition of `if`, `guard` or `while`; a list of them is joined
 /// with `&&`, and names bound by one are visible to the next.
 public enum Condition {

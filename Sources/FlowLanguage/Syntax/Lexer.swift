@@ -32,9 +32,9 @@ struct Lexer {
         var tokens: [Token] = []
         while true {
             let token = next()
-            if token.kind == .newline, tokens.last?.kind == .newline || tokens.isEmpty { continue }
+            if token.kind.isNewline, tokens.last?.kind.isNewline ?? true { continue }
             tokens.append(token)
-            if token.kind == .end { return tokens }
+            if token.kind.isEnd { return tokens }
         }
     }
 

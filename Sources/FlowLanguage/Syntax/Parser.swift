@@ -70,7 +70,7 @@ public struct Parser {
 
     mutating func peek() -> Token {
         if newlineSignificant.last == false {
-            while tokens[index].kind == .newline {
+            while tokens[index].kind.isNewline {
                 // A `;` inside brackets separates nothing: reported, then
                 // read as the `,` it was meant to be.
                 if file.text(of: tokens[index].span) == ";" {
@@ -89,9 +89,9 @@ public struct Parser {
         _ = peek()
         var i = index
         var remaining = offset
-        while remaining > 0, tokens[i].kind != .end {
+        while remaining > 0, !tokens[i].kind.isEnd {
             i += 1
-            if newlineSignificant.last == false && tokens[i].kind == .newline { continue }
+            if newlineSignificant.last == false && tokens[i].kind.isNewline { continue }
             remaining -= 1
         }
         return tokens[i]
@@ -100,7 +100,7 @@ public struct Parser {
     @discardableResult
     mutating func advance() -> Token {
         let token = peek()
-        if tokens[index].kind != .end { index += 1 }
+        if !tokens[index].kind.isEnd { index += 1 }
         return token
     }
 
@@ -119,7 +119,7 @@ public struct Parser {
     /// blames the bracket that was never closed.
     mutating func close(_ symbol: String, opened: Token, _ what: String) throws -> Token {
         if let token = accept(symbol) { return token }
-        if peek().kind == .end, case .symbol(let open) = opened.kind {
+        if peek().kind.isEnd, case .symbol(let open) = opened.kind {
             throw fail("'\(open)' is never closed", at: opened.span, help: "add '\(symbol)' where the \(what) ends")
         }
         throw fail("expected '\(symbol)' to close the \(what)", at: peek().span)
@@ -172,27 +172,63 @@ public struct Parser {
     mutating func parseStatements(context: Context) throws -> [Statement] {
         var statements: [Statement] = []
         while true {
-            // Tokens of finished top-level statements are never read again
-            // (but the one before, for `onSameLine`).
-            if context == .topLevel { tokens.release(before: index - 1) }
-            while peek().kind == .newline { advance() }
-            if peek().kind == .end || (context != .topLevel && check("}")) { return statements }
-            if context == .switchCase, case .identifier(let word) = peek().kind, word == "case" || word == "default" { return statements }
-            if context == .topLevel, check("}") {
-                reported.append(Diagnostic("unmatched '}'", in: file, at: advance().span))
-                continue
+            switch try parseNext(context: context) {
+            case .statement(let statement): statements.append(statement)
+            case .skipped: continue
+            case .end: return statements
             }
-            do {
-                if try !skipImport(context: context) { statements.append(try parseStatement(context: context)) }
-                let next = peek()
-                if next.kind != .newline && next.kind != .end && !(context != .topLevel && next.isSymbol("}")) {
-                    throw fail("expected a new line after this statement", at: next.span,
-                               help: next.isSymbol("{") ? "a trailing closure must start on the same line as its call" : nil)
+        }
+    }
+
+    /// The script's next top-level statement, or nil at its end. What does
+    /// not parse is reported and skipped.
+    public mutating func nextTopLevelStatement() -> Statement? {
+        do {
+            while true {
+                switch try parseNext(context: .topLevel) {
+                case .statement(let statement): return statement
+                case .skipped: continue
+                case .end: return nil
                 }
-            } catch let failure as Failure {
-                reported.append(failure.diagnostic)
-                synchronize()
             }
+        } catch {
+            // Nested too deeply: reported, and the rest of the file is not read.
+            return nil
+        }
+    }
+
+    private enum Step {
+        case statement(Statement)
+        /// An `import`, a statement that did not parse, a stray `}`.
+        case skipped
+        case end
+    }
+
+    private mutating func parseNext(context: Context) throws -> Step {
+        // Tokens of finished top-level statements are never read again
+        // (but the one before, for `onSameLine`).
+        if context == .topLevel { tokens.release(before: index - 1) }
+        while peek().kind.isNewline { advance() }
+        if peek().kind.isEnd || (context != .topLevel && check("}")) { return .end }
+        if context == .switchCase, case .identifier(let word) = peek().kind, word == "case" || word == "default" { return .end }
+        if context == .topLevel, check("}") {
+            reported.append(Diagnostic("unmatched '}'", in: file, at: advance().span))
+            return .skipped
+        }
+        // A statement followed by more on its line is kept, and the rest reported.
+        var statement: Statement?
+        do {
+            statement = try skipImport(context: context) ? nil : try parseStatement(context: context)
+            let next = peek()
+            if !next.kind.isNewline && !next.kind.isEnd && !(context != .topLevel && next.isSymbol("}")) {
+                throw fail("expected a new line after this statement", at: next.span,
+                           help: next.isSymbol("{") ? "a trailing closure must start on the same line as its call" : nil)
+            }
+            return statement.map(Step.statement) ?? .skipped
+        } catch let failure as Failure {
+            reported.append(failure.diagnostic)
+            synchronize()
+            return statement.map(Step.statement) ?? .skipped
         }
     }
 
@@ -211,7 +247,7 @@ public struct Parser {
         }
         if let kind = peek().labelText, Self.importKinds.contains(kind) { advance() }
         guard peek().labelText != nil else {
-            let atEnd = peek().kind == .newline || peek().kind == .end
+            let atEnd = peek().kind.isNewline || peek().kind.isEnd
             throw fail("expected a module name after 'import'", at: atEnd ? importToken.span : peek().span)
         }
         advance()
@@ -238,7 +274,7 @@ public struct Parser {
         if word == "fallthrough" { return (construct.message, construct.help) }
         let next = tokens[index + 1]
         // Only where the word starts a construct: `repeat {`, not `repeat(2)` on its own.
-        if next.kind == .newline || next.kind == .end || ["=", ".", ",", ")"].contains(where: { next.isSymbol($0) }) { return nil }
+        if next.kind.isNewline || next.kind.isEnd || ["=", ".", ",", ")"].contains(where: { next.isSymbol($0) }) { return nil }
         if construct.needsBrace && !next.isSymbol("{") { return nil }
         return (construct.message, construct.help)
     }
@@ -313,7 +349,7 @@ public struct Parser {
         if first.isKeyword(.return) {
             advance()
             guard returnAllowed else { throw fail("'return' can only be used inside a closure or a func", at: first.span) }
-            if peek().kind == .newline || peek().kind == .end || check("}") { return .return(nil, first.span) }
+            if peek().kind.isNewline || peek().kind.isEnd || check("}") { return .return(nil, first.span) }
             let value = try parseExpression()
             return .return(value, first.span.to(value.span))
         }
@@ -400,7 +436,7 @@ public struct Parser {
     mutating func parsePrefix() throws -> Expr {
         // `try`, `try?` and `try!`: errors travel as stream errors in flow
         // and stop a statement, so Swift's markers are read and dropped.
-        if case .identifier("try") = peek().kind, tokens[index + 1].kind != .newline,
+        if case .identifier("try") = peek().kind, !tokens[index + 1].kind.isNewline,
            !["=", ".", ")", ",", "]", "}", ":"].contains(where: { tokens[index + 1].isSymbol($0) }) {
             let marker = advance()
             if check("?") || check("!") { advance() }
@@ -576,7 +612,7 @@ public struct Parser {
     private static func isCollectionType(_ expr: Expr) -> Bool {
         func isType(_ expr: Expr) -> Bool {
             switch expr {
-            case .name(let name, _): return name.first?.isUppercase == true
+            case .name(let name, _): return name.isCapitalised
             case .member(let base, _, _, _): return isType(base)
             default: return isCollectionType(expr)
             }
@@ -601,7 +637,7 @@ public struct Parser {
 
     mutating func skipTypeBody() -> Bool {
         if case .identifier(let word) = peek().kind, ["inout", "some", "any", "escaping"].contains(word),
-           tokens[index + 1].kind != .newline, !tokens[index + 1].isSymbol(",") {
+           !tokens[index + 1].kind.isNewline, !tokens[index + 1].isSymbol(",") {
             advance()
         }
         switch peek().kind {
@@ -656,7 +692,7 @@ public struct Parser {
     /// after a capitalised name, and only when what follows the `>` is `(`,
     /// `.` or a trailing closure, so `a < b` is never read as one.
     mutating func skipGenericArguments(after name: String) {
-        guard name.first?.isUppercase == true, tokens[index].isSymbol("<") else { return }
+        guard name.isCapitalised, tokens[index].isSymbol("<") else { return }
         let start = index
         // `Future<Int, Never> { promise in ... }`: a trailing closure too.
         guard skipTypeArguments(), check("(") || check(".") || (check("{") && !noTrailingClosure && onSameLine(peek())) else {
@@ -668,7 +704,7 @@ public struct Parser {
     /// A `(`, `[` or `{` continues the expression only on the same line:
     /// otherwise it starts a new statement.
     func onSameLine(_ token: Token) -> Bool {
-        index == 0 || tokens[index - 1].kind != .newline
+        index == 0 || !tokens[index - 1].kind.isNewline
     }
 
     mutating func parseTrailingClosure() throws -> CallArgument? {
@@ -756,7 +792,7 @@ public struct Parser {
                 let expr = try sub.parseExpression()
                 let trailing = sub.peek()
                 reported += sub.diagnostics
-                if trailing.kind != .end {
+                if !trailing.kind.isEnd {
                     throw fail("unexpected text in the interpolation", at: trailing.span)
                 }
                 parts.append(.interpolation(expr))
@@ -908,7 +944,7 @@ extension SourceFile {
         let tokens = lexer.tokenize()
         var tests: [(name: String, start: Int, points: Int)] = []
         for (i, token) in tokens.enumerated().dropLast() where token.isKeyword(.test) {
-            guard i == 0 || tokens[i - 1].kind == .newline || tokens[i - 1].isSymbol("}") || tokens[i - 1].isSymbol(";"),
+            guard i == 0 || tokens[i - 1].kind.isNewline || tokens[i - 1].isSymbol("}") || tokens[i - 1].isSymbol(";"),
                   case .string(let segments) = tokens[i + 1].kind else { continue }
             let name = segments.map { segment in
                 switch segment {
@@ -939,7 +975,8 @@ final class TokenBuffer {
     /// The index of `tokens[0]` in the whole file.
     @exclusivity(unchecked) private var base = 0
     @exclusivity(unchecked) private var ended = false
-    @exclusivity(unchecked) private var previous: TokenKind?
+    /// No token yet, or the last one kept is a line break.
+    @exclusivity(unchecked) private var atLineStart = true
 
     init(_ lexer: Lexer) {
         self.lexer = lexer
@@ -965,10 +1002,10 @@ final class TokenBuffer {
         while !ended, base + tokens.count <= i {
             let token = lexer.nextToken()
             // Blank lines and leading line breaks are one line break or none.
-            if token.kind == .newline, previous == .newline || previous == nil { continue }
-            previous = token.kind
+            if token.kind.isNewline, atLineStart { continue }
+            atLineStart = token.kind.isNewline
             tokens.append(token)
-            if token.kind == .end { ended = true }
+            if token.kind.isEnd { ended = true }
         }
     }
 

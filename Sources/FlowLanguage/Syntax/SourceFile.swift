@@ -14,7 +14,7 @@ public final class SourceFile: Sendable {
     /// Lines (0-based) holding a byte outside ASCII. On the others a column
     /// is a byte count, so a location costs O(1) however long the line
     /// (a 100 000-term sum on one line compiles in linear time).
-    private let linesWithNonASCII: Set<Int>
+    private let linesWithNonASCII: LineSet
 
     /// Line endings may be `\n`, `\r\n` or a lone `\r` (old Mac files): all
     /// are read as `\n`, so offsets, lines and the lexer see one form.
@@ -29,7 +29,7 @@ public final class SourceFile: Sendable {
         }
         self.bytes = bytes
         var starts = [0]
-        var nonASCII = Set<Int>()
+        var nonASCII = LineSet()
         for (i, b) in bytes.enumerated() {
             if b == UInt8(ascii: "\n") { starts.append(i + 1) } else if b >= 0x80 { nonASCII.insert(starts.count - 1) }
         }
@@ -55,21 +55,62 @@ public final class SourceFile: Sendable {
 
     /// 1-based line and column (in characters) of a byte offset.
     public func lineAndColumn(of offset: Int) -> (line: Int, column: Int) {
+        var hint = 0
+        return lineAndColumn(of: offset, hint: &hint)
+    }
+
+    /// `hint` is the 0-based line found by the previous call: a compiler
+    /// reads the file front to back, so the next offset is mostly on that
+    /// line or the next, found without a search.
+    func lineAndColumn(of offset: Int, hint: inout Int) -> (line: Int, column: Int) {
         let offset = Swift.min(Swift.max(offset, 0), bytes.count)
-        var low = 0, high = lineStarts.count - 1
-        while low < high {
-            let mid = (low + high + 1) / 2
-            if lineStarts[mid] <= offset { low = mid } else { high = mid - 1 }
-        }
+        let low = lineIndex(of: offset, near: hint)
+        hint = low
         let start = lineStarts[low]
         guard linesWithNonASCII.contains(low) else { return (low + 1, offset - start + 1) }
         let column = String(decoding: bytes[start..<offset], as: UTF8.self).count + 1
         return (low + 1, column)
     }
 
+    private func lineIndex(of offset: Int, near hint: Int) -> Int {
+        let last = lineStarts.count - 1
+        var line = Swift.min(Swift.max(hint, 0), last)
+        while line <= Swift.min(hint + 1, last), lineStarts[line] <= offset {
+            if line == last || offset < lineStarts[line + 1] { return line }
+            line += 1
+        }
+        var low = 0, high = last
+        while low < high {
+            let mid = (low + high + 1) / 2
+            if lineStarts[mid] <= offset { low = mid } else { high = mid - 1 }
+        }
+        return low
+    }
+
+    func location(of offset: Int, hint: inout Int) -> SourceLocation {
+        let (line, column) = lineAndColumn(of: offset, hint: &hint)
+        return SourceLocation(file: path, line: line, column: column)
+    }
+
     public func location(of offset: Int) -> SourceLocation {
         let (line, column) = lineAndColumn(of: offset)
         return SourceLocation(file: path, line: line, column: column)
+    }
+
+    /// Whether the text may declare a func or a type (it has one of the
+    /// words, anywhere). Without them, nothing in a statement list is
+    /// visible before its statement, and each statement can be compiled as
+    /// soon as it is parsed.
+    var mayDeclareFunctionsOrTypes: Bool {
+        let words: [[UInt8]] = [Array("func".utf8), Array("struct".utf8), Array("enum".utf8)]
+        return bytes.withUnsafeBufferPointer { text in
+            for i in text.indices {
+                for word in words where text[i] == word[0] && i + word.count <= text.count {
+                    if (1..<word.count).allSatisfy({ text[i + $0] == word[$0] }) { return true }
+                }
+            }
+            return false
+        }
     }
 
     /// The text of a 1-based line, without its newline.
@@ -82,6 +123,20 @@ public final class SourceFile: Sendable {
 
     public func text(of span: Span) -> String {
         String(decoding: bytes[Swift.max(0, span.start)..<Swift.min(bytes.count, span.end)], as: UTF8.self)
+    }
+}
+
+/// A set of line numbers, one bit each.
+struct LineSet: Sendable {
+    private var words: [UInt64] = []
+
+    mutating func insert(_ line: Int) {
+        while words.count <= line >> 6 { words.append(0) }
+        words[line >> 6] |= 1 << UInt64(line & 63)
+    }
+
+    func contains(_ line: Int) -> Bool {
+        line >> 6 < words.count && words[line >> 6] & (1 << UInt64(line & 63)) != 0
     }
 }
 

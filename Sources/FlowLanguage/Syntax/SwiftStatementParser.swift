@@ -50,7 +50,7 @@ extension Parser {
         if check("(") || isWord("_") {
             let pattern = try parsePattern(binding: true)
             if let colon = accept(":"), !skipType() {
-                throw fail("expected a type after ':'", at: peek().kind == .newline ? colon.span : peek().span)
+                throw fail("expected a type after ':'", at: peek().kind.isNewline ? colon.span : peek().span)
             }
             _ = try expect("=", "'=' after the pattern")
             let value = try parseExpression()
@@ -64,7 +64,7 @@ extension Parser {
             // `let x: Int = 1`: the annotation is read and dropped.
             var typed = false
             if let colon = accept(":") {
-                guard skipType() else { throw fail("expected a type after ':'", at: peek().kind == .newline ? colon.span : peek().span) }
+                guard skipType() else { throw fail("expected a type after ':'", at: peek().kind.isNewline ? colon.span : peek().span) }
                 typed = true
             }
             if isVariable, typed, !check("=") {
@@ -158,7 +158,7 @@ extension Parser {
         defer { noTrailingClosure = trailingClosures }
         var conditions: [Condition] = []
         repeat {
-            while peek().kind == .newline { advance() }
+            while peek().kind.isNewline { advance() }
             if peek().isKeyword(.let) || isWord("var") {
                 let binder = advance()
                 let nameToken = advance()
@@ -207,7 +207,7 @@ extension Parser {
     /// where it follows, on this line or a later one.
     private mutating func takeFollowing(_ word: String) -> Bool {
         var i = index
-        while tokens[i].kind == .newline { i += 1 }
+        while tokens[i].kind.isNewline { i += 1 }
         guard isWord(word, at: i) else { return false }
         index = i + 1
         return true
@@ -304,8 +304,8 @@ extension Parser {
                 p.switchDepth += 1
                 defer { p.switchDepth -= 1 }
                 while true {
-                    while p.peek().kind == .newline { p.advance() }
-                    if p.check("}") || p.peek().kind == .end { return }
+                    while p.peek().kind.isNewline { p.advance() }
+                    if p.check("}") || p.peek().kind.isEnd { return }
                     let start = p.peek()
                     if p.check("@"), p.tokens[p.index + 1].labelText == "unknown" { p.advance(); p.advance() }
                     var patterns: [Pattern] = []
@@ -315,7 +315,7 @@ extension Parser {
                     } else if p.isWord("case") {
                         p.advance()
                         repeat {
-                            while p.peek().kind == .newline { p.advance() }
+                            while p.peek().kind.isNewline { p.advance() }
                             patterns.append(try p.parsePattern(binding: false))
                         } while p.accept(",") != nil
                         if p.isWord("where") {
@@ -360,7 +360,7 @@ extension Parser {
             let nameToken = advance()
             return try parseCaseArguments(type: nil, name: name, start: token.span, end: nameToken.span, binding: binding)
         }
-        if case .identifier(let typeName) = token.kind, typeName.first?.isUppercase == true, tokens[index + 1].isSymbol("."),
+        if case .identifier(let typeName) = token.kind, typeName.isCapitalised, tokens[index + 1].isSymbol("."),
            let name = tokens[index + 2].labelText, !tokens[index + 3].isSymbol(".") {
             advance()
             advance()
@@ -400,13 +400,13 @@ extension Parser {
         repeat {
             if check("<") { depth += 1 } else if check(">") { depth -= 1 }
             advance()
-        } while depth > 0 && peek().kind != .end && peek().kind != .newline
+        } while depth > 0 && !peek().kind.isEnd && !peek().kind.isNewline
     }
 
     /// Skips a `where T: Equatable` clause before a body.
     private mutating func skipWhereClause() {
         guard isWord("where") else { return }
-        while !check("{") && peek().kind != .newline && peek().kind != .end { advance() }
+        while !check("{") && !peek().kind.isNewline && !peek().kind.isEnd { advance() }
     }
 
     mutating func parseFunction(isMutating: Bool, isStatic: Bool) throws -> FunctionDeclaration {
@@ -487,12 +487,12 @@ extension Parser {
         try bracketed(open) { parser in
             try parser.withNewlines(significant: true) { p in
                 while true {
-                    while p.peek().kind == .newline { p.advance() }
-                    if p.check("}") || p.peek().kind == .end { return }
+                    while p.peek().kind.isNewline { p.advance() }
+                    if p.check("}") || p.peek().kind.isEnd { return }
                     do {
                         try p.parseMember(of: kind, named: name, into: &members)
                         let next = p.peek()
-                        if next.kind != .newline && !next.isSymbol("}") && next.kind != .end {
+                        if !next.kind.isNewline && !next.isSymbol("}") && !next.kind.isEnd {
                             throw p.fail("expected a new line after this member", at: next.span)
                         }
                     } catch let failure as Failure {
@@ -571,7 +571,7 @@ extension Parser {
         guard case .identifier(let name) = nameToken.kind else { throw fail("expected the property's name", at: nameToken.span) }
         var typed = false
         if let colon = accept(":") {
-            guard skipType() else { throw fail("expected a type after ':'", at: peek().kind == .newline ? colon.span : peek().span) }
+            guard skipType() else { throw fail("expected a type after ':'", at: peek().kind.isNewline ? colon.span : peek().span) }
             typed = true
         }
         if check("{") {
@@ -600,12 +600,12 @@ extension Parser {
 
     private mutating func parseGetter(_ name: String) throws -> [Statement] {
         var i = index + 1
-        while tokens[i].kind == .newline { i += 1 }
+        while tokens[i].kind.isNewline { i += 1 }
         guard isWord("get", at: i), tokens[i + 1].isSymbol("{") else { return try parseBlock("body of \(name)").body }
         let open = advance()
         index = i + 1
         let (body, _) = try parseBlock("getter of \(name)")
-        while peek().kind == .newline { advance() }
+        while peek().kind.isNewline { advance() }
         if isWord("set") {
             throw fail("flow has no property setters", at: peek().span, help: "write a mutating func that changes the stored properties")
         }

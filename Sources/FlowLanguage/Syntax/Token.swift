@@ -25,12 +25,25 @@ public enum TokenKind: Equatable, Sendable {
     case end
 }
 
+extension TokenKind {
+    var isNewline: Bool { if case .newline = self { true } else { false } }
+    var isEnd: Bool { if case .end = self { true } else { false } }
+}
+
 public struct Token: Sendable {
     public var kind: TokenKind
     public var span: Span
 
-    func isSymbol(_ s: String) -> Bool { kind == .symbol(s) }
-    func isKeyword(_ k: Keyword) -> Bool { kind == .keyword(k) }
+    // Matched, not compared with `==`: the parser asks these of almost
+    // every token, and building a `TokenKind` to compare copies its payload.
+    func isSymbol(_ s: String) -> Bool {
+        if case .symbol(let symbol) = kind { return symbol == s }
+        return false
+    }
+    func isKeyword(_ k: Keyword) -> Bool {
+        if case .keyword(let keyword) = kind { return keyword == k }
+        return false
+    }
 
     /// The token as an argument label or member name: an identifier, or a
     /// keyword (Swift allows both).
@@ -40,5 +53,16 @@ public struct Token: Sendable {
         case .keyword(let k): k.rawValue
         default: nil
         }
+    }
+}
+
+extension String {
+    /// Whether the name starts with a capital letter, as Swift's type names
+    /// do. Asked of every name the parser reads: ASCII without a look-up in
+    /// Unicode's tables.
+    var isCapitalised: Bool {
+        guard let byte = utf8.first else { return false }
+        if byte < 0x80 { return byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") }
+        return first!.isUppercase
     }
 }
