@@ -17,6 +17,35 @@ import Testing
         #expect(!actual.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty, "a malformed script must be reported")
         try expectGolden(actual, for: name, in: Self.folder)
     }
+
+    /// The malformed scripts without a func or a type: the front end
+    /// compiles each of their statements as soon as it is parsed.
+    static var streamedCases: [String] {
+        cases.filter { name in
+            let text = (try? String(contentsOf: folder.appendingPathComponent(name), encoding: .utf8)) ?? ""
+            return !SourceFile(path: name, text: text).mayDeclareFunctionsOrTypes
+        }
+    }
+
+    /// Compiling each statement as it is parsed must report what compiling
+    /// after the whole file is parsed does (as files with funcs are), in
+    /// the same words and places.
+    @Test(arguments: streamedCases)
+    func compilingWhileParsingReportsWhatCompilingAfterParsingDoes(_ name: String) throws {
+        let file = SourceFile(path: name, text: try String(contentsOf: Self.folder.appendingPathComponent(name), encoding: .utf8))
+        func problems(_ order: FrontEnd.Order) -> String {
+            let environment = Environment(file: file, output: { _ in }, run: .virtual(name: name), arguments: [], modules: [])
+            do {
+                _ = try FrontEnd.compile(file, in: Scope(kind: .script, parent: nil), environment: environment, order: order)
+                return ""
+            } catch {
+                return (error as? DiagnosticList)?.diagnostics.map { $0.render(color: false) }.joined(separator: "\n") ?? "\(error)"
+            }
+        }
+        let streamed = problems(.asParsed)
+        #expect(!streamed.isEmpty)
+        #expect(streamed == problems(.afterParsing))
+    }
 }
 
 /// Input no script writer means to write: none may crash, hang, or pass silently.

@@ -4,10 +4,13 @@ import FlowRuntime
 /// gather the diagnostics in source order. A script file (`Program`) and
 /// each REPL input (`Session`) both go through it.
 ///
-/// Parsing and compiling recurse once per nesting level: they run on a
-/// thread with a large stack whatever the caller's thread, and the syntax
-/// tree is released there too.
+/// Parsing and compiling recurse once per nesting level: they run on
+/// threads with a large stack whatever the caller's thread, and the syntax
+/// tree is released there too. A file without funcs or types is parsed on
+/// one thread while its statements are compiled on another (see `Order`).
 enum FrontEnd {
+    static let stackSize = 256 << 20
+
     struct Compiled {
         /// The top-level statements other than `test` blocks, each with its code.
         var statements: [Statement]
@@ -22,52 +25,60 @@ enum FrontEnd {
         var testPoints: [Int: Int] = [:]
     }
 
+    /// When statements are compiled. A func or a type is seen by every
+    /// statement of its list, also those before it: a file that may declare
+    /// one is parsed whole first. Others are compiled as they are parsed.
+    enum Order {
+        case asParsed, afterParsing
+    }
+
     /// Compiles statements into `scope`. Throws every error at once, with
     /// the warnings among them; nothing is compiled then. With
     /// `isolatingTests`, errors inside a test block fail only that test (a
     /// class's tests are graded one by one): only errors outside every
     /// test block are thrown.
     static func compile(
-        _ file: SourceFile, in scope: Scope, environment: Environment, isolatingTests: Bool = false, keepingCode: Bool = true
+        _ file: SourceFile, in scope: Scope, environment: Environment, isolatingTests: Bool = false, keepingCode: Bool = true,
+        order: Order? = nil
     ) throws -> Compiled {
-        let (compiled, errors) = withLargeStack(size: 256 << 20) { () -> (Compiled, [Diagnostic]) in
-            var parser = Parser(file: file)
+        let order = order ?? (file.mayDeclareFunctionsOrTypes ? .afterParsing : .asParsed)
+        let (compiled, errors) = withLargeStack(size: Self.stackSize) { () -> (Compiled, [Diagnostic]) in
             let compiler = Compiler(file: file, environment: environment)
             var topLevel = Compiler.TopLevel(keepingCode: keepingCode)
             var kept: [Statement] = []
             var prologue: ((Frame) throws -> Void)?
-            // A binding whose value did not parse is still declared, so its
-            // uses are not reported as unknown names as well.
-            var brokenDeclared = 0
-            func declareBrokenBindings() {
-                for (name, span) in parser.brokenBindings.dropFirst(brokenDeclared) { _ = scope.declare(name, at: span) }
-                brokenDeclared = parser.brokenBindings.count
-            }
+            let parseDiagnostics: [Diagnostic], testPoints: [Int: Int]
             func compileNext(_ statement: Statement) {
                 compiler.compileTopLevel(statement, into: &topLevel, in: scope)
                 if keepingCode, !statement.isTest { kept.append(statement) }
             }
-            if file.mayDeclareFunctionsOrTypes {
-                // A func or a type is seen by every statement, also those
-                // before it: the whole file is parsed first.
+            if order == .afterParsing {
+                var parser = Parser(file: file)
                 let statements = parser.parseScript().statements
-                declareBrokenBindings()
+                for (name, span) in parser.brokenBindings { _ = scope.declare(name, at: span) }
                 prologue = compiler.hoist(statements, in: scope)
                 for statement in statements { compileNext(statement) }
+                (parseDiagnostics, testPoints) = (parser.diagnostics, parser.testPoints)
             } else {
-                // Each statement is compiled as soon as it is parsed, and
-                // then dropped by `flow check`: a long script's syntax tree
-                // is never held whole.
-                while let statement = parser.nextTopLevelStatement() {
-                    declareBrokenBindings()
-                    compileNext(statement)
+                // Each statement is compiled as soon as it is parsed: the
+                // parser runs ahead on a thread of its own, and `flow check`
+                // drops each statement once compiled, so a long script's
+                // syntax tree is never held whole.
+                let handoff = StatementHandoff()
+                whileRunning({ handoff.parse(file) }, stackSize: Self.stackSize) {
+                    while let item = handoff.take() {
+                        switch item {
+                        case .statement(let statement): compileNext(statement)
+                        case .brokenBinding(let name, let span): _ = scope.declare(name, at: span)
+                        }
+                    }
                 }
-                declareBrokenBindings()
+                (parseDiagnostics, testPoints) = (handoff.diagnostics, handoff.testPoints)
             }
             var compiled = Compiled(statements: kept, body: Compiler.prepending(prologue, to: topLevel.body), tests: topLevel.tests,
                                     warnings: Diagnostic.inSourceOrder(compiler.warnings))
-            compiled.testPoints = parser.testPoints
-            return (compiled, Diagnostic.inSourceOrder(parser.diagnostics + compiler.diagnostics))
+            compiled.testPoints = testPoints
+            return (compiled, Diagnostic.inSourceOrder(parseDiagnostics + compiler.diagnostics))
         }
         guard !errors.isEmpty else { return compiled }
         guard isolatingTests else { throw DiagnosticList(Diagnostic.inSourceOrder(errors + compiled.warnings)) }
@@ -102,7 +113,7 @@ enum FrontEnd {
     static func compileExpression(
         _ file: SourceFile, under parent: Scope, environment: Environment, expected help: String
     ) throws -> (expr: Expr, code: Code, scope: Scope) {
-        let (result, errors) = withLargeStack(size: 256 << 20) { () -> ((Expr, Code, Scope)?, [Diagnostic]) in
+        let (result, errors) = withLargeStack(size: Self.stackSize) { () -> ((Expr, Code, Scope)?, [Diagnostic]) in
             var parser = Parser(file: file)
             let script = parser.parseScript()
             guard parser.diagnostics.isEmpty else { return (nil, parser.diagnostics) }

@@ -250,6 +250,20 @@ public func withLargeStack<T>(size: Int = 512 << 20, _ body: () throws -> T) ret
     }
 }
 
+/// Runs `background` on a thread of its own with `stackSize` bytes of stack
+/// while `body` runs on the calling thread, and returns once both have
+/// finished. Without a thread to spare, `background` runs first.
+public func whileRunning<T>(
+    _ background: @escaping @Sendable () -> Void, stackSize: Int = 512 << 20, _ body: () throws -> T
+) rethrows -> T {
+    guard let thread = spawnThread(stackSize: stackSize, background) else {
+        background()
+        return try body()
+    }
+    defer { pthread_join(thread, nil) }
+    return try body()
+}
+
 /// Written by a worker thread before it is joined, read after: the join
 /// orders the two accesses.
 private final class ResultSlot<T>: @unchecked Sendable {
