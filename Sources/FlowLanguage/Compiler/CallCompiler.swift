@@ -292,12 +292,12 @@ extension Compiler {
                     subject.send(try args.codes[0](frame))
                     return .null
                 }
-                return try operatorTable.call(site, receiver: target, arguments: try args.evaluate(frame))
+                return try OperatorTable.call(site, receiver: target, arguments: try args.evaluate(frame))
             }
         }
         return { target, frame in
             let values = try args.evaluate(frame)
-            let result = try operatorTable.call(site, receiver: target, arguments: values)
+            let result = try OperatorTable.call(site, receiver: target, arguments: values)
             if case .stream(let stream) = result, stream.origin == nil { stream.origin = origin }
             return result
         }

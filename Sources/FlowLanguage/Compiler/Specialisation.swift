@@ -195,7 +195,7 @@ extension Compiler {
                     subject.send(value)
                     return .null
                 }
-                return try operatorTable.call(site, receiver: target, arguments: [value])
+                return try OperatorTable.call(site, receiver: target, arguments: [value])
             }
         }
         if spec.name == "send", labels == [nil], let target = receiver?.code, let value = args.writtenDirects.first ?? nil {
@@ -205,7 +205,7 @@ extension Compiler {
                     subject.send(try value(a, b, f))
                     return .null
                 }
-                return try operatorTable.call(site, receiver: receiver, arguments: [try value(a, b, f)])
+                return try OperatorTable.call(site, receiver: receiver, arguments: [try value(a, b, f)])
             }
         }
         if let target = receiver?.code, let helper {
@@ -216,26 +216,26 @@ extension Compiler {
                 if !receiver.isStream {
                     return try located(location) { try CollectionHelpers.call(helper.name, on: receiver, labels: helper.labels, arguments: values) }
                 }
-                return try operatorTable.call(site, receiver: receiver, arguments: call.arguments(values))
+                return try OperatorTable.call(site, receiver: receiver, arguments: call.arguments(values))
             }
         }
         guard let receiver, let target = receiver.code else {
             if call.passesArgumentsAsWritten, arguments.count == 1 {
                 // One argument is handed over as it is, not in an array.
                 switch operand(arguments[0].value, in: scope) {
-                case .parameter(0)?: return { a, _, _ in try operatorTable.call(site, receiver: nil, argument: a) }
-                case .parameter(_)?: return { _, b, _ in try operatorTable.call(site, receiver: nil, argument: b) }
+                case .parameter(0)?: return { a, _, _ in try OperatorTable.call(site, receiver: nil, argument: a) }
+                case .parameter(_)?: return { _, b, _ in try OperatorTable.call(site, receiver: nil, argument: b) }
                 default: break
                 }
             }
-            return { a, b, f in try operatorTable.call(site, receiver: nil, arguments: try evaluate(a, b, f)) }
+            return { a, b, f in try OperatorTable.call(site, receiver: nil, arguments: try evaluate(a, b, f)) }
         }
         if case .outer(0, let slot)? = operand(receiver.expr, in: scope) {
-            return { a, b, f in try operatorTable.call(site, receiver: f.slots[slot], arguments: try evaluate(a, b, f)) }
+            return { a, b, f in try OperatorTable.call(site, receiver: f.slots[slot], arguments: try evaluate(a, b, f)) }
         }
         return { a, b, f in
             let value = try target(a, b, f)
-            return try operatorTable.call(site, receiver: value, arguments: try evaluate(a, b, f))
+            return try OperatorTable.call(site, receiver: value, arguments: try evaluate(a, b, f))
         }
     }
 

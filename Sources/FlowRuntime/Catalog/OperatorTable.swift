@@ -428,7 +428,7 @@ public final class OperatorTable: Sendable {
             throw FlowError("unknown operator '\(name)'", at: context.location)
         }
         guard let spelling else {
-            return try call(CallSite(spec, labels: labels, context: context, form: CallForm(name: name)),
+            return try Self.call(CallSite(spec, labels: labels, context: context, form: CallForm(name: name)),
                             receiver: receiver, arguments: arguments)
         }
         let adapted = spelling.adapt(labels)
@@ -440,7 +440,7 @@ public final class OperatorTable: Sendable {
         }
         let site = CallSite(spec, labels: adapted.map(\.label), context: context,
                             form: CallForm(name: name, numbersAreSeconds: spelling.takesSeconds))
-        return try call(site, receiver: receiver, arguments: values)
+        return try Self.call(site, receiver: receiver, arguments: values)
     }
 
     /// One place in a script that calls an operator (the language resolves
@@ -493,8 +493,9 @@ public final class OperatorTable: Sendable {
         }
     }
 
-    /// Calls the operator of a call site with one argument.
-    public func call(_ site: CallSite, receiver: Value?, argument: Value) throws -> Value {
+    /// Calls the operator of a call site with one argument. Static: a call
+    /// made per event reads no global.
+    public static func call(_ site: CallSite, receiver: Value?, argument: Value) throws -> Value {
         if site.fits(argument) {
             return try site.spec.signatures[site.signature].build(Arguments(site: site, signature: site.signature, receiver: receiver,
                                                                            onlyArgument: argument, plan: site.plan))
@@ -503,7 +504,7 @@ public final class OperatorTable: Sendable {
     }
 
     /// Calls the operator of a call site with these arguments.
-    public func call(_ site: CallSite, receiver: Value?, arguments: [Value]) throws -> Value {
+    public static func call(_ site: CallSite, receiver: Value?, arguments: [Value]) throws -> Value {
         if site.fits(arguments) {
             return try site.spec.signatures[site.signature].build(Arguments(site: site, signature: site.signature, receiver: receiver,
                                                                            arguments: arguments, plan: site.plan))

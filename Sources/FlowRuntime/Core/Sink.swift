@@ -203,6 +203,8 @@ struct InnerSet {
     /// Empties the set, disposing every member. Disposing an inner never
     /// calls back into its host, so the members can be walked in place.
     mutating func disposeAll() {
+        // Per event in switchLatest, which mostly has nothing running.
+        guard !members.isEmpty else { return }
         for inner in members {
             inner.slot = -1
             inner.dispose()

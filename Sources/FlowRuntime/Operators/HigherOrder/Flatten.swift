@@ -76,6 +76,9 @@ final class FlattenSink: Sink, InnerHost {
     private let scheduler: Scheduler
     private let strategy: FlattenStrategy
     private let transform: Function?
+    /// Whether the run is traced, asked once: a traced run subscribes every
+    /// inner stream, so the trace shows its lane.
+    private let traced: Bool
     @exclusivity(unchecked) private var active = InnerSet()
     @exclusivity(unchecked) private var queue = Deque<Observable>()
     @exclusivity(unchecked) private var outerDone = false
@@ -87,6 +90,7 @@ final class FlattenSink: Sink, InnerHost {
         self.scheduler = scheduler
         self.strategy = strategy
         self.transform = transform
+        self.traced = scheduler.tracer != nil
         super.init(downstream)
     }
 
@@ -100,12 +104,16 @@ final class FlattenSink: Sink, InnerHost {
 
     override func onNext(_ value: Value) {
         let inner: Observable
-        do {
-            inner = try (transform.map { try $0.call(value) } ?? value).asStream()
-        } catch {
-            return sendError(FlowError.wrap(error).located(at: nil))
+        if transform == nil, case .stream(let stream) = value {
+            inner = stream
+        } else {
+            do {
+                inner = try (transform.map { try $0.call(value) } ?? value).asStream()
+            } catch {
+                return sendError(FlowError.wrap(error).located(at: nil))
+            }
         }
-        if let scalar = inner as? JustNode, scheduler.tracer == nil {
+        if !traced, let scalar = inner as? JustNode {
             return deliverInPlace(scalar)
         }
         switch strategy {
