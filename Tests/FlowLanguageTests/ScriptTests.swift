@@ -54,3 +54,59 @@ import FlowRuntime
         }
     }
 }
+
+/// A live run stopped from outside (the page's Stop, through its
+/// `LiveRunRemote`) while its loop is busy, so the hop that cancels the run
+/// cannot run: what keeps the loop busy looks at the request and gives the
+/// loop back, and the statements after it do not start. The stop is asked
+/// from the console, when the busy statement prints, so it always comes
+/// while that statement runs.
+@Suite struct BusyLiveRunTests {
+    static let busyStatements = [
+        "range(0, 9223372036854775807).sink { if $0 == 0 { print(\"started\") } }",
+        "just(1).repeat().sink { _ in if !printed { print(\"started\") }; printed = true }",
+        "while true { if !printed { print(\"started\") }; printed = true }",
+    ]
+
+    @Test(arguments: busyStatements)
+    func theRemotesStopEndsABusyRun(_ busy: String) throws {
+        let remote = LiveRunRemote()
+        let captured = Captured()
+        let console = Console(out: { line in
+            captured.out.append(line)
+            if line == "started" { remote.stop() }
+        }, err: { captured.err.append($0) }, color: false)
+        let text = "var printed = false\n" + busy + "\nprint(\"not reached\")\n"
+        let program = try Program(file: SourceFile(path: "busy.flow", text: text), console: console)
+        program.remote = remote
+        // On a thread of its own: if the busy statement never gave the loop
+        // back, the test fails instead of hanging (the thread spins on).
+        let run = BackgroundRun(program)
+        guard run.done.wait(timeout: .now() + 30) == .success, let outcome = run.outcome else {
+            Issue.record("the run did not stop within 30 s of being asked")
+            return
+        }
+        #expect(outcome.interrupted)
+        #expect(captured.out == ["started"])
+        if busy.hasPrefix("while") {
+            #expect(outcome.errors.map(\.message) == ["loop stopped by the page's Stop"])
+            #expect(outcome.errors.first?.location?.line == 2)
+        }
+    }
+}
+
+/// A program's live run on a thread of its own; `outcome` is set before
+/// `done` is signalled.
+private final class BackgroundRun: @unchecked Sendable {
+    let program: Program
+    var outcome: Program.Outcome?
+    let done = DispatchSemaphore(value: 0)
+
+    init(_ program: Program) {
+        self.program = program
+        Thread { [self] in
+            outcome = self.program.run(virtual: false)
+            done.signal()
+        }.start()
+    }
+}

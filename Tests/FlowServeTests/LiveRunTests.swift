@@ -41,20 +41,6 @@ import Testing
         #expect((final["text"] as? String)?.contains("!") == true, "\(final["text"] ?? "")")
     }
 
-    /// An endless loop keeps the run's loop busy; the page's Stop still
-    /// ends it, with the loop's place.
-    @Test func stopEndsAnEndlessLoop() async throws {
-        let served = try ServedFolder()
-        let script = "var n = 0\nprint(\"started\")\nwhile true { n += 1 }\n"
-        // The loop keeps the run busy: no snapshot comes, so stop at once.
-        let messages = try await served.live(script, name: "loop.flow", stopAtOnce: true) { _ in true }
-        let final = try #require(messages.last)
-        #expect(final["running"] as? Bool == false)
-        let errors = final["errors"] as? [[String: Any]] ?? []
-        #expect(errors.first?["message"] as? String == "loop stopped by the page's Stop", "\(errors)")
-        #expect(errors.first?["line"] as? Int == 3)
-    }
-
     @Test func aLiveScriptThatEndsSaysSoAndRunsItsTests() async throws {
         let served = try ServedFolder()
         let script = """

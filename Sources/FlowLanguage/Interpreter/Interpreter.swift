@@ -161,17 +161,26 @@ public final class Program {
             liveRun = run
             // Ctrl-C (or the page's stop) cancels every subscription on the
             // loop, then stops it.
-            let interrupt = scheduler.makeCallback { (_: Bool) in
+            let hop = scheduler.makeCallback { (_: Bool) in
                 outcome.interrupted = true
                 run.cancelAll()
                 handle.stop()
             }
+            // Asked first, from the caller's thread: a `range` or a loop
+            // that keeps the loop busy sees it and gives the loop back.
+            let asked = scheduler.interruption ?? Interruption()
+            let interrupt: @Sendable (Bool) -> Void = { stop in
+                asked.request()
+                hop(stop)
+            }
+            environment.interruptRequested = { asked.isRequested }
             if stopsOnInterrupt {
                 interruption = SignalWatcher(signal: SIGINT) {
                     interrupt(true)
-                    // The loop may be busy with synchronous work (a long
-                    // `range` counted in one go) and never reach the hop:
-                    // Ctrl-C must still end the run.
+                    // The loop may be busy with synchronous work that does
+                    // not look at the request (a closure computing for
+                    // long) and never reach the hop: Ctrl-C must still
+                    // end the run.
                     loopEnded.arm(after: Program.interruptGrace) {
                         console.err("flow: stopped: the run was busy and did not stop within half a second")
                         _exit(130)
@@ -179,7 +188,6 @@ public final class Program {
                 }
             }
             if let remote {
-                environment.interruptRequested = { remote.isStopAsked }
                 environment.interruptedBy = "the page's Stop"
                 let (options, subscriptions) = (laneOptions, showsSubscriptions)
                 remote.attach(stop: interrupt, snapshot: scheduler.makeCallback { (request: LiveRunRemote.Request) in
@@ -243,7 +251,12 @@ public final class Program {
             run.marbles.scheduler.tracer = run.marbles.scheduler.tracer ?? Tracer()
         }
         do {
-            for statement in body { _ = try statement(frame) }
+            for statement in body {
+                // Stopped while a statement kept the loop busy: the rest
+                // of the script does not start.
+                if environment.interruptRequested() { break }
+                _ = try statement(frame)
+            }
             return []
         } catch {
             let failure = FlowError.wrap(error)

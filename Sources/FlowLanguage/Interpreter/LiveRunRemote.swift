@@ -35,10 +35,6 @@ public final class LiveRunRemote: Sendable {
         stop?(true)
     }
 
-    /// Whether `stop()` was called: asked by loops in the script (`while`,
-    /// `repeat`), which keep the loop busy and so never see the hop.
-    public var isStopAsked: Bool { hooks.withLockedValue { $0.stopAsked } }
-
     /// Calls `receive` on the run's loop with the diagrams as they are now
     /// (the lanes of `marbles(...)` and each traced chain) and the stream
     /// errors so far. Not called if the run has ended. False when the run

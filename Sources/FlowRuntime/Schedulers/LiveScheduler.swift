@@ -40,6 +40,7 @@ public final class LiveScheduler: Scheduler {
     public var isVirtual: Bool { false }
     /// Read at every subscription: without the dynamic exclusivity check.
     @exclusivity(unchecked) public var tracer: Tracer?
+    public let interruption: Interruption? = Interruption()
 
     public var now: TimeSpan {
         TimeSpan(nanoseconds: Int64(NIODeadline.now().uptimeNanoseconds) - Int64(start.uptimeNanoseconds))

@@ -1,3 +1,5 @@
+import NIOConcurrencyHelpers
+
 /// A clock and a serial queue of timed work. Every event of a run is
 /// delivered from the one thread that drives its scheduler.
 ///
@@ -21,9 +23,31 @@ public protocol Scheduler: AnyObject {
     func runState<State: AnyObject>(for owner: AnyObject, create: () -> State) -> State
     /// Records per-stage events of traced chains, when set.
     var tracer: Tracer? { get set }
+    /// Set from any thread when the run is to stop (Ctrl-C, a page's Stop);
+    /// nil where nothing can ask (virtual time bounds its loops instead).
+    var interruption: Interruption? { get }
+}
+
+/// A request to stop a run, made from any thread. Stopping cancels every
+/// subscription on the run's loop; a source that emits synchronously in a
+/// loop (`range`, a `repeat` of what ends at once) keeps that loop busy, so
+/// it looks here now and then and gives the loop back once asked.
+public final class Interruption: Sendable {
+    private let asked = NIOLockedValueBox(false)
+
+    public init() {}
+
+    public func request() { asked.withLockedValue { $0 = true } }
+
+    public var isRequested: Bool { asked.withLockedValue { $0 } }
+
+    /// How many values or rounds a synchronous loop runs between looks.
+    static let stride = 4096
 }
 
 extension Scheduler {
+    public var interruption: Interruption? { nil }
+
     @discardableResult
     public func schedule(after delay: TimeSpan, _ action: @escaping () -> Void) -> Disposable {
         schedule(at: now + delay, action)

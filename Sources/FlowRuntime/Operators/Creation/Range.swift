@@ -42,7 +42,13 @@ final class RangeNode: Observable {
         var i = start
         // Virtual time bounds a loop it cannot interrupt.
         let stop = count > VirtualScheduler.synchronousValueLimit && scheduler.isVirtual ? start + VirtualScheduler.synchronousValueLimit : end
+        let interruption = scheduler.interruption
         while i < end {
+            if (i - start) % Interruption.stride == 0, interruption?.isRequested == true {
+                // The run is being stopped: its subscriptions are cancelled
+                // once the loop is free.
+                return
+            }
             if i == stop {
                 return observer.onError(FlowError(
                     "range stopped after \(VirtualScheduler.synchronousValueLimit) values, the most one synchronous source emits in virtual time; is it meant to be endless?",

@@ -70,6 +70,10 @@ final class RetrySink: Sink, InnerHost {
                 return sendError(FlowError(
                     "\(name) re-subscribed \(VirtualScheduler.synchronousValueLimit) times without time passing, the most virtual time allows; is the count meant to be endless?"))
             }
+            if rounds % Interruption.stride == 0, scheduler.interruption?.isRequested == true {
+                subscribing = false
+                return
+            }
             resubscribeRequested = false
             let inner = InnerObserver(host: self, index: 0)
             attempt = inner
