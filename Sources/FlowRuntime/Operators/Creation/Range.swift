@@ -42,12 +42,14 @@ final class RangeNode: Observable {
         var i = start
         // Virtual time bounds a loop it cannot interrupt.
         let stop = count > VirtualScheduler.synchronousValueLimit && scheduler.isVirtual ? start + VirtualScheduler.synchronousValueLimit : end
-        let interruption = scheduler.interruption
+        var untilLook = Interruption.stride
         while i < end {
-            if (i - start) % Interruption.stride == 0, interruption?.isRequested == true {
+            untilLook -= 1
+            if untilLook == 0 {
+                untilLook = Interruption.stride
                 // The run is being stopped: its subscriptions are cancelled
                 // once the loop is free.
-                return
+                if scheduler.interruption?.isRequested == true { return }
             }
             if i == stop {
                 return observer.onError(FlowError(
