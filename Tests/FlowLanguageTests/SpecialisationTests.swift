@@ -36,6 +36,12 @@ import Testing
         Case(call: "do(onNext: CLOSURE)", parameters: "", body: "sent.send($0)"),
         Case(call: "do(onNext: CLOSURE)", parameters: "", body: "sent.send($0 + 100); sent.send(-$0)"),
         Case(call: "do(onNext: CLOSURE)", parameters: "x in", body: "range(x, 1).sink(record)"),
+        // An operator's one argument read in place: an outer name, a
+        // literal, an expression.
+        Case(call: "flatMap(CLOSURE)", parameters: "", body: "just($0).map(triple)"),
+        Case(call: "flatMap(CLOSURE)", parameters: "", body: "range($0, 3).take(2)"),
+        Case(call: "flatMap(CLOSURE)", parameters: "", body: "range($0, 3).take(two)"),
+        Case(call: "flatMap(CLOSURE)", parameters: "", body: "range(0, 5).skip($0 + 1)"),
     ]
 
     /// What a script prints with `closure` as the operator's argument.
@@ -45,6 +51,8 @@ import Testing
             let factor = 3
             let sent = subject()
             let record = { sent.send($0 * 1000) }
+            let triple = { $0 * 3 }
+            let two = 2
             sent.sink { print("sent \\($0)") }
             range(0, 4).\(call.replacingOccurrences(of: "CLOSURE", with: closure)).sink { print($0) }
             """
