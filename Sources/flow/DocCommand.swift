@@ -9,6 +9,7 @@ import Glibc
 
 struct Doc: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "doc",
         abstract: "Show an operator: its signature, description, aliases, and its example drawn by the engine.")
 
     @Argument(help: "An operator's name or alias (map, switchMap, ...), a module (http), a module's function (http.get), a word of the language (cold, hot, expect, marbles, time) or notation. Alone: every operator by family.")

@@ -196,6 +196,7 @@ enum Loader {
 
 struct Run: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "run",
         abstract: "Run a script on the live clock until every subscription has ended (the default command).")
 
     @Flag(name: .long, help: "Run in virtual time: instantly and deterministically (the default when every source is a marble).")
@@ -292,7 +293,8 @@ struct Run: ParsableCommand {
 }
 
 struct Check: ParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "Parse and resolve scripts without running them; report every error.")
+    static let configuration = CommandConfiguration(
+        commandName: "check", abstract: "Parse and resolve scripts without running them; report every error.")
 
     @Argument(help: "The scripts to check.")
     var scripts: [String]
@@ -319,6 +321,7 @@ struct Check: ParsableCommand {
 
 struct Repl: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "repl",
         abstract: "The interactive REPL, which `flow` alone starts on a terminal.",
         discussion: """
             With standard input not a terminal (flow repl < session.txt), lines are read \

@@ -7,6 +7,7 @@ import FlowRuntime
 /// the points earned.
 struct Grade: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "grade",
         abstract: "Grade a class: run the test blocks of every file, one row per file with tests passed and points.",
         discussion: """
             A test is worth one point unless it says otherwise: test "zip" (points: 2) { ... }. \

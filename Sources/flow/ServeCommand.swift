@@ -3,6 +3,7 @@ import FlowServe
 
 struct Serve: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "serve",
         abstract: "A local web page: edit a script and its diagrams redraw; drag input marbles along the time axis; run scripts with timers, files or requests live.")
 
     @Argument(help: "A script, or a folder of scripts (the current folder by default).")

@@ -9,6 +9,7 @@ import Glibc
 
 struct Test: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "test",
         abstract: "Run the test blocks of scripts in virtual time; end with a line 'N passed, N failed'.")
 
     @Argument(help: "Scripts, or folders searched for *.flow files.")
