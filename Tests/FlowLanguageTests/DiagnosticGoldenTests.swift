@@ -27,6 +27,19 @@ import Testing
         }
     }
 
+    /// Which files are parsed whole before compiling: those with one of the
+    /// words that declare a func or a type, as a word.
+    @Test func aFuncOrATypeIsFoundAsAWord() {
+        func declares(_ text: String) -> Bool { SourceFile(path: "t.flow", text: text).mayDeclareFunctionsOrTypes }
+        #expect(declares("func twice(x: Int) -> Int { x * 2 }"))
+        #expect(declares("let a = 1\nstruct Point { var x = 0 }"))
+        #expect(declares("enum Currency: String { case usd }"))
+        #expect(declares("# a comment about a func"))
+        #expect(!declares("[1, 2].enumerated().map { $0.offset }"))
+        #expect(!declares("let my_func = { $0 }\nlet structure = 1\nlet funcs = 2"))
+        #expect(!declares(""))
+    }
+
     /// Compiling each statement as it is parsed must report what compiling
     /// after the whole file is parsed does (as files with funcs are), in
     /// the same words and places.

@@ -97,16 +97,24 @@ public final class SourceFile: Sendable {
         return SourceLocation(file: path, line: line, column: column)
     }
 
-    /// Whether the text may declare a func or a type (it has one of the
-    /// words, anywhere). Without them, nothing in a statement list is
+    /// Whether the text may declare a func or a type: it has one of the
+    /// words `func`, `struct`, `enum` anywhere (in a comment or a string
+    /// too, to keep it simple). Without them, nothing in a statement list is
     /// visible before its statement, and each statement can be compiled as
     /// soon as it is parsed.
     var mayDeclareFunctionsOrTypes: Bool {
         let words: [[UInt8]] = [Array("func".utf8), Array("struct".utf8), Array("enum".utf8)]
+        func isNamePart(_ byte: UInt8) -> Bool {
+            byte >= 0x80 || byte == UInt8(ascii: "_") || (byte | 0x20 >= UInt8(ascii: "a") && byte | 0x20 <= UInt8(ascii: "z"))
+                || (byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9"))
+        }
         return bytes.withUnsafeBufferPointer { text in
-            for i in text.indices {
+            for i in text.indices where i == 0 || !isNamePart(text[i - 1]) {
                 for word in words where text[i] == word[0] && i + word.count <= text.count {
-                    if (1..<word.count).allSatisfy({ text[i + $0] == word[$0] }) { return true }
+                    let end = i + word.count
+                    if (1..<word.count).allSatisfy({ text[i + $0] == word[$0] }), end == text.count || !isNamePart(text[end]) {
+                        return true
+                    }
                 }
             }
             return false
