@@ -77,6 +77,7 @@ import FlowRuntime
             if line == "started" { remote.stop() }
         }, err: { captured.err.append($0) }, color: false)
         let text = "var printed = false\n" + busy + "\nprint(\"not reached\")\n"
+            + "test \"runs after a stop\" {\n  expect(just(1)).toBe(\"(a|)\", a: 2)\n}\n"
         let program = try Program(file: SourceFile(path: "busy.flow", text: text), console: console)
         program.remote = remote
         // On a thread of its own: if the busy statement never gave the loop
@@ -88,6 +89,9 @@ import FlowRuntime
         }
         #expect(outcome.interrupted)
         #expect(captured.out == ["started"])
+        // The stop was the run's: a test block after it runs in full (and
+        // fails here, as written), as the playground runs them after a stop.
+        #expect(!program.runTest(0).passed)
         if busy.hasPrefix("while") {
             #expect(outcome.errors.map(\.message) == ["loop stopped by the page's Stop"])
             #expect(outcome.errors.first?.location?.line == 2)

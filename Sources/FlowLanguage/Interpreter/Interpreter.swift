@@ -203,6 +203,9 @@ public final class Program {
             run.recordUnobservedLanes()
         }
         interruption?.cancel()
+        // The request was this run's: the test blocks run after it, each in
+        // virtual time, whether or not it was stopped.
+        environment.interruptRequested = { false }
         guard let run = liveRun else { return outcome }
         outcome.errors += run.streamErrors
         let after = finish(run, bindings: frame)
