@@ -104,15 +104,12 @@ public final class SourceFile: Sendable {
     /// soon as it is parsed.
     var mayDeclareFunctionsOrTypes: Bool {
         let words: [[UInt8]] = [Array("func".utf8), Array("struct".utf8), Array("enum".utf8)]
-        func isNamePart(_ byte: UInt8) -> Bool {
-            byte >= 0x80 || byte == UInt8(ascii: "_") || (byte | 0x20 >= UInt8(ascii: "a") && byte | 0x20 <= UInt8(ascii: "z"))
-                || (byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9"))
-        }
+        // A word as the lexer reads one.
         return bytes.withUnsafeBufferPointer { text in
-            for i in text.indices where i == 0 || !isNamePart(text[i - 1]) {
+            for i in text.indices where i == 0 || !text[i - 1].isIdentifierPart {
                 for word in words where text[i] == word[0] && i + word.count <= text.count {
                     let end = i + word.count
-                    if (1..<word.count).allSatisfy({ text[i + $0] == word[$0] }), end == text.count || !isNamePart(text[end]) {
+                    if (1..<word.count).allSatisfy({ text[i + $0] == word[$0] }), end == text.count || !text[end].isIdentifierPart {
                         return true
                     }
                 }
