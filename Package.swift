@@ -3,7 +3,7 @@ import PackageDescription
 
 let package = Package(
     name: "flow",
-    platforms: [.macOS(.v14)],
+    platforms: [.macOS(.v15)],
     products: [
         .executable(name: "flow", targets: ["flow"]),
         .library(name: "FlowRuntime", targets: ["FlowRuntime"]),
@@ -19,12 +19,23 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
     ],
     targets: [
-        // Values, events, schedulers and operators. Knows nothing of the language.
+        // Values, events, schedulers and operators. Knows nothing of the
+        // language, and links nothing of the operating system's clocks,
+        // signals or I/O: virtual time runs here; the live loop is a protocol.
         .target(
             name: "FlowRuntime",
             dependencies: [
-                "CThreadStack", "CSignalPipe",
+                "CThreadStack",
                 .product(name: "Collections", package: "swift-collections"),
+            ]
+        ),
+        // The live world: the wall clock on a swift-nio event loop, signals,
+        // and the permissions every file, network and standard-input access
+        // of a script is checked against.
+        .target(
+            name: "FlowLive",
+            dependencies: [
+                "FlowRuntime", "CSignalPipe",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
@@ -49,7 +60,7 @@ let package = Package(
         .target(
             name: "FlowIO",
             dependencies: [
-                "FlowRuntime", "FlowLanguage",
+                "FlowRuntime", "FlowLive", "FlowLanguage",
                 .product(name: "Collections", package: "swift-collections"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -64,7 +75,7 @@ let package = Package(
         .target(
             name: "FlowREPL",
             dependencies: [
-                "FlowLanguage", "FlowMarbles", "FlowRuntime", "FlowIO", "CReadline",
+                "FlowLanguage", "FlowMarbles", "FlowRuntime", "FlowLive", "FlowIO", "CReadline",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
             ]
@@ -74,7 +85,7 @@ let package = Package(
         .target(
             name: "FlowServe",
             dependencies: [
-                "FlowLanguage", "FlowMarbles", "FlowRuntime", "FlowIO",
+                "FlowLanguage", "FlowMarbles", "FlowRuntime", "FlowLive", "FlowIO",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
                 .product(name: "Logging", package: "swift-log"),
@@ -87,7 +98,7 @@ let package = Package(
         .executableTarget(
             name: "flow",
             dependencies: [
-                "FlowLanguage", "FlowMarbles", "FlowIO", "FlowREPL", "FlowServe",
+                "FlowLanguage", "FlowMarbles", "FlowLive", "FlowIO", "FlowREPL", "FlowServe",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -110,16 +121,18 @@ let package = Package(
         .target(name: "FlowTestSupport", path: "Tests/FlowTestSupport"),
         .testTarget(
             name: "FlowLanguageTests",
-            dependencies: ["FlowLanguage", "FlowRuntime", "FlowMarbles", "FlowIO", "flow", "FlowTestSupport"],
+            dependencies: ["FlowLanguage", "FlowRuntime", "FlowMarbles", "FlowLive", "FlowIO", "flow", "FlowTestSupport"],
             exclude: ["Diagnostics", "Scripts", "RuntimeErrors", "CrashCorpus"]
         ),
         .testTarget(
             name: "FlowIOTests",
             dependencies: [
-                "FlowIO", "FlowLanguage", "FlowRuntime", "flow", "FlowTestSupport",
+                "FlowIO", "FlowLanguage", "FlowRuntime", "FlowLive", "flow", "FlowTestSupport",
                 // The tests' own HTTP server, on 127.0.0.1.
+                .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
             ]
         ),
         .testTarget(
@@ -131,6 +144,7 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOFoundationCompat", package: "swift-nio"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
             ]
         ),
         .testTarget(
@@ -143,6 +157,10 @@ let package = Package(
             // The examples are executables the tests run as subprocesses.
             dependencies: ["FlowRuntime", "FlowMarbles", "runtime-tour"]
         ),
+        .testTarget(name: "FlowMarblesTests", dependencies: ["FlowMarbles", "FlowRuntime"]),
+        .testTarget(name: "FlowLiveTests", dependencies: ["FlowLive", "FlowRuntime"]),
+        // The command line as a user runs it: the built `flow` in a subprocess.
+        .testTarget(name: "FlowCLITests", dependencies: ["flow", "FlowRuntime", "FlowTestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

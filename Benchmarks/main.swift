@@ -100,7 +100,7 @@ func scriptWorkload(_ swift: Workload) -> Workload {
         let console = Console(out: { printed.lines.append($0) }, err: { printed.lines.append("error: " + $0) }, color: false)
         do {
             let program = try Program(file: source, console: console)
-            _ = program.run(virtual: true)
+            _ = program.run(on: .virtual)
         } catch {
             return .string("does not compile: \(error)")
         }

@@ -129,7 +129,7 @@ final class FileLinesNode: Observable {
 
     override func subscribeCore(_ observer: Observer, on scheduler: Scheduler) {
         let path = self.path
-        if let live = scheduler as? LiveScheduler, !Files.isRegular(path), (try? Files.checkPath(path)) != nil {
+        if let live = scheduler as? any LiveLoop, !Files.isRegular(path), (try? Files.checkPath(path)) != nil {
             return BackgroundReader.start(name: path, open: { try Files.openBlocking(path) }, wholeFile: wholeFile,
                                           observer: observer, on: live)
         }

@@ -64,7 +64,7 @@ final class HTTPNode: Observable {
         }
         let total = kind.isStreaming ? call.deadline : call.timeout
         let deadline = total.map { NIODeadline.now() + .nanoseconds($0.nanoseconds) }
-        if let live = scheduler as? LiveScheduler {
+        if let live = scheduler as? any LiveLoop {
             exchange.hold = live.hold()
             let deliver = live.makeCallback { (event: HTTPEvent) in exchange.handle(event) }
             if kind.isStreaming, let idle = call.timeout { exchange.watchIdleness(idle, on: live) }

@@ -14,7 +14,7 @@ final class StandardInputNode: Observable {
     override var isHotSource: Bool { true }
 
     override func subscribeCore(_ observer: Observer, on scheduler: Scheduler) {
-        guard let live = scheduler as? LiveScheduler else {
+        guard let live = scheduler as? any LiveLoop else {
             return ChunkReader(fd: dup(0), path: "standard input", observer: observer, scheduler: scheduler, wholeFile: false).start()
         }
         BackgroundReader.start(name: "standard input", open: { 0 }, wholeFile: false, observer: observer, on: live)
@@ -48,7 +48,7 @@ final class BackgroundReader: Disposable {
     /// `open` runs on the reader's thread (opening a FIFO waits for a
     /// writer) and returns a descriptor, or throws.
     static func start(name: String, open: @escaping @Sendable () throws -> Int32, wholeFile: Bool,
-                      observer: Observer, on live: LiveScheduler) {
+                      observer: Observer, on live: any LiveLoop) {
         let reader = BackgroundReader(observer: observer, hold: live.hold())
         observer.onSubscribe(reader)
         let deliver = live.makeCallback { (batch: Batch) in reader.deliver(batch) }

@@ -1,5 +1,6 @@
 import Dispatch
 import FlowIO
+import FlowLive
 import FlowRuntime
 #if canImport(Glibc)
 import Glibc

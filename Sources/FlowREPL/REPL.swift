@@ -1,5 +1,6 @@
 import Dispatch
 import FlowIO
+import FlowLive
 import FlowLanguage
 import FlowRuntime
 import NIOCore

@@ -1,6 +1,7 @@
 import CReadline
 import Dispatch
 import FlowIO
+import FlowLive
 import FlowRuntime
 import NIOConcurrencyHelpers
 #if canImport(Glibc)

@@ -1,6 +1,7 @@
 import Dispatch
 import FlowIO
 import FlowLanguage
+import FlowLive
 import FlowMarbles
 import FlowRuntime
 import Foundation
@@ -91,7 +92,7 @@ final class Playground: Sendable {
         program.reportsErrors = false
         program.tracesEverything = true
         program.remote = remote
-        let outcome = program.run(virtual: remote == nil)
+        let outcome = program.run(on: remote == nil ? .virtual : .live(LiveWorld()))
         let (tests, testErrors) = testResults(of: program, file: file)
         var rendering = Rendering(drawing: outcome.laneDiagrams, name: name, output: printed.text,
                                   errors: errors(of: outcome, file: file) + testErrors, tests: tests,

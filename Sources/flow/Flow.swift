@@ -1,6 +1,7 @@
 import ArgumentParser
 import FlowIO
 import FlowLanguage
+import FlowLive
 import FlowMarbles
 import FlowREPL
 import FlowRuntime
@@ -72,7 +73,7 @@ extension Flow {
     /// run would otherwise have reported, short of a worse status.
     static func exitAfterOutputFailure(instead status: Int32) {
         guard let reason = StandardStreams.outputFailure else { return }
-        guard status == ExitStatus.success.rawValue || status == 130 else { return }
+        guard status == ExitStatus.success.rawValue || status == 130 || status == 143 else { return }
         Output.err("flow: cannot write to standard output: \(reason)")
         Glibc.exit(ExitStatus.failed.rawValue)
     }
@@ -278,7 +279,7 @@ struct Run: ParsableCommand {
             // Nowhere left to write: stop the live run as Ctrl-C would.
             StandardStreams.onOutputFailure = { kill(getpid(), SIGINT) }
         }
-        let outcome = program.run(virtual: virtual)
+        let outcome = program.run(on: virtual ? .virtual : .live(LiveWorld()))
         if svg != nil || png != nil {
             let picture = SVGDiagram(outcome.laneDiagrams, title: file.path, width: width.map(Double.init)).text
             if let svg { try Loader.write(picture, to: svg) }
@@ -287,7 +288,7 @@ struct Run: ParsableCommand {
         for failure in outcome.failures {
             Output.err(Report.expectationFailure(failure, file: file, color: Output.colorOnStandardError))
         }
-        if outcome.interrupted { throw ExitCode(130) }
+        if let interrupt = outcome.interrupted { throw ExitCode(interrupt.exitStatus) }
         if !outcome.passed { throw ExitCode(ExitStatus.failed.rawValue) }
     }
 }

@@ -73,7 +73,7 @@ enum TestRunner {
         program.drawsLanes = false
         // Errors are shown with the test they fail, after its ✗ line.
         program.reportsErrors = false
-        let topLevel = program.run(virtual: true)
+        let topLevel = program.run(on: .virtual)
         if topLevel.expectations > 0 || !topLevel.passed { record(file.path, topLevel, points: 0) }
         for (index, name) in program.testNames.enumerated() {
             let problems = program.problems(ofTest: index)

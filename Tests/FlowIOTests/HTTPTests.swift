@@ -5,6 +5,7 @@ import Testing
 
 @testable import FlowIO
 import FlowLanguage
+import FlowLive
 import FlowRuntime
 
 @Suite(.serialized) struct HTTPTests {
@@ -170,7 +171,7 @@ extension HTTPTests {
             let console = Console(out: { lines.out.append($0) }, err: { lines.err.append($0) }, color: false)
             let program = try Program(file: SourceFile(path: "ourplanet.flow", text: example), console: console,
                                       arguments: [server.base + "/api/v3"], modules: IOModules.all)
-            let outcome = program.run(virtual: false)
+            let outcome = program.run(on: .live(LiveWorld()))
             #expect(outcome.passed, "\(lines.err)")
             #expect(lines.out.sorted() == ["Floods: 3 events", "Volcanoes: 2 events", "Wildfires: 4 events"])
         }

@@ -3,6 +3,7 @@ import Testing
 
 @testable import FlowIO
 @testable import FlowLanguage
+import FlowLive
 import FlowRuntime
 import FlowTestSupport
 
@@ -17,44 +18,14 @@ func run(_ source: String, live: Bool = false) throws -> (outcome: Program.Outco
     let lines = Lines()
     let console = Console(out: { lines.out.append($0) }, err: { lines.err.append($0) }, color: false)
     let program = try Program(file: SourceFile(path: "io.flow", text: source), console: console, modules: IOModules.all)
-    let outcome = program.run(virtual: !live)
+    let outcome = program.run(on: live ? .live(LiveWorld()) : .virtual)
     return (outcome, lines.out, lines.err)
 }
 
-/// Polls `condition` every 20 ms; fails the test after `seconds`.
-func waitUntil(seconds: Double = 20, sourceLocation: Testing.SourceLocation = #_sourceLocation, _ condition: () -> Bool) throws {
-    let deadline = Date().addingTimeInterval(seconds)
-    while !condition() {
-        guard Date() < deadline else {
-            Issue.record("waited \(seconds)s in vain", sourceLocation: sourceLocation)
-            return
-        }
-        Thread.sleep(forTimeInterval: 0.02)
-    }
-}
-
-/// Reads a pipe until `text` has come (or the pipe ends): the condition a
-/// test waits for before it acts on a running process.
-func readUntil(_ text: String, from pipe: Pipe) {
-    var seen = Data()
-    while !String(decoding: seen, as: UTF8.self).contains(text) {
-        let chunk = pipe.fileHandleForReading.availableData
-        if chunk.isEmpty { return }
-        seen += chunk
-    }
-}
-
-/// The partial file `file.write(path)` fills until its stream ends, if any.
-func partialFile(of path: String) -> String? {
-    let url = URL(fileURLWithPath: path)
-    let directory = url.deletingLastPathComponent().path
-    let prefix = "." + url.lastPathComponent + ".partial-"
-    let names = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
-    return names.first { $0.hasPrefix(prefix) }.map { directory + "/" + $0 }
-}
-
-func temporaryPath(_ name: String) -> String {
-    FileManager.default.temporaryDirectory.appendingPathComponent("flow-io-\(UUID().uuidString)-\(name)").path
+/// Waits for `condition` (FlowTestSupport's `waitFor`); fails the test if it never holds.
+func waitUntil(seconds: Double = waitingDeadline, sourceLocation: Testing.SourceLocation = #_sourceLocation,
+               _ condition: () -> Bool) throws {
+    if !waitFor(seconds: seconds, condition) { Issue.record("waited \(seconds)s in vain", sourceLocation: sourceLocation) }
 }
 
 @Suite struct JSONTests {
@@ -317,151 +288,5 @@ func temporaryPath(_ name: String) -> String {
         _ = try run("just(1).sink(file.write(\"\(path)\"))")
         let mode = try FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? Int
         #expect(mode == 0o600)
-    }
-}
-
-@Suite struct CommandLineIOTests {
-    @Test func standardInputLines() throws {
-        let script = temporaryPath("stdin.flow")
-        try "stdin.lines().map { $0.uppercased() }.sink { print($0) }\n".write(toFile: script, atomically: true, encoding: .utf8)
-        defer { try? FileManager.default.removeItem(atPath: script) }
-        for mode in [["run"], ["run", "--virtual"]] {
-            let (process, out, _) = try FlowProcess.start(mode + [script], stdin: "a\nb\nc")
-            let text = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-            process.waitUntilExit()
-            #expect(process.terminationStatus == 0)
-            #expect(text == "A\nB\nC\n")
-        }
-    }
-
-    @Test func controlCCancelsEverythingFlushesFilesAndExits130() throws {
-        let script = temporaryPath("ticks.flow"), output = temporaryPath("ticks.txt")
-        try """
-            let ticks = interval(20ms)
-            ticks.map { "tick \\($0)" }.sink(file.write("\(output)"))
-            marbles(ticks)
-            """.write(toFile: script, atomically: true, encoding: .utf8)
-        defer { try? FileManager.default.removeItem(atPath: script); try? FileManager.default.removeItem(atPath: output) }
-        let (process, out, _) = try FlowProcess.start([script])
-        // Interrupt once the run is under way (two ticks written), however
-        // slow the machine is to start it.
-        // file.write fills a partial file beside the target until the stream ends.
-        try waitUntil { (partialFile(of: output).flatMap { try? String(contentsOfFile: $0, encoding: .utf8) } ?? "").split(separator: "\n").count >= 2 }
-        kill(process.processIdentifier, SIGINT)
-        let text = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 130)
-        let written = try String(contentsOfFile: output, encoding: .utf8)
-        #expect(written.hasPrefix("tick 0\ntick 1\n"))
-        #expect(written.hasSuffix("\n"))
-        // The live lane, drawn when interrupted: the ticks with the real
-        // time between them (20 ms, whatever the scale drawn).
-        let lane = text.split(separator: "\n").first { $0.hasPrefix("ticks") } ?? ""
-        #expect(lane.contains(try Regex("-+0-+1")), "\(text)")
-    }
-}
-
-extension CommandLineIOTests {
-    /// Output that cannot be written is an error (exit 1), not a silent success.
-    @Test func aFullDiskOnStandardOutputIsAFailure() throws {
-        let script = temporaryPath("print.flow")
-        try "of(1, 2, 3).sink { print($0) }\n".write(toFile: script, atomically: true, encoding: .utf8)
-        defer { try? FileManager.default.removeItem(atPath: script) }
-        for mode in [["run"], ["run", "--virtual"]] {
-            let process = Process()
-            process.executableURL = FlowProcess.binary
-            process.arguments = mode + [script]
-            process.standardOutput = try #require(FileHandle(forWritingAtPath: "/dev/full"))
-            let err = Pipe()
-            process.standardError = err
-            try process.run()
-            let message = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-            process.waitUntilExit()
-            #expect(process.terminationStatus == 1)
-            #expect(message.contains("flow: cannot write to standard output: No space left on device"), "\(message)")
-        }
-    }
-
-    @Test func aBadSVGPathIsReportedBeforeTheRun() throws {
-        let script = temporaryPath("svg.flow")
-        try "of(1).sink { print(\"ran\") }\n".write(toFile: script, atomically: true, encoding: .utf8)
-        defer { try? FileManager.default.removeItem(atPath: script) }
-        let result = try FlowProcess.run(["run", "--svg", "/no/such/folder/out.svg", script], timeout: 60)
-        #expect(result.status == 2)
-        #expect(result.out.isEmpty)
-        #expect(result.err.contains("flow: cannot write /no/such/folder/out.svg: No such file or directory"))
-    }
-
-    /// Synchronous work holds the loop; Ctrl-C still ends the run.
-    /// A `range` counted in one go keeps the loop busy: it looks at the
-    /// interrupt now and then and gives the loop back, so the run stops as
-    /// any other does, and the statements after it do not start.
-    @Test func controlCStopsABusyRun() throws {
-        let script = temporaryPath("busy.flow")
-        try """
-            print("started")
-            range(0, 9223372036854775807).count().sink { print($0) }
-            print("not reached")
-            """.write(toFile: script, atomically: true, encoding: .utf8)
-        defer { try? FileManager.default.removeItem(atPath: script) }
-        let (process, out, err) = try FlowProcess.start([script])
-        readUntil("started", from: out)
-        let interrupted = Date()
-        kill(process.processIdentifier, SIGINT)
-        let message = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        let rest = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 130)
-        #expect(!message.contains("the run was busy"), "the range did not give the loop back: \(message)")
-        #expect(!rest.contains("not reached"))
-        #expect(Date().timeIntervalSince(interrupted) < 10)
-    }
-
-    /// Reading a FIFO with no writer waits off the loop: Ctrl-C ends it.
-    @Test func controlCStopsARunWaitingOnAFIFO() throws {
-        let fifo = temporaryPath("pipe"), script = temporaryPath("fifo.flow")
-        #expect(mkfifo(fifo, 0o600) == 0)
-        try "print(\"started\")\nfile.lines(\"\(fifo)\").sink { print($0) }\n".write(toFile: script, atomically: true, encoding: .utf8)
-        defer { try? FileManager.default.removeItem(atPath: fifo); try? FileManager.default.removeItem(atPath: script) }
-        let (process, out, err) = try FlowProcess.start([script])
-        readUntil("started", from: out)
-        kill(process.processIdentifier, SIGINT)
-        _ = err.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 130)
-    }
-
-    /// A virtual-time diagram in the REPL cannot wait for HTTP on the
-    /// REPL's own loop: it says so instead of tripping the loop.
-    @Test func httpInsideAREPLDiagramIsRefusedClearly() throws {
-        let result = try FlowProcess.run(["repl"], stdin: ":marble http.get(\"http://127.0.0.1:9/\")\n", timeout: 60)
-        #expect(!result.crashed)
-        // The diagram shows the error, as it does any stream's.
-        #expect(result.out.contains("cannot be requested inside a virtual-time diagram here"), "\(result.out)")
-    }
-
-    /// examples/log-summary.flow on the live clock: lines appended while it
-    /// follows the log end up summarised in the file it writes.
-    @Test func logSummaryExampleFollowsALog() throws {
-        let log = temporaryPath("app.log"), summary = temporaryPath("summary.txt")
-        try "INFO up\nERROR disk\n".write(toFile: log, atomically: true, encoding: .utf8)
-        defer { try? FileManager.default.removeItem(atPath: log); try? FileManager.default.removeItem(atPath: summary) }
-        let project = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        let started = Date()
-        let (process, _, _) = try FlowProcess.start([project.appendingPathComponent("examples/log-summary.flow").path, log, summary])
-        // Append once the first summary is written, so the new lines come
-        // while the log is being tailed.
-        try waitUntil { !(partialFile(of: summary).flatMap { try? String(contentsOfFile: $0, encoding: .utf8) } ?? "").isEmpty }
-        if let handle = FileHandle(forWritingAtPath: log) {
-            handle.seekToEndOfFile()
-            handle.write(Data("ERROR net\nINFO fine\n".utf8))
-            try handle.close()
-        }
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0)
-        #expect(Date().timeIntervalSince(started) >= 2 && Date().timeIntervalSince(started) < 30)
-        let lines = try String(contentsOfFile: summary, encoding: .utf8).split(separator: "\n")
-        #expect(lines.first == "1 errors, last: ERROR disk")
-        #expect(lines.last == "2 errors, last: ERROR net")
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import FlowTestSupport
 import Testing
 
 @testable import FlowLanguage
@@ -33,15 +34,6 @@ import FlowRuntime
         for (_, outcome) in result.tests { #expect(outcome.passed, "\(name): \(outcome.failures) \(outcome.errors)") }
     }
 
-    @Test func docAloneListsEveryOperatorByFamily() throws {
-        let result = try CommandLineTests.flow(["doc"])
-        #expect(result.status == 0)
-        for family in OperatorSpec.Family.allCases { #expect(result.out.contains(family.rawValue + "\n")) }
-        #expect(result.out.contains("  cold, expect, hot, marbles, notation, time\n"))
-        let notation = try CommandLineTests.flow(["doc", "notation"])
-        #expect(notation.out.hasPrefix("The marble notation"))
-    }
-
     /// A course needs to know, for every operator, how RxSwift, Combine
     /// and RxJS write it and where they differ.
     @Test func everyOperatorSaysHowTheLibrariesDiffer() {
@@ -57,35 +49,6 @@ import FlowRuntime
                 "docs/operators.md is stale: run swift run flow doc --markdown > docs/operators.md")
     }
 
-    @Test func docCommand() throws {
-        let result = try CommandLineTests.flow(["doc", "switchMap"])
-        #expect(result.status == 0)
-        #expect(result.out.hasPrefix("flatMapLatest(Closure) — maps each value to a stream, cancelling the previous one"))
-        #expect(result.out.contains("aliases: switchMap"))
-        #expect(result.out.contains("--c-d-e-|"))
-        let unknown = try CommandLineTests.flow(["doc", "debounc"])
-        #expect(unknown.status == 2)
-        #expect(unknown.err.contains("did you mean 'debounce'?"))
-    }
-
-    @Test func docCommandShowsModules() throws {
-        let module = try CommandLineTests.flow(["doc", "http"])
-        #expect(module.status == 0)
-        #expect(module.out.hasPrefix("http: "))
-        #expect(module.out.contains("  http.get(String, headers: Value?, timeout: Duration?) — "))
-        #expect(module.out.contains("  value.json() — "))
-        let function = try CommandLineTests.flow(["doc", "file.tail"])
-        #expect(function.status == 0)
-        #expect(function.out.hasPrefix("file.tail(String, every: Duration?) — "))
-        let typo = try CommandLineTests.flow(["doc", "http.gte"])
-        #expect(typo.status == 2)
-        #expect(typo.err.contains("no module function 'http.gte'; did you mean 'http.get'?"))
-        // A module's method by its name alone.
-        let method = try CommandLineTests.flow(["doc", "decode"])
-        #expect(method.status == 0)
-        #expect(method.out.hasPrefix("stream.decode(type: Value, decoder: Value?) — "))
-        #expect(method.out.contains("(from the json module)"))
-    }
 }
 
 /// A lane printed for a virtual-time run is valid marble input, and

@@ -1,7 +1,9 @@
 import Foundation
+import FlowTestSupport
 import Testing
 
 @testable import FlowLanguage
+import FlowLive
 import FlowRuntime
 
 /// Every script in Scripts/ (one per operator family, plus the contract's
@@ -87,7 +89,7 @@ import FlowRuntime
             Issue.record("the run did not stop within 30 s of being asked")
             return
         }
-        #expect(outcome.interrupted)
+        #expect(outcome.interrupted == .interrupt)
         #expect(captured.out == ["started"])
         // The stop was the run's: a test block after it runs in full (and
         // fails here, as written), as the playground runs them after a stop.
@@ -109,7 +111,7 @@ private final class BackgroundRun: @unchecked Sendable {
     init(_ program: Program) {
         self.program = program
         Thread { [self] in
-            outcome = self.program.run(virtual: false)
+            outcome = self.program.run(on: .live(LiveWorld()))
             done.signal()
         }.start()
     }

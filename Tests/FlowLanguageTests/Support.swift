@@ -1,4 +1,5 @@
 import Foundation
+import FlowTestSupport
 import Testing
 
 @testable import FlowLanguage
@@ -6,7 +7,6 @@ import FlowRuntime
 
 /// This test folder, for reading its corpora.
 let testsDirectory = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-let projectDirectory = testsDirectory.deletingLastPathComponent().deletingLastPathComponent()
 
 /// Output captured from a program.
 final class Captured: @unchecked Sendable {
@@ -36,14 +36,29 @@ func diagnostics(of source: String, path: String = "test.flow") -> String {
 func runScript(_ source: String, path: String = "test.flow") throws -> (top: Program.Outcome, tests: [(String, Program.Outcome)], out: [String], err: [String]) {
     let captured = Captured()
     let program = try Program(file: SourceFile(path: path, text: source), console: console(captured))
-    let top = program.run(virtual: true)
+    let top = program.run(on: .virtual)
     let tests = program.testNames.enumerated().map { ($0.element, program.runTest($0.offset)) }
     return (top, tests, captured.out, captured.err)
 }
 
-/// The `.flow` files of a folder, sorted.
-func flowFiles(in folder: URL) -> [String] {
-    ((try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []).filter { $0.hasSuffix(".flow") }.sorted()
+/// A parameterised test over an empty corpus passes with no cases, so a
+/// moved or emptied folder would silence its tests: each corpus the tests
+/// read must hold scripts.
+@Suite struct CorpusPresenceTests {
+    static let corpora: [(folder: URL, atLeast: Int)] = [
+        (testsDirectory.appendingPathComponent("Scripts"), 10),
+        (testsDirectory.appendingPathComponent("Diagnostics"), 10),
+        (testsDirectory.appendingPathComponent("RuntimeErrors"), 5),
+        (testsDirectory.appendingPathComponent("CrashCorpus"), 10),
+        (projectDirectory.appendingPathComponent("examples"), 5),
+    ]
+
+    @Test(arguments: corpora.indices)
+    func corpusHoldsScripts(_ index: Int) {
+        let (folder, atLeast) = Self.corpora[index]
+        let count = flowFiles(in: folder).count
+        #expect(count >= atLeast, "\(folder.path) holds \(count) .flow files; its tests expect at least \(atLeast)")
+    }
 }
 
 /// Compares `actual` with the `.expected` file beside a corpus script, or

@@ -2,6 +2,7 @@ import FlowIO
 import FlowLanguage
 import FlowMarbles
 import FlowRuntime
+import FlowTestSupport
 import Testing
 
 /// `--trace` draws every inner stream from where it was subscribed to
@@ -13,7 +14,7 @@ import Testing
         let program = try Program(file: SourceFile(path: "trace.flow", text: script), console: Console(out: { _ in }, err: { _ in }, color: false))
         program.drawsLanes = false
         program.tracesEverything = true
-        let outcome = program.run(virtual: true)
+        let outcome = program.run(on: .virtual)
         for diagram in outcome.diagrams { try LaneRoundTripTests.expectLanesReadBack(diagram, script) }
         return outcome.diagrams.map(\.text)
     }
@@ -59,7 +60,7 @@ import Testing
             """), console: Console(out: { _ in }, err: { _ in }, color: false))
         program.drawsLanes = false
         program.tracesEverything = true
-        let diagram = try #require(program.run(virtual: true).laneDiagrams.last)
+        let diagram = try #require(program.run(on: .virtual).laneDiagrams.last)
         let labels = diagram.lanes.map(\.label)
         func lane(_ prefix: String) throws -> Int { try #require(labels.firstIndex { $0.hasPrefix(prefix) }, "\(labels)") }
         let (source, map, filter, start, flatMap) = (try lane("cold"), try lane("map"), try lane("filter"), try lane("startWith"), try lane("flatMap"))
@@ -140,7 +141,7 @@ import Testing
 /// Every lane the examples draw, traced stage by stage, and every lane a
 /// failed expectation prints, reads back as the events it shows.
 @Suite struct ExampleLaneRoundTripTests {
-    @Test(arguments: ExampleScriptTests.examples)
+    @Test(arguments: flowFiles(in: projectDirectory.appendingPathComponent("examples")))
     func everyLaneOfAnExampleReadsBack(_ name: String) throws {
         let path = projectDirectory.appendingPathComponent("examples/" + name).path
         let text = try String(contentsOfFile: path, encoding: .utf8)
@@ -150,7 +151,7 @@ import Testing
             program.drawsLanes = false
             program.tracesEverything = tracing
             program.marblesForBindings = true
-            let outcome = program.run(virtual: true)
+            let outcome = program.run(on: .virtual)
             // An example that needs its arguments (an API's address) does nothing without them.
             if !text.contains("args.first") { #expect(outcome.diagrams.contains { !$0.marbles.isEmpty }, "\(name) draws nothing") }
             for diagram in outcome.diagrams { try LaneRoundTripTests.expectLanesReadBack(diagram, name) }

@@ -212,7 +212,7 @@ final class Tmux {
 
     /// Polls the screen until `condition` holds (generous: CI machines are slow).
     @discardableResult
-    func waitFor(timeout: TimeInterval = 20, _ condition: (String) -> Bool) throws -> String {
+    func waitFor(timeout: TimeInterval = waitingDeadline, _ condition: (String) -> Bool) throws -> String {
         let deadline = Date().addingTimeInterval(timeout)
         var text = ""
         while Date() < deadline {
@@ -224,7 +224,7 @@ final class Tmux {
     }
 
     /// Waits for `flow` to exit; its status.
-    func waitForExit(timeout: TimeInterval = 20) throws -> Int {
+    func waitForExit(timeout: TimeInterval = waitingDeadline) throws -> Int {
         let screen = try waitFor(timeout: timeout) { $0.contains("[flow exited ") }
         let status = screen.components(separatedBy: "[flow exited ").last?.prefix(while: \.isNumber) ?? ""
         return Int(status) ?? -1

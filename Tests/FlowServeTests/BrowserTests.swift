@@ -1,4 +1,5 @@
 import AsyncHTTPClient
+import FlowTestSupport
 import Foundation
 import NIOCore
 import NIOFoundationCompat
@@ -191,7 +192,7 @@ final class Browser: @unchecked Sendable {
     }
 
     /// Waits (without a fixed sleep) until `condition` holds in the page.
-    func waitFor(_ what: String, _ condition: String, seconds: Double = 30) async throws {
+    func waitFor(_ what: String, _ condition: String, seconds: Double = waitingDeadline) async throws {
         let deadline = Date().addingTimeInterval(seconds)
         while Date() < deadline {
             if (try? await run(condition)) as? Bool == true { return }

@@ -164,7 +164,7 @@ extension ServerTests {
         let (process, out, _) = try FlowProcess.start(["serve", folder.path, "--port", "0"])
         #expect(ServedFolder.firstLine(of: out).hasPrefix("flow serve: http://127.0.0.1:"))
         process.interrupt()
-        let deadline = Date().addingTimeInterval(10)
+        let deadline = Date().addingTimeInterval(waitingDeadline)
         while process.isRunning && Date() < deadline { try await Task.sleep(for: .milliseconds(20)) }
         #expect(!process.isRunning, "flow serve did not stop on Ctrl-C")
         if process.isRunning { kill(process.processIdentifier, SIGKILL) } else { #expect(process.terminationStatus == 130) }

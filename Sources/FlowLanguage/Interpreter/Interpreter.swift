@@ -109,8 +109,8 @@ public final class Program {
         public var diagrams: [LaneDiagram.Rendered] = []
         /// The same diagrams, to draw again in another form (SVG).
         public var laneDiagrams: [LaneDiagram] = []
-        /// The live run was stopped by Ctrl-C.
-        public var interrupted = false
+        /// What stopped the live run from outside (Ctrl-C, SIGTERM), if anything did.
+        public var interrupted: Interrupt?
         public var passed: Bool { failures.isEmpty && errors.isEmpty }
     }
 
@@ -143,54 +143,62 @@ public final class Program {
     /// Follows and stops a live run from another thread (`flow serve`).
     public var remote: LiveRunRemote?
 
-    public func run(virtual: Bool) -> Outcome {
+    /// Where a run's time comes from.
+    public enum Clock {
+        /// Deterministic virtual time: instant, exact lanes.
+        case virtual
+        /// The wall clock, on a loop the host starts.
+        case live(any LiveHost)
+    }
+
+    public func run(on clock: Clock) -> Outcome {
         let frame = Frame(count: globalSize, parent: nil)
         globals = frame
-        if virtual {
+        guard case .live(let host) = clock else {
             let run = RunState.virtual(name: file.path)
             return execute(topLevel, in: frame, run: run)
         }
         var outcome = Outcome()
         let marbles = MarbleRun()
         var liveRun: RunState?
-        var interruption: SignalWatcher?
+        var interruption: InterruptWatch?
         let loopEnded = Watchdog()
         defer { loopEnded.disarm() }
-        LiveScheduler.run { [self, console] scheduler, handle in
+        host.run { [self, console] scheduler, stop in
             let run = RunState(name: file.path, scheduler: scheduler, marbles: marbles)
             liveRun = run
             // Ctrl-C (or the page's stop) cancels every subscription on the
             // loop, then stops it.
-            let hop = scheduler.makeCallback { (_: Bool) in
-                outcome.interrupted = true
+            let hop = scheduler.makeCallback { (kind: Interrupt) in
+                outcome.interrupted = kind
                 run.cancelAll()
-                handle.stop()
+                stop()
             }
             // Asked first, from the caller's thread: a `range` or a loop
             // that keeps the loop busy sees it and gives the loop back.
             let asked = scheduler.interruption ?? Interruption()
-            let interrupt: @Sendable (Bool) -> Void = { stop in
+            let interrupt: @Sendable (Interrupt) -> Void = { kind in
                 asked.request()
-                hop(stop)
+                hop(kind)
             }
             environment.interruptRequested = { asked.isRequested }
             if stopsOnInterrupt {
-                interruption = SignalWatcher(signal: SIGINT) {
-                    interrupt(true)
+                interruption = host.watchInterrupts { kind in
+                    interrupt(kind)
                     // The loop may be busy with synchronous work that does
                     // not look at the request (a closure computing for
-                    // long) and never reach the hop: Ctrl-C must still
-                    // end the run.
+                    // long) and never reach the hop: the interrupt must
+                    // still end the run.
                     loopEnded.arm(after: Program.interruptGrace) {
                         console.err("flow: stopped: the run was busy and did not stop within half a second")
-                        _exit(130)
+                        _exit(kind.exitStatus)
                     }
                 }
             }
             if let remote {
                 environment.interruptedBy = "the page's Stop"
                 let (options, subscriptions) = (laneOptions, showsSubscriptions)
-                remote.attach(stop: interrupt, snapshot: scheduler.makeCallback { (request: LiveRunRemote.Request) in
+                remote.attach(stop: { _ in interrupt(.interrupt) }, snapshot: scheduler.makeCallback { (request: LiveRunRemote.Request) in
                     request.receive(run.diagrams(laneOptions: options, showsSubscriptions: subscriptions), run.streamErrors)
                 })
             }

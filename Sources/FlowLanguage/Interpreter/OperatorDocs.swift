@@ -13,7 +13,7 @@ public enum OperatorDocs {
                                          console: Console(out: { _ in }, err: { _ in }, color: false)) else { return nil }
         program.drawsLanes = false
         program.tracesEverything = tracing
-        return program.run(virtual: true)
+        return program.run(on: .virtual)
     }
 
     /// The example's output (its lanes, and anything it prints), or the
@@ -28,7 +28,7 @@ public enum OperatorDocs {
         let console = Console(out: { lines.out.append($0) }, err: { lines.out.append("error: " + $0) }, color: false)
         do {
             let program = try Program(file: SourceFile(path: "example of \(spec.name)", text: example), console: console)
-            _ = program.run(virtual: true)
+            _ = program.run(on: .virtual)
         } catch let list as DiagnosticList {
             return list.diagnostics.map(\.description).joined(separator: "\n")
         } catch {

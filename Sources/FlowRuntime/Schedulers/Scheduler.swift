@@ -1,10 +1,11 @@
-import NIOConcurrencyHelpers
+import Synchronization
 
 /// A clock and a serial queue of timed work. Every event of a run is
 /// delivered from the one thread that drives its scheduler.
 ///
-/// Two implementations: `VirtualScheduler` (deterministic, instant) and
-/// `LiveScheduler` (a swift-nio event loop on the wall clock). Operators
+/// Two implementations: `VirtualScheduler` (deterministic, instant) here,
+/// and FlowLive's `LiveScheduler` (a swift-nio event loop on the wall
+/// clock), seen from this layer as a `LiveLoop`. Operators
 /// are written once against this protocol and behave the same on both.
 public protocol Scheduler: AnyObject {
     /// Time since the scheduler started.
@@ -33,13 +34,13 @@ public protocol Scheduler: AnyObject {
 /// loop (`range`, a `repeat` of what ends at once) keeps that loop busy, so
 /// it looks here now and then and gives the loop back once asked.
 public final class Interruption: Sendable {
-    private let asked = NIOLockedValueBox(false)
+    private let asked = Atomic(false)
 
     public init() {}
 
-    public func request() { asked.withLockedValue { $0 = true } }
+    public func request() { asked.store(true, ordering: .releasing) }
 
-    public var isRequested: Bool { asked.withLockedValue { $0 } }
+    public var isRequested: Bool { asked.load(ordering: .acquiring) }
 
     /// How many values or rounds a synchronous loop runs between looks.
     static let stride = 4096

@@ -1,5 +1,6 @@
 import CSignalPipe
 import Dispatch
+import FlowRuntime
 #if canImport(Glibc)
 import Glibc
 #endif

@@ -28,7 +28,7 @@ import FoundationXML
         source.label = "source"
         let inner = try ColdStream("-x-y|", values: ["x": "<x>", "y": "y & z"])
         inner.label = "inner"
-        let latest = source.flatMapLatest(fn { _ in .stream(inner) })
+        let latest = source.flatMapLatest(Function.unary { _ in .stream(inner) })
         latest.label = "flatMapLatest { _ in inner }"
         scheduler.tracer!.trace(latest)
         latest.subscribe(on: scheduler)

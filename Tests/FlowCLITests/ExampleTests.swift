@@ -1,4 +1,5 @@
 import Foundation
+import FlowTestSupport
 import Testing
 
 /// Every script in examples/ runs, and its tests pass, through the `flow` command.

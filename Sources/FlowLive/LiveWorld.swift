@@ -1,0 +1,28 @@
+import FlowRuntime
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The wall clock and the process's signals, as a program sees them: each
+/// run gets a swift-nio loop of its own (`LiveScheduler.run`), and Ctrl-C
+/// and SIGTERM are heard through `SignalWatcher`s.
+public struct LiveWorld: LiveHost {
+    public init() {}
+
+    public func run(_ body: @escaping (any LiveLoop, @escaping @Sendable () -> Void) -> Void) {
+        LiveScheduler.run { scheduler, handle in body(scheduler, { handle.stop() }) }
+    }
+
+    public func watchInterrupts(_ handler: @escaping @Sendable (Interrupt) -> Void) -> InterruptWatch? {
+        let watchers = [(SIGINT, Interrupt.interrupt), (SIGTERM, .terminate)].compactMap { signal, kind in
+            SignalWatcher(signal: signal) { handler(kind) }
+        }
+        return watchers.isEmpty ? nil : SignalWatches(watchers: watchers)
+    }
+}
+
+private struct SignalWatches: InterruptWatch {
+    let watchers: [SignalWatcher]
+
+    func cancel() { for watcher in watchers { watcher.cancel() } }
+}

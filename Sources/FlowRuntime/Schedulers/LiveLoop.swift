@@ -1,0 +1,46 @@
+/// A scheduler on the wall clock whose one thread other threads hand work
+/// to. The runtime and the language are written against this protocol;
+/// FlowLive's `LiveScheduler` implements it on a swift-nio event loop, so
+/// nothing below FlowLive links NIO or touches the operating system's
+/// clocks and signals.
+public protocol LiveLoop: Scheduler {
+    /// Runs `action` on the loop, from any thread. Work offered after the
+    /// run has ended is dropped.
+    func post(_ action: @escaping @Sendable () -> Void)
+    /// Wraps a loop-bound handler into one any thread may call: the call
+    /// hops onto the loop before the handler runs.
+    func makeCallback<Payload: Sendable>(_ handler: @escaping (Payload) -> Void) -> @Sendable (Payload) -> Void
+    /// Keeps the run alive until the returned disposable is disposed: taken
+    /// by I/O for as long as it may still deliver events.
+    func hold() -> Disposable
+}
+
+/// Starts live runs and hears the user's interrupt: what a program needs
+/// from the world to run on the wall clock. FlowLive's `LiveWorld` is the
+/// one implementation; a caller that runs scripts live hands it down.
+public protocol LiveHost: Sendable {
+    /// Runs `body` on a new loop with a large stack and returns when the
+    /// loop has stopped: when it goes idle, or when `stop` is called (from
+    /// any thread, any number of times).
+    func run(_ body: @escaping (_ loop: any LiveLoop, _ stop: @escaping @Sendable () -> Void) -> Void)
+    /// Calls `handler` on a thread of its own at each interrupt until
+    /// `cancel` is called on the result; nil when interrupts cannot be
+    /// watched. Ctrl-C and a termination request (SIGTERM) both end a run
+    /// the same way, cleanly; the handler is told which arrived.
+    func watchInterrupts(_ handler: @escaping @Sendable (Interrupt) -> Void) -> InterruptWatch?
+}
+
+/// A watch of interrupts, ended by `cancel`.
+public protocol InterruptWatch: Sendable {
+    func cancel()
+}
+
+/// What asked a run to stop from outside the process.
+public enum Interrupt: Sendable {
+    /// Ctrl-C (SIGINT): the conventional exit status is 130.
+    case interrupt
+    /// A termination request (SIGTERM): 143.
+    case terminate
+
+    public var exitStatus: Int32 { self == .interrupt ? 130 : 143 }
+}

@@ -1,0 +1,48 @@
+import FlowRuntime
+import FlowTestSupport
+import Foundation
+import Testing
+
+/// `flow doc`, as a user runs it.
+@Suite struct DocCommandTests {
+    func flow(_ arguments: [String]) throws -> FlowProcess.Result { try CommandLineTests.flow(arguments) }
+
+    @Test func docAloneListsEveryOperatorByFamily() throws {
+        let result = try flow(["doc"])
+        #expect(result.status == 0)
+        for family in OperatorSpec.Family.allCases { #expect(result.out.contains(family.rawValue + "\n")) }
+        #expect(result.out.contains("  cold, expect, hot, marbles, notation, time\n"))
+        let notation = try flow(["doc", "notation"])
+        #expect(notation.out.hasPrefix("The marble notation"))
+    }
+
+    @Test func docCommand() throws {
+        let result = try flow(["doc", "switchMap"])
+        #expect(result.status == 0)
+        #expect(result.out.hasPrefix("flatMapLatest(Closure) — maps each value to a stream, cancelling the previous one"))
+        #expect(result.out.contains("aliases: switchMap"))
+        #expect(result.out.contains("--c-d-e-|"))
+        let unknown = try flow(["doc", "debounc"])
+        #expect(unknown.status == 2)
+        #expect(unknown.err.contains("did you mean 'debounce'?"))
+    }
+
+    @Test func docCommandShowsModules() throws {
+        let module = try flow(["doc", "http"])
+        #expect(module.status == 0)
+        #expect(module.out.hasPrefix("http: "))
+        #expect(module.out.contains("  http.get(String, headers: Value?, timeout: Duration?) — "))
+        #expect(module.out.contains("  value.json() — "))
+        let function = try flow(["doc", "file.tail"])
+        #expect(function.status == 0)
+        #expect(function.out.hasPrefix("file.tail(String, every: Duration?) — "))
+        let typo = try flow(["doc", "http.gte"])
+        #expect(typo.status == 2)
+        #expect(typo.err.contains("no module function 'http.gte'; did you mean 'http.get'?"))
+        // A module's method by its name alone.
+        let method = try flow(["doc", "decode"])
+        #expect(method.status == 0)
+        #expect(method.out.hasPrefix("stream.decode(type: Value, decoder: Value?) — "))
+        #expect(method.out.contains("(from the json module)"))
+    }
+}

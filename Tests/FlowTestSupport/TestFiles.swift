@@ -1,0 +1,50 @@
+import Foundation
+
+/// How long a test waits for a condition before it fails: generous, since a
+/// shared two-core CI machine may be busy building or running other suites.
+/// A test never waits for a fixed time, only for a condition.
+public let waitingDeadline: Double = 120
+
+/// Polls `condition` every 20 ms until it holds (true) or `seconds` pass (false).
+public func waitFor(seconds: Double = waitingDeadline, _ condition: () -> Bool) -> Bool {
+    let deadline = Date().addingTimeInterval(seconds)
+    while !condition() {
+        if Date() >= deadline { return false }
+        Thread.sleep(forTimeInterval: 0.02)
+    }
+    return true
+}
+
+/// Reads a pipe until `text` has come (or the pipe ends): the condition a
+/// test waits for before it acts on a running process.
+public func readUntil(_ text: String, from pipe: Pipe) {
+    var seen = Data()
+    while !String(decoding: seen, as: UTF8.self).contains(text) {
+        let chunk = pipe.fileHandleForReading.availableData
+        if chunk.isEmpty { return }
+        seen += chunk
+    }
+}
+
+/// A fresh path in the temporary folder, ending in `name`.
+public func temporaryPath(_ name: String) -> String {
+    FileManager.default.temporaryDirectory.appendingPathComponent("flow-test-\(UUID().uuidString)-\(name)").path
+}
+
+/// The partial file `file.write(path)` fills until its stream ends, if any.
+public func partialFile(of path: String) -> String? {
+    let url = URL(fileURLWithPath: path)
+    let directory = url.deletingLastPathComponent().path
+    let prefix = "." + url.lastPathComponent + ".partial-"
+    let names = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
+    return names.first { $0.hasPrefix(prefix) }.map { directory + "/" + $0 }
+}
+
+/// The repository's root folder (this file is Tests/FlowTestSupport/TestFiles.swift).
+public let projectDirectory = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+    .deletingLastPathComponent()
+
+/// The `.flow` files of a folder, sorted.
+public func flowFiles(in folder: URL) -> [String] {
+    ((try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []).filter { $0.hasSuffix(".flow") }.sorted()
+}
