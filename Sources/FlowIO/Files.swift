@@ -1,3 +1,4 @@
+import FlowLive
 import FlowRuntime
 import NIOConcurrencyHelpers
 #if canImport(Glibc)
@@ -118,17 +119,23 @@ public struct LineSplitter {
 final class FileLinesNode: Observable {
     let path: String
     let wholeFile: Bool
+    let access: Access
 
     /// `location` is where the script asked for the file: its errors point there.
-    init(path: String, wholeFile: Bool, location: SourceLocation?) {
+    init(path: String, wholeFile: Bool, location: SourceLocation?, access: Access) {
         self.path = path
         self.wholeFile = wholeFile
+        self.access = access
         super.init(operatorName: wholeFile ? "file.read" : "file.lines")
         self.location = location
     }
 
     override func subscribeCore(_ observer: Observer, on scheduler: Scheduler) {
         let path = self.path
+        do { try access.checkRead(path, by: operatorName) } catch {
+            observer.onSubscribe(NopDisposable.shared)
+            return observer.onError(FlowError.wrap(error))
+        }
         if let live = scheduler as? any LiveLoop, !Files.isRegular(path), (try? Files.checkPath(path)) != nil {
             return BackgroundReader.start(name: path, open: { try Files.openBlocking(path) }, wholeFile: wholeFile,
                                           observer: observer, on: live)
@@ -243,17 +250,22 @@ final class FilePollNode: Observable {
     let path: String
     let period: TimeSpan
     let mode: Mode
+    let access: Access
 
-    init(path: String, period: TimeSpan, mode: Mode, location: SourceLocation?) {
+    init(path: String, period: TimeSpan, mode: Mode, location: SourceLocation?, access: Access) {
         self.path = path
         self.period = period
         self.mode = mode
+        self.access = access
         super.init(operatorName: mode == .watch ? "file.watch" : "file.tail")
         self.location = location
     }
 
     override func subscribeCore(_ observer: Observer, on scheduler: Scheduler) {
-        do { try Files.checkPath(path) } catch {
+        do {
+            try Files.checkPath(path)
+            try access.checkRead(path, by: operatorName)
+        } catch {
             observer.onSubscribe(NopDisposable.shared)
             return observer.onError(FlowError.wrap(error))
         }
@@ -415,8 +427,9 @@ final class FileWriter: Function, StreamConsumer {
     private var lines = 0
 
     /// `location` is where the script made the writer: its errors point there.
-    init(path: String, append: Bool, location: SourceLocation?) throws {
+    init(path: String, append: Bool, location: SourceLocation?, access: Access) throws {
         try Files.checkPath(path)
+        try access.checkWrite(path, by: append ? "file.append" : "file.write")
         self.path = path
         if append {
             temporaryPath = nil

@@ -1,5 +1,6 @@
 import AsyncHTTPClient
 import Collections
+import FlowLive
 import FlowRuntime
 import NIOConcurrencyHelpers
 import NIOCore
@@ -44,15 +45,21 @@ final class HTTPNode: Observable {
 
     let call: Call
     let kind: Kind
+    let access: Access
 
-    init(_ call: Call, kind: Kind, location: SourceLocation?) {
+    init(_ call: Call, kind: Kind, location: SourceLocation?, access: Access) {
         self.call = call
         self.kind = kind
+        self.access = access
         super.init(operatorName: "http.\(call.method.rawValue.lowercased())")
         self.location = location
     }
 
     override func subscribeCore(_ observer: Observer, on scheduler: Scheduler) {
+        do { try access.checkNet(url: call.url, by: operatorName) } catch {
+            observer.onSubscribe(NopDisposable.shared)
+            return observer.onError(FlowError.wrap(error))
+        }
         let exchange = HTTPExchange(observer: observer, call: call, kind: kind, location: location)
         observer.onSubscribe(exchange)
         let request: HTTPClient.Request

@@ -1,11 +1,22 @@
 import AsyncHTTPClient
 import FlowLanguage
+import FlowLive
 import FlowRuntime
 import NIOHTTP1
 
-/// The I/O modules a script sees: `file`, `stdin` and `json`.
+/// The I/O modules a script sees: `file`, `stdin`, `json` and `http`. Every
+/// function that reaches outside the script is made with the run's
+/// `Access`, and asks it before it touches a file, a host or the input.
 public enum IOModules {
-    public static let all: [BuiltinModule] = [file, standardInput, json, http]
+    /// The modules of a run granted what `access` allows.
+    public static func all(_ access: Access) -> [BuiltinModule] { [file(access), standardInput(access), json, http(access)] }
+
+    /// The modules with everything allowed: for checking and documenting
+    /// scripts, which reach nothing.
+    public static let unrestricted = all(.unrestricted)
+
+    /// The names of the modules that reach outside the script.
+    public static let outsideNames: Set<String> = ["file", "stdin", "http"]
 
     static func function(
         _ name: String, _ family: OperatorSpec.Family, _ summary: String, _ parameters: [Parameter],
@@ -18,38 +29,38 @@ public enum IOModules {
 
     static func path(_ args: Arguments) throws -> String { try args.string(0, default: "") }
 
-    public static let file = BuiltinModule(name: "file", summary: "files as streams, and writers for sink", functions: [
+    public static func file(_ access: Access) -> BuiltinModule { BuiltinModule(name: "file", summary: "files as streams, and writers for sink", functions: [
         function("read", .creation, "the whole file as one string, then completion", [arg("path", .string)]) {
-            .stream(FileLinesNode(path: try path($0), wholeFile: true, location: $0.context.location))
+            .stream(FileLinesNode(path: try path($0), wholeFile: true, location: $0.context.location, access: access))
         },
         function("lines", .creation, "each line of the file, read as it goes (constant memory), then completion",
                  [arg("path", .string)]) {
-            .stream(FileLinesNode(path: try path($0), wholeFile: false, location: $0.context.location))
+            .stream(FileLinesNode(path: try path($0), wholeFile: false, location: $0.context.location, access: access))
         },
         function("watch", .creation, "the file's (path:, exists:, size:) each time it changes, checked every 100ms or `every`",
                  [arg("path", .string), labelled("every", .duration, optional: true).positive()]) {
             .stream(FilePollNode(path: try path($0), period: try $0.optionalDuration(1) ?? .milliseconds(Int64(100)), mode: .watch,
-                                 location: $0.context.location))
+                                 location: $0.context.location, access: access))
         },
         function("tail", .creation, "the lines appended to the file after subscription, checked every 100ms or `every`",
                  [arg("path", .string), labelled("every", .duration, optional: true).positive()]) {
             .stream(FilePollNode(path: try path($0), period: try $0.optionalDuration(1) ?? .milliseconds(Int64(100)), mode: .tail,
-                                 location: $0.context.location))
+                                 location: $0.context.location, access: access))
         },
         function("write", .utility, "for sink: writes each value as a line; the file is replaced when the stream ends, and left as it was if the stream fails",
                  [arg("path", .string)]) {
-            .function(try FileWriter(path: try path($0), append: false, location: $0.context.location))
+            .function(try FileWriter(path: try path($0), append: false, location: $0.context.location, access: access))
         },
         function("append", .utility, "for sink: appends each value as a line, closed when the stream ends", [arg("path", .string)]) {
-            .function(try FileWriter(path: try path($0), append: true, location: $0.context.location))
+            .function(try FileWriter(path: try path($0), append: true, location: $0.context.location, access: access))
         },
-    ])
+    ]) }
 
-    public static let standardInput = BuiltinModule(name: "stdin", summary: "standard input", functions: [
-        function("lines", .creation, "each line of standard input, then completion at its end", []) { _ in
-            .stream(StandardInputNode())
+    public static func standardInput(_ access: Access) -> BuiltinModule { BuiltinModule(name: "stdin", summary: "standard input", functions: [
+        function("lines", .creation, "each line of standard input, then completion at its end (at once where the command gives scripts no input)", []) { _ in
+            .stream(StandardInputNode(access: access))
         },
-    ])
+    ]) }
 
     public static let json = BuiltinModule(name: "json", summary: "JSON text to values and back", functions: [
         function("parse", .utility, "the value a JSON text describes (objects become dictionaries)", [arg("text", .string)]) {
@@ -131,34 +142,34 @@ extension IOModules {
                              deadline: try deadline.flatMap { try args.optionalDuration($0) })
     }
 
-    public static let http = BuiltinModule(name: "http", summary: "HTTP requests as streams", functions: [
+    public static func http(_ access: Access) -> BuiltinModule { BuiltinModule(name: "http", summary: "HTTP requests as streams", functions: [
         function("get", .creation, "one response (status:, headers:, body:), then completion; a non-2xx status is an error carrying it",
                  [arg("url", .string)] + httpOptions) {
             .stream(HTTPNode(try call($0, method: .GET, url: 0, body: nil, headers: 1, timeout: 2), kind: .response(raw: false),
-                             location: $0.context.location))
+                             location: $0.context.location, access: access))
         },
         function("post", .creation, "posts a body (a string, or a value sent as JSON); one response, as get",
                  [arg("url", .string), labelled("body", .value, optional: true)] + httpOptions) {
             .stream(HTTPNode(try call($0, method: .POST, url: 0, body: 1, headers: 2, timeout: 3), kind: .response(raw: false),
-                             location: $0.context.location))
+                             location: $0.context.location, access: access))
         },
         function("request", .creation, "any method; one response whatever its status",
                  [labelled("method", .string), labelled("url", .string), labelled("body", .value, optional: true)] + httpOptions) { args in
             let method = HTTPMethod(rawValue: try args.string(0, default: "GET").uppercased())
             return .stream(HTTPNode(try call(args, method: method, url: 1, body: 2, headers: 3, timeout: 4), kind: .response(raw: true),
-                                    location: args.context.location))
+                                    location: args.context.location, access: access))
         },
         function("lines", .creation,
                  "each line of the response body as it arrives (NDJSON, long polls); timeout: is the longest silence allowed, deadline: a limit on the whole stream",
                  [arg("url", .string)] + streamOptions) {
             .stream(HTTPNode(try call($0, method: .GET, url: 0, body: nil, headers: 1, timeout: 2, defaultTimeout: nil, deadline: 3),
-                             kind: .lines, location: $0.context.location))
+                             kind: .lines, location: $0.context.location, access: access))
         },
         function("events", .creation,
                  "server-sent events as (event:, data:, id:); timeout: is the longest silence allowed, deadline: a limit on the whole stream",
                  [arg("url", .string)] + streamOptions) {
             .stream(HTTPNode(try call($0, method: .GET, url: 0, body: nil, headers: 1, timeout: 2, defaultTimeout: nil, deadline: 3),
-                             kind: .events, location: $0.context.location))
+                             kind: .events, location: $0.context.location, access: access))
         },
     ], methods: [
         OperatorSpec("json", .utility, .method, "a response's body decoded from JSON", [Signature([]) { args in
@@ -167,5 +178,5 @@ extension IOModules {
             }
             do { return try JSON.parse(try body.asString()) } catch { throw FlowError.wrap(error).located(at: args.context.location) }
         }]),
-    ])
+    ]) }
 }

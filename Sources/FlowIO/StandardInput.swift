@@ -1,3 +1,4 @@
+import FlowLive
 import FlowRuntime
 import NIOConcurrencyHelpers
 #if canImport(Glibc)
@@ -9,11 +10,22 @@ import Glibc
 /// holding the run open until the end of input; in virtual time the input
 /// is read in chunks like a file.
 final class StandardInputNode: Observable {
-    init() { super.init(operatorName: "stdin.lines") }
+    let access: Access
+
+    init(access: Access) {
+        self.access = access
+        super.init(operatorName: "stdin.lines")
+    }
 
     override var isHotSource: Bool { true }
 
     override func subscribeCore(_ observer: Observer, on scheduler: Scheduler) {
+        // A script that is graded or tested gets no input: it must not wait
+        // on the grader's own standard input.
+        guard access.readsStandardInput else {
+            observer.onSubscribe(NopDisposable.shared)
+            return observer.onCompleted()
+        }
         guard let live = scheduler as? any LiveLoop else {
             return ChunkReader(fd: dup(0), path: "standard input", observer: observer, scheduler: scheduler, wholeFile: false).start()
         }

@@ -13,7 +13,7 @@ public enum REPL {
     /// Runs a session until `:quit`, Ctrl-D or two Ctrl-Cs (on a terminal),
     /// or until the end of standard input and of the streams still running.
     /// Returns false when a piped session showed an error.
-    public static func run(banner: String) -> Bool {
+    public static func run(banner: String, access: Access) -> Bool {
         let interactive = isatty(0) == 1
         // The session lives as long as the loop: its streams' callbacks only
         // refer to it weakly.
@@ -29,6 +29,7 @@ public enum REPL {
             piped = plain
             let screen: Screen = readline ?? plain!
             let console = console(for: screen, on: scheduler.eventLoop, color: errorColor)
+            let modules = Self.modules(access)
             let session = Session(scheduler: scheduler, console: console, modules: modules)
             let controller = Controller(session: session, screen: screen, color: color, errorColor: errorColor, modules: modules)
             session.listener = controller
@@ -70,7 +71,7 @@ public enum REPL {
     }
 
     /// The I/O modules, except that standard input belongs to the REPL itself.
-    static let modules: [BuiltinModule] = IOModules.all.map { $0.name == "stdin" ? standardInput : $0 }
+    static func modules(_ access: Access) -> [BuiltinModule] { IOModules.all(access).map { $0.name == "stdin" ? standardInput : $0 } }
 
     static let standardInput = BuiltinModule(name: "stdin", summary: "standard input (the REPL reads it itself)", functions: [
         OperatorSpec("lines", .creation, .function, "each line of standard input; not in the REPL, which reads it itself", [

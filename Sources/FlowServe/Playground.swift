@@ -16,16 +16,19 @@ import NIOConcurrencyHelpers
 final class Playground: Sendable {
     private let queue = DispatchQueue(label: "flow.serve.playground")
     private let liveRuns = DispatchQueue(label: "flow.serve.live", attributes: .concurrent)
-    /// The modules a script on the page may use: files and requests only
-    /// when the page is served on loopback (the learner's own machine).
+    /// The modules a script on the page may use: files and requests, as
+    /// far as `access` grants them, only when the page is served on
+    /// loopback (the learner's own machine); standard input never (the
+    /// server's is not the page's).
     let modules: [BuiltinModule]
 
-    init(allowsIO: Bool) {
-        modules = allowsIO ? [IOModules.file, IOModules.json, IOModules.http] : [IOModules.json]
+    /// `access` nil: no files, no requests.
+    init(access: Access?) {
+        modules = access.map { [IOModules.file($0), IOModules.json, IOModules.http($0)] } ?? [IOModules.json]
     }
 
     /// Modules whose use makes a run reach outside the process.
-    static let outsideModules: Set<String> = [IOModules.file.name, IOModules.http.name]
+    static let outsideModules = IOModules.outsideNames
 
     /// How often a live run's page is sent what it drew so far.
     static let liveSnapshotInterval = Duration.milliseconds(250)

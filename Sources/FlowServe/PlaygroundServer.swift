@@ -1,4 +1,5 @@
 import FlowLanguage
+import FlowLive
 import FlowRuntime
 import Foundation
 import Hummingbird
@@ -15,11 +16,17 @@ public enum PlaygroundServer {
         public var path: String
         public var host: String
         public var port: Int
+        /// What scripts run from the page may reach, given the served
+        /// folder (resolved): by default that folder to read and write in,
+        /// and no network (`Permissions.served`).
+        public var permissions: @Sendable (_ servedFolder: String) -> Permissions
 
-        public init(path: String, host: String = "127.0.0.1", port: Int = 8080) {
+        public init(path: String, host: String = "127.0.0.1", port: Int = 8080,
+                    permissions: @escaping @Sendable (String) -> Permissions = { Permissions.served(folder: $0) }) {
             self.path = path
             self.host = host
             self.port = port
+            self.permissions = permissions
         }
 
         /// Reachable from this machine alone: scripts run from the page
@@ -38,7 +45,7 @@ public enum PlaygroundServer {
             throw ScriptFolder.Refused(description: "\(options.path): cannot work in \(folder.root)")
         }
         let page = try Page.load()
-        let playground = Playground(allowsIO: options.isLoopback)
+        let playground = Playground(access: options.isLoopback ? Access(options.permissions(folder.root)) : nil)
         let guardian = SameOrigin(loopbackOnly: options.isLoopback)
         let app = Application(
             router: router(folder: folder, page: page, playground: playground, guardian: guardian),

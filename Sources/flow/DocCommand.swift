@@ -48,7 +48,7 @@ struct Doc: ParsableCommand {
             Output.out(operatorTable.entries.map(OperatorDocs.text).joined(separator: "\n\n"))
             return
         }
-        switch OperatorDocs.text(forName: name ?? "", modules: IOModules.all) {
+        switch OperatorDocs.text(forName: name ?? "", modules: IOModules.unrestricted) {
         case .success(let text):
             Output.out(text)
             if let svg, case .success(let spec) = OperatorDocs.lookup(name ?? ""), let document = OperatorDocs.svg(for: spec) {

@@ -51,7 +51,7 @@ struct Flow: ParsableCommand {
         // signal that kills the process silently.
         signal(SIGPIPE, SIG_IGN)
         do {
-            var command = try parseAsRoot()
+            var command = try parseAsRoot(PermissionOptions.normalized(Array(CommandLine.arguments.dropFirst())))
             // Scripts may nest deeply: run on a thread with a large stack.
             try withLargeStack { try command.run() }
             exitAfterOutputFailure(instead: ExitStatus.success.rawValue)
@@ -114,16 +114,17 @@ enum Loader {
     /// A script's warnings, or its errors reported (exit 3).
     static func check(_ file: SourceFile) throws -> [Diagnostic] {
         do {
-            return try Program.check(file, modules: IOModules.all)
+            return try Program.check(file, modules: IOModules.unrestricted)
         } catch let list as DiagnosticList {
             report(list)
             throw ExitCode(ExitStatus.invalidScript.rawValue)
         }
     }
 
-    static func compile(_ file: SourceFile, arguments: [String] = [], isolatingTests: Bool = false) throws -> Program {
+    static func compile(_ file: SourceFile, access: Access, arguments: [String] = [], isolatingTests: Bool = false) throws -> Program {
         do {
-            return try Program(file: file, console: Output.console, arguments: arguments, modules: IOModules.all, isolatingTests: isolatingTests)
+            return try Program(file: file, console: Output.console, arguments: arguments, modules: IOModules.all(access),
+                               isolatingTests: isolatingTests)
         } catch let list as DiagnosticList {
             report(list)
             throw ExitCode(ExitStatus.invalidScript.rawValue)
@@ -230,6 +231,9 @@ struct Run: ParsableCommand {
     @Option(name: .long, help: "The width of the SVG or PNG picture in pixels (a slide's width); the picture is scaled to it.")
     var width: Int?
 
+    @OptionGroup(title: "Permissions (default: everything the user can reach)")
+    var permissions: PermissionOptions
+
     @Argument(help: "The script to run; '-' or nothing (with a pipe) reads standard input.")
     var script: String?
 
@@ -252,7 +256,7 @@ struct Run: ParsableCommand {
 
     func run() throws {
         if startsREPL {
-            _ = REPL.run(banner: Flow.banner)
+            _ = REPL.run(banner: Flow.banner, access: Access(permissions.applied(to: .everything(command: "flow"))))
             return
         }
         // A bad --svg path is reported before the run, not after it.
@@ -262,7 +266,8 @@ struct Run: ParsableCommand {
             try PNGWriter.checkRenderer()
         }
         let file = try Loader.load(script)
-        let program = try Loader.compile(file, arguments: arguments)
+        let access = Access(permissions.applied(to: .everything(command: "flow run")))
+        let program = try Loader.compile(file, access: access, arguments: arguments)
         program.marblesForBindings = marbles
         program.tracesEverything = trace
         program.stopsOnInterrupt = true
@@ -330,7 +335,11 @@ struct Repl: ParsableCommand {
             still running finish before flow exits.
             """)
 
+    @OptionGroup(title: "Permissions (default: everything the user can reach)")
+    var permissions: PermissionOptions
+
     func run() throws {
-        if !REPL.run(banner: Flow.banner) { throw ExitCode(ExitStatus.failed.rawValue) }
+        let access = Access(permissions.applied(to: .everything(command: "flow repl")))
+        if !REPL.run(banner: Flow.banner, access: access) { throw ExitCode(ExitStatus.failed.rawValue) }
     }
 }

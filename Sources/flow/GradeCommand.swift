@@ -1,7 +1,11 @@
 import ArgumentParser
 import FlowIO
 import FlowLanguage
+import FlowLive
 import FlowRuntime
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// `flow grade`: a class's files, one row each, with the tests passed and
 /// the points earned.
@@ -29,6 +33,20 @@ struct Grade: ParsableCommand {
 
     enum GradeFormat: String, ExpressibleByArgument, CaseIterable { case text, json }
 
+    @OptionGroup(title: "Permissions (default: read the graded folder, nothing else; standard input is always empty)")
+    var permissions: PermissionOptions
+
+    /// The folders a student's script may read by default: each folder
+    /// graded, or the folder of each file graded.
+    var gradedFolders: [String] {
+        paths.map { path in
+            var info = stat()
+            if stat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFDIR { return path }
+            guard let slash = path.lastIndex(of: "/") else { return "." }
+            return slash == path.startIndex ? "/" : String(path[..<slash])
+        }
+    }
+
     func validate() throws {
         if paths.isEmpty { throw ValidationError("give the folder or the scripts to grade") }
     }
@@ -46,8 +64,9 @@ struct Grade: ParsableCommand {
         let files = try ScriptFinder.scripts(in: paths)
         let color = format == .text && Output.colorOnStandardOutput
         var rows: [Row] = []
+        let access = Access(permissions.applied(to: .graded(folders: gradedFolders)))
         for path in files {
-            let run = TestRunner.run(path, color: color, hidingActual: hideActual)
+            let run = TestRunner.run(path, color: color, hidingActual: hideActual, access: access)
             // The top level's own expectations are not a student's test.
             rows.append(Row(file: path, results: run.results.filter { $0.name != path || !run.compiled }, compiled: run.compiled))
         }

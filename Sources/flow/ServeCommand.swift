@@ -1,4 +1,5 @@
 import ArgumentParser
+import FlowLive
 import FlowServe
 
 struct Serve: ParsableCommand {
@@ -15,6 +16,9 @@ struct Serve: ParsableCommand {
     @Option(name: .long, help: "The address to listen on: loopback unless told otherwise.")
     var host: String = "127.0.0.1"
 
+    @OptionGroup(title: "Permissions of the scripts run from the page (default: read and write the served folder, no network)")
+    var permissions: PermissionOptions
+
     func validate() throws {
         guard (0...65535).contains(port) else { throw ValidationError("--port takes a number from 0 to 65535, not \(port)") }
         guard !host.isEmpty, !host.contains("/") else { throw ValidationError("--host takes an address such as 127.0.0.1, not '\(host)'") }
@@ -22,7 +26,8 @@ struct Serve: ParsableCommand {
 
     func run() throws {
         do {
-            let options = PlaygroundServer.Options(path: path, host: host, port: port)
+            let flags = permissions
+            let options = PlaygroundServer.Options(path: path, host: host, port: port) { flags.applied(to: .served(folder: $0)) }
             try PlaygroundServer.run(options) { address in
                 Output.out("flow serve: \(address) (Ctrl-C stops it)")
                 if !options.isLoopback {

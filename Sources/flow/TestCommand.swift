@@ -1,6 +1,7 @@
 import ArgumentParser
 import FlowIO
 import FlowLanguage
+import FlowLive
 import FlowMarbles
 import FlowRuntime
 #if canImport(Glibc)
@@ -18,6 +19,9 @@ struct Test: ParsableCommand {
     @Option(help: "How to report: text (the default), tap, json or junit, for an autograder or CI.")
     var format: TestReport.Format = .text
 
+    @OptionGroup(title: "Permissions (default: everything the user can reach; standard input is always empty)")
+    var permissions: PermissionOptions
+
     func validate() throws {
         if paths.isEmpty { throw ValidationError("give the scripts or folders to test") }
     }
@@ -29,8 +33,9 @@ struct Test: ParsableCommand {
         // details right after its ✗ line, so the report reads in order
         // wherever it goes; compile errors go to standard error.
         let color = format == .text && Output.colorOnStandardOutput
+        let access = Access(permissions.applied(to: .everything(command: "flow test", standardInput: false)))
         for path in files {
-            let run = TestRunner.run(path, color: color)
+            let run = TestRunner.run(path, color: color, access: access)
             if !run.compiled { report.fileDidNotCompile(path) }
             for result in run.results { report.add(result) }
         }
@@ -45,12 +50,12 @@ struct Test: ParsableCommand {
 enum TestRunner {
     /// The results in the file's order; `compiled` is false when an error
     /// outside every test block failed them all.
-    static func run(_ path: String, color: Bool, hidingActual: Bool = false) -> (results: [TestReport.Result], compiled: Bool) {
+    static func run(_ path: String, color: Bool, hidingActual: Bool = false, access: Access) -> (results: [TestReport.Result], compiled: Bool) {
         let file: SourceFile, program: Program
         do {
             file = try Loader.load(path)
             // A test block that does not compile fails alone.
-            program = try Loader.compile(file, isolatingTests: true)
+            program = try Loader.compile(file, access: access, isolatingTests: true)
         } catch {
             let declared = (try? SourceFile.load(path: path))?.declaredTests ?? []
             let tests: [(name: String, points: Int)] = declared.isEmpty ? [(path, 1)] : declared.map { ($0.name, $0.points) }
@@ -214,11 +219,22 @@ enum ScriptFinder {
         guard stat(path, &info) == 0 else { return nil }
         guard (info.st_mode & S_IFMT) == S_IFDIR else { return [path] }
         var found: [String] = []
-        collect(path, into: &found)
+        var visited: Set<FolderIdentity> = []
+        collect(path, into: &found, visited: &visited)
         return found.sorted()
     }
 
-    private static func collect(_ folder: String, into found: inout [String]) {
+    /// A folder by device and inode: a symlink back up the tree (`self ->
+    /// .`) leads to a folder already searched, which is not searched again.
+    private struct FolderIdentity: Hashable {
+        let device: UInt64
+        let inode: UInt64
+    }
+
+    private static func collect(_ folder: String, into found: inout [String], visited: inout Set<FolderIdentity>) {
+        var info = stat()
+        guard stat(folder, &info) == 0, visited.insert(FolderIdentity(device: UInt64(info.st_dev), inode: UInt64(info.st_ino))).inserted
+        else { return }
         guard let directory = opendir(folder) else { return }
         defer { closedir(directory) }
         while let entry = readdir(directory) {
@@ -230,7 +246,7 @@ enum ScriptFinder {
             var info = stat()
             guard stat(path, &info) == 0 else { continue }
             if (info.st_mode & S_IFMT) == S_IFDIR {
-                collect(path, into: &found)
+                collect(path, into: &found, visited: &visited)
             } else if name.hasSuffix(".flow") {
                 found.append(path)
             }

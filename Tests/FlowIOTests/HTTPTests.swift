@@ -170,7 +170,7 @@ extension HTTPTests {
             let lines = Lines()
             let console = Console(out: { lines.out.append($0) }, err: { lines.err.append($0) }, color: false)
             let program = try Program(file: SourceFile(path: "ourplanet.flow", text: example), console: console,
-                                      arguments: [server.base + "/api/v3"], modules: IOModules.all)
+                                      arguments: [server.base + "/api/v3"], modules: IOModules.unrestricted)
             let outcome = program.run(on: .live(LiveWorld()))
             #expect(outcome.passed, "\(lines.err)")
             #expect(lines.out.sorted() == ["Floods: 3 events", "Volcanoes: 2 events", "Wildfires: 4 events"])

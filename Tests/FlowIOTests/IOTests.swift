@@ -17,7 +17,7 @@ final class Lines: @unchecked Sendable {
 func run(_ source: String, live: Bool = false) throws -> (outcome: Program.Outcome, out: [String], err: [String]) {
     let lines = Lines()
     let console = Console(out: { lines.out.append($0) }, err: { lines.err.append($0) }, color: false)
-    let program = try Program(file: SourceFile(path: "io.flow", text: source), console: console, modules: IOModules.all)
+    let program = try Program(file: SourceFile(path: "io.flow", text: source), console: console, modules: IOModules.unrestricted)
     let outcome = program.run(on: live ? .live(LiveWorld()) : .virtual)
     return (outcome, lines.out, lines.err)
 }

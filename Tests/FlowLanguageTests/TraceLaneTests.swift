@@ -147,7 +147,7 @@ import Testing
         let text = try String(contentsOfFile: path, encoding: .utf8)
         for tracing in [false, true] {
             let program = try Program(file: SourceFile(path: name, text: text), console: Console(out: { _ in }, err: { _ in }, color: false),
-                                      modules: IOModules.all)
+                                      modules: IOModules.unrestricted)
             program.drawsLanes = false
             program.tracesEverything = tracing
             program.marblesForBindings = true

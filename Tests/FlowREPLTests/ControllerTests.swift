@@ -1,5 +1,6 @@
 import Foundation
 import FlowLanguage
+import FlowLive
 @testable import FlowREPL
 import FlowRuntime
 import Testing
@@ -22,8 +23,8 @@ final class Harness {
     init() {
         let screen = self.screen
         let console = Console(out: { screen.show($0) }, err: { screen.showError($0) }, color: false)
-        let session = Session(scheduler: scheduler, console: console, modules: REPL.modules)
-        controller = Controller(session: session, screen: screen, color: false, errorColor: false, modules: REPL.modules)
+        let session = Session(scheduler: scheduler, console: console, modules: REPL.modules(.unrestricted))
+        controller = Controller(session: session, screen: screen, color: false, errorColor: false, modules: REPL.modules(.unrestricted))
         session.listener = controller
     }
 

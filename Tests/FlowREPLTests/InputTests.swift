@@ -59,7 +59,7 @@ import Testing
 }
 
 @Suite struct CompleterTests {
-    let completer = Completer(commands: Controller.commands.map(\.name), modules: REPL.modules)
+    let completer = Completer(commands: Controller.commands.map(\.name), modules: REPL.modules(.unrestricted))
 
     func words(_ before: String, _ word: String, bound: [String] = []) -> [String] {
         guard case .words(let words) = completer.offer(before: before, word: word, boundNames: bound) else { return [] }

@@ -41,6 +41,26 @@ import Testing
         #expect((final["text"] as? String)?.contains("!") == true, "\(final["text"] ?? "")")
     }
 
+    /// A page's script reaches the served folder and nothing else: it may
+    /// write and read beside the scripts, not read /etc nor request a host.
+    @Test func aPagesScriptReachesTheServedFolderAlone() async throws {
+        let served = try ServedFolder()
+        let script = """
+            of("kept").sink(file.write("notes.txt"))
+            file.read("/etc/hostname").sink { print($0) }
+            http.get("http://127.0.0.1:9/").sink { print($0) }
+
+            """
+        let messages = try await served.live(script, name: "reach.flow") { _ in false }
+        let final = try #require(messages.last)
+        let errors = ((final["errors"] as? [[String: Any]]) ?? []).compactMap { $0["message"] as? String }
+        #expect(errors.contains { $0.contains("file.read \"/etc/hostname\": reading outside the served folder is not allowed (flow serve --allow-read=/etc grants it)") },
+                "\(errors)")
+        #expect(errors.contains { $0.contains("network access is not allowed (flow serve --allow-net=127.0.0.1 grants it)") }, "\(errors)")
+        let written = try String(contentsOf: served.folder.appendingPathComponent("notes.txt"), encoding: .utf8)
+        #expect(written == "kept\n")
+    }
+
     @Test func aLiveScriptThatEndsSaysSoAndRunsItsTests() async throws {
         let served = try ServedFolder()
         let script = """

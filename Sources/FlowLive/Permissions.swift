@@ -1,0 +1,186 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// What one run of a script may reach outside itself, spelled as Deno's
+/// flags spell it: `--allow-read[=PATH,...]`, `--allow-write[=PATH,...]`,
+/// `--allow-net[=HOST[:PORT],...]`, `--allow-all`, and `--deny-*` to take
+/// away what a command grants by default. A denial wins over a grant.
+///
+/// Each command starts from its own defaults (`Permissions.everything` for
+/// `flow run`, the REPL and `flow test`; `graded(folder:)` and
+/// `served(folder:)` for the others) and the flags adjust them.
+public struct Permissions: Sendable, Equatable {
+    /// Paths or hosts a kind of access reaches.
+    public enum Scope: Sendable, Equatable {
+        case none
+        case all
+        /// Resolved folders or files (for paths), or `host[:port]` (for the network).
+        case only([String])
+    }
+
+    public var read: Scope
+    public var write: Scope
+    public var net: Scope
+    /// Denials, which win over grants: `--deny-read=PATH` and friends.
+    public var deniedRead: Scope = .none
+    public var deniedWrite: Scope = .none
+    public var deniedNet: Scope = .none
+    /// Whether `stdin.lines()` reads the process's standard input. Without
+    /// it the input is empty: a graded or tested script cannot wait on it.
+    public var standardInput: Bool
+    /// The command whose flags grant more, for the messages: `flow grade`.
+    public var command: String
+    /// How the messages name what is allowed, where a default grants one
+    /// folder ("the graded folder"); nil names the paths themselves.
+    public var readScopeName: String?
+    public var writeScopeName: String?
+
+    public init(read: Scope, write: Scope, net: Scope, standardInput: Bool, command: String,
+                readScopeName: String? = nil, writeScopeName: String? = nil) {
+        self.read = read
+        self.write = write
+        self.net = net
+        self.standardInput = standardInput
+        self.command = command
+        self.readScopeName = readScopeName
+        self.writeScopeName = writeScopeName
+    }
+
+    /// `flow run`, the REPL: a script on one's own machine reaches what its user can.
+    public static func everything(command: String, standardInput: Bool = true) -> Permissions {
+        Permissions(read: .all, write: .all, net: .all, standardInput: standardInput, command: command)
+    }
+
+    /// `flow grade`: the graded folder may be read, nothing else reached.
+    public static func graded(folders: [String]) -> Permissions {
+        Permissions(read: .only(folders.map(Self.resolve)), write: .none, net: .none, standardInput: false,
+                    command: "flow grade", readScopeName: folders.count == 1 ? "the graded folder" : "the graded folders")
+    }
+
+    /// `flow serve`: the served folder may be read and written (where the
+    /// page saves), no network.
+    public static func served(folder: String) -> Permissions {
+        let resolved = Self.resolve(folder)
+        return Permissions(read: .only([resolved]), write: .only([resolved]), net: .none, standardInput: false,
+                           command: "flow serve", readScopeName: "the served folder", writeScopeName: "the served folder")
+    }
+
+    /// Applies a flag's value: nil is the flag alone (everything), else a
+    /// comma-separated list. Paths are resolved now, against the current folder.
+    public mutating func allow(_ kind: Kind, _ value: String?) {
+        let scope = Self.scope(kind, value)
+        switch kind {
+        case .read: read = Self.union(read, scope); readScopeName = nil
+        case .write: write = Self.union(write, scope); writeScopeName = nil
+        case .net: net = Self.union(net, scope)
+        }
+    }
+
+    public mutating func deny(_ kind: Kind, _ value: String?) {
+        let scope = Self.scope(kind, value)
+        switch kind {
+        case .read: deniedRead = Self.union(deniedRead, scope)
+        case .write: deniedWrite = Self.union(deniedWrite, scope)
+        case .net: deniedNet = Self.union(deniedNet, scope)
+        }
+    }
+
+    public mutating func allowAll() {
+        read = .all
+        write = .all
+        net = .all
+        deniedRead = .none
+        deniedWrite = .none
+        deniedNet = .none
+        readScopeName = nil
+        writeScopeName = nil
+    }
+
+    public enum Kind: String, Sendable, CaseIterable {
+        case read, write, net
+    }
+
+    private static func scope(_ kind: Kind, _ value: String?) -> Scope {
+        guard let value, !value.isEmpty else { return .all }
+        let items = value.split(separator: ",").map(String.init).filter { !$0.isEmpty }
+        return .only(kind == .net ? items.map { $0.lowercased() } : items.map(resolve))
+    }
+
+    private static func union(_ a: Scope, _ b: Scope) -> Scope {
+        switch (a, b) {
+        case (.all, _), (_, .all): return .all
+        case (.none, let other), (let other, .none): return other
+        case (.only(let x), .only(let y)): return .only(x + y.filter { !x.contains($0) })
+        }
+    }
+
+    /// An absolute path with every symlink and `..` resolved: the path as
+    /// it reaches the file system, which is what a grant is about. A path
+    /// that does not exist yet (a file to be written) is its nearest
+    /// existing ancestor resolved, then the rest as written, `..` and `.`
+    /// folded.
+    public static func resolve(_ path: String) -> String {
+        var absolute = path
+        if !absolute.hasPrefix("/") {
+            var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+            let cwd = getcwd(&buffer, buffer.count) != nil ? String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self) : "/"
+            absolute = cwd + "/" + path
+        }
+        var components = absolute.split(separator: "/", omittingEmptySubsequences: true).map(String.init)
+        var rest: [String] = []
+        while true {
+            let candidate = "/" + components.joined(separator: "/")
+            if let real = realPath(candidate) {
+                return fold(real, rest)
+            }
+            guard let last = components.popLast() else { return fold("/", rest) }
+            rest.insert(last, at: 0)
+        }
+    }
+
+    private static func realPath(_ path: String) -> String? {
+        guard let resolved = realpath(path, nil) else { return nil }
+        defer { free(resolved) }
+        return String(decoding: UnsafeRawBufferPointer(start: resolved, count: strlen(resolved)), as: UTF8.self)
+    }
+
+    /// `base` (resolved) followed by `rest`, with `.` and `..` applied.
+    private static func fold(_ base: String, _ rest: [String]) -> String {
+        var parts = base.split(separator: "/").map(String.init)
+        for part in rest {
+            switch part {
+            case ".": continue
+            case "..": _ = parts.popLast()
+            default: parts.append(part)
+            }
+        }
+        return "/" + parts.joined(separator: "/")
+    }
+}
+
+extension Permissions.Scope {
+    /// Whether a resolved path lies in this scope: equal to a granted path,
+    /// or inside a granted folder.
+    func contains(path: String) -> Bool {
+        switch self {
+        case .none: return false
+        case .all: return true
+        case .only(let granted):
+            return granted.contains { path == $0 || path.hasPrefix($0 == "/" ? "/" : $0 + "/") }
+        }
+    }
+
+    /// Whether `host:port` is in this scope: a granted `host` covers every
+    /// port, a granted `host:port` that port alone. Names are compared as
+    /// written (no DNS look-up): `localhost` and `127.0.0.1` are two grants.
+    func contains(host: String, port: Int) -> Bool {
+        switch self {
+        case .none: return false
+        case .all: return true
+        case .only(let granted):
+            let host = host.lowercased()
+            return granted.contains { $0 == host || $0 == "\(host):\(port)" }
+        }
+    }
+}

@@ -1,0 +1,84 @@
+import ArgumentParser
+import FlowLive
+
+/// The permission flags every command that runs scripts takes, spelled as
+/// Deno spells them. Each command starts from its own defaults; these
+/// adjust them, and a `--deny-*` wins over any grant.
+struct PermissionOptions: ParsableArguments {
+    @Option(name: .customLong("allow-read"), help: ArgumentHelp(
+        "Let scripts read these files and folders (comma-separated); alone, every file.", valueName: "paths"))
+    var allowRead: [String] = []
+
+    @Option(name: .customLong("allow-write"), help: ArgumentHelp(
+        "Let scripts write these files and folders; alone, every file.", valueName: "paths"))
+    var allowWrite: [String] = []
+
+    @Option(name: .customLong("allow-net"), help: ArgumentHelp(
+        "Let scripts request these hosts (host or host:port, comma-separated); alone, any host.", valueName: "hosts"))
+    var allowNet: [String] = []
+
+    @Flag(name: [.customLong("allow-all"), .customShort("A")], help: "Let scripts reach every file and host.")
+    var allowAll = false
+
+    @Option(name: .customLong("deny-read"), help: ArgumentHelp(
+        "Forbid reading these paths (alone, every file), whatever is granted.", valueName: "paths"))
+    var denyRead: [String] = []
+
+    @Option(name: .customLong("deny-write"), help: ArgumentHelp(
+        "Forbid writing these paths (alone, every file), whatever is granted.", valueName: "paths"))
+    var denyWrite: [String] = []
+
+    @Option(name: .customLong("deny-net"), help: ArgumentHelp(
+        "Forbid requesting these hosts (alone, every host), whatever is granted.", valueName: "hosts"))
+    var denyNet: [String] = []
+
+    /// `defaults` as the flags adjust them.
+    func applied(to defaults: Permissions) -> Permissions {
+        var permissions = defaults
+        if allowAll { permissions.allowAll() }
+        for (kind, values) in [(Permissions.Kind.read, allowRead), (.write, allowWrite), (.net, allowNet)] {
+            for value in values { permissions.allow(kind, Self.listed(value)) }
+        }
+        for (kind, values) in [(Permissions.Kind.read, denyRead), (.write, denyWrite), (.net, denyNet)] {
+            for value in values { permissions.deny(kind, Self.listed(value)) }
+        }
+        return permissions
+    }
+
+    /// nil for a flag given alone (everything), else its list.
+    private static func listed(_ value: String) -> String? { value == aloneMarker ? nil : value }
+
+    /// What a flag given alone carries once `normalized` has rewritten it:
+    /// a NUL, which no real command line can hold, so it cannot be a path.
+    static let aloneMarker = "\u{0}"
+
+    static let names = ["--allow-read", "--allow-write", "--allow-net", "--deny-read", "--deny-write", "--deny-net"]
+
+    /// Deno's flags take their value only after `=`: `--allow-read` alone
+    /// grants every file and the next word is the script. ArgumentParser
+    /// would take that word as the flag's value, so a flag given alone is
+    /// rewritten to carry the marker first. For `flow run`, the words after
+    /// the script are the script's own arguments and are left as they are.
+    static func normalized(_ arguments: [String]) -> [String] {
+        var result: [String] = []
+        var reachedScript = false
+        for (index, word) in arguments.enumerated() {
+            if reachedScript || word == "--" {
+                result.append(contentsOf: arguments[index...])
+                break
+            }
+            result.append(names.contains(word) ? word + "=" + aloneMarker : word)
+            // The script of `flow run` (or `flow FILE`): what follows is its own.
+            if word.hasSuffix(".flow") || word == "-" { reachedScript = runsOneScript(arguments) }
+        }
+        return result
+    }
+
+    /// Whether the command is `flow run` (named, or the default one), whose
+    /// script takes arguments of its own.
+    private static func runsOneScript(_ arguments: [String]) -> Bool {
+        let commands = ["test", "grade", "check", "doc", "repl", "serve"]
+        guard let first = arguments.first(where: { !$0.hasPrefix("-") }) else { return true }
+        return !commands.contains(first)
+    }
+}

@@ -1,0 +1,97 @@
+import FlowTestSupport
+import Foundation
+import Testing
+
+/// The permission flags and each command's defaults, as a user meets them.
+@Suite struct PermissionTests {
+    /// A temporary folder with files written into it; removed with the value.
+    final class Folder {
+        let path: String
+        init(_ files: [String: String]) throws {
+            path = URL(fileURLWithPath: temporaryPath("perm")).resolvingSymlinksInPath().path
+            for (name, text) in files {
+                let file = path + "/" + name
+                try FileManager.default.createDirectory(atPath: (file as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+                try text.write(toFile: file, atomically: true, encoding: .utf8)
+            }
+        }
+        deinit { try? FileManager.default.removeItem(atPath: path) }
+    }
+
+    @Test func runReachesEverythingUnlessDenied() throws {
+        let folder = try Folder(["data.txt": "one\ntwo\n", "read.flow": "file.lines(\"data.txt\").count().sink { print($0) }\n"])
+        let allowed = try FlowProcess.run(["run", "read.flow"], in: URL(fileURLWithPath: folder.path), timeout: 60)
+        #expect(allowed.status == 0 && allowed.out == "2\n", "\(allowed.err)")
+        let denied = try FlowProcess.run(["run", "--deny-read=\(folder.path)", "read.flow"], in: URL(fileURLWithPath: folder.path), timeout: 60)
+        #expect(denied.status == 1)
+        #expect(denied.err.contains("read.flow:1:6: error: file.lines \"data.txt\" (\(folder.path)/data.txt): reading it is denied by flow run --deny-read"),
+                "\(denied.err)")
+        #expect(denied.err.contains(" 1 | file.lines(\"data.txt\")"))
+        // Alone, a flag grants everything and the next word is the script:
+        // here --deny-read alone denies every file.
+        let all = try FlowProcess.run(["run", "--deny-read", "read.flow"], in: URL(fileURLWithPath: folder.path), timeout: 60)
+        #expect(all.status == 1 && all.err.contains("reading it is denied"), "\(all.err)")
+    }
+
+    @Test func gradeReadsTheGradedFolderAlone() throws {
+        let folder = try Folder([
+            "class/given.txt": "a\n",
+            "class/alice.flow": """
+                test "given" { expect(file.read("given.txt")).toBe("(a|)", a: "a\\n") }
+                test "secret" { expect(file.read("/etc/hostname").count()).toBe("(a|)", a: 1) }
+                test "request" { expect(http.get("http://127.0.0.1:9/").count()).toBe("(a|)", a: 1) }
+                test "write" {
+                  of(1).sink(file.write("/tmp/flow-graded-1"))
+                  expect(just(1)).toBe("(a|)", a: 1)
+                }
+
+                """,
+        ])
+        // Relative paths are the grader's: run it from the class folder.
+        let graded = try FlowProcess.run(["grade", "--details", "."], in: URL(fileURLWithPath: folder.path + "/class"), timeout: 120)
+        #expect(graded.status == 0)
+        #expect(graded.out.contains("./alice.flow  1 of 4"), "\(graded.out)")
+        // Inside a marble diff the message is quoted, as every error value is.
+        #expect(graded.out.contains(#"file.read \"/etc/hostname\": reading outside the graded folder is not allowed (flow grade --allow-read=/etc grants it)"#),
+                "\(graded.out)")
+        #expect(graded.out.contains(#"http.get \"http://127.0.0.1:9/\": network access is not allowed (flow grade --allow-net=127.0.0.1 grants it)"#))
+        #expect(graded.out.contains("file.write \"/tmp/flow-graded-1\": writing files is not allowed (flow grade --allow-write=/tmp grants it)"))
+        #expect(!FileManager.default.fileExists(atPath: "/tmp/flow-graded-1"))
+        // The teacher widens the grant; a bare flag before the folder is a flag.
+        let widened = try FlowProcess.run(["grade", "--allow-read", "--allow-read=/etc", "."], in: URL(fileURLWithPath: folder.path + "/class"), timeout: 120)
+        #expect(widened.out.contains("./alice.flow  2 of 4"), "\(widened.out)")
+    }
+
+    /// A graded or tested script's standard input is empty: a test that
+    /// reads it completes at once, even when the grader's input is an open pipe.
+    @Test func testsGetAnEmptyStandardInput() throws {
+        let folder = try Folder(["input.flow": "test \"input\" { expect(stdin.lines()).toBe(\"|\") }\n"])
+        for command in ["test", "grade"] {
+            let process = Process()
+            process.executableURL = FlowProcess.binary
+            process.arguments = [command, folder.path + "/input.flow"]
+            let input = Pipe(), out = Pipe()
+            process.standardInput = input
+            process.standardOutput = out
+            process.standardError = FileHandle.nullDevice
+            try process.run()
+            // The write end stays open: a script that read it would wait forever.
+            let ended = waitFor { !process.isRunning }
+            if !ended { process.terminate() }
+            #expect(ended, "flow \(command) waited on its standard input")
+            let text = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            #expect(text.contains(command == "test" ? "1 passed, 0 failed" : "1 of 1"), "\(text)")
+            try input.fileHandleForWriting.close()
+        }
+    }
+
+    /// A folder that links back into itself is searched once.
+    @Test func folderSearchesDoNotFollowCycles() throws {
+        let folder = try Folder(["a.flow": "test \"one\" { expect(just(1)).toBe(\"(a|)\", a: 1) }\n"])
+        try FileManager.default.createSymbolicLink(atPath: folder.path + "/self", withDestinationPath: ".")
+        try FileManager.default.createSymbolicLink(atPath: folder.path + "/loop", withDestinationPath: folder.path)
+        let result = try FlowProcess.run(["test", folder.path], timeout: 60)
+        #expect(result.status == 0)
+        #expect(result.out.hasSuffix("1 passed, 0 failed\n"), "\(result.out)")
+    }
+}
