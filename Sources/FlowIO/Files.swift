@@ -408,30 +408,36 @@ enum WritingFiles {
 /// `file.write(path)` / `file.append(path)`: given to `sink`, writes each
 /// value as a line.
 ///
-/// `file.write` never leaves a half-written file in place of a good one:
-/// it writes to a temporary file beside the target and renames it over the
-/// target when the stream completes (or is stopped, as by Ctrl-C, which is
-/// how a live stream ends). If the stream fails, the target keeps its old
-/// contents and the partial output stays beside it, under a name the error
-/// gives. Reading the target while writing it (`file.lines(p)` into
-/// `file.write(p)`) is therefore safe. `file.append` adds to the file as
-/// lines arrive, flushing each one.
+/// `file.write` never loses the old contents: it writes to a temporary
+/// file beside the target and, only when the stream completes, syncs it and
+/// renames it over the target (then syncs the folder), so the target is at
+/// every moment either the old file whole or the new one whole. A stream
+/// that fails or is stopped (Ctrl-C, SIGTERM, the end of a run) leaves the
+/// target as it was and removes the temporary file, saying nothing was
+/// written. It replaces regular files only: a path naming a directory, a
+/// FIFO, a device or a socket is refused when the writer is made; a
+/// symlink is written through, to its target. Reading the target while
+/// writing it (`file.lines(p)` into `file.write(p)`) is therefore safe.
+/// `file.append` adds to the file as lines arrive, flushing each one.
 final class FileWriter: Function, StreamConsumer {
     override var streamConsumer: StreamConsumer? { self }
 
     private var handle: UnsafeMutablePointer<FILE>?
     private let path: String
+    /// What `file.write` replaces: the path, or the file its symlinks name.
+    private let target: String
     /// Where `file.write` writes until the stream ends; nil for append.
     private let temporaryPath: String?
     private var appendingIdentity: FileIdentity?
-    private var lines = 0
 
     /// `location` is where the script made the writer: its errors point there.
     init(path: String, append: Bool, location: SourceLocation?, access: Access) throws {
+        let name = append ? "file.append" : "file.write"
         try Files.checkPath(path)
-        try access.checkWrite(path, by: append ? "file.append" : "file.write")
+        try access.checkWrite(path, by: name)
         self.path = path
         if append {
+            target = path
             temporaryPath = nil
             guard let handle = fopen(path, "a") else {
                 throw FlowError("cannot write \(path): \(String(cString: strerror(errno)))")
@@ -440,16 +446,18 @@ final class FileWriter: Function, StreamConsumer {
             appendingIdentity = Files.identity(of: fileno(handle))
             if let identity = appendingIdentity { WritingFiles.begin(identity) }
         } else {
-            let slash = path.lastIndex(of: "/")
-            let directory = slash.map { String(path[...$0]) } ?? ""
-            let name = slash.map { String(path[path.index(after: $0)...]) } ?? path
-            var template = Array("\(directory).\(name).partial-XXXXXX".utf8CString)
+            let target = try Files.replaceableTarget(of: path, by: name)
+            self.target = target
+            let slash = target.lastIndex(of: "/")
+            let directory = slash.map { String(target[...$0]) } ?? ""
+            let base = slash.map { String(target[target.index(after: $0)...]) } ?? target
+            var template = Array("\(directory).\(base).partial-XXXXXX".utf8CString)
             let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
             guard fd >= 0 else { throw FlowError("cannot write \(path): \(String(cString: strerror(errno)))") }
             let temporary = String(decoding: template.dropLast().map { UInt8(bitPattern: $0) }, as: UTF8.self)
             // Keep the target's permissions, as an editor saving it would.
             var info = stat()
-            fchmod(fd, stat(path, &info) == 0 ? info.st_mode & 0o7777 : 0o644)
+            fchmod(fd, stat(target, &info) == 0 ? info.st_mode & 0o7777 : 0o644)
             guard let handle = fdopen(fd, "w") else {
                 close(fd)
                 unlink(temporary)
@@ -457,19 +465,19 @@ final class FileWriter: Function, StreamConsumer {
             }
             self.handle = handle
             temporaryPath = temporary
+            PartialFiles.shared.add(temporary)
         }
-        super.init(name: append ? "file.append" : "file.write", parameterCount: 1, location: location)
+        super.init(name: name, parameterCount: 1, location: location)
     }
 
     override func call(_ a: Value) throws -> Value {
         guard let handle else { throw FlowError("cannot write \(path): the file is closed", at: location) }
         let line = a.description + "\n"
-        // Flushed line by line: a run that is killed leaves what it wrote
-        // readable in the partial file.
+        // Flushed line by line, as before the stream ends: the output grows
+        // where it can be watched (the temporary file, or the appended one).
         guard fputs(line, handle) >= 0, fflush(handle) == 0 else {
             throw FlowError("cannot write \(path): \(String(cString: strerror(errno)))", at: location)
         }
-        lines += 1
         return .null
     }
 
@@ -479,26 +487,96 @@ final class FileWriter: Function, StreamConsumer {
         guard let handle else { return nil }
         self.handle = nil
         if let identity = appendingIdentity { WritingFiles.end(identity) }
-        let flushed = fflush(handle) == 0 && fsync(fileno(handle)) == 0
-        let reason = String(cString: strerror(errno))
-        fclose(handle)
         guard let temporaryPath else {
+            let flushed = fflush(handle) == 0
+            let reason = String(cString: strerror(errno))
+            fclose(handle)
             return flushed ? nil : "cannot write \(path): \(reason)"
         }
-        if ending == .failed || !flushed {
-            if lines == 0 {
-                unlink(temporaryPath)
-                return "\(path) was left as it was"
-            }
-            return "\(path) was left as it was; the \(lines) line\(lines == 1 ? "" : "s") written before the \(flushed ? "error" : "failure (\(reason))") are in \(temporaryPath)"
+        defer { PartialFiles.shared.remove(temporaryPath) }
+        guard ending == .completed else {
+            fclose(handle)
+            unlink(temporaryPath)
+            let why = ending == .failed ? "its stream failed" : "its stream was stopped before it ended"
+            return "nothing was written to \(path) (\(why)); it keeps its old contents"
         }
-        guard rename(temporaryPath, path) == 0 else {
-            return "cannot replace \(path): \(String(cString: strerror(errno))); the output is in \(temporaryPath)"
+        let synced = fflush(handle) == 0 && fsync(fileno(handle)) == 0
+        let reason = String(cString: strerror(errno))
+        fclose(handle)
+        guard synced, rename(temporaryPath, target) == 0 else {
+            let failure = synced ? String(cString: strerror(errno)) : reason
+            unlink(temporaryPath)
+            return "nothing was written to \(path) (\(failure)); it keeps its old contents"
         }
+        Files.syncFolder(of: target)
         return nil
     }
 
-    /// A writer dropped without being told its stream ended: what it wrote
-    /// is kept, but an unused one never replaces the target with nothing.
-    deinit { _ = finish(lines == 0 ? .failed : .cancelled) }
+    /// A writer dropped without being told its stream ended never replaces
+    /// the target.
+    deinit { _ = finish(.cancelled) }
+}
+
+extension Files {
+    /// The file `file.write(path)` replaces: the path itself, or, through
+    /// symlinks, the file they name (which need not exist yet). Anything
+    /// but a regular file is refused: renaming over a device, a FIFO or a
+    /// socket would replace the node itself, and a directory cannot be.
+    static func replaceableTarget(of path: String, by operation: String) throws -> String {
+        var target = path
+        for _ in 0..<40 {
+            var info = stat()
+            guard lstat(target, &info) == 0 else { return target }
+            let kind: String
+            switch info.st_mode & S_IFMT {
+            case S_IFREG: return target
+            case S_IFLNK:
+                var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+                let n = readlink(target, &buffer, buffer.count - 1)
+                guard n > 0 else { return target }
+                let link = String(decoding: buffer[0..<n].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+                if link.hasPrefix("/") { target = link } else if let slash = target.lastIndex(of: "/") {
+                    target = String(target[...slash]) + link
+                } else {
+                    target = link
+                }
+                continue
+            case S_IFDIR: kind = "a directory"
+            case S_IFIFO: kind = "a FIFO"
+            case S_IFCHR, S_IFBLK: kind = "a device"
+            case S_IFSOCK: kind = "a socket"
+            default: kind = "not a regular file"
+            }
+            throw FlowError("\(operation) \(path.debugDescription): it is \(kind), and \(operation) only replaces regular files"
+                            + (kind == "a directory" ? "; name a file inside it" : "; use file.append to write to it"))
+        }
+        throw FlowError("\(operation) \(path.debugDescription): too many levels of symbolic links")
+    }
+
+    /// Makes a rename in the folder of `path` durable.
+    static func syncFolder(of path: String) {
+        let folder = path.lastIndex(of: "/").map { $0 == path.startIndex ? "/" : String(path[..<$0]) } ?? "."
+        let fd = Glibc.open(folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard fd >= 0 else { return }
+        fsync(fd)
+        close(fd)
+    }
+}
+
+/// The temporary files of `file.write` not yet renamed into place: removed
+/// if the process is made to exit before their streams end (a second
+/// Ctrl-C, the watchdog of a busy run, a signal during a virtual-time run),
+/// so no `.partial` file is left behind.
+public final class PartialFiles: Sendable {
+    public static let shared = PartialFiles()
+    private let paths = NIOLockedValueBox<Set<String>>([])
+
+    func add(_ path: String) { paths.withLockedValue { _ = $0.insert(path) } }
+    func remove(_ path: String) { paths.withLockedValue { _ = $0.remove(path) } }
+
+    /// Unlinks every temporary file still open. Called just before the
+    /// process exits: the targets keep their old contents.
+    public func removeAll() {
+        for path in paths.withLockedValue({ $0 }) { unlink(path) }
+    }
 }

@@ -121,9 +121,10 @@ enum Loader {
         }
     }
 
-    static func compile(_ file: SourceFile, access: Access, arguments: [String] = [], isolatingTests: Bool = false) throws -> Program {
+    static func compile(_ file: SourceFile, access: Access, console: Console = Output.console, arguments: [String] = [],
+                        isolatingTests: Bool = false) throws -> Program {
         do {
-            return try Program(file: file, console: Output.console, arguments: arguments, modules: IOModules.all(access),
+            return try Program(file: file, console: console, arguments: arguments, modules: IOModules.all(access),
                                isolatingTests: isolatingTests)
         } catch let list as DiagnosticList {
             report(list)
@@ -280,11 +281,22 @@ struct Run: ParsableCommand {
         if virtual && !self.virtual {
             Output.err("flow: every source here is a marble: ran in virtual time (--live for the wall clock)")
         }
-        if !virtual {
+        program.beforeForcedExit = { PartialFiles.shared.removeAll() }
+        var interrupts: InterruptWatch?
+        if virtual {
+            // Virtual time has no loop to hop onto: an interrupt ends the
+            // process at once, leaving no unfinished output file behind.
+            interrupts = LiveWorld().watchInterrupts { interrupt in
+                PartialFiles.shared.removeAll()
+                Output.err("flow: stopped")
+                _exit(interrupt.exitStatus)
+            }
+        } else {
             // Nowhere left to write: stop the live run as Ctrl-C would.
             StandardStreams.onOutputFailure = { kill(getpid(), SIGINT) }
         }
         let outcome = program.run(on: virtual ? .virtual : .live(LiveWorld()))
+        interrupts?.cancel()
         if svg != nil || png != nil {
             let picture = SVGDiagram(outcome.laneDiagrams, title: file.path, width: width.map(Double.init)).text
             if let svg { try Loader.write(picture, to: svg) }

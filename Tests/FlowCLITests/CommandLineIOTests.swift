@@ -22,28 +22,32 @@ func waitUntil(seconds: Double = waitingDeadline, sourceLocation: Testing.Source
         }
     }
 
-    @Test func controlCCancelsEverythingFlushesFilesAndExits130() throws {
+    /// Ctrl-C and SIGTERM stop a live run cleanly: the lanes drawn so far
+    /// are printed, and a file.write whose stream had not ended leaves its
+    /// target as it was, with nothing beside it.
+    @Test(arguments: [SIGINT, SIGTERM])
+    func aStopCancelsEverythingAndKeepsFilesWhole(_ signal: Int32) throws {
         let script = temporaryPath("ticks.flow"), output = temporaryPath("ticks.txt")
+        try "before\n".write(toFile: output, atomically: true, encoding: .utf8)
         try """
             let ticks = interval(20ms)
             ticks.map { "tick \\($0)" }.sink(file.write("\(output)"))
             marbles(ticks)
             """.write(toFile: script, atomically: true, encoding: .utf8)
         defer { try? FileManager.default.removeItem(atPath: script); try? FileManager.default.removeItem(atPath: output) }
-        let (process, out, _) = try FlowProcess.start([script])
-        // Interrupt once the run is under way (two ticks written), however
-        // slow the machine is to start it.
-        // file.write fills a partial file beside the target until the stream ends.
+        let (process, out, err) = try FlowProcess.start([script])
+        // Stop once the run is under way (two ticks written to the
+        // temporary file), however slow the machine is to start it.
         try waitUntil { (partialFile(of: output).flatMap { try? String(contentsOfFile: $0, encoding: .utf8) } ?? "").split(separator: "\n").count >= 2 }
-        kill(process.processIdentifier, SIGINT)
+        kill(process.processIdentifier, signal)
         let text = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        let message = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         process.waitUntilExit()
-        #expect(process.terminationStatus == 130)
-        let written = try String(contentsOfFile: output, encoding: .utf8)
-        #expect(written.hasPrefix("tick 0\ntick 1\n"))
-        #expect(written.hasSuffix("\n"))
-        // The live lane, drawn when interrupted: the ticks with the real
-        // time between them (20 ms, whatever the scale drawn).
+        #expect(process.terminationStatus == (signal == SIGINT ? 130 : 143))
+        #expect(try String(contentsOfFile: output, encoding: .utf8) == "before\n")
+        #expect(partialFile(of: output) == nil)
+        #expect(message.contains("flow: nothing was written to \(output) (its stream was stopped before it ended); it keeps its old contents"),
+                "\(message)")
         let lane = text.split(separator: "\n").first { $0.hasPrefix("ticks") } ?? ""
         #expect(lane.contains(try Regex("-+0-+1")), "\(text)")
     }

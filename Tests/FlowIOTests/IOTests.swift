@@ -236,21 +236,53 @@ func waitUntil(seconds: Double = waitingDeadline, sourceLocation: Testing.Source
 
 /// file.write never leaves a half-written file in place of a good one.
 @Suite struct FileWriteSafetyTests {
-    @Test func aFailingStreamLeavesTheTargetAsItWas() throws {
+    @Test func aFailingStreamLeavesTheTargetAsItWasAndNothingBeside() throws {
         let output = temporaryPath("kept.txt")
         try "precious\n".write(toFile: output, atomically: true, encoding: .utf8)
-        defer {
-            try? FileManager.default.removeItem(atPath: output)
-            if let partial = partialFile(of: output) { try? FileManager.default.removeItem(atPath: partial) }
-        }
+        defer { try? FileManager.default.removeItem(atPath: output) }
         let result = try run("""
             cold("-a-b-#", error: "broken").sink(file.write("\(output)"))
             """)
         #expect(try String(contentsOfFile: output, encoding: .utf8) == "precious\n")
-        let partial = try #require(partialFile(of: output))
-        #expect(try String(contentsOfFile: partial, encoding: .utf8) == "a\nb\n")
+        #expect(partialFile(of: output) == nil)
         let message = result.err.joined(separator: "\n")
-        #expect(message.contains("io.flow:1:6: error: broken; \(output) was left as it was; the 2 lines written before the error are in \(partial)"), "\(message)")
+        #expect(message.contains("io.flow:1:6: error: broken; nothing was written to \(output) (its stream failed); it keeps its old contents"),
+                "\(message)")
+    }
+
+    /// Renaming over a device, a FIFO or a directory would replace the node
+    /// itself (it replaced /dev/full when run as root): refused, located.
+    @Test func onlyRegularFilesAreReplaced() throws {
+        let fifo = temporaryPath("fifo"), folder = temporaryPath("folder")
+        #expect(mkfifo(fifo, 0o600) == 0)
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: fifo); try? FileManager.default.removeItem(atPath: folder) }
+        for (path, kind) in [("/dev/full", "a device"), (fifo, "a FIFO"), (folder, "a directory")] {
+            let result = try run("of(1, 2).sink(file.write(\"\(path)\"))")
+            #expect(!result.outcome.passed)
+            #expect(result.err.joined().contains("io.flow:1:20: error: file.write \"\(path)\": it is \(kind), and file.write only replaces regular files"),
+                    "\(result.err)")
+        }
+        var info = stat()
+        #expect(lstat("/dev/full", &info) == 0 && (info.st_mode & S_IFMT) == S_IFCHR)
+        #expect(lstat(fifo, &info) == 0 && (info.st_mode & S_IFMT) == S_IFIFO)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder).isEmpty)
+    }
+
+    /// A symlink is written through: it stays a link, and its target gets the text.
+    @Test func aSymlinkIsWrittenThrough() throws {
+        let target = temporaryPath("target.txt"), link = temporaryPath("link.txt"), dangling = temporaryPath("dangling.txt")
+        let fresh = temporaryPath("fresh.txt")
+        try "old\n".write(toFile: target, atomically: true, encoding: .utf8)
+        try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: target)
+        try FileManager.default.createSymbolicLink(atPath: dangling, withDestinationPath: fresh)
+        defer { for path in [target, link, dangling, fresh] { try? FileManager.default.removeItem(atPath: path) } }
+        let result = try run("of(\"new\").sink(file.write(\"\(link)\"))\nof(\"made\").sink(file.write(\"\(dangling)\"))")
+        #expect(result.outcome.passed, "\(result.err)")
+        #expect(try FileManager.default.destinationOfSymbolicLink(atPath: link) == target)
+        #expect(try String(contentsOfFile: target, encoding: .utf8) == "new\n")
+        #expect(try FileManager.default.destinationOfSymbolicLink(atPath: dangling) == fresh)
+        #expect(try String(contentsOfFile: fresh, encoding: .utf8) == "made\n")
     }
 
     @Test func aStreamFailingBeforeAnyValueLeavesNoPartialFile() throws {

@@ -338,18 +338,22 @@ final class Harness {
     }
 }
 
-/// A stream cancelled by `:cancel` tells its file writer, which puts the
-/// file in place then, not when the writer is released (here it stays
-/// bound for the rest of the session).
+/// A stream cancelled by `:cancel` tells its file writer at once (not when
+/// the writer is released: here it stays bound for the rest of the
+/// session): a stream that did not complete writes nothing, and says so.
 @Suite struct CancelledWriterTests {
-    @Test func cancellingAStreamPutsItsWrittenFileInPlace() throws {
+    @Test func cancellingAStreamLeavesItsFileAsItWas() throws {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("flow-cancel-\(UUID().uuidString).txt").path
+        try "old\n".write(toFile: path, atomically: true, encoding: .utf8)
         defer { try? FileManager.default.removeItem(atPath: path) }
         let repl = Harness()
         repl.enter("let out = file.write(\"\(path)\")", "interval(10ms).sink(out)")
         _ = repl.advance(by: 35)
-        #expect(!FileManager.default.fileExists(atPath: path))
-        repl.enter(":cancel 1")
-        #expect(try String(contentsOfFile: path, encoding: .utf8) == "0\n1\n2\n")
+        let shown = repl.enter(":cancel 1")
+        #expect(try String(contentsOfFile: path, encoding: .utf8) == "old\n")
+        #expect((shown.out + shown.err).contains("nothing was written to \(path) (its stream was stopped before it ended); it keeps its old contents"),
+                "\(shown)")
+        let folder = (path as NSString).deletingLastPathComponent, name = (path as NSString).lastPathComponent
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder).filter { $0.hasPrefix("." + name + ".partial") }.isEmpty)
     }
 }

@@ -41,6 +41,8 @@ public final class Program {
         self.bindings = scope.declaredNames
         self.console = console
         env.reportStreamError = { [console, file] error in console.err(Report.streamError(error, file: file, color: console.color)) }
+        // Notes about output files are the run's, not the script's output.
+        env.note = { [console] note in console.err("flow: " + note) }
     }
 
     public var testNames: [String] { tests.map(\.name) }
@@ -142,6 +144,9 @@ public final class Program {
     public var showsSubscriptions = false
     /// Follows and stops a live run from another thread (`flow serve`).
     public var remote: LiveRunRemote?
+    /// Runs just before the process is made to exit because a busy run did
+    /// not stop in time (the command line removes unfinished output files).
+    public var beforeForcedExit: @Sendable () -> Void = {}
 
     /// Where a run's time comes from.
     public enum Clock {
@@ -183,6 +188,7 @@ public final class Program {
             }
             environment.interruptRequested = { asked.isRequested }
             if stopsOnInterrupt {
+                let beforeForcedExit = self.beforeForcedExit
                 interruption = host.watchInterrupts { kind in
                     interrupt(kind)
                     // The loop may be busy with synchronous work that does
@@ -190,6 +196,7 @@ public final class Program {
                     // long) and never reach the hop: the interrupt must
                     // still end the run.
                     loopEnded.arm(after: Program.interruptGrace) {
+                        beforeForcedExit()
                         console.err("flow: stopped: the run was busy and did not stop within half a second")
                         _exit(kind.exitStatus)
                     }

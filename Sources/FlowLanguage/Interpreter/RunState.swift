@@ -185,6 +185,9 @@ public final class Environment {
     var arguments: [String]
     /// Shows a stream error as soon as it happens.
     var reportStreamError: (FlowError) -> Void = { _ in }
+    /// Says what became of a consumer's output (a file left as it was):
+    /// the script's output unless the program routes it elsewhere.
+    lazy var note: (String) -> Void = { [unowned self] in output($0) }
     /// `flow run --trace`: every subscribed or drawn chain is traced.
     var tracesEverything = false
     /// Found while compiling: the script plays marble strings (`cold`,

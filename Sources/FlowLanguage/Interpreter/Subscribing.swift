@@ -124,10 +124,10 @@ final class ScriptSubscriber: Function, Observer, RunningSubscription {
         _ = finish()
         do {
             if let handler = handlers.error {
-                for note in notes { environment.output(note) }
+                for note in notes { environment.note(note) }
                 _ = try handler.call(error.value)
             } else if let completion = handlers.completion {
-                for note in notes { environment.output(note) }
+                for note in notes { environment.note(note) }
                 _ = try completion.call(.event(.error(error)))
             } else {
                 report(notes.isEmpty ? error : FlowError(([error.message] + notes).joined(separator: "; "), at: error.location))
@@ -139,7 +139,7 @@ final class ScriptSubscriber: Function, Observer, RunningSubscription {
 
     func onCompleted() {
         if isDone { return }
-        for note in releaseConsumers(.completed) { environment.output(note) }
+        for note in releaseConsumers(.completed) { environment.note(note) }
         guard finish() else { return }
         defer { callDisposed() }
         do {
@@ -175,7 +175,7 @@ final class ScriptSubscriber: Function, Observer, RunningSubscription {
         up?.dispose()
         if !wasDone {
             run.untrack(self)
-            for note in releaseConsumers(.cancelled) { environment.output(note) }
+            for note in releaseConsumers(.cancelled) { environment.note(note) }
             callDisposed()
         }
     }
