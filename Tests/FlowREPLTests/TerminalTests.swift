@@ -21,6 +21,9 @@ struct TerminalTests {
         try tmux.waitFor { $0.contains("flow>") }
         tmux.type("let ticks = interval(1s)")
         tmux.press("Enter")
+        // The name is known once the line has been evaluated: completing
+        // it before then (a loaded machine) would race the evaluation.
+        try tmux.waitFor { $0.contains("ticks: Stream") }
         tmux.type("tic")
         tmux.press("Tab")
         tmux.type(".switchL")
