@@ -160,7 +160,7 @@ let package = Package(
         .testTarget(name: "FlowMarblesTests", dependencies: ["FlowMarbles", "FlowRuntime"]),
         .testTarget(name: "FlowLiveTests", dependencies: ["FlowLive", "FlowRuntime"]),
         // The command line as a user runs it: the built `flow` in a subprocess.
-        .testTarget(name: "FlowCLITests", dependencies: ["flow", "FlowRuntime", "FlowTestSupport"]),
+        .testTarget(name: "FlowCLITests", dependencies: ["flow", "FlowRuntime", "FlowTestSupport"], exclude: ["Class"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -11,13 +11,18 @@ public struct MarbleMismatch: CustomStringConvertible {
     public var legend: [String]
     /// What the mistake probably is, when it is a common one.
     public var hint: String?
+    /// The expected lane drawn by itself, and the column of the first
+    /// difference in it: aligned with the actual lane, its spacing would
+    /// show where the actual events fall.
+    var expectedAlone = ""
+    var expectedAloneCaret = 0
 
     /// Where the expected lane is wrong, and what kind of difference it is,
-    /// without the actual lane or its values: a grader's view that does
-    /// not give the answer away.
+    /// without the actual lane, its values or its timing: a grader's view
+    /// that does not give the answer away.
     public var withoutActual: String {
         let kind = reason.split(separator: ":", maxSplits: 1).first.map(String.init) ?? reason
-        return "expected: \(expected)\n" + String(repeating: " ", count: 10 + caretColumn) + "^ " + kind
+        return "expected: \(expectedAlone)\n" + String(repeating: " ", count: 10 + expectedAloneCaret) + "^ " + kind
     }
 
     public var description: String {
@@ -63,9 +68,15 @@ public enum MarbleComparison {
         if window.start > 0 {
             explanations.insert("(the \(window.start) events before, the same in both, are not shown)", at: 0)
         }
-        return MarbleMismatch(
+        var mismatch = MarbleMismatch(
             expected: expectedLane.text, actual: actualLane.text, caretColumn: column, reason: reason, legend: explanations,
             hint: inlineValueHint(index, expected, actual) ?? frameCountHint(index, expected, actual, errorGiven: errorGiven))
+        var ownLegend = MarbleLegend(presets: values)
+        let alone = MarbleRenderer.render(lanes: [Array(shownExpected)], legend: &ownLegend)[0]
+        mismatch.expectedAlone = alone.text + (window.end < expected.count ? " …" : "")
+        // Past the expected lane's last event (the stream had more), the caret marks its end.
+        mismatch.expectedAloneCaret = shown < alone.columns.count ? alone.columns[shown] : alone.text.count
+        return mismatch
     }
 
     /// `toBe("-10-")` for a value 10: each character of a marble is an

@@ -45,6 +45,17 @@ struct PermissionOptions: ParsableArguments {
         return permissions
     }
 
+    /// The flags again, as a child `flow` is given them.
+    var arguments: [String] {
+        var words = allowAll ? ["--allow-all"] : []
+        let lists = [("--allow-read", allowRead), ("--allow-write", allowWrite), ("--allow-net", allowNet),
+                     ("--deny-read", denyRead), ("--deny-write", denyWrite), ("--deny-net", denyNet)]
+        for (flag, values) in lists {
+            for value in values { words.append(value == Self.aloneMarker ? flag : flag + "=" + value) }
+        }
+        return words
+    }
+
     /// nil for a flag given alone (everything), else its list.
     private static func listed(_ value: String) -> String? { value == aloneMarker ? nil : value }
 
@@ -77,7 +88,7 @@ struct PermissionOptions: ParsableArguments {
     /// Whether the command is `flow run` (named, or the default one), whose
     /// script takes arguments of its own.
     private static func runsOneScript(_ arguments: [String]) -> Bool {
-        let commands = ["test", "grade", "check", "doc", "repl", "serve"]
+        let commands = ["test", "grade", "grade-file", "check", "doc", "repl", "serve"]
         guard let first = arguments.first(where: { !$0.hasPrefix("-") }) else { return true }
         return !commands.contains(first)
     }

@@ -19,6 +19,9 @@ struct Test: ParsableCommand {
     @Option(help: "How to report: text (the default), tap, json or junit, for an autograder or CI.")
     var format: TestReport.Format = .text
 
+    @Option(help: ArgumentHelp("Write the report to this file instead of standard output.", valueName: "file"))
+    var output: String?
+
     @OptionGroup(title: "Permissions (default: everything the user can reach; standard input is always empty)")
     var permissions: PermissionOptions
 
@@ -28,18 +31,19 @@ struct Test: ParsableCommand {
 
     func run() throws {
         let files = try ScriptFinder.scripts(in: paths)
-        let report = TestReport(format: format)
+        let report = TestReport(format: format, destination: try ReportDestination(path: output))
         // Everything a test reports goes to standard output, each failure's
         // details right after its ✗ line, so the report reads in order
-        // wherever it goes; compile errors go to standard error.
-        let color = format == .text && Output.colorOnStandardOutput
+        // wherever it goes; compile errors go to standard error. A report
+        // for a program keeps what the scripts print with their tests.
+        let color = format == .text && output == nil && Output.colorOnStandardOutput
         let access = Access(permissions.applied(to: .everything(command: "flow test", standardInput: false)))
         for path in files {
-            let run = TestRunner.run(path, color: color, access: access)
+            let run = TestRunner.run(path, color: color, access: access, capture: format == .text ? nil : CapturedOutput())
             if !run.compiled { report.fileDidNotCompile(path) }
-            for result in run.results { report.add(result) }
+            report.add(run)
         }
-        report.finish()
+        try report.finish()
         if report.filesNotCompiled > 0 { throw ExitCode(ExitStatus.invalidScript.rawValue) }
         if report.failed > 0 { throw ExitCode(ExitStatus.failed.rawValue) }
     }
@@ -48,40 +52,96 @@ struct Test: ParsableCommand {
 /// Runs the test blocks of one file, each compiled on its own, as `flow
 /// test` and `flow grade` do.
 enum TestRunner {
-    /// The results in the file's order; `compiled` is false when an error
-    /// outside every test block failed them all.
-    static func run(_ path: String, color: Bool, hidingActual: Bool = false, access: Access) -> (results: [TestReport.Result], compiled: Bool) {
-        let file: SourceFile, program: Program
-        do {
-            file = try Loader.load(path)
-            // A test block that does not compile fails alone.
-            program = try Loader.compile(file, access: access, isolatingTests: true)
-        } catch {
-            let declared = (try? SourceFile.load(path: path))?.declaredTests ?? []
-            let tests: [(name: String, points: Int)] = declared.isEmpty ? [(path, 1)] : declared.map { ($0.name, $0.points) }
-            return (tests.map { .init(file: path, name: $0.name, status: .fileDoesNotCompile, details: "", points: $0.points) }, false)
+    /// One file's tests run.
+    struct FileRun {
+        var file: String
+        /// In the file's order.
+        var results: [TestReport.Result]
+        /// False when an error outside every test block failed them all.
+        var compiled: Bool
+        /// What the statements outside the test blocks printed, when captured.
+        var output = ""
+
+        /// As `grade-file` hands it to `flow grade`.
+        var json: Value {
+            .dictionary(["file": .string(file), "compiled": .bool(compiled), "output": .string(output),
+                         "results": .array(results.map(\.json))])
         }
+
+        init(file: String, results: [TestReport.Result], compiled: Bool, output: String = "") {
+            self.file = file
+            self.results = results
+            self.compiled = compiled
+            self.output = output
+        }
+
+        init?(json text: String) {
+            guard case .dictionary(let d)? = try? JSON.parse(text), case .string(let file)? = d["file"], case .bool(let compiled)? = d["compiled"],
+                  case .array(let results)? = d["results"] else { return nil }
+            let parsed = results.compactMap(TestReport.Result.init(json:)).map { result in
+                var result = result
+                result.file = file
+                return result
+            }
+            guard parsed.count == results.count else { return nil }
+            self.init(file: file, results: parsed, compiled: compiled, output: d["output"].flatMap { if case .string(let s) = $0 { s } else { nil } } ?? "")
+        }
+    }
+
+    /// With `capture`, what the script prints is kept with each test (and
+    /// the top level's with the file) instead of written to standard output.
+    /// With a `key`, the file is graded on the key's tests (`AnswerKey`),
+    /// whose code never appears in the details.
+    static func run(_ path: String, color: Bool, hidingActual: Bool = false, access: Access, capture: CapturedOutput? = nil,
+                    key: AnswerKey? = nil) -> FileRun {
+        let file: SourceFile, program: Program
+        var graded: AnswerKey.Graded?
+        do {
+            let own = try SourceFile.load(path: path)
+            graded = key?.grading(own)
+            file = graded?.file ?? own
+            // A test block that does not compile fails alone.
+            program = try Program(file: file, console: capture?.console ?? Output.console, modules: IOModules.all(access), isolatingTests: true)
+        } catch {
+            let problems = (error as? DiagnosticList)?.diagnostics ?? [Diagnostic(FlowError.wrap(error).message, in: SourceFile(path: path, text: ""), at: Span(0, 0))]
+            if key == nil, let list = error as? DiagnosticList { Loader.report(list) }
+            let declared = key?.tests ?? (try? SourceFile.load(path: path))?.declaredTests.map { ($0.name, $0.points) } ?? []
+            let tests: [(name: String, points: Int)] = declared.isEmpty ? [(path, 1)] : declared
+            // Why, once per file: the student's own code, so shown with its lines.
+            let why = problems.filter { graded?.isStudents($0) ?? true }.prefix(5).map { $0.render(color: color) }.joined(separator: "\n")
+            return FileRun(file: path, results: tests.enumerated().map { index, test in
+                .init(file: path, name: test.name, status: .fileDoesNotCompile, details: index == 0 ? why : "", points: 0, possible: test.points)
+            }, compiled: false)
+        }
+        let showingSource = key == nil
         var results: [TestReport.Result] = []
         let declared = file.declaredTests
         func points(_ name: String) -> Int { declared.first { $0.name == name }?.points ?? 1 }
         func record(_ name: String, _ outcome: Program.Outcome, points: Int) {
-            let details = outcome.failures.map { Report.expectationFailure($0, file: file, color: color, hidingActual: hidingActual) }
-                + outcome.errors.map { Report.streamError($0, file: file, color: color) }
+            let details = outcome.failures.map {
+                Report.expectationFailure($0, file: file, color: color, hidingActual: hidingActual, showingSource: showingSource)
+            } + outcome.errors.map { Report.streamError($0, file: file, color: color, showingSource: showingSource) }
             results.append(.init(file: file.path, name: name, status: outcome.passed ? .passed : .failed,
-                                 details: outcome.passed ? "" : details.joined(separator: "\n"), points: points))
+                                 details: outcome.passed ? "" : details.joined(separator: "\n"), points: outcome.passed ? points : 0,
+                                 possible: points, output: capture?.output(of: name) ?? ""))
         }
         func broken(_ name: String, _ problems: [Diagnostic]) {
+            let shown = problems.map { key?.describe($0) ?? $0.render(color: color) }
             results.append(.init(file: file.path, name: name, status: .testDoesNotCompile,
-                                 details: problems.map { $0.render(color: color) }.joined(separator: "\n"), points: points(name)))
+                                 details: shown.joined(separator: "\n"), points: 0, possible: points(name)))
         }
         // The statements outside any block form one more run, named after the file.
         program.drawsLanes = false
         // Errors are shown with the test they fail, after its ✗ line.
         program.reportsErrors = false
+        capture?.begin(file.path)
         let topLevel = program.run(on: .virtual)
-        if topLevel.expectations > 0 || !topLevel.passed { record(file.path, topLevel, points: 0) }
+        // The statements outside the blocks are one more test, worth a point,
+        // when they expect something or fail.
+        if topLevel.expectations > 0 || !topLevel.passed { record(file.path, topLevel, points: 1) }
         for (index, name) in program.testNames.enumerated() {
             let problems = program.problems(ofTest: index)
+            capture?.begin(name)
             if problems.isEmpty { record(name, program.runTest(index), points: program.points(ofTest: index)) } else { broken(name, problems) }
         }
         for (name, problems) in program.brokenTests { broken(name, problems) }
@@ -90,86 +150,137 @@ enum TestRunner {
         for name in file.declaredTestNames {
             if let i = compiledNames.firstIndex(of: name) { compiledNames.remove(at: i) } else { broken(name, []) }
         }
-        return (results, true)
+        let topLevelIsATest = results.contains { $0.name == file.path }
+        return FileRun(file: path, results: results, compiled: true, output: topLevelIsATest ? "" : capture?.output(of: file.path) ?? "")
     }
 }
 
 /// The results of `flow test`, as text for a person (each line as it
-/// comes) or as TAP, JSON or JUnit XML for a program.
+/// comes) or as TAP, JSON or JUnit XML for a program. In those, what the
+/// scripts printed travels with each test (TAP comment lines, a JSON field,
+/// JUnit's `<system-out>`) and nothing else reaches the destination.
 final class TestReport {
     enum Format: String, ExpressibleByArgument, CaseIterable {
         case text, tap, json, junit
     }
 
     struct Result {
-        enum Status: String { case passed, failed, testDoesNotCompile = "test does not compile", fileDoesNotCompile = "file does not compile" }
+        enum Status: String {
+            case passed, failed, testDoesNotCompile = "test does not compile", fileDoesNotCompile = "file does not compile"
+            /// `flow grade` stopped the file (time, memory, a crash).
+            case stopped
+        }
         var file: String
         var name: String
         var status: Status
         /// What failed: expectation diffs, stream errors or compile errors.
         var details: String
+        /// The points earned: what the test is worth if it passed, else 0.
+        var points = 0
         /// What the test is worth when a class is graded.
-        var points = 1
+        var possible = 1
+        /// What the script printed during the test, when captured.
+        var output = ""
+
+        var json: Value {
+            .dictionary(["name": .string(name), "status": .string(status.rawValue), "points": .int(points), "possible": .int(possible),
+                         "details": .string(details), "output": .string(output)])
+        }
+
+        init(file: String, name: String, status: Status, details: String, points: Int = 0, possible: Int = 1, output: String = "") {
+            (self.file, self.name, self.status, self.details) = (file, name, status, details)
+            (self.points, self.possible, self.output) = (points, possible, output)
+        }
+
+        /// A result as `json` wrote it; its file is the run's.
+        init?(json value: Value) {
+            guard case .dictionary(let d) = value, case .string(let name)? = d["name"], case .string(let raw)? = d["status"],
+                  let status = Status(rawValue: raw), case .int(let points)? = d["points"], case .int(let possible)? = d["possible"],
+                  case .string(let details)? = d["details"], case .string(let output)? = d["output"] else { return nil }
+            self.init(file: "", name: name, status: status, details: details, points: points, possible: possible, output: output)
+        }
     }
 
     let format: Format
+    private let destination: ReportDestination
     private(set) var results: [Result] = []
+    /// What each file printed outside its tests, when captured and not empty.
+    private var fileOutputs: [(file: String, output: String)] = []
     private(set) var filesNotCompiled = 0
     var passed: Int { results.filter { $0.status == .passed }.count }
     var failed: Int { results.count - passed }
 
-    init(format: Format) {
+    init(format: Format, destination: ReportDestination) {
         self.format = format
-        if format == .tap { Output.out("TAP version 13") }
+        self.destination = destination
+        if format == .tap { destination.write("TAP version 13") }
     }
 
     func fileDidNotCompile(_ path: String) { filesNotCompiled += 1 }
 
-    func add(_ result: Result) {
+    func add(_ run: TestRunner.FileRun) {
+        if !run.output.isEmpty {
+            fileOutputs.append((run.file, run.output))
+            if format == .tap { destination.write(Self.tapComment(run.output)) }
+        }
+        for result in run.results { add(result) }
+    }
+
+    private func add(_ result: Result) {
         results.append(result)
         switch format {
         case .text:
             switch result.status {
-            case .passed: Output.out("✓ \(result.file): \(result.name)")
-            case .failed: Output.out("✗ \(result.file): \(result.name)")
-            case .testDoesNotCompile: Output.out("✗ \(result.file): \(result.name) (the test does not compile)")
-            case .fileDoesNotCompile: Output.out("✗ \(result.file): \(result.name) (the file does not compile)")
+            case .passed: destination.write("✓ \(result.file): \(result.name)")
+            case .failed: destination.write("✗ \(result.file): \(result.name)")
+            case .testDoesNotCompile: destination.write("✗ \(result.file): \(result.name) (the test does not compile)")
+            case .fileDoesNotCompile: destination.write("✗ \(result.file): \(result.name) (the file does not compile)")
+            case .stopped: destination.write("✗ \(result.file): \(result.name) (stopped)")
             }
-            if !result.details.isEmpty { Output.out(result.details) }
+            if !result.details.isEmpty { destination.write(result.details) }
         case .tap:
             let ok = result.status == .passed ? "ok" : "not ok"
-            Output.out("\(ok) \(results.count) - \(result.file): \(result.name)")
+            destination.write("\(ok) \(results.count) - \(result.file): \(result.name)")
+            if !result.output.isEmpty { destination.write(Self.tapComment(result.output)) }
             if result.status != .passed {
                 // A YAML block, as TAP 13 gives a failure's details.
-                Output.out("  ---\n  status: \(result.status.rawValue)")
+                destination.write("  ---\n  status: \(result.status.rawValue)")
                 if !result.details.isEmpty {
-                    Output.out("  details: |\n" + result.details.split(separator: "\n", omittingEmptySubsequences: false).map { "    " + $0 }.joined(separator: "\n"))
+                    destination.write("  details: |\n" + result.details.split(separator: "\n", omittingEmptySubsequences: false).map { "    " + $0 }.joined(separator: "\n"))
                 }
-                Output.out("  ...")
+                destination.write("  ...")
             }
         case .json, .junit:
             break
         }
     }
 
-    func finish() {
+    /// Printed text as TAP comment lines, which a TAP reader shows and skips.
+    private static func tapComment(_ text: String) -> String {
+        text.split(separator: "\n", omittingEmptySubsequences: false).map { "# " + $0 }.joined(separator: "\n")
+    }
+
+    func finish() throws {
         switch format {
         case .text:
             let broken = filesNotCompiled == 1 ? "1 file does" : "\(filesNotCompiled) files do"
-            Output.out("\(passed) passed, \(failed) failed" + (filesNotCompiled > 0 ? "; \(broken) not compile" : ""))
+            destination.write("\(passed) passed, \(failed) failed" + (filesNotCompiled > 0 ? "; \(broken) not compile" : ""))
         case .tap:
-            Output.out("1..\(results.count)")
+            destination.write("1..\(results.count)")
         case .json:
             let tests = results.map { result -> Value in
                 .dictionary(["file": .string(result.file), "name": .string(result.name), "status": .string(result.status.rawValue),
-                             "details": .string(result.details)])
+                             "details": .string(result.details), "output": .string(result.output)])
             }
+            // What files printed outside their tests, for the files that did.
+            let files = Value.array(fileOutputs.map { .dictionary(["file": .string($0.file), "output": .string($0.output)]) })
             let summary: Value = .dictionary(["passed": .int(passed), "failed": .int(failed), "filesNotCompiled": .int(filesNotCompiled),
-                                              "tests": .array(tests)])
-            Output.out((try? JSON.string(summary)) ?? "{}")
+                                              "tests": .array(tests), "files": files])
+            destination.write((try? JSON.string(summary)) ?? "{}")
         case .junit:
-            Output.out(junit())
+            destination.write(junit())
         }
+        try destination.close()
     }
 
     /// One `testsuite` per file, one `testcase` per test.
@@ -184,11 +295,19 @@ final class TestReport {
             out += "  <testsuite name=\"\(xml(file))\" tests=\"\(cases.count)\" failures=\"\(failures)\">\n"
             for result in cases {
                 out += "    <testcase classname=\"\(xml(file))\" name=\"\(xml(result.name))\""
-                if result.status == .passed {
+                if result.status == .passed && result.output.isEmpty {
                     out += "/>\n"
-                } else {
-                    out += ">\n      <failure message=\"\(xml(result.status.rawValue))\">\(xml(result.details))</failure>\n    </testcase>\n"
+                    continue
                 }
+                out += ">\n"
+                if result.status != .passed {
+                    out += "      <failure message=\"\(xml(result.status.rawValue))\">\(xml(result.details))</failure>\n"
+                }
+                if !result.output.isEmpty { out += "      <system-out>\(xml(result.output))</system-out>\n" }
+                out += "    </testcase>\n"
+            }
+            if let printed = fileOutputs.first(where: { $0.file == file }) {
+                out += "    <system-out>\(xml(printed.output))</system-out>\n"
             }
             out += "  </testsuite>\n"
         }

@@ -221,7 +221,11 @@ import Testing
         #expect(lines.contains("\(folder.path)/alice.flow 2 of 2 3 of 3"))
         #expect(lines.contains("\(folder.path)/bob.flow 0 of 2 0 of 3"))
         #expect(lines.contains("\(folder.path)/carol.flow 0 of 2 0 of 3 does not compile"))
-        #expect(lines.last == "3 files: 2 of 6 tests passed, 3 of 9 points; 1 file does not compile")
+        #expect(lines.contains("3 files: 2 of 6 tests passed, 3 of 9 points; 1 file does not compile"))
+        // Then the class as a whole.
+        #expect(lines.contains("class: points per file: mean 1, median 0"), "\(result.out)")
+        #expect(lines.contains("doubles 1 of 3") && lines.contains("take 1 of 3"))
+        #expect(lines.last == "most failed: doubles (2 of 3), take (2 of 3)")
         // The details without the actual lane: where the answer is wrong, not what is right.
         let hidden = try Self.flow(["grade", "--details", "--hide-actual", folder.appendingPathComponent("bob.flow").path])
         #expect(hidden.out.contains("expected: -2-4-8|"))

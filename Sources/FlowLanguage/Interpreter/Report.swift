@@ -6,8 +6,10 @@ import FlowRuntime
 public enum Report {
     /// A stream error with its location: `file:line:col: error: message`
     /// and the source line with a caret, when the location is in `file`.
-    public static func streamError(_ error: FlowError, file: SourceFile, color: Bool) -> String {
-        guard let location = error.location, location.file == file.path else {
+    /// Without `showingSource` (a test of a grader's key, whose code the
+    /// student must not see), the message alone.
+    public static func streamError(_ error: FlowError, file: SourceFile, color: Bool, showingSource: Bool = true) -> String {
+        guard showingSource, let location = error.location, location.file == file.path else {
             return Paint(enabled: color).red("error:") + " " + error.message
         }
         let offset = file.offset(line: location.line, column: location.column)
@@ -18,8 +20,14 @@ public enum Report {
     /// With `hidingActual`, a failed comparison shows where the expected
     /// lane is wrong but not the lane the stream produced (`flow grade`).
     public static func expectationFailure(_ failure: MarbleRun.ExpectationFailure, file: SourceFile, color: Bool,
-                                          hidingActual: Bool = false) -> String {
+                                          hidingActual: Bool = false, showingSource: Bool = true) -> String {
         let paint = Paint(enabled: color)
+        let message = hidingActual ? failure.mismatch?.withoutActual ?? failure.message : failure.message
+        guard showingSource else {
+            return failure.isRunFailure || failure.mismatch == nil
+                ? paint.red("error:") + " " + failure.message
+                : paint.red("expectation failed") + "\n" + indent(message)
+        }
         guard let location = failure.location, location.file == file.path else {
             // Not tied to one expectation: the run itself failed.
             return paint.red("error:") + " " + failure.message
@@ -29,7 +37,6 @@ public enum Report {
         if failure.isRunFailure {
             return paint.bold("\(location): ") + paint.red("error:") + " " + failure.message + "\n" + excerpt
         }
-        let message = hidingActual ? failure.mismatch?.withoutActual ?? failure.message : failure.message
         return paint.bold("\(location): ") + paint.red("expectation failed") + "\n" + excerpt + "\n" + indent(message)
     }
 

@@ -1,0 +1,182 @@
+import FlowTestSupport
+import Foundation
+#if canImport(FoundationXML)
+import FoundationXML
+#endif
+import Testing
+
+/// `flow grade` and the machine-readable reports of `flow test` on a class
+/// of students who each do something a grader must survive
+/// (Tests/FlowCLITests/Class: each file says what in its first line).
+@Suite struct GradeTests {
+    static let classFolder = projectDirectory.appendingPathComponent("Tests/FlowCLITests/Class")
+    static var students: String { classFolder.appendingPathComponent("students").path }
+    static var key: String { classFolder.appendingPathComponent("key.flow").path }
+
+    static func grade(_ arguments: [String]) throws -> FlowProcess.Result {
+        try FlowProcess.run(["grade", "--max-memory", "256MB"] + arguments, in: classFolder, timeout: 600)
+    }
+
+    static func json(_ text: String) throws -> [String: Any] {
+        try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any], "not JSON: \(text)")
+    }
+
+    /// Each student's row, keyed by file name.
+    static func rows(_ report: [String: Any]) throws -> [String: [String: Any]] {
+        let files = try #require(report["files"] as? [[String: Any]])
+        return Dictionary(uniqueKeysWithValues: files.map { (URL(fileURLWithPath: $0["file"] as? String ?? "").lastPathComponent, $0) })
+    }
+
+    @Test func everyStudentGetsARowAndNobodyBreaksTheReport() throws {
+        let result = try Self.grade(["--format", "json", "students"])
+        #expect(result.status == 0, "\(result.err)")
+        // Standard output is the report alone: what students print is in it, not beside it.
+        let rows = try Self.rows(try Self.json(result.out))
+        #expect(rows.count == 10)
+        func points(_ name: String) -> (Int?, Int?) { (rows[name]?["points"] as? Int, rows[name]?["possiblePoints"] as? Int) }
+        #expect(points("alice.flow") == (3, 3))
+        #expect(points("bob.flow") == (2, 3))
+        #expect(points("carol.flow") == (0, 3) && rows["carol.flow"]?["compiled"] as? Bool == false)
+        // A top-level statement that fails counts as a test, as in flow test.
+        #expect(points("dave.flow") == (3, 4))
+        #expect(points("erin.flow") == (2, 2))
+        #expect(points("frank.flow") == (3, 4))
+        #expect(points("gina.flow") == (3, 4))
+        #expect(points("hank.flow") == (3, 3))
+        #expect(points("jill.flow") == (4, 4), "standard input is empty: \(rows["jill.flow"] ?? [:])")
+        #expect(rows["ivan.flow"]?["stopped"] as? String == "stopped: over the 256 MB memory limit")
+        #expect(points("ivan.flow") == (0, 3))
+        #expect(rows["frank.flow"]?["output"] as? String == "I print things" || (rows["frank.flow"]?["results"] as? [[String: Any]] ?? [])
+            .contains { ($0["output"] as? String)?.contains("I print things") == true }, "\(rows["frank.flow"] ?? [:])")
+        // Earned and possible per test: a failed test earned nothing.
+        let bobs = try #require(rows["bob.flow"]?["results"] as? [[String: Any]])
+        let total = try #require(bobs.first { $0["name"] as? String == "total" })
+        #expect(total["points"] as? Int == 0 && total["possible"] as? Int == 1)
+        // The class as a whole.
+        let summary = try #require(try Self.json(result.out)["summary"] as? [String: Any])
+        #expect(summary["files"] as? Int == 10)
+        #expect(!result.err.contains("Fatal error"), "\(result.err)")
+    }
+
+    @Test func theKeyDecidesTheTestsThePointsAndTheGivenStreams() throws {
+        let result = try Self.grade(["--key", "key.flow", "--format", "csv", "students"])
+        #expect(result.status == 0, "\(result.err)")
+        let lines = result.out.split(separator: "\n").map(String.init)
+        #expect(lines.first == "file,doubled,total,points earned,points possible,note")
+        func row(_ name: String) -> String? { lines.first { $0.hasPrefix("students/\(name),") } }
+        #expect(row("alice.flow") == "students/alice.flow,2,1,3,3,")
+        // Their own wrong test does not count; the key's does.
+        #expect(row("bob.flow") == "students/bob.flow,2,1,3,3,")
+        // A deleted test is still graded.
+        #expect(row("erin.flow") == "students/erin.flow,2,1,3,3,")
+        // The given stream is the key's, whatever the student wrote.
+        #expect(row("hank.flow") == "students/hank.flow,0,0,0,3,")
+        #expect(row("carol.flow") == "students/carol.flow,0,0,0,3,does not compile")
+        #expect(lines.count == 11)
+    }
+
+    @Test func aNameTheKeyNeedsIsReportedAndTheKeyStaysHidden() throws {
+        let folder = temporaryPath("partial")
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        try "let doubled = numbers.map { $0 * 2 }\n".write(toFile: folder + "/sam.flow", atomically: true, encoding: .utf8)
+        let result = try Self.grade(["--key", Self.key, "--details", folder])
+        #expect(result.status == 0)
+        #expect(result.out.contains("sam.flow  1 of 2"), "\(result.out)")
+        #expect(result.out.contains("✗ total (test does not compile)\n    not defined: total (the exercise asks your file to define it)"),
+                "\(result.out)")
+        // The key's code never appears in what students are shown.
+        #expect(!result.out.contains("expect(total)"))
+    }
+
+    @Test func aFileOverTheTimeLimitIsStoppedAlone() throws {
+        let folder = temporaryPath("slow")
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        // Each loop is under the iteration guard; together they never end.
+        try "test \"slow\" { var n = 0; for i in 0..<999999 { for j in 0..<999999 { n += 1 } } }\n"
+            .write(toFile: folder + "/slow.flow", atomically: true, encoding: .utf8)
+        try "test \"quick\" { expect(just(1)).toBe(\"(a|)\", a: 1) }\n".write(toFile: folder + "/quick.flow", atomically: true, encoding: .utf8)
+        let result = try Self.grade(["--timeout", "2s", folder])
+        #expect(result.status == 0)
+        let lines = result.out.split(separator: "\n").map { $0.split(separator: " ").joined(separator: " ") }
+        #expect(lines.contains("\(folder)/quick.flow 1 of 1 1 of 1"), "\(result.out)")
+        #expect(lines.contains("\(folder)/slow.flow 0 of 1 0 of 1 stopped: over the 2 s limit per file"), "\(result.out)")
+    }
+
+    /// Ctrl-C while grading: the rows graded so far are printed, then what was not graded.
+    @Test func controlCPrintsTheRowsGradedSoFar() throws {
+        let folder = temporaryPath("interrupted")
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        try "test \"quick\" { expect(just(1)).toBe(\"(a|)\", a: 1) }\n".write(toFile: folder + "/a.flow", atomically: true, encoding: .utf8)
+        try "test \"slow\" { var n = 0; for i in 0..<999999 { for j in 0..<999999 { n += 1 } } }\n"
+            .write(toFile: folder + "/b.flow", atomically: true, encoding: .utf8)
+        let (process, out, _) = try FlowProcess.start(["grade", "--jobs", "1", "--timeout", "10m", folder])
+        // With one job, b.flow's grader starts once a.flow is graded.
+        let started = waitFor { Self.processes().contains { $0.contains("grade-file") && $0.contains("/b.flow") } }
+        #expect(started)
+        process.interrupt()
+        let text = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 130)
+        #expect(text.contains("/a.flow"), "\(text)")
+        #expect(text.hasSuffix("stopped by Ctrl-C: 1 file not graded\n"), "\(text)")
+        #expect(!Self.processes().contains { $0.contains("grade-file") && $0.contains("/b.flow") }, "the child was left running")
+    }
+
+    /// The command lines of this machine's processes.
+    static func processes() -> [String] {
+        let ids = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
+        return ids.filter { $0.allSatisfy(\.isNumber) }.compactMap { id in
+            guard let data = FileManager.default.contents(atPath: "/proc/\(id)/cmdline") else { return nil }
+            return String(decoding: data.map { $0 == 0 ? UInt8(ascii: " ") : $0 }, as: UTF8.self)
+        }
+    }
+
+    @Test func reportsForProgramsParseWhateverTheScriptsPrint() throws {
+        let files = ["alice.flow", "frank.flow", "jill.flow"].map { "students/" + $0 }
+        let json = try FlowProcess.run(["test", "--format", "json"] + files, in: Self.classFolder, timeout: 300)
+        let report = try Self.json(json.out)
+        let tests = try #require(report["tests"] as? [[String: Any]])
+        #expect(tests.count == 7)
+        let frank = (report["files"] as? [[String: Any]] ?? []).first { ($0["file"] as? String)?.hasSuffix("frank.flow") == true }
+        #expect((frank?["output"] as? String ?? tests.compactMap { $0["output"] as? String }.joined()).contains("I print things"), "\(json.out)")
+
+        let junit = try FlowProcess.run(["test", "--format", "junit"] + files, in: Self.classFolder, timeout: 300)
+        let parser = XMLParser(data: Data(junit.out.utf8))
+        #expect(parser.parse(), "not well-formed XML: \(junit.out)")
+        #expect(junit.out.contains("<system-out>I print things\n"), "\(junit.out)")
+
+        let tap = try FlowProcess.run(["test", "--format", "tap"] + files, in: Self.classFolder, timeout: 300)
+        for line in tap.out.split(separator: "\n") {
+            let fits = line.hasPrefix("ok ") || line.hasPrefix("not ok ") || line.hasPrefix("# ") || line.hasPrefix("  ")
+                || line == "TAP version 13" || line.hasPrefix("1..")
+            #expect(fits, "not a TAP line: \(line)")
+        }
+        #expect(tap.out.contains("# I print things"))
+    }
+
+    @Test func theReportCanGoToAFile() throws {
+        let report = temporaryPath("report.json")
+        defer { try? FileManager.default.removeItem(atPath: report) }
+        let result = try FlowProcess.run(["test", "--format", "json", "--output", report, "students/bob.flow"], in: Self.classFolder, timeout: 300)
+        #expect(result.status == 1)
+        #expect(result.out.isEmpty)
+        let written = try String(contentsOfFile: report, encoding: .utf8)
+        #expect(try Self.json(written)["failed"] as? Int == 1)
+    }
+}
+
+extension GradeTests {
+    /// The README's class report is what grading the test class prints.
+    @Test func theReadmeClassReportIsTrue() throws {
+        let readme = try String(contentsOf: projectDirectory.appendingPathComponent("README.md"), encoding: .utf8)
+        let command = "$ cd Tests/FlowCLITests/Class && flow grade --key key.flow students\n"
+        let start = try #require(readme.range(of: command))
+        let block = try #require(readme[start.upperBound...].components(separatedBy: "```").first)
+        let result = try FlowProcess.run(["grade", "--key", "key.flow", "students"], in: Self.classFolder, timeout: 600)
+        #expect(result.status == 0)
+        #expect(result.out == block, "\n--- README\n\(block)--- flow\n\(result.out)")
+    }
+}
