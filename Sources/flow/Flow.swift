@@ -176,8 +176,10 @@ enum Loader {
 
     static func report(_ list: DiagnosticList) {
         for diagnostic in list.diagnostics { Output.err(diagnostic.render(color: Output.colorOnStandardError)) }
-        let errors = list.diagnostics.filter { $0.severity == .error }.count
-        let warnings = list.diagnostics.count - errors
+        // The diagnostic that stands for those not shown counts as them.
+        let shown = list.diagnostics.filter { $0.severity == .error }
+        let errors = shown.count + shown.map { $0.omitted > 0 ? $0.omitted - 1 : 0 }.reduce(0, +)
+        let warnings = list.diagnostics.count - shown.count
         Output.err("\(errors) error\(errors == 1 ? "" : "s")" + (warnings == 0 ? "" : ", \(warnings) warning\(warnings == 1 ? "" : "s")"))
     }
 

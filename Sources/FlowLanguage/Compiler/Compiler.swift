@@ -22,7 +22,7 @@ final class Compiler {
     }
 
     func error(_ message: String, _ span: Span, help: String? = nil) {
-        diagnostics.append(Diagnostic(message, in: file, at: span, help: help))
+        diagnostics.appendCapped(Diagnostic(message, in: file, at: span, help: help))
     }
 
     /// Code that runs but probably does not do what was meant; `flow

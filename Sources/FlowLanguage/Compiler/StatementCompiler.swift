@@ -150,17 +150,26 @@ extension Compiler {
         do { return try body(frame) } catch is BreakSignal { return false } catch is ContinueSignal { return true }
     }
 
-    /// What a `while` or `repeat` loop asks every 1024 iterations. Virtual
-    /// time cannot interrupt a loop, so it bounds it, as it bounds `range`;
-    /// in a session, Ctrl-C stops it.
-    private func loopGuard(at span: Span) -> (Int) throws -> Void {
+    /// What a loop asks every 1024 iterations. Virtual time cannot
+    /// interrupt a loop, so it bounds it, as it bounds `range`: a `while` or
+    /// `repeat` at a million iterations (a `for` walks a finite sequence),
+    /// and all the run's loops together at ten million (loops nested in
+    /// loops); in a session, Ctrl-C stops it.
+    private func loopGuard(at span: Span, walksASequence: Bool = false) -> (Int) throws -> Void {
         let env = environment
         let location = self.location(span)
         let limit = VirtualScheduler.synchronousValueLimit
         return { count in
-            if count >= limit, env.run.scheduler.isVirtual {
-                throw FlowError("loop stopped after \(limit) iterations, the most one loop runs in virtual time; is it meant to be endless?",
-                                at: location)
+            if env.run.scheduler.isVirtual {
+                if count >= limit && !walksASequence {
+                    throw FlowError("loop stopped after \(limit) iterations, the most one loop runs in virtual time; is it meant to be endless?",
+                                    at: location)
+                }
+                env.run.loopRounds += 1024
+                if env.run.loopRounds >= RunState.loopBudget {
+                    throw FlowError("loop stopped: the run's loops made \(RunState.loopBudget) iterations in all, the most a virtual-time run makes; "
+                                    + "are loops nested too deep?", at: location)
+                }
             }
             if env.interruptRequested() { throw FlowError("loop stopped by \(env.interruptedBy)", at: location) }
         }
@@ -177,10 +186,14 @@ extension Compiler {
         let run = compileBlock(body, in: loop)
         let size = loop.count, fresh = loop.createsClosures
         let patternLocation = location(pattern.span)
+        let guardLoop = loopGuard(at: span, walksASequence: true)
         return { frame in
             let elements = try located(sequenceLocation) { try Self.elements(of: try sequence(frame)) }
             var current = Frame(count: size, parent: frame)
+            var count = 0
             for element in elements {
+                count += 1
+                if count & 1023 == 0 { try guardLoop(count) }
                 guard try matcher(element, current) else {
                     throw FlowError("\(element.typeName) \(element.literal) does not match the loop's pattern", at: patternLocation)
                 }

@@ -12,6 +12,9 @@ public struct Diagnostic: Error, @unchecked Sendable, CustomStringConvertible {
     public var file: SourceFile
     public var span: Span
     public var help: String?
+    /// On the diagnostic that stands for those not kept (`appendCapped`):
+    /// how many it stands for.
+    public var omitted = 0
 
     public init(_ message: String, in file: SourceFile, at span: Span, help: String? = nil, severity: Severity = .error) {
         self.message = message
@@ -138,5 +141,24 @@ public enum Suggestions {
             (previous2, previous, current) = (previous, current, previous2)
         }
         return previous[b.count]
+    }
+}
+
+extension Diagnostic {
+    /// The most diagnostics one phase (lexing, parsing, compiling) keeps:
+    /// a script of one mistake repeated a million times is reported in a
+    /// screenful, in bounded memory, not in gigabytes.
+    public static let cap = 100
+}
+
+extension Array where Element == Diagnostic {
+    /// Appends, up to `Diagnostic.cap`; past it, one more diagnostic, where
+    /// the first was dropped, counts the rest: "and N more errors".
+    mutating func appendCapped(_ diagnostic: Diagnostic) {
+        guard count >= Diagnostic.cap else { return append(diagnostic) }
+        if count == Diagnostic.cap { append(Diagnostic("", in: diagnostic.file, at: diagnostic.span)) }
+        self[Diagnostic.cap].omitted += 1
+        let n = self[Diagnostic.cap].omitted
+        self[Diagnostic.cap].message = "and \(n) more error\(n == 1 ? "" : "s") after this point, not shown: fix these first"
     }
 }

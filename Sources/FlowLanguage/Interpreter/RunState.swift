@@ -9,6 +9,12 @@ public final class RunState {
     public let scheduler: Scheduler
     /// The virtual-time run that records `expect` and `marbles`.
     public let marbles: MarbleRun
+    /// Iterations of every loop of the run so far, in steps of the loop
+    /// guard's stride: a virtual-time run's work budget is for all its
+    /// loops together, so nested loops cannot multiply it.
+    var loopRounds = 0
+    /// The most loop iterations a virtual-time run makes in all.
+    static let loopBudget = 10 * VirtualScheduler.synchronousValueLimit
     /// Lanes registered by `marbles(...)`, drawn when the run ends.
     var lanes: [[(label: String, recorder: EventRecorder)]] = []
     /// `marbles(title: ...)`: the title of a group of `lanes`, by index.

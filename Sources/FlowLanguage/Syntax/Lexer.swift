@@ -147,7 +147,7 @@ struct Lexer {
             }
         }
         hasUnterminatedComment = true
-        diagnostics.append(Diagnostic("unterminated comment", in: file, at: Span(start, start + 2),
+        diagnostics.appendCapped(Diagnostic("unterminated comment", in: file, at: Span(start, start + 2),
                                       help: "close it with */ (comments nest, as in Swift: each /* needs its own */)"))
         return brokeLine
     }
@@ -217,7 +217,7 @@ struct Lexer {
             let suffixStart = position
             while peek().isIdentifierPart { position += 1 }
             let suffix = String(decoding: bytes[suffixStart..<position], as: UTF8.self)
-            diagnostics.append(Diagnostic("'\(suffix)' is not a unit of time", in: file, at: Span(suffixStart, position),
+            diagnostics.appendCapped(Diagnostic("'\(suffix)' is not a unit of time", in: file, at: Span(suffixStart, position),
                                           help: "durations are written 5ms, 1.5s, 2m or 1h"))
             return Token(kind: .integer(0), span: Span(start, position))
         }
@@ -292,7 +292,7 @@ struct Lexer {
                 }
                 segments.append(.interpolation(Span(exprStart, position - 1)))
             default:
-                diagnostics.append(Diagnostic("unknown escape sequence", in: file, at: Span(escapeStart, position + 1),
+                diagnostics.appendCapped(Diagnostic("unknown escape sequence", in: file, at: Span(escapeStart, position + 1),
                                               help: "escapes are \\n \\t \\r \\0 \\\" \\\\ \\u{...} and \\(expression)"))
                 position += 1
             }
@@ -308,13 +308,13 @@ struct Lexer {
         while position < end, peek() != UInt8(ascii: "'"), peek() != UInt8(ascii: "\n") { position += 1 }
         guard peek() == UInt8(ascii: "'") else {
             position = start + 1
-            diagnostics.append(Diagnostic("unexpected character '''", in: file, at: Span(start, start + 1),
+            diagnostics.appendCapped(Diagnostic("unexpected character '''", in: file, at: Span(start, start + 1),
                                           help: "strings are written in double quotes"))
             return next()
         }
         position += 1
         let text = String(decoding: bytes[(start + 1)..<(position - 1)], as: UTF8.self)
-        diagnostics.append(Diagnostic("strings are written in double quotes", in: file, at: Span(start, position),
+        diagnostics.appendCapped(Diagnostic("strings are written in double quotes", in: file, at: Span(start, position),
                                       help: "write \"\(text)\""))
         return Token(kind: .string([.text(text)]), span: Span(start, position))
     }
@@ -322,7 +322,7 @@ struct Lexer {
     private mutating func unicodeEscape(from escapeStart: Int) -> [UInt8] {
         position += 1
         guard peek() == UInt8(ascii: "{") else {
-            diagnostics.append(Diagnostic("expected '{' after \\u", in: file, at: Span(escapeStart, position)))
+            diagnostics.appendCapped(Diagnostic("expected '{' after \\u", in: file, at: Span(escapeStart, position)))
             return []
         }
         position += 1
@@ -330,7 +330,7 @@ struct Lexer {
         while peek().isHexDigit { position += 1 }
         let hex = String(decoding: bytes[digitsStart..<position], as: UTF8.self)
         guard peek() == UInt8(ascii: "}"), let code = UInt32(hex, radix: 16), let scalar = UnicodeScalar(code) else {
-            diagnostics.append(Diagnostic("invalid unicode escape", in: file, at: Span(escapeStart, position + 1),
+            diagnostics.appendCapped(Diagnostic("invalid unicode escape", in: file, at: Span(escapeStart, position + 1),
                                           help: "write a hexadecimal code point, as in \\u{1F600}"))
             return []
         }
@@ -378,12 +378,12 @@ struct Lexer {
         var help: String?
         if c == UInt8(ascii: "'") { help = "strings are written in double quotes" }
         if c == UInt8(ascii: "&") || c == UInt8(ascii: "|") { help = "did you mean '&&' or '||'?" }
-        diagnostics.append(Diagnostic("unexpected character \(shown)", in: file, at: Span(start, position), help: help))
+        diagnostics.appendCapped(Diagnostic("unexpected character \(shown)", in: file, at: Span(start, position), help: help))
         return next()
     }
 
     private mutating func error(_ message: String, _ span: Span, help: String? = nil) -> Token {
-        diagnostics.append(Diagnostic(message, in: file, at: span, help: help))
+        diagnostics.appendCapped(Diagnostic(message, in: file, at: span, help: help))
         return Token(kind: .integer(0), span: span)
     }
 }

@@ -74,7 +74,7 @@ public struct Parser {
                 // A `;` inside brackets separates nothing: reported, then
                 // read as the `,` it was meant to be.
                 if file.text(of: tokens[index].span) == ";" {
-                    reported.append(Diagnostic("';' separates statements, not arguments or elements", in: file, at: tokens[index].span,
+                    reported.appendCapped(Diagnostic("';' separates statements, not arguments or elements", in: file, at: tokens[index].span,
                                                   help: "use ',' inside ( ) and [ ]"))
                     tokens[index].kind = .symbol(",")
                     break
@@ -152,7 +152,7 @@ public struct Parser {
         nesting += 1
         defer { nesting -= 1 }
         if nesting > Self.maximumNesting || StackSpace.remaining() < Self.stackReserve {
-            reported.append(Diagnostic("expression nested too deeply (more than \(Self.maximumNesting) levels)", in: file, at: span,
+            reported.appendCapped(Diagnostic("expression nested too deeply (more than \(Self.maximumNesting) levels)", in: file, at: span,
                                           help: "split it with let bindings"))
             throw Abort()
         }
@@ -212,7 +212,7 @@ public struct Parser {
         if peek().kind.isEnd || (context != .topLevel && check("}")) { return .end }
         if context == .switchCase, case .identifier(let word) = peek().kind, word == "case" || word == "default" { return .end }
         if context == .topLevel, check("}") {
-            reported.append(Diagnostic("unmatched '}'", in: file, at: advance().span))
+            reported.appendCapped(Diagnostic("unmatched '}'", in: file, at: advance().span))
             return .skipped
         }
         // A statement followed by more on its line is kept, and the rest reported.
@@ -226,7 +226,7 @@ public struct Parser {
             }
             return statement.map(Step.statement) ?? .skipped
         } catch let failure as Failure {
-            reported.append(failure.diagnostic)
+            reported.appendCapped(failure.diagnostic)
             synchronize()
             return statement.map(Step.statement) ?? .skipped
         }
@@ -504,7 +504,7 @@ public struct Parser {
             let token = peek()
             chained += 1
             if chained > Self.maximumChain || StackSpace.remaining() < Self.stackReserve {
-                reported.append(Diagnostic("expression too long: more than \(Self.maximumChain) calls and members chained", in: file,
+                reported.appendCapped(Diagnostic("expression too long: more than \(Self.maximumChain) calls and members chained", in: file,
                                               at: token.span, help: "split the chain with let bindings"))
                 throw Abort()
             }

@@ -496,7 +496,7 @@ extension Parser {
                             throw p.fail("expected a new line after this member", at: next.span)
                         }
                     } catch let failure as Failure {
-                        p.reported.append(failure.diagnostic)
+                        p.reported.appendCapped(failure.diagnostic)
                         p.synchronize()
                     }
                 }
