@@ -15,7 +15,15 @@ enum MarbleEdit {
     ///
     /// In a hot marble, events are counted from `^` on, and move only
     /// there: what comes before the subscription is kept as written.
+    /// The furthest a drag moves an event, and the latest frame it may land
+    /// on: a marble is drawn a character a frame, so a drag of 10^13
+    /// frames would overflow the clock or draw gigabytes.
+    static let largestShift: Int64 = 100_000
+
     static func move(_ marble: String, event index: Int, by frames: Int64) throws -> String {
+        guard (-Self.largestShift...Self.largestShift).contains(frames) else {
+            throw Refused(description: "a drag moves an event at most \(Self.largestShift) frames, not \(frames)")
+        }
         if let (before, after) = try splitAtSubscription(marble) {
             // `^` takes the frame it is written in: what follows starts a frame later.
             return before + "^" + (try move(after, event: index, by: frames))
@@ -29,6 +37,9 @@ enum MarbleEdit {
         guard events.indices.contains(index) else { throw Refused(description: "the marble has no event \(index)") }
         let moved = events.remove(at: index)
         let time = TimeSpan(nanoseconds: Swift.max(0, moved.time.nanoseconds + frames * MarbleParser.frame.nanoseconds))
+        guard time.nanoseconds / MarbleParser.frame.nanoseconds <= Self.largestShift else {
+            throw Refused(description: "an event may be dragged to frame \(Self.largestShift) at the latest")
+        }
         let placed = TimedEvent(time, moved.event)
         // A value dragged onto or past the end pushes the end a frame
         // after it; the end dragged before values takes them along.

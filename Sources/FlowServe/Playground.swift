@@ -15,7 +15,6 @@ import NIOConcurrencyHelpers
 /// own thread, followed by snapshots and stopped from the page.
 final class Playground: Sendable {
     private let queue = DispatchQueue(label: "flow.serve.playground")
-    private let liveRuns = DispatchQueue(label: "flow.serve.live", attributes: .concurrent)
     /// The modules a script on the page may use: files and requests, as
     /// far as `access` grants them, only when the page is served on
     /// loopback (the learner's own machine); standard input never (the
@@ -70,7 +69,7 @@ final class Playground: Sendable {
 
     /// Compiles and runs a script: in virtual time for an edit (`remote`
     /// nil), or on the live clock, followed and stopped through `remote`.
-    static func runNow(_ text: String, name: String, modules: [BuiltinModule], printed: PrintedLines = PrintedLines(),
+    static func runNow(_ text: String, name: String, modules: [BuiltinModule], printed: PrintedLines = PrintedLines(keeping: liveOutputLines),
                        remote: LiveRunRemote? = nil) -> Rendering {
         let file = SourceFile(path: name, text: text)
         let program: Program
@@ -163,7 +162,10 @@ final class Playground: Sendable {
                 ticker.cancel()
                 remote.stop()
             }
-            liveRuns.async {
+            // A thread of its own for each live run, for as long as it runs: a
+            // Dispatch queue's workers are as many as the cores, so busy runs
+            // would keep the next ones (and anything else on them) waiting.
+            startBackgroundThread {
                 let final = withLargeStack { Self.runNow(text, name: name, modules: modules, printed: printed, remote: remote) }
                 ticker.cancel()
                 continuation.yield(final)
@@ -222,21 +224,41 @@ final class Playground: Sendable {
 }
 
 /// What a run printed, written on its loop and read from other threads
-/// (a live run's snapshots); the latest `keeping` lines.
+/// (a live run's snapshots): the latest `keeping` lines, each cut at
+/// `longestLine` characters, and how many earlier ones were dropped. A
+/// script that prints a million lines sends the page a screenful.
 final class PrintedLines: Sendable {
-    private let lines = NIOLockedValueBox<[String]>([])
+    private struct Kept {
+        var lines: [String] = []
+        var dropped = 0
+    }
+    private let kept = NIOLockedValueBox(Kept())
     private let keeping: Int
+    static let longestLine = 10_000
 
-    init(keeping: Int = .max) { self.keeping = keeping }
+    init(keeping: Int) { self.keeping = keeping }
 
     var console: Console {
         Console(out: { [self] line in
-            lines.withLockedValue { lines in
-                lines.append(line)
-                if lines.count > keeping { lines.removeFirst(lines.count - keeping) }
+            let shown = line.count > Self.longestLine ? String(line.prefix(Self.longestLine)) + " … (cut)" : line
+            kept.withLockedValue { kept in
+                kept.lines.append(shown)
+                // Trimmed in batches: dropping one line per print would be
+                // quadratic in the lines printed.
+                if kept.lines.count >= 2 * keeping {
+                    kept.dropped += kept.lines.count - keeping
+                    kept.lines.removeFirst(kept.lines.count - keeping)
+                }
             }
         }, err: { _ in }, color: false)
     }
 
-    var text: String { lines.withLockedValue { $0.joined(separator: "\n") } }
+    var text: String {
+        kept.withLockedValue { kept in
+            let dropped = kept.dropped + Swift.max(0, kept.lines.count - keeping)
+            var shown = Array(kept.lines.suffix(keeping))
+            if dropped > 0 { shown.insert("… \(dropped) earlier line\(dropped == 1 ? "" : "s") not shown", at: 0) }
+            return shown.joined(separator: "\n")
+        }
+    }
 }

@@ -1,4 +1,5 @@
 import FlowLanguage
+import FlowIO
 import FlowLive
 import FlowRuntime
 import Foundation
@@ -32,7 +33,7 @@ public enum PlaygroundServer {
         /// Reachable from this machine alone: scripts run from the page
         /// may then read and write files and make requests, as the
         /// learner's own `flow run` would.
-        public var isLoopback: Bool { SameOrigin.loopbackNames.contains(host.lowercased()) || host.hasPrefix("127.") }
+        public var isLoopback: Bool { RequestGuard.loopbackNames.contains(host.lowercased()) || host.hasPrefix("127.") }
     }
 
     /// Serves until the process is interrupted (Ctrl-C or SIGTERM).
@@ -46,7 +47,9 @@ public enum PlaygroundServer {
         }
         let page = try Page.load()
         let playground = Playground(access: options.isLoopback ? Access(options.permissions(folder.root)) : nil)
-        let guardian = SameOrigin(loopbackOnly: options.isLoopback)
+        // Beyond loopback, anyone who reaches the address could use the
+        // server: a request must carry the token the printed URL holds.
+        let guardian = RequestGuard(host: options.host, token: options.isLoopback ? nil : RequestGuard.newToken())
         let app = Application(
             router: router(folder: folder, page: page, playground: playground, guardian: guardian),
             // A frame as large as the largest request: the page's script.
@@ -55,20 +58,18 @@ public enum PlaygroundServer {
             configuration: .init(address: .hostname(options.host, port: options.port), serverName: "flow"),
             onServerRunning: { channel in
                 let port = channel.localAddress?.port ?? options.port
-                started("http://\(options.host.contains(":") ? "[\(options.host)]" : options.host):\(port)/")
+                guardian.listening(on: port)
+                started("http://\(options.host.contains(":") ? "[\(options.host)]" : options.host):\(port)/" + (guardian.token.map { "?token=" + $0 } ?? ""))
             },
             logger: quietLogger())
         // Ctrl-C (or SIGTERM) stops the server at once: an open page's
-        // WebSocket must not hold it, and nothing is left half-saved
-        // (a save is one atomic write).
-        signal(SIGINT, SIG_IGN)
-        signal(SIGTERM, SIG_IGN)
-        var stops: [DispatchSourceSignal] = []
-        for number in [SIGINT, SIGTERM] {
-            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
-            source.setEventHandler { exit(number == SIGINT ? 130 : 0) }
-            source.resume()
-            stops.append(source)
+        // WebSocket must not hold it, nor any run, however busy, and
+        // nothing is left half-saved (a save is one atomic write; a live
+        // run's unfinished file.write is removed). Heard on a thread of
+        // its own, which no busy run or queue can starve.
+        let stops = LiveWorld().watchInterrupts { interrupt in
+            PartialFiles.shared.removeAll()
+            _exit(interrupt.exitStatus)
         }
         let done = DispatchSemaphore(value: 0)
         let failure = ErrorBox()
@@ -94,7 +95,7 @@ public enum PlaygroundServer {
 
     typealias Context = BasicWebSocketRequestContext
 
-    static func router(folder: ScriptFolder, page: Page, playground: Playground, guardian: SameOrigin) -> Router<Context> {
+    static func router(folder: ScriptFolder, page: Page, playground: Playground, guardian: RequestGuard) -> Router<Context> {
         let router = Router(context: Context.self)
         router.add(middleware: guardian)
         router.get("/") { _, _ in page.response("index.html") }
@@ -129,6 +130,11 @@ public enum PlaygroundServer {
             guard let input: MoveRequest = await decode(request) else {
                 return problem(.badRequest, "send {\"text\", \"start\", \"end\", \"event\", \"frames\"}")
             }
+            // Numbers out of any range a page sends are a bad request, checked before use.
+            guard input.start >= 0, input.end >= input.start, input.end <= input.text.utf16.count, input.event >= 0,
+                  (-MarbleEdit.largestShift...MarbleEdit.largestShift).contains(input.frames) else {
+                return problem(.badRequest, "start, end and event must be within the script, and frames within ±\(MarbleEdit.largestShift)")
+            }
             do {
                 let text = try await playground.move(input.text, start: input.start, end: input.end, event: input.event, by: input.frames)
                 return json(ScriptText(path: nil, text: text))
@@ -157,7 +163,7 @@ public enum PlaygroundServer {
     /// `/live`: runs the script sent first on the live clock, sends what
     /// it drew as it runs, and stops it on `{"stop": true}` or when the
     /// page goes away.
-    static func webSocketRouter(folder: ScriptFolder, playground: Playground, guardian: SameOrigin) -> Router<Context> {
+    static func webSocketRouter(folder: ScriptFolder, playground: Playground, guardian: RequestGuard) -> Router<Context> {
         let router = Router(context: Context.self)
         router.ws("/live") { request, _ in
             guardian.allows(request) ? .upgrade([:]) : .dontUpgrade
@@ -258,46 +264,5 @@ struct Page: Sendable {
         let type = name.hasSuffix(".html") ? "text/html" : name.hasSuffix(".js") ? "text/javascript" : "text/css"
         return Response(status: .ok, headers: [.contentType: type + "; charset=utf-8", .cacheControl: "no-store"],
                         body: .init(byteBuffer: ByteBuffer(string: files[name] ?? "")))
-    }
-}
-
-/// Refuses requests that another web page makes from the learner's
-/// browser: a site open in another tab could otherwise save over scripts
-/// or run one that reads files. The page's own requests come from its own
-/// origin; a request naming another origin, or (on loopback) another host
-/// name, which is how DNS rebinding reaches a local server, is refused.
-struct SameOrigin: RouterMiddleware, Sendable {
-    typealias Context = PlaygroundServer.Context
-
-    static let loopbackNames: Set<String> = ["127.0.0.1", "localhost", "::1", "[::1]"]
-
-    let loopbackOnly: Bool
-
-    func allows(_ request: Request) -> Bool {
-        let host = request.head.authority ?? ""
-        if loopbackOnly && !Self.loopbackNames.contains(Self.hostName(host).lowercased()) { return false }
-        guard let origin = request.headers[.origin] else { return true }
-        guard let url = URL(string: origin), let originHost = url.host else { return false }
-        // Browsers name a page's origin by its http(s) address; a WebSocket
-        // library outside a browser names the socket's (`ws://host`), and
-        // is no web page to guard against.
-        if url.scheme == "ws" || url.scheme == "wss" { return true }
-        let originAuthority = (originHost.contains(":") ? "[\(originHost)]" : originHost) + (url.port.map { ":\($0)" } ?? "")
-        return originAuthority.lowercased() == host.lowercased()
-    }
-
-    /// `127.0.0.1:8080` → `127.0.0.1`; `[::1]:8080` → `::1`.
-    static func hostName(_ authority: String) -> String {
-        if authority.hasPrefix("["), let close = authority.firstIndex(of: "]") {
-            return String(authority[authority.index(after: authority.startIndex)..<close])
-        }
-        return String(authority.split(separator: ":", maxSplits: 1).first ?? "")
-    }
-
-    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
-        guard allows(request) else {
-            return PlaygroundServer.problem(.forbidden, "this server answers only its own page, on its own address")
-        }
-        return try await next(request, context)
     }
 }

@@ -1,5 +1,8 @@
 import FlowTestSupport
 import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
 import HummingbirdWSClient
 import Logging
 import NIOConcurrencyHelpers
@@ -107,6 +110,63 @@ import Testing
         #expect(try String(contentsOf: served.folder.appendingPathComponent("lesson.flow"), encoding: .utf8) == ServedFolder.lesson)
         let rebound = try await served.request("/api/files", headers: ["Host": "evil.example:\(served.address.port ?? 0)"])
         #expect(rebound.status == 403)
+        // The Host must be this server's, parsed strictly: its own port, and no name smuggled after it.
+        let port = served.address.port ?? 0
+        for host in ["127.0.0.1:\(port == 9999 ? 9998 : 9999)", "127.0.0.1:x.evil.com", "127.0.0.1:\(port)x", "127.0.0.1:\(port)@evil.example", ""] {
+            #expect(try await served.request("/api/files", headers: ["Host": host]).status == 403, "Host: \(host)")
+        }
+        #expect(try await served.request("/api/files", headers: ["Host": "localhost:\(port)"]).status == 200)
+    }
+
+    /// A drag's numbers are checked before use: out of range is a 400, never a crash.
+    @Test func aDragOutOfRangeIsABadRequest() async throws {
+        let served = try ServedFolder()
+        let text = "let a = cold(\"-a-|\")\nmarbles(a)\n"
+        let quoted = String(decoding: try JSONSerialization.data(withJSONObject: text, options: .fragmentsAllowed), as: UTF8.self)
+        // Written out: numbers as a page could send them, past what JSONSerialization would make.
+        for frames in ["10000000000000", "-9223372036854775808", "9223372036854775807"] {
+            let body = "{\"text\": \(quoted), \"start\": 14, \"end\": 18, \"event\": 0, \"frames\": \(frames)}"
+            let answer = try await served.request("/api/move", method: "POST", body: body)
+            #expect(answer.status == 400, "frames \(frames): \(answer)")
+        }
+        let fine = try await served.json("/api/move", method: "POST", body: ServedFolder.encode(["text": text, "start": 14, "end": 18, "event": 0, "frames": 1]))
+        #expect(fine["text"] as? String == "let a = cold(\"--a|\")\nmarbles(a)\n", "\(fine)")
+        // And the server is still there.
+        #expect(try await served.request("/api/files").status == 200)
+    }
+
+    /// Beyond loopback, the server answers only requests that carry the
+    /// token of the URL it printed (then kept by the page as a cookie).
+    @Test func beyondLoopbackATokenIsRequired() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("flow-serve-token-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try ServedFolder.lesson.write(to: folder.appendingPathComponent("lesson.flow"), atomically: true, encoding: .utf8)
+        let (process, out, _) = try FlowProcess.start(["serve", folder.path, "--host", "0.0.0.0", "--port", "0"])
+        defer { process.interrupt(); process.waitUntilExit() }
+        let line = ServedFolder.firstLine(of: out)
+        let match = try #require(line.firstMatch(of: #/http://0\.0\.0\.0:(\d+)/\?token=([0-9a-f]{32})/#), "\(line)")
+        let port = String(match.1), token = String(match.2)
+        // Only loopback is used here: the server listens everywhere, the test talks to 127.0.0.1.
+        // No cookie store: each request carries exactly the cookie given.
+        let configuration = URLSessionConfiguration.ephemeral
+        configuration.httpShouldSetCookies = false
+        let session = URLSession(configuration: configuration)
+        func get(_ path: String, cookie: String? = nil) async throws -> (Int, String?) {
+            var request = URLRequest(url: URL(string: "http://127.0.0.1:\(port)\(path)")!)
+            request.timeoutInterval = 60
+            if let cookie { request.setValue(cookie, forHTTPHeaderField: "Cookie") }
+            let (_, response) = try await session.data(for: request)
+            let http = response as? HTTPURLResponse
+            return (http?.statusCode ?? 0, http?.value(forHTTPHeaderField: "Set-Cookie"))
+        }
+        #expect(try await get("/api/files").0 == 403)
+        #expect(try await get("/api/files?token=0123456789abcdef0123456789abcdef").0 == 403)
+        let (status, cookie) = try await get("/?token=\(token)")
+        #expect(status == 200)
+        #expect(cookie?.hasPrefix("flow-token=\(token);") == true, "\(cookie ?? "")")
+        #expect(try await get("/api/files", cookie: "flow-token=\(token)").0 == 200)
+        #expect(try await get("/api/files", cookie: "flow-token=wrong").0 == 403)
     }
 }
 

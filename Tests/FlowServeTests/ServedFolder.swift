@@ -48,6 +48,17 @@ final class ServedFolder: @unchecked Sendable {
         return String(decoding: line, as: UTF8.self)
     }
 
+    /// Sends `signal` and waits for the server to exit; its status, or nil
+    /// if it did not exit within the deadline (it is then killed).
+    func stop(with signal: Int32) -> Int32? {
+        kill(process.processIdentifier, signal)
+        guard waitFor({ !process.isRunning }) else {
+            kill(process.processIdentifier, SIGKILL)
+            return nil
+        }
+        return process.terminationStatus
+    }
+
     deinit {
         // Ctrl-C, as a user stops it; it must end at once.
         if process.isRunning { process.interrupt() }

@@ -15,6 +15,17 @@ public func waitFor(seconds: Double = waitingDeadline, _ condition: () -> Bool) 
     return true
 }
 
+/// The same, for async code: it suspends between polls instead of sleeping
+/// its thread, which a concurrent task (a WebSocket client) may need.
+public func waitFor(seconds: Double = waitingDeadline, _ condition: () -> Bool) async -> Bool {
+    let deadline = Date().addingTimeInterval(seconds)
+    while !condition() {
+        if Date() >= deadline { return false }
+        try? await Task.sleep(for: .milliseconds(20))
+    }
+    return true
+}
+
 /// Reads a pipe until `text` has come (or the pipe ends): the condition a
 /// test waits for before it acts on a running process.
 public func readUntil(_ text: String, from pipe: Pipe) {
