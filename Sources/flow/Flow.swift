@@ -237,6 +237,8 @@ struct Run: ParsableCommand {
     @OptionGroup(title: "Permissions (default: everything the user can reach)")
     var permissions: PermissionOptions
 
+    @OptionGroup var memory: MemoryOption
+
     @Argument(help: "The script to run; '-' or nothing (with a pipe) reads standard input.")
     var script: String?
 
@@ -258,6 +260,7 @@ struct Run: ParsableCommand {
     }
 
     func run() throws {
+        memory.apply()
         if startsREPL {
             _ = REPL.run(banner: Flow.banner, access: Access(permissions.applied(to: .everything(command: "flow"))))
             return
@@ -352,7 +355,10 @@ struct Repl: ParsableCommand {
     @OptionGroup(title: "Permissions (default: everything the user can reach)")
     var permissions: PermissionOptions
 
+    @OptionGroup var memory: MemoryOption
+
     func run() throws {
+        memory.apply()
         let access = Access(permissions.applied(to: .everything(command: "flow repl")))
         if !REPL.run(banner: Flow.banner, access: access) { throw ExitCode(ExitStatus.failed.rawValue) }
     }

@@ -62,26 +62,12 @@ struct Grade: ParsableCommand {
         guard let seconds = Loader.duration(timeout)?.seconds, seconds >= 0.1 else {
             throw ValidationError("--timeout takes a duration of at least 100ms, such as 30s or 2m, not '\(timeout)'")
         }
-        guard let bytes = Self.bytes(maxMemory), bytes >= 16 << 20 else {
+        guard MemoryOption.bytes(maxMemory) != nil else {
             throw ValidationError("--max-memory takes a size of at least 16MB, such as 512MB or 1GB, not '\(maxMemory)'")
         }
         if let jobs, !(1...256).contains(jobs) { throw ValidationError("--jobs takes a number from 1 to 256, not \(jobs)") }
     }
 
-    /// `512MB`, `1GB`, `1.5G`: a size in bytes.
-    static func bytes(_ text: String) -> Int? {
-        let units: [(String, Double)] = [("GB", 0x1p30), ("G", 0x1p30), ("MB", 0x1p20), ("M", 0x1p20), ("KB", 0x1p10), ("K", 0x1p10)]
-        for (unit, scale) in units where text.uppercased().hasSuffix(unit) {
-            guard let amount = Double(text.dropLast(unit.count)), amount > 0, amount * scale < 1e15 else { return nil }
-            return Int(amount * scale)
-        }
-        return nil
-    }
-
-    /// A size as the rows say it: `1 GB`, `512 MB`.
-    static func describe(bytes: Int) -> String {
-        bytes % (1 << 30) == 0 ? "\(bytes >> 30) GB" : "\(bytes >> 20) MB"
-    }
 
     /// The folders a student's script may read by default: each folder
     /// graded, or the folder of each file graded.
@@ -108,7 +94,7 @@ struct Grade: ParsableCommand {
         }
         let keyPath = key.map(Permissions.resolve)
         let files = try ScriptFinder.scripts(in: paths).filter { Permissions.resolve($0) != keyPath }
-        let limits = ClassGrader.Limits(seconds: Loader.duration(timeout)!.seconds, memory: Self.bytes(maxMemory)!)
+        let limits = ClassGrader.Limits(seconds: Loader.duration(timeout)!.seconds, memory: MemoryOption.bytes(maxMemory)!)
         var childArguments = ["--memory-limit", "\(limits.memory)", "--cpu-limit", "\(Int(limits.seconds.rounded(.up)) + 1)"]
         for folder in gradedFolders { childArguments += ["--graded-folder", folder] }
         if let key { childArguments += ["--key", key] }
@@ -158,6 +144,10 @@ struct GradeFile: ParsableCommand {
         setrlimit(__rlimit_resource_t(RLIMIT_AS.rawValue), &memory)
         var cpu = rlimit(rlim_cur: rlim_t(cpuLimit), rlim_max: rlim_t(cpuLimit + 1))
         setrlimit(__rlimit_resource_t(RLIMIT_CPU.rawValue), &cpu)
+        // The budget stops a value that grows too large with a located
+        // error, before the grader has to stop the whole file: half the
+        // file's limit, since building a value needs room for its parts too.
+        MemoryBudget.set(bytes: memoryLimit / 2)
         let answerKey = try key.map { try AnswerKey(file: try SourceFile.load(path: $0)) }
         let access = Access(permissions.applied(to: .graded(folders: gradedFolders)))
         let run = TestRunner.run(path, color: false, hidingActual: hideActual, access: access, capture: CapturedOutput(), key: answerKey)
@@ -234,7 +224,7 @@ struct ClassGrader {
                     rows[job.index] = stoppedRow(file, "over the \(Self.describe(seconds: limits.seconds)) limit per file")
                 } else if job.child.residentBytes > limits.memory {
                     _ = job.child.kill()
-                    rows[job.index] = stoppedRow(file, "over the \(Grade.describe(bytes: limits.memory)) memory limit")
+                    rows[job.index] = stoppedRow(file, "over the \(MemoryBudget.describe(limits.memory)) memory limit")
                 } else {
                     still.append(job)
                     continue
@@ -258,7 +248,7 @@ struct ClassGrader {
             return stoppedRow(file, "over the \(Self.describe(seconds: limits.seconds)) limit per file")
         case _ where problems.contains("failed to allocate") || problems.contains("out of memory")
             || job.child.peakResidentBytes >= limits.memory * 9 / 10:
-            return stoppedRow(file, "over the \(Grade.describe(bytes: limits.memory)) memory limit")
+            return stoppedRow(file, "over the \(MemoryBudget.describe(limits.memory)) memory limit")
         case .signalled(let signal):
             return stoppedRow(file, "flow crashed on this file (signal \(signal)); please report it")
         case .exited(let status):

@@ -1,5 +1,6 @@
 import ArgumentParser
 import FlowLive
+import FlowRuntime
 import FlowServe
 
 struct Serve: ParsableCommand {
@@ -19,12 +20,15 @@ struct Serve: ParsableCommand {
     @OptionGroup(title: "Permissions of the scripts run from the page (default: read and write the served folder, no network)")
     var permissions: PermissionOptions
 
+    @OptionGroup var memory: MemoryOption
+
     func validate() throws {
         guard (0...65535).contains(port) else { throw ValidationError("--port takes a number from 0 to 65535, not \(port)") }
         guard !host.isEmpty, !host.contains("/") else { throw ValidationError("--host takes an address such as 127.0.0.1, not '\(host)'") }
     }
 
     func run() throws {
+        memory.apply()
         do {
             let flags = permissions
             let options = PlaygroundServer.Options(path: path, host: host, port: port) { flags.applied(to: .served(folder: $0)) }

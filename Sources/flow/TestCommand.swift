@@ -25,11 +25,14 @@ struct Test: ParsableCommand {
     @OptionGroup(title: "Permissions (default: everything the user can reach; standard input is always empty)")
     var permissions: PermissionOptions
 
+    @OptionGroup var memory: MemoryOption
+
     func validate() throws {
         if paths.isEmpty { throw ValidationError("give the scripts or folders to test") }
     }
 
     func run() throws {
+        memory.apply()
         let files = try ScriptFinder.scripts(in: paths)
         let report = TestReport(format: format, destination: try ReportDestination(path: output))
         // Everything a test reports goes to standard output, each failure's

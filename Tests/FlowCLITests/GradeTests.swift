@@ -32,7 +32,7 @@ import Testing
         #expect(result.status == 0, "\(result.err)")
         // Standard output is the report alone: what students print is in it, not beside it.
         let rows = try Self.rows(try Self.json(result.out))
-        #expect(rows.count == 10)
+        #expect(rows.count == 11)
         func points(_ name: String) -> (Int?, Int?) { (rows[name]?["points"] as? Int, rows[name]?["possiblePoints"] as? Int) }
         #expect(points("alice.flow") == (3, 3))
         #expect(points("bob.flow") == (2, 3))
@@ -44,8 +44,15 @@ import Testing
         #expect(points("gina.flow") == (3, 4))
         #expect(points("hank.flow") == (3, 3))
         #expect(points("jill.flow") == (4, 4), "standard input is empty: \(rows["jill.flow"] ?? [:])")
+        // Many values, each under the budget: the grader stops the file.
         #expect(rows["ivan.flow"]?["stopped"] as? String == "stopped: over the 256 MB memory limit")
         #expect(points("ivan.flow") == (0, 3))
+        // One value grown too large: the budget stops the statement, located.
+        #expect(rows["kate.flow"]?["stopped"] is NSNull)
+        #expect(points("kate.flow") == (0, 4))
+        let kates = try #require(rows["kate.flow"]?["results"] as? [[String: Any]])
+        #expect(kates.contains { ($0["details"] as? String)?.contains("kate.flow:2:36: error: memory limit of 128 MB reached while joining two arrays with +") == true },
+                "\(kates)")
         #expect(rows["frank.flow"]?["output"] as? String == "I print things" || (rows["frank.flow"]?["results"] as? [[String: Any]] ?? [])
             .contains { ($0["output"] as? String)?.contains("I print things") == true }, "\(rows["frank.flow"] ?? [:])")
         // Earned and possible per test: a failed test earned nothing.
@@ -54,7 +61,7 @@ import Testing
         #expect(total["points"] as? Int == 0 && total["possible"] as? Int == 1)
         // The class as a whole.
         let summary = try #require(try Self.json(result.out)["summary"] as? [String: Any])
-        #expect(summary["files"] as? Int == 10)
+        #expect(summary["files"] as? Int == 11)
         #expect(!result.err.contains("Fatal error"), "\(result.err)")
     }
 
@@ -72,7 +79,7 @@ import Testing
         // The given stream is the key's, whatever the student wrote.
         #expect(row("hank.flow") == "students/hank.flow,0,0,0,3,")
         #expect(row("carol.flow") == "students/carol.flow,0,0,0,3,does not compile")
-        #expect(lines.count == 11)
+        #expect(lines.count == 12)
     }
 
     @Test func aNameTheKeyNeedsIsReportedAndTheKeyStaysHidden() throws {

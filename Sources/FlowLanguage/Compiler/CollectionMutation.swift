@@ -59,7 +59,9 @@ enum CollectionMutation {
             defer { value = .string(string) }
             switch (name, labels) {
             case ("append", _):
-                string += try arguments[0].asString()
+                let added = try arguments[0].asString()
+                try MemoryBudget.checkString(bytes: string.utf8.count + added.utf8.count, "appending to a string")
+                string += added
                 return .null
             case ("removeAll", []):
                 string = ""
@@ -97,8 +99,13 @@ enum CollectionMutation {
             return n
         }
         switch (name, labels) {
-        case ("append", [nil]): array.append(arguments[0])
-        case ("append", _): array += try arguments[0].asArray()
+        case ("append", [nil]):
+            try MemoryBudget.checkElements(array.count + 1, "appending to an array")
+            array.append(arguments[0])
+        case ("append", _):
+            let added = try arguments[0].asArray()
+            try MemoryBudget.checkElements(array.count + added.count, "appending to an array")
+            array += added
         case ("insert", [nil, "at"]): array.insert(arguments[0], at: try index(arguments[1], allowingEnd: true))
         case ("insert", _): array.insert(contentsOf: try arguments[0].asArray(), at: try index(arguments[1], allowingEnd: true))
         case ("remove", _): return array.remove(at: try index(arguments[0], allowingEnd: false))

@@ -211,8 +211,8 @@ final class Compiler {
         case .literal(let value, _):
             specialise { { _, _, _ in value } }
             return { _ in value }
-        case .string(let parts, _):
-            return compileInterpolation(parts, in: scope)
+        case .string(let parts, let span):
+            return compileInterpolation(parts, span, in: scope)
         case .name(let name, let span):
             return compileName(name, span, in: scope)
         case .shorthand(let n, let span):
@@ -271,14 +271,19 @@ final class Compiler {
     }
 
     @inline(never)
-    private func compileInterpolation(_ parts: [StringPart], in scope: Scope) -> Code {
+    private func compileInterpolation(_ parts: [StringPart], _ span: Span, in scope: Scope) -> Code {
         let pieces: [Code] = parts.map { part in
             switch part {
             case .text(let text): let value = Value.string(text); return { _ in value }
             case .interpolation(let expr): return compile(expr, in: scope)
             }
         }
-        return { frame in .string(try pieces.map { try $0(frame).description }.joined()) }
+        let location = self.location(span)
+        return { frame in
+            let texts = try pieces.map { try $0(frame).description }
+            try located(location) { try MemoryBudget.checkString(bytes: texts.reduce(0) { $0 + $1.utf8.count }, "building an interpolated string") }
+            return .string(texts.joined())
+        }
     }
 
     @inline(never)

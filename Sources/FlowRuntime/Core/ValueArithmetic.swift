@@ -16,8 +16,12 @@ extension Value {
     static func addSlowly(_ a: Value, _ b: Value) throws -> Value {
         switch (a, b) {
         case let (.int(x), .int(y)): return .int(try checked(x.addingReportingOverflow(y), "+"))
-        case let (.string(x), .string(y)): return .string(x + y)
-        case let (.array(x), .array(y)): return .array(x + y)
+        case let (.string(x), .string(y)):
+            try MemoryBudget.checkString(bytes: x.utf8.count + y.utf8.count, "joining two strings with +")
+            return .string(x + y)
+        case let (.array(x), .array(y)):
+            try MemoryBudget.checkElements(x.count + y.count, "joining two arrays with +")
+            return .array(x + y)
         case let (.duration(x), .duration(y)): return .duration(try durationChecked(x.adding(y), "+"))
         default: return try numeric(a, b, "+", (+))
         }

@@ -16,7 +16,12 @@ extension Observable {
 
 final class ToArraySink: Sink {
     private var values: [Value] = []
-    override func onNext(_ value: Value) { values.append(value) }
+    override func onNext(_ value: Value) {
+        do { try MemoryBudget.checkElements(values.count + 1, "collecting values with toArray") } catch {
+            return onError(FlowError.wrap(error))
+        }
+        values.append(value)
+    }
     override func onCompleted() {
         sendNext(.array(values))
         sendCompleted()

@@ -98,6 +98,9 @@ final class TimeBufferSink: Sink {
     }
 
     override func onNext(_ value: Value) {
+        do { try MemoryBudget.checkElements(buffer.count + 1, "holding values in buffer") } catch {
+            return onError(FlowError.wrap(error))
+        }
         buffer.append(value)
         if let limit, buffer.count >= limit { flush() }
     }
@@ -141,7 +144,12 @@ final class BoundaryBufferSink: Sink, InnerHost {
         if !isStopped { source.subscribe(self, on: scheduler) }
     }
 
-    override func onNext(_ value: Value) { held.append(value) }
+    override func onNext(_ value: Value) {
+        do { try MemoryBudget.checkElements(held.count + 1, "holding values in buffer") } catch {
+            return onError(FlowError.wrap(error))
+        }
+        held.append(value)
+    }
 
     override func onCompleted() {
         if !held.isEmpty { sendNext(.array(held)) }
