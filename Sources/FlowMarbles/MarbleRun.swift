@@ -105,10 +105,20 @@ public final class MarbleRun {
         } else if outcome == .limitReached {
             // Point at the first expectation whose stream was still going.
             let endless = expectations.first { !$0.recorder.events.contains { $0.event.isTerminal } }
-            failures.append(ExpectationFailure(location: endless?.location ?? location, message: """
+            // Work waiting past the time limit is not endless work: a finite
+            // marble or timer can simply be further ahead than a run goes.
+            let message = if scheduler.executedActions < actionLimit, let next = scheduler.nextDueTime, next > timeLimit {
+                """
+                the run stopped at its virtual-time limit of \(timeLimit): the next event is due at \(next), further ahead \
+                than a virtual-time run goes; shorten the marble's time or the timer's delay, or run it on the live clock (--live)
+                """
+            } else {
+                """
                 the run never went idle: stopped at virtual time \(scheduler.now) after \(scheduler.executedActions) actions \
                 (limits: \(timeLimit), \(actionLimit) actions); is there an endless interval or timer without take(n)?
-                """, isRunFailure: true))
+                """
+            }
+            failures.append(ExpectationFailure(location: endless?.location ?? location, message: message, isRunFailure: true))
         }
         failures += checks.compactMap { $0() }
         return failures

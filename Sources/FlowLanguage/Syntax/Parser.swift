@@ -789,9 +789,12 @@ public struct Parser {
             case .interpolation(let range):
                 var sub = Parser(file: file, range: range.start..<range.end)
                 sub.nesting = nesting
-                let expr = try sub.parseExpression()
+                // Its problems are this parser's, however it ends: nested too
+                // deeply, it throws, and its report must not be lost with it.
+                let parsed = Result { try sub.parseExpression() }
+                for diagnostic in sub.diagnostics { reported.appendCapped(diagnostic) }
+                let expr = try parsed.get()
                 let trailing = sub.peek()
-                reported += sub.diagnostics
                 if !trailing.kind.isEnd {
                     throw fail("unexpected text in the interpolation", at: trailing.span)
                 }
