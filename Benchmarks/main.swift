@@ -4,7 +4,8 @@
 // machine the best run is the least disturbed one), the result to check,
 // and the median's speed-up over the fastest peer library.
 //
-//   swift run -c release Benchmarks [--runs N] [WORKLOAD...]     (W1 … W7, W1s … W7s for the scripts)
+//   swift run -c release Benchmarks [--runs N] [WORKLOAD...]     (W1 … W7, W1s … W7s for the scripts,
+//                                                                  L1 … L3 for inputs that were once quadratic)
 import FlowLanguage
 import FlowRuntime
 #if canImport(Glibc)
@@ -145,6 +146,56 @@ for workload in everything where selected.isEmpty || selected.contains(workload.
     let peer = "\(workload.fastestPeer.name) \(format(workload.fastestPeer.nanoseconds))"
     print(pad(workload.id, 4), pad(format(median), 8), pad(format(best), 8), pad(result.description + (correct ? "" : " WRONG"), 14),
           pad(peer, 32), pad(format(workload.fastestPeer.nanoseconds / median) + "x", 8), "  " + workload.title)
+}
+
+/// Inputs that were once quadratic, each at n and at 10n: linear work takes
+/// about ten times as long (`L1` … `L3`, selected like the workloads).
+struct Scaling {
+    let id: String
+    let title: String
+    let n: Int
+    let script: (Int) -> String
+    /// Compile only (`flow check`), or compile and run in virtual time.
+    let runs: Bool
+}
+
+let scalings = [
+    Scaling(id: "L1", title: "a startWith chain built in a loop", n: 2_000, script: { n in
+        "var s = just(0)\nfor i in 0..<\(n) { s = s.startWith(i) }\ns.count().sink { print($0) }\n"
+    }, runs: true),
+    Scaling(id: "L2", title: "unclosed interpolations, one a line (checked)", n: 1_000, script: { n in
+        String(repeating: "let s = \"\\(\n", count: n)
+    }, runs: false),
+    Scaling(id: "L3", title: "one mistake repeated, one a line (checked; diagnostics capped)", n: 10_000, script: { n in
+        String(repeating: "nope()\n", count: n)
+    }, runs: false),
+]
+
+func seconds(_ scaling: Scaling, _ n: Int) -> Double {
+    let file = SourceFile(path: "\(scaling.id).flow", text: scaling.script(n))
+    let console = Console(out: { _ in }, err: { _ in }, color: false)
+    let clock = ContinuousClock()
+    let elapsed = clock.measure {
+        if scaling.runs {
+            _ = (try? Program(file: file, console: console))?.run(on: .virtual)
+        } else {
+            _ = try? Program.check(file)
+        }
+    }
+    return Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+}
+
+let chosenScalings = scalings.filter { selected.isEmpty || selected.contains($0.id) }
+if !chosenScalings.isEmpty {
+    print("")
+    print(pad("id", 4), pad("n", 8), pad("time", 10), pad("10n", 8), pad("time", 10), pad("ratio", 8), "  input")
+    for scaling in chosenScalings {
+        _ = seconds(scaling, scaling.n)
+        let small = (0..<3).map { _ in seconds(scaling, scaling.n) }.min()!
+        let large = (0..<3).map { _ in seconds(scaling, scaling.n * 10) }.min()!
+        print(pad(scaling.id, 4), pad(String(scaling.n), 8), pad(format(small * 1000) + " ms", 10), pad(String(scaling.n * 10), 8),
+              pad(format(large * 1000) + " ms", 10), pad(format(large / small) + "x", 8), "  " + scaling.title)
+    }
 }
 
 /// Peak resident memory of this process: for W1 alone it shows that a

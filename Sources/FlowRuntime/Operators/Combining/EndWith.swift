@@ -14,7 +14,7 @@ extension OperatorSpec {
 extension Observable {
     /// The source, then `values` once it completes.
     public func endWith(_ values: [Value]) -> Observable {
-        let node = Observable.concat([self] + (Observable.streams(in: values) ?? [.from(values, name: "of")]))
-        return ClosureNode("endWith", inputs: [node]) { o, s, inputs in inputs[0].subscribe(o, on: s) }
+        // A concat by another name, flattened with its neighbours as startWith is.
+        StaticFlattenNode("endWith", [self] + (Observable.streams(in: values) ?? [.from(values, name: "of")]), strategy: .merge(maxConcurrent: 1))
     }
 }

@@ -13,11 +13,12 @@ extension OperatorSpec {
 
 extension Observable {
     /// `values` first, then the source; when every value is a stream, the
-    /// streams' values first.
+    /// streams' values first. A concat by another name: a chain of
+    /// `startWith`s built in a loop is flattened into one, as nested concats
+    /// are, instead of passing each value through every level.
     public func startWith(_ values: [Value]) -> Observable {
         let first = Observable.streams(in: values) ?? [.from(values, name: "of")]
-        let node = Observable.concat(first + [self])
-        return ClosureNode("startWith", inputs: [node]) { o, s, inputs in inputs[0].subscribe(o, on: s) }
+        return StaticFlattenNode("startWith", first + [self], strategy: .merge(maxConcurrent: 1))
     }
 }
 
