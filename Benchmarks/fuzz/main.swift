@@ -37,7 +37,7 @@ for seed in firstSeed..<firstSeed + UInt64(count) {
     var generator = ScriptGenerator(seed: seed)
     let path = folder.appendingPathComponent("fuzz-\(seed).flow").path
     try generator.script().write(toFile: path, atomically: true, encoding: .utf8)
-    let result = try FlowProcess.run(["run", "--virtual", path], binary: flow, timeout: limit)
+    let result = try FlowProcess.runLimited(["run", "--virtual", "--max-memory", "256MB", path], megabytes: 4096, binary: flow, timeout: limit)
     if result.timedOut {
         problems.append((seed, "hang: still running after \(Int(limit)) s"))
     } else if result.crashed {

@@ -53,6 +53,14 @@ public enum FlowProcess {
                       timedOut: process.terminationReason == .uncaughtSignal && process.terminationStatus == SIGKILL)
     }
 
+    /// Runs `flow` as `run` does, in an address space limited to `megabytes`
+    /// (the shell's `ulimit -v`): what counting cannot stop, the process
+    /// limit does, and the run must still end cleanly, never in a trap.
+    public static func runLimited(_ arguments: [String], megabytes: Int, binary: URL = defaultBinary, timeout: Double? = nil) throws -> Result {
+        try run(["-c", "ulimit -v \(megabytes * 1024) && exec \"$0\" \"$@\"", binary.path] + arguments,
+                binary: URL(fileURLWithPath: "/bin/sh"), timeout: timeout)
+    }
+
     /// Starts `flow` without colour, writes `stdin` and closes it; the caller
     /// reads the output pipes and waits.
     public static func start(_ arguments: [String], stdin: String? = nil, in directory: URL? = nil,
