@@ -71,7 +71,7 @@ struct ClassReport {
 
     // MARK: - Text
 
-    func writeText(to destination: ReportDestination, color: Bool) {
+    func writeText(to destination: ReportDestination) {
         let width = max(4, rows.map(\.run.file.count).max() ?? 0) + 2
         func pad(_ text: String, _ n: Int) -> String { text + String(repeating: " ", count: max(1, n - text.count)) }
         destination.write(pad("file", width) + pad("tests", 12) + "points")

@@ -105,7 +105,7 @@ struct Grade: ParsableCommand {
         let graded = grader.grade(files)
         let report = ClassReport(rows: graded.rows, testNames: answerKey?.tests.map(\.name), details: details)
         switch format {
-        case .text: report.writeText(to: destination, color: output == nil && Output.colorOnStandardOutput)
+        case .text: report.writeText(to: destination)
         case .json: report.writeJSON(to: destination)
         case .csv: report.writeCSV(to: destination)
         }

@@ -110,8 +110,10 @@ enum TestRunner {
             if key == nil, let list = error as? DiagnosticList { Loader.report(list) }
             let declared = key?.tests ?? (try? SourceFile.load(path: path))?.declaredTests.map { ($0.name, $0.points) } ?? []
             let tests: [(name: String, points: Int)] = declared.isEmpty ? [(path, 1)] : declared
-            // Why, once per file: the student's own code, so shown with its lines.
-            let why = problems.filter { graded?.isStudents($0) ?? true }.prefix(5).map { $0.render(color: color) }.joined(separator: "\n")
+            // Why, once per file, where no one sees standard error (a report
+            // for a program, the grader): the student's own code, with its lines.
+            let why = capture == nil ? ""
+                : problems.filter { graded?.isStudents($0) ?? true }.prefix(5).map { $0.render(color: color) }.joined(separator: "\n")
             return FileRun(file: path, results: tests.enumerated().map { index, test in
                 .init(file: path, name: test.name, status: .fileDoesNotCompile, details: index == 0 ? why : "", points: 0, possible: test.points)
             }, compiled: false)
