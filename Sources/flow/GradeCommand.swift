@@ -244,7 +244,10 @@ struct ClassGrader {
         }
         let problems = Self.read(job.errorPath) ?? ""
         switch ending {
-        case .signalled(SIGXCPU), .signalled(SIGKILL) where job.child.elapsedSeconds >= limits.seconds * 0.9:
+        // SIGXCPU is the CPU limit's signal; SIGKILL near the time limit, its hard limit.
+        case .signalled(SIGXCPU):
+            return stoppedRow(file, "over the \(Self.describe(seconds: limits.seconds)) limit per file")
+        case .signalled(SIGKILL) where job.child.elapsedSeconds >= limits.seconds * 0.9:
             return stoppedRow(file, "over the \(Self.describe(seconds: limits.seconds)) limit per file")
         case _ where problems.contains("failed to allocate") || problems.contains("out of memory")
             || job.child.peakResidentBytes >= limits.memory * 9 / 10:
