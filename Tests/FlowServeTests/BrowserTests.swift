@@ -109,6 +109,16 @@ import Testing
             return document.getElementById('run-live').textContent === '▶ Run live' && document.getElementById('run-live').hidden
               && document.querySelector('#diagram').textContent.includes('map')
             """)
+
+        // What a page's script may reach: the served folder, not /etc. The
+        // denial shows in the page, naming the flag that grants it.
+        try await browser.run("const e = document.getElementById('editor'); e.value = arguments[0]; e.dispatchEvent(new Event('input'))",
+                              [#"file.read("/etc/hostname").sink { print($0) }"# + "\n"])
+        try await browser.waitFor("the offer to run the reading script", "return !document.getElementById('run-live').hidden")
+        try await browser.run("document.getElementById('run-live').click()")
+        try await browser.waitFor("the denial", """
+            return document.getElementById('errors').textContent.includes('reading outside the served folder is not allowed (flow serve --allow-read=/etc grants it)')
+            """)
     }
 }
 

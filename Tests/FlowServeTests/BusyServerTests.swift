@@ -60,6 +60,17 @@ import Testing
         }
     }
 
+    /// A page whose script doubles a string without end: the render is a
+    /// located error, and the server goes on serving (it used to abort).
+    @Test func aMemoryBombIsAnErrorNotTheServersEnd() async throws {
+        let served = try ServedFolder(options: ["--max-memory", "64MB"])
+        let bomb = "var s = \"x\"\nwhile true { s = s + s }\n"
+        let rendering = try await served.json("/api/render", method: "POST", body: ServedFolder.encode(["text": bomb, "name": "bomb.flow"]))
+        let errors = ((rendering["errors"] as? [[String: Any]]) ?? []).compactMap { $0["message"] as? String }
+        #expect(errors.contains { $0.hasPrefix("memory limit of 64 MB reached while joining two strings with +") }, "\(rendering.filter { $0.key != "svg" })")
+        #expect(try await served.request("/api/files").status == 200)
+    }
+
     @Test(arguments: [SIGTERM, SIGINT])
     func aSignalEndsTheServerWhateverItsRunsDo(_ signal: Int32) async throws {
         let served = try ServedFolder()

@@ -22,11 +22,11 @@ final class ServedFolder: @unchecked Sendable {
 
         """
 
-    init(files: [String: String] = ["lesson.flow": ServedFolder.lesson]) throws {
+    init(files: [String: String] = ["lesson.flow": ServedFolder.lesson], options: [String] = []) throws {
         folder = FileManager.default.temporaryDirectory.appendingPathComponent("flow-serve-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         for (name, text) in files { try text.write(to: folder.appendingPathComponent(name), atomically: true, encoding: .utf8) }
-        let (process, out, _) = try FlowProcess.start(["serve", folder.path, "--port", "0"])
+        let (process, out, _) = try FlowProcess.start(["serve", folder.path, "--port", "0"] + options)
         self.process = process
         // The address is the first line the server prints.
         let text = Self.firstLine(of: out)
