@@ -176,13 +176,14 @@ import Testing
 }
 
 extension GradeTests {
-    /// The README's class report is what grading the test class prints.
-    @Test func theReadmeClassReportIsTrue() throws {
+    /// The README's class report and CSV are what grading the test class prints.
+    @Test(arguments: [["students"], ["--format", "csv", "students"]])
+    func theReadmeClassReportIsTrue(_ arguments: [String]) throws {
         let readme = try String(contentsOf: projectDirectory.appendingPathComponent("README.md"), encoding: .utf8)
-        let command = "$ cd Tests/FlowCLITests/Class && flow grade --key key.flow students\n"
+        let command = "$ cd Tests/FlowCLITests/Class && flow grade --key key.flow \(arguments.joined(separator: " "))\n"
         let start = try #require(readme.range(of: command))
         let block = try #require(readme[start.upperBound...].components(separatedBy: "```").first)
-        let result = try FlowProcess.run(["grade", "--key", "key.flow", "students"], in: Self.classFolder, timeout: 600)
+        let result = try FlowProcess.run(["grade", "--key", "key.flow"] + arguments, in: Self.classFolder, timeout: 600)
         #expect(result.status == 0)
         #expect(result.out == block, "\n--- README\n\(block)--- flow\n\(result.out)")
     }

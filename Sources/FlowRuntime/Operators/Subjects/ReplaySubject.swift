@@ -29,6 +29,14 @@ public final class ReplaySubject: Subject {
 
     override func recordNext(_ value: Value) {
         guard bufferSize > 0 else { return }
+        // A buffer as large as asked (`Int.max`: every value) could outgrow
+        // the memory budget: the subject then fails with its error, after
+        // this value, instead of the process running out.
+        if buffer.count < bufferSize {
+            do { try MemoryBudget.checkElements(buffer.count + 1, "keeping values to replay") } catch {
+                return fail(FlowError.wrap(error))
+            }
+        }
         buffer.append(value)
         if buffer.count > bufferSize { buffer.removeFirst() }
     }
