@@ -37,7 +37,7 @@ public struct MarbleSyntaxError: Error, CustomStringConvertible {
 
 /// Parses marble strings with RxJS `TestScheduler.run` syntax: `-` is one
 /// 1 ms frame, spaces are ignored, `( )` groups events into one frame,
-/// `10ms`/`1.5s`/`2m` after a space advance time, `|` completes, `#`
+/// `10ms`/`1.5s`/`2m`/`1h` after a space advance time, `|` completes, `#`
 /// fails, `^` marks frame 0 of a hot stream (or a subscription), `!` an
 /// unsubscription. flow adds `[ ]`: a group that takes one frame, however
 /// wide, so that events at frames 0, 0 and 1 can be written (`[ab]c`),
@@ -222,7 +222,21 @@ public enum MarbleParser {
         atEnd(time)
     }
 
-    /// `10ms`, `1.5s` or `2m`, followed by a space or the end of the string.
+    /// Where a marble has digits then a letter at the start of a word (where
+    /// a time progression is read) that are not one: `10x` or `2sec` are
+    /// read as the values `1`, `0`, `x`, which is rarely what was meant.
+    public static func digitsBeforeALetter(in marble: String) -> Int? {
+        let chars = Array(marble)
+        for start in chars.indices where chars[start].isASCII && chars[start].isNumber && (start == 0 || chars[start - 1] == " ") {
+            guard timeProgression(chars, from: start) == nil else { continue }
+            var i = start
+            while i < chars.count, chars[i].isASCII, chars[i].isNumber || chars[i] == "." { i += 1 }
+            if i < chars.count, chars[i].isASCII, chars[i].isLetter { return start }
+        }
+        return nil
+    }
+
+    /// `10ms`, `1.5s`, `2m` or `1h`, followed by a space or the end of the string.
     /// The span is nil when it does not fit the clock.
     private static func timeProgression(_ chars: [Character], from start: Int) -> (TimeSpan?, Int)? {
         var i = start
@@ -237,6 +251,7 @@ public enum MarbleParser {
         if rest.hasPrefix("ms") { (unitLength, scale) = (2, 1) }
         else if rest.hasPrefix("s") { (unitLength, scale) = (1, 1000) }
         else if rest.hasPrefix("m") { (unitLength, scale) = (1, 60_000) }
+        else if rest.hasPrefix("h") { (unitLength, scale) = (1, 3_600_000) }
         else { return nil }
         let end = i + unitLength
         guard end == chars.count || chars[end] == " " else { return nil }

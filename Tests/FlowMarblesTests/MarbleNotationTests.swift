@@ -24,6 +24,13 @@ import Testing
         #expect(try parse("a 10ms b") == ["next(\"a\")@0", "next(\"b\")@11"])
         #expect(try parse("- 1.5s |").last == "completed@1501")
         #expect(try parse("2m |") == ["completed@120000"])
+        // Hours too (it read 1h as the values 1 and h).
+        #expect(try parse("- 1h a|") == ["next(\"a\")@3600001", "completed@3600002"])
+        #expect(MarbleParser.digitsBeforeALetter(in: "- 1h a|") == nil)
+        // Digits then a letter where a time is read, and no unit: flagged.
+        #expect(MarbleParser.digitsBeforeALetter(in: "- 10x |") == 2)
+        #expect(MarbleParser.digitsBeforeALetter(in: "2sec |") == 0)
+        #expect(MarbleParser.digitsBeforeALetter(in: "-1a-|") == nil)
         // A digit not followed by a unit and a space is a value.
         #expect(try parse("1 2") == ["next(1)@0", "next(2)@1"])
         #expect(try parse("-10ms") == ["next(1)@1", "next(0)@2", "next(\"m\")@3", "next(\"s\")@4"])

@@ -60,6 +60,10 @@ extension Compiler {
                 warning("this event comes after '|' or '#' and is never delivered", place(ignored),
                         help: "remove what follows the terminal event, or move the terminal event to the end")
             }
+            if kind != .subscription, let offset = MarbleParser.digitsBeforeALetter(in: marble) {
+                warning("digits then a letter are read as one value each, not as a time", place(offset),
+                        help: "a time progression is 10ms, 1.5s, 2m or 1h between spaces; values of several characters are written as one symbol with its value, as in cold(\"-a-\", a: 10)")
+            }
         } catch let e as MarbleSyntaxError {
             error("bad marble: \(e.message)", place(e.offset), help: "marbles use - | # ^ ! ( ) values and time like 10ms; see grammar.md")
         } catch {}

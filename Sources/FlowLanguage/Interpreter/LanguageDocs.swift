@@ -92,7 +92,7 @@ extension OperatorDocs {
               [ab]     flow's one-frame group: events in one frame, and the group takes one frame
               ^        the subscription (hot streams, subscription: marbles); ! unsubscription
               space    ignored: it lines lanes up
-              10ms     time progression: that much time passes (also 1.5s, 2m)
+              10ms     time progression: that much time passes (also 1.5s, 2m, 1h)
               ???      an expected lane not written yet (an exercise)
             example:
               expect(cold("-a 10ms b|")).toBe("-a 10ms b|")
