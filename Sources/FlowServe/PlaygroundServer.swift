@@ -33,7 +33,7 @@ public enum PlaygroundServer {
         /// Reachable from this machine alone: scripts run from the page
         /// may then read and write files and make requests, as the
         /// learner's own `flow run` would.
-        public var isLoopback: Bool { RequestGuard.loopbackNames.contains(host.lowercased()) || host.hasPrefix("127.") }
+        public var isLoopback: Bool { RequestGuard.isLoopback(host) }
     }
 
     /// Serves until the process is interrupted (Ctrl-C or SIGTERM).

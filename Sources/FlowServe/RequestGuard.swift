@@ -33,7 +33,17 @@ final class RequestGuard: RouterMiddleware, Sendable {
     /// The port the server listens on, known once it has bound (`--port 0`).
     func listening(on port: Int) { self.port.store(port, ordering: .releasing) }
 
-    private var isLoopback: Bool { Self.loopbackNames.contains(host) || host.hasPrefix("127.") }
+    private var isLoopback: Bool { Self.isLoopback(host) }
+
+    /// A loopback name or an IPv4 address in 127/8, written as one: a DNS
+    /// name that merely begins with `127.` is no address of this machine.
+    static func isLoopback(_ name: String) -> Bool {
+        if loopbackNames.contains(name.lowercased()) { return true }
+        let parts = name.split(separator: ".", omittingEmptySubsequences: false)
+        return parts.count == 4 && parts[0] == "127" && parts.allSatisfy { part in
+            !part.isEmpty && part.count <= 3 && part.allSatisfy(\.isASCII) && part.allSatisfy(\.isNumber) && Int(part).map { $0 <= 255 } == true
+        }
+    }
     private var isWildcard: Bool { host == "0.0.0.0" || host == "::" || host == "[::]" }
 
     /// A secret of 128 bits from the system's generator, in hex.
@@ -45,7 +55,7 @@ final class RequestGuard: RouterMiddleware, Sendable {
     func allows(_ request: Request) -> Bool {
         guard let (name, port) = Self.hostAndPort(request.head.authority ?? ""), port == self.port.load(ordering: .acquiring) else { return false }
         if isLoopback {
-            guard Self.loopbackNames.contains(name) || name.hasPrefix("127.") else { return false }
+            guard Self.isLoopback(name) else { return false }
         } else if !isWildcard {
             guard name == host || "[\(name)]" == host else { return false }
         }

@@ -112,10 +112,12 @@ import Testing
         #expect(rebound.status == 403)
         // The Host must be this server's, parsed strictly: its own port, and no name smuggled after it.
         let port = served.address.port ?? 0
-        for host in ["127.0.0.1:\(port == 9999 ? 9998 : 9999)", "127.0.0.1:x.evil.com", "127.0.0.1:\(port)x", "127.0.0.1:\(port)@evil.example", ""] {
+        for host in ["127.0.0.1:\(port == 9999 ? 9998 : 9999)", "127.0.0.1:x.evil.com", "127.0.0.1:\(port)x", "127.0.0.1:\(port)@evil.example", "",
+                     "127.evil.example:\(port)", "127.0.0.1.evil.example:\(port)"] {
             #expect(try await served.request("/api/files", headers: ["Host": host]).status == 403, "Host: \(host)")
         }
         #expect(try await served.request("/api/files", headers: ["Host": "localhost:\(port)"]).status == 200)
+        #expect(try await served.request("/api/files", headers: ["Host": "127.0.0.2:\(port)"]).status == 200)
     }
 
     /// A drag's numbers are checked before use: out of range is a 400, never a crash.
