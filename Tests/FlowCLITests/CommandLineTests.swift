@@ -462,3 +462,28 @@ extension CommandLineTests {
         #expect(badWidth.err.contains("--width sizes the picture of --svg or --png"))
     }
 }
+
+extension CommandLineTests {
+    /// `--marbles` draws the run the script made: bound streams from the
+    /// run's own subscriptions (no side effect happens again to draw them),
+    /// and a stream `marbles(...)` draws is not drawn a second time.
+    @Test(arguments: [["run", "--marbles"], ["run", "--live", "--marbles"]])
+    func marblesFlagDrawsTheRunItselfOnce(_ command: [String]) throws {
+        let path = try Self.script("""
+            let src = cold("-a-b|").map { v -> String in print("side effect", v); return v }
+            let up = src.map { $0.uppercased() }
+            up.sink { print("got", $0) }
+            let unused = cold("--x|")
+            """)
+        let result = try Self.flow(command + [path])
+        #expect(result.status == 0, "\(result.err)")
+        let lines = result.out.split(separator: "\n").map(String.init)
+        #expect(lines.filter { $0.hasPrefix("side effect") } == ["side effect a", "side effect b"], "\(result.out)")
+        for lane in ["src ", "up ", "unused "] { #expect(lines.filter { $0.hasPrefix(lane) }.count == 1, "\(lane): \(result.out)") }
+        #expect(lines.contains { $0.hasPrefix("up ") && $0.contains("A") && $0.contains("B") })
+
+        let drawnOnce = try Self.script("let src = cold(\"-a-b|\")\nmarbles(src)\nsrc.sink { _ in }\n")
+        let again = try Self.flow(command + [drawnOnce])
+        #expect(again.out.split(separator: "\n").filter { $0.hasPrefix("src ") }.count == 1, "\(again.out)")
+    }
+}

@@ -161,6 +161,12 @@ public final class Program {
         globals = frame
         guard case .live(let host) = clock else {
             let run = RunState.virtual(name: file.path)
+            if marblesForBindings {
+                // Bound streams are drawn from the run's own subscriptions,
+                // as on the live clock: drawing them subscribes nothing more.
+                run.scheduler.tracer = run.scheduler.tracer ?? Tracer()
+                environment.watchesBindings = true
+            }
             return execute(topLevel, in: frame, run: run)
         }
         var outcome = Outcome()
@@ -214,7 +220,7 @@ public final class Program {
                 environment.watchesBindings = true
             }
             outcome.errors += executeStatements(topLevel, in: frame, run: run)
-            if marblesForBindings { run.observedGroups.append((nil, observedBindings(frame))) }
+            if marblesForBindings { run.observedGroups.append((nil, observedBindings(frame, run: run))) }
             run.recordUnobservedLanes()
         }
         interruption?.cancel()
@@ -286,28 +292,26 @@ public final class Program {
     /// Runs the virtual clock to idle, draws the lanes, checks expectations.
     private func finish(_ run: RunState, bindings: Frame?) -> (failures: [MarbleRun.ExpectationFailure], diagrams: [LaneDiagram]) {
         environment.run = run
-        if marblesForBindings, let bindings, run.scheduler.isVirtual { run.lanes.append(bindingLanes(bindings, run: run)) }
+        if marblesForBindings, let bindings, run.scheduler.isVirtual {
+            run.observedGroups.append((nil, observedBindings(bindings, run: run)))
+            // What the run did not subscribe is recorded now, from frame 0.
+            run.recordUnobservedLanes()
+        }
         let (failures, diagrams) = run.conclude(laneOptions: laneOptions, showsSubscriptions: showsSubscriptions,
                                                     hotStreams: environment.liveHotStreams)
         if drawsLanes { for diagram in diagrams { console.out(diagram.render().text) } }
         return (failures, diagrams)
     }
 
-    /// On the live clock, a lane per stream bound by a top-level `let`:
+    /// `--marbles`: a lane per stream bound by a top-level `let`, in order:
     /// what the run's own subscriptions of it saw (or, for a stream the run
     /// does not subscribe, a recording of it: `recordUnobservedLanes`).
-    private func observedBindings(_ frame: Frame) -> [(label: String, lane: RunState.ObservedLane)] {
-        bindings.compactMap { name, slot in
-            guard case .stream(let stream) = frame.slots[slot] else { return nil }
+    /// A stream a `marbles(...)` call draws already is not drawn twice.
+    private func observedBindings(_ frame: Frame, run: RunState) -> [(label: String, lane: RunState.ObservedLane)] {
+        let drawn = run.drawnStreams
+        return bindings.compactMap { name, slot in
+            guard case .stream(let stream) = frame.slots[slot], !drawn.contains(ObjectIdentifier(stream)) else { return nil }
             return (name, .observed(stream))
-        }
-    }
-
-    /// One lane per stream bound by a top-level `let`, in order.
-    private func bindingLanes(_ frame: Frame, run: RunState) -> [(label: String, recorder: EventRecorder)] {
-        bindings.compactMap { name, slot in
-            guard case .stream(let stream) = frame.slots[slot] else { return nil }
-            return (name, run.record(stream))
         }
     }
 }

@@ -28,6 +28,20 @@ public final class RunState {
         case recorded(EventRecorder)
     }
 
+    /// The streams `marbles(...)` calls draw, in either form.
+    var drawnStreams: Set<ObjectIdentifier> {
+        var drawn = Set(lanes.joined().compactMap { $0.recorder.stream.map(ObjectIdentifier.init) })
+        for group in observedGroups {
+            for (_, lane) in group.lanes {
+                switch lane {
+                case .observed(let node): drawn.insert(ObjectIdentifier(node))
+                case .recorded(let recorder): if let stream = recorder.stream { drawn.insert(ObjectIdentifier(stream)) }
+                }
+            }
+        }
+        return drawn
+    }
+
     /// Once the top level has run (and made its subscriptions): the lanes
     /// of streams the run did not subscribe are recorded now.
     func recordUnobservedLanes() {

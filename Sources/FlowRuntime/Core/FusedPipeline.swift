@@ -53,9 +53,13 @@ class PipelineNode: Observable {
         }
         // Walk up the fused nodes once to count them, once to make their
         // stages, filling the sink's buffer from the end: one allocation.
+        // A watched stage upstream (a stream `--marbles` draws as the run
+        // saw it) is subscribed on its own, so that its subscription shows.
+        let tracer = scheduler.tracer
+        func fuses(_ node: Observable) -> Bool { node.isFusedStage && (node === self || tracer?.isWatched(node) != true) }
         var count = 0
         var node: Observable = self
-        while node.isFusedStage {
+        while fuses(node) {
             let stageNode = unsafeDowncast(node, to: PipelineNode.self)
             count += 1
             node = stageNode.input
@@ -63,7 +67,7 @@ class PipelineNode: Observable {
         let sink = PipelineSink(observer, count: count)
         var index = count
         node = self
-        while node.isFusedStage {
+        while fuses(node) {
             let stageNode = unsafeDowncast(node, to: PipelineNode.self)
             index -= 1
             sink.set(stageNode.makeStage(), at: index)

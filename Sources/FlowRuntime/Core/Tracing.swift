@@ -67,6 +67,8 @@ public final class Tracer {
 
     public func watch(_ node: Observable) { watched[ObjectIdentifier(node)] = node }
 
+    func isWatched(_ node: Observable) -> Bool { !watched.isEmpty && watched[ObjectIdentifier(node)] != nil }
+
     /// The subscriptions of `node` made by the run itself, in order.
     public func subscriptions(of node: Observable) -> [Record] {
         records.filter { $0.node === node && $0.parent == nil }
@@ -82,7 +84,7 @@ public final class Tracer {
         let behind = Self.stage(behind: observer)
         let host = behind.isInner ? behind.record : nil
         let innerOf = host ?? delivering.last.flatMap { $0.depth == subscribing.count ? consumer(of: $0.record) : nil }
-        let isWatched = !watched.isEmpty && watched[ObjectIdentifier(node)] != nil
+        let isWatched = isWatched(node)
         guard isTraced(node) || isWatched || innerOf != nil else {
             subscribing.append(node)
             defer { subscribing.removeLast() }
