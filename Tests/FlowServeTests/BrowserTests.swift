@@ -110,6 +110,11 @@ import Testing
               && document.querySelector('#diagram').textContent.includes('map')
             """)
 
+        // One failed test is "1 test failed".
+        try await browser.run("const e = document.getElementById('editor'); e.value = arguments[0]; e.dispatchEvent(new Event('input'))",
+                              [#"test "wrong" { expect(just(1)).toBe("(a|)", a: 2) }"# + "\n"])
+        try await browser.waitFor("one failed test", "return document.getElementById('status').textContent === '1 test failed'")
+
         // What a page's script may reach: the served folder, not /etc. The
         // denial shows in the page, naming the flag that grants it.
         try await browser.run("const e = document.getElementById('editor'); e.value = arguments[0]; e.dispatchEvent(new Event('input'))",

@@ -45,8 +45,9 @@ class PipelineNode: Observable {
     override var raisesOwnErrors: Bool { false }
 
     override func subscribeCore(_ observer: Observer, on scheduler: Scheduler) {
+        let tracer = scheduler.tracer
         // A traced stage runs on its own, so that its output has a lane.
-        if let tracer = scheduler.tracer, tracer.isTraced(self) {
+        if let tracer, tracer.isTraced(self) {
             let sink = PipelineSink(observer, count: 1)
             sink.set(makeStage(), at: 0)
             return input.subscribe(sink, on: scheduler)
@@ -55,11 +56,10 @@ class PipelineNode: Observable {
         // stages, filling the sink's buffer from the end: one allocation.
         // A watched stage upstream (a stream `--marbles` draws as the run
         // saw it) is subscribed on its own, so that its subscription shows.
-        let tracer = scheduler.tracer
-        func fuses(_ node: Observable) -> Bool { node.isFusedStage && (node === self || tracer?.isWatched(node) != true) }
         var count = 0
         var node: Observable = self
-        while fuses(node) {
+        while node.isFusedStage {
+            if count > 0, let tracer, tracer.isWatched(node) { break }
             let stageNode = unsafeDowncast(node, to: PipelineNode.self)
             count += 1
             node = stageNode.input
@@ -67,7 +67,7 @@ class PipelineNode: Observable {
         let sink = PipelineSink(observer, count: count)
         var index = count
         node = self
-        while fuses(node) {
+        while index > 0 {
             let stageNode = unsafeDowncast(node, to: PipelineNode.self)
             index -= 1
             sink.set(stageNode.makeStage(), at: index)

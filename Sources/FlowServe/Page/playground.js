@@ -194,7 +194,7 @@ function show(result) {
   const failed = result.tests.filter((t) => !t.passed).length;
   if (result.running) status("running on the live clock…");
   else if (result.errors.length) status(result.errors.length + (result.errors.length === 1 ? " error" : " errors"));
-  else status(failed ? failed + " tests failed" : result.notRun ? "not run" : "ok");
+  else status(failed ? failed + (failed === 1 ? " test failed" : " tests failed") : result.notRun ? "not run" : "ok");
 }
 
 // ---- a live run -----------------------------------------------------------
