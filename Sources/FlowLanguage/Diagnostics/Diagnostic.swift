@@ -102,14 +102,20 @@ public struct DiagnosticList: Error, @unchecked Sendable {
 
 /// "did you mean ...?" by edit distance.
 public enum Suggestions {
+    /// The candidate the user most plausibly meant, or nil: a wrong guess
+    /// is worse than none. One edit (a typo, two letters swapped) is
+    /// allowed in a short name, two up to eight letters, three beyond; and
+    /// past one edit the first letter must match, which people rarely get
+    /// wrong (`fetch` is not a misspelt `catch`, nor `pipe` of `Zip`).
     public static func closest(to name: String, among candidates: some Sequence<String>) -> String? {
-        let limit = Swift.max(1, name.count / 3 + 1)
+        let limit = name.count <= 4 ? 1 : name.count <= 8 ? 2 : 3
+        let initial = name.lowercased().first
         // Ties go to the candidate closest in case too (`combinelatest` is
         // `combineLatest`, not Combine's `CombineLatest`).
         var best: (name: String, distance: Int, exact: Int)?
         for candidate in candidates where candidate != name {
             let d = distance(name.lowercased(), candidate.lowercased())
-            guard d <= limit else { continue }
+            guard d <= limit, d <= 1 || candidate.lowercased().first == initial else { continue }
             let exact = distance(name, candidate)
             if let current = best, (d, exact, candidate) >= (current.distance, current.exact, current.name) { continue }
             best = (candidate, d, exact)
