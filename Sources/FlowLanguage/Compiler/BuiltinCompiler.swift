@@ -246,8 +246,10 @@ extension Compiler {
                 case "abs":
                     switch values[0] {
                     case .int(let i) where i != .min: return .int(Swift.abs(i))
+                    case .int: throw FlowError("integer overflow in abs: abs(Int.min) is larger than Int.max")
                     case .double(let d): return .double(Swift.abs(d))
                     case .duration(let t) where t.nanoseconds != .min: return .duration(TimeSpan(nanoseconds: Swift.abs(t.nanoseconds)))
+                    case .duration: throw FlowError("duration overflow in abs")
                     default: throw FlowError("abs needs a number, got \(values[0].typeName) \(values[0].literal)")
                     }
                 default:

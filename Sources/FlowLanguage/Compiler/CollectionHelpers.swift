@@ -92,6 +92,15 @@ enum CollectionHelpers {
         func function(_ i: Int) throws -> Function { try values[i].asFunction() }
     }
 
+    /// The count of `prefix`, `suffix`, `dropFirst` and `dropLast` (one when
+    /// not given): a negative one is an error, where Swift would trap.
+    private static func count(_ name: String, _ args: Args) throws -> Int {
+        guard let given = args.values.first else { return 1 }
+        let n = try given.asInt()
+        if n < 0 { throw FlowError("\(name) takes a count of 0 or more, not \(n)") }
+        return n
+    }
+
     private static func array(_ name: String, _ a: [Value], _ args: Args) throws -> Value {
         switch name {
         case "count":
@@ -150,12 +159,10 @@ enum CollectionHelpers {
             if args.values.isEmpty { return .string(a.map(\.description).joined()) }
             try args.expect(1, labels: ["separator"])
             return .string(a.map(\.description).joined(separator: try args.values[0].asString()))
-        case "prefix": try args.expect(1); return .array(Array(a.prefix(Swift.max(0, try args.values[0].asInt()))))
-        case "suffix": try args.expect(1); return .array(Array(a.suffix(Swift.max(0, try args.values[0].asInt()))))
-        case "dropFirst":
-            return .array(Array(a.dropFirst(args.values.isEmpty ? 1 : Swift.max(0, try args.values[0].asInt()))))
-        case "dropLast":
-            return .array(Array(a.dropLast(args.values.isEmpty ? 1 : Swift.max(0, try args.values[0].asInt()))))
+        case "prefix": try args.expect(1); return .array(Array(a.prefix(try count(name, args))))
+        case "suffix": try args.expect(1); return .array(Array(a.suffix(try count(name, args))))
+        case "dropFirst": return .array(Array(a.dropFirst(try count(name, args))))
+        case "dropLast": return .array(Array(a.dropLast(try count(name, args))))
         case "enumerated":
             try args.expect(0)
             return .array(a.enumerated().map { .tuple(Tuple([.int($0.offset), $0.element], labels: ["offset", "element"])) })
@@ -221,10 +228,10 @@ enum CollectionHelpers {
         case "reversed": try args.expect(0); return .string(String(s.reversed()))
         case "first": try args.expect(0); return s.first.map { .string(String($0)) } ?? .null
         case "last": try args.expect(0); return s.last.map { .string(String($0)) } ?? .null
-        case "prefix": try args.expect(1); return .string(String(s.prefix(Swift.max(0, try args.values[0].asInt()))))
-        case "suffix": try args.expect(1); return .string(String(s.suffix(Swift.max(0, try args.values[0].asInt()))))
-        case "dropFirst": return .string(String(s.dropFirst(args.values.isEmpty ? 1 : Swift.max(0, try args.values[0].asInt()))))
-        case "dropLast": return .string(String(s.dropLast(args.values.isEmpty ? 1 : Swift.max(0, try args.values[0].asInt()))))
+        case "prefix": try args.expect(1); return .string(String(s.prefix(try count(name, args))))
+        case "suffix": try args.expect(1); return .string(String(s.suffix(try count(name, args))))
+        case "dropFirst": return .string(String(s.dropFirst(try count(name, args))))
+        case "dropLast": return .string(String(s.dropLast(try count(name, args))))
         default:
             // The rest treat the string as an array of one-character strings.
             return try array(name, s.map { .string(String($0)) }, args)

@@ -418,6 +418,9 @@ final class Compiler {
             return { _ in .null }
         }
         if let scheduler = schedulerValue(base, name, in: scope) { return { _ in scheduler } }
+        if case .name(let typeName, _) = base, scope.lookup(typeName) == nil, let constant = SwiftVocabulary.numberConstant(typeName, name) {
+            return { _ in constant }
+        }
         if let type = resolveType(base, in: scope) {
             if let nested = resolveType(.member(base, name, nameSpan: nameSpan, nameSpan), in: scope) {
                 let value = SwiftVocabulary.type(nested.name)

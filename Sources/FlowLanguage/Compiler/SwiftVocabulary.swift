@@ -26,6 +26,20 @@ enum SwiftVocabulary {
     /// RxJS's scheduler constants.
     static let schedulerConstants: Set<String> = ["asyncScheduler", "asapScheduler", "queueScheduler", "animationFrameScheduler"]
 
+    /// Swift's constants of its number types: `Int.max`, `Double.pi`.
+    static func numberConstant(_ type: String, _ name: String) -> Value? {
+        switch (type, name) {
+        case ("Int", "max"): .int(.max)
+        case ("Int", "min"): .int(.min)
+        case ("Double", "infinity"): .double(.infinity)
+        case ("Double", "pi"): .double(.pi)
+        case ("Double", "greatestFiniteMagnitude"): .double(.greatestFiniteMagnitude)
+        case ("Double", "leastNonzeroMagnitude"): .double(.leastNonzeroMagnitude)
+        case ("Double", "nan"): .double(.nan)
+        default: nil
+        }
+    }
+
     /// Type names whose static members are flow's free functions:
     /// `Observable.just(1)` is `just(1)`, `Publishers.Merge(a, b)` is `Merge(a, b)`.
     static let namespaces: Set<String> = [
