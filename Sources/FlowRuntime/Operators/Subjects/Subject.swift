@@ -14,7 +14,7 @@ extension OperatorSpec {
         ], example: example, differences: differences)
     }
 
-    static let subject = OperatorSpec("subject", aliases: ["PublishSubject", "PassthroughSubject", "PublishRelay", "Subject"], .subjects, .function,
+    static let subject = OperatorSpec("subject", aliases: ["PublishSubject", "publishSubject", "PassthroughSubject", "PublishRelay", "Subject"], .subjects, .function,
         "a stream you push values into with send, complete and fail", [
         Signature([]) { _ in .stream(PublishSubject()) },
     ], example: #"""
