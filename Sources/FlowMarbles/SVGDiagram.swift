@@ -5,9 +5,10 @@ import FlowRuntime
 /// completion, an X is an error; a traced stage sits under a box naming its
 /// operator, and inner streams are drawn slanted from where they started.
 ///
-/// Marbles sit where the text diagram puts them (`LanePlacement`): events
-/// of one instant side by side in their group's columns, never over each
-/// other, and every lane on one time axis. The image is as wide as its
+/// Marbles sit at their instants on the time axis of the text diagram
+/// (`LanePlacement`), every lane on that one axis: an event at frame 3 is
+/// under the tick labelled 3, and events of one instant (a group `(0|)`)
+/// stack there in their order, the lane as tall as its deepest stack. The image is as wide as its
 /// content (or scaled to `width`), follows the viewer's light or dark
 /// theme, and gives each value a colour of its own.
 public struct SVGDiagram {
@@ -15,6 +16,8 @@ public struct SVGDiagram {
     public static let laneHeight = 52.0
     public static let boxHeight = 34.0
     public static let marbleRadius = 12.0
+    /// How far each further event of one instant sits below the one before.
+    public static let stackStep = 28.0
     /// The width of one column of 12 px monospaced text.
     static let characterWidth = 7.3
 
@@ -116,14 +119,15 @@ public struct SVGDiagram {
                 body.append(##"<text x="\##(f(left + boxWidth / 2))" y="\##(f(y + (Self.boxHeight - 8) / 2 + 4))" text-anchor="middle" class="ink">\##(Self.escape(label))</text>"##)
                 y += Self.boxHeight
             }
+            let marks = placement.lanes[index]
+            let cells = index < rendered.cells.count ? rendered.cells[index] : []
+            let deepest = cells.map(\.events.count).max() ?? 1
             let mid = y + Self.laneHeight / 2
             if !lane.isStage {
                 let label = LaneDiagram.displayLabel(lane.label).trimmingCharacters(in: " ")
                 let emoji = Self.emojiClass(String(label)).isEmpty ? "" : " emoji"
                 body.append(##"<text x="12" y="\##(f(mid + 4))" class="muted\##(emoji)">\##(Self.escape(String(label)))</text>"##)
             }
-            let marks = placement.lanes[index]
-            let cells = index < rendered.cells.count ? rendered.cells[index] : []
             if lane.isSubscription {
                 drawSubscription(lane, x: { x($0) }, y: mid, right: right)
             } else {
@@ -138,23 +142,22 @@ public struct SVGDiagram {
                 let yAt = { (px: Double) in fromY + slope * (px - begin) }
                 drawLine(from: begin, to: stop, y: fromY, y2: yAt(stop))
                 for (cell, mark) in zip(cells, marks) {
-                    let column = placement.column(of: mark.frame) ?? 0
-                    // A group's marbles sit in its columns, inside its brackets.
-                    let firstColumn = cell.events.count == 1 ? column : column + 1
+                    // Every event of the instant at its x, stacked in order.
+                    let cx = x(placement.column(of: mark.frame) ?? 0)
                     for (n, event) in cell.events.enumerated() {
-                        let cx = x(firstColumn + n)
                         // Where the mark comes from, for a page that lets it be
                         // dragged, followed or read at a time.
                         let data = ##" data-d="\##(diagramIndex)" data-l="\##(index)" data-e="\##(cell.firstEvent + n)" data-t="\##(cell.column)""##
-                        draw(event, at: cx, yAt(cx), lane: lane, cell: cell, n: n, data: data)
+                        draw(event, at: cx, yAt(cx) + Double(n) * Self.stackStep, lane: lane, cell: cell, n: n, data: data)
                     }
                 }
                 if lane.cancelled != nil, let bang = marks.last, bang.text == "!" {
+                    // A solid bar across the lane where it was cut; the lane ends there.
                     let cx = x(placement.column(of: bang.frame) ?? 0), cy = yAt(cx)
-                    body.append(##"<line x1="\##(f(cx - 6))" y1="\##(f(cy - 10))" x2="\##(f(cx + 6))" y2="\##(f(cy + 10))" class="cancel" stroke-width="2.5" stroke-dasharray="3,2"><title>cancelled</title></line>"##)
+                    body.append(##"<line x1="\##(f(cx - 7))" y1="\##(f(cy - 12))" x2="\##(f(cx + 7))" y2="\##(f(cy + 12))" class="cancel" stroke-width="4" stroke-linecap="round"><title>cancelled</title></line>"##)
                 }
             }
-            y += Self.laneHeight
+            y += Self.laneHeight + Double(deepest - 1) * Self.stackStep
         }
         // Values of up to three columns are printed in their marbles.
         var notes = rendered.legend.filter { $0.value.description.terminalColumns > 3 }.map { "\($0.symbol) = \($0.value.literal)" }
@@ -200,7 +203,8 @@ public struct SVGDiagram {
         var tick: Int64 = 0
         var lastLabelEnd = -Double.infinity
         while let column = placement.column(of: tick), from + Double(column) * Self.columnWidth < right - Self.columnWidth {
-            let tx = x(tick) - Self.columnWidth / 2
+            // At the column's middle, where the events of that instant are drawn.
+            let tx = x(tick)
             let label = tick == 0 ? "0" : (rendered.frame * tick).description
             body.append(##"<line x1="\##(f(tx))" y1="\##(f(axisY - 4))" x2="\##(f(tx))" y2="\##(f(axisY + 4))" class="axis" stroke-width="1"/>"##)
             if tx > lastLabelEnd + 6 {

@@ -61,18 +61,40 @@ import FoundationXML
         }
     }
 
-    /// Events of one instant sit side by side, each in its own place, as
-    /// in the text lanes: no marble hides another.
-    @Test func eventsOfOneInstantDoNotOverlap() throws {
+    /// Every mark is drawn at its time: events of one instant share an x,
+    /// stacked in their order, and no marble hides another.
+    @Test func eventsOfOneInstantStackAtTheirTime() throws {
         let svg = try diagram([("grouped", "-(abc)-[de]f|", [:]), ("plain", "-a-b|", [:])])
         for (i, a) in svg.marbles.enumerated() {
-            for b in svg.marbles[(i + 1)...] where a.y == b.y {
-                #expect(abs(a.x - b.x) >= 2 * SVGDiagram.marbleRadius, "marbles at \(a.x) and \(b.x) overlap")
+            for b in svg.marbles[(i + 1)...] {
+                #expect(abs(a.x - b.x) >= 2 * SVGDiagram.marbleRadius || abs(a.y - b.y) >= 2 * SVGDiagram.marbleRadius,
+                        "marbles at (\(a.x), \(a.y)) and (\(b.x), \(b.y)) overlap")
             }
         }
-        // `a` of the second lane is under `a` of the first, a frame after the group's frame.
-        let first = svg.marbles.filter { $0.y == svg.marbles[0].y }
-        #expect(first.count == 6)
+        // a, b and c of frame 1 at one x, b and c below a; plain's a at frame 1 too.
+        let frame1 = svg.marbles.filter { $0.x == svg.marbles[0].x }
+        #expect(frame1.count == 4)
+        let grouped = frame1.prefix(3).map(\.y)
+        #expect(grouped == grouped.sorted() && Set(grouped).count == 3)
+    }
+
+    /// The SVG's marks read back as times: each mark's x, from its `data-t`
+    /// frame, is where that frame's tick is. `reduce` over `---|` gives
+    /// `(0|)` at frame 3, under the source's `|` (it was drawn a frame and
+    /// a half later, inside its group's brackets).
+    @Test func marksAreAtTheirTimes() throws {
+        let svg = try diagram([("src", "---|", [:]), ("total", "---(0|)", [:]), ("ticks", "a----b----c", [:])]).text
+        var xByFrame: [Int: Set<String>] = [:]
+        for match in svg.matches(of: #/(?:cx|x1)="([0-9.]+)"[^>]*data-t="(\d+)"/#) {
+            xByFrame[Int(match.2)!, default: []].insert(String(match.1))
+        }
+        #expect(xByFrame[3]?.count == 1, "\(xByFrame)")
+        #expect(xByFrame[0]?.count == 1 && xByFrame[5]?.count == 1 && xByFrame[10]?.count == 1)
+        // One frame is one column width, and the tick for 5ms is at frame 5's x.
+        let x0 = Double(xByFrame[0]!.first!)!, x5 = Double(xByFrame[5]!.first!)!
+        #expect(x5 - x0 == 5 * SVGDiagram.columnWidth)
+        let ticks = svg.matches(of: #/<line x1="([0-9.]+)" y1="[0-9.]+" x2="[0-9.]+" y2="[0-9.]+" class="axis" stroke-width="1"/>/#).map { Double($0.1)! }
+        #expect(ticks.contains(x0) && ticks.contains(x5), "\(ticks)")
     }
 
     /// Two minutes of a one-second interval fit a screen, with no empty
