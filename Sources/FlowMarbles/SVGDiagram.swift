@@ -39,6 +39,12 @@ public struct SVGDiagram {
     private var colors: [Value: String] = [:]
     /// The diagram being drawn, for the marks' `data-` attributes.
     private var diagramIndex = 0
+    /// One rule for the whole picture: values are written in their marbles
+    /// when every one fits (two columns), else every marble shows its lane
+    /// symbol and the legend says what each stands for. Never a mix, never
+    /// text spilling out of a marble.
+    private var valuesInside = true
+    static let widestValueInside = 2
 
     /// Lays out `diagrams` one under the other, under `title`; `width`
     /// scales the picture to that many pixels (a slide's width).
@@ -48,6 +54,12 @@ public struct SVGDiagram {
         body.append(##"<text x="12" y="\##(f(y + 14))" class="ink" font-size="15" font-weight="bold">\##(Self.escape(title))</text>"##)
         self.width = 24 + Double(title.terminalColumns) * 9
         y += 28
+        valuesInside = diagrams.flatMap(\.lanes).allSatisfy { lane in
+            lane.events.allSatisfy { event in
+                guard case .next(let value) = event.event else { return true }
+                return value.description.terminalColumns <= Self.widestValueInside
+            }
+        }
         let labels = diagrams.flatMap(\.lanes).filter { !$0.isStage }.map { LaneDiagram.displayLabel($0.label) }
         let left = Double(labels.map(\.terminalColumns).max() ?? 0) * Self.characterWidth + 24
         for (index, diagram) in diagrams.enumerated() {
@@ -159,8 +171,8 @@ public struct SVGDiagram {
             }
             y += Self.laneHeight + Double(deepest - 1) * Self.stackStep
         }
-        // Values of up to three columns are printed in their marbles.
-        var notes = rendered.legend.filter { $0.value.description.terminalColumns > 3 }.map { "\($0.symbol) = \($0.value.literal)" }
+        // Values written in their marbles need no legend.
+        var notes = valuesInside ? [] : rendered.legend.map { "\($0.symbol) = \($0.value.literal)" }
         notes += rendered.errors.map { error, lanes in
             "# = \(error.value.literal)" + (rendered.errors.count > 1 ? " (" + lanes.joined(separator: ", ") + ")" : "")
         }
@@ -231,7 +243,7 @@ public struct SVGDiagram {
         case .value:
             let value = Self.value(of: event.symbol, in: lane, cell: cell, n: n)
             let fill = color(for: value)
-            let shown = value.map { $0.description.terminalColumns <= 3 ? $0.description : String(event.symbol) } ?? String(event.symbol)
+            let shown = valuesInside ? value?.description ?? String(event.symbol) : String(event.symbol)
             let tip = value.map { "\($0.literal)" } ?? String(event.symbol)
             body.append(##"<circle cx="\##(f(cx))" cy="\##(f(cy))" r="\##(f(Self.marbleRadius))" fill="\##(fill)" stroke="#222222" stroke-width="1.5"\##(data)><title>\##(Self.escape(tip))</title></circle>"##)
             body.append(##"<text x="\##(f(cx))" y="\##(f(cy + 4))" text-anchor="middle" fill="#222222"\##(Self.emojiClass(shown))>\##(Self.escape(shown))</text>"##)

@@ -97,6 +97,18 @@ import FoundationXML
         #expect(ticks.contains(x0) && ticks.contains(x5), "\(ticks)")
     }
 
+    /// Values are written in their marbles when all fit; when one does not,
+    /// every marble shows its symbol and the legend says what it stands for.
+    @Test func oneRuleForValuesInTheWholePicture() throws {
+        let small = try diagram([("n", "-1-2-3|", [:]), ("s", "-a-b|", ["a": "ok", "b": "no"])]).text
+        #expect(small.contains(">ok</text>") && small.contains(">3</text>"))
+        #expect(!small.contains(" = "), "no legend when every value fits")
+        let wide = try diagram([("n", "-1-2-3|", [:]), ("s", "-a-b|", ["a": "swi", "b": "no"])]).text
+        #expect(!wide.contains(">swi</text>") && !wide.contains(">no</text>"), "no value spills out of its marble")
+        #expect(wide.contains("a = &quot;swi&quot;, b = &quot;no&quot;"), "the legend, as XML text")
+        #expect(wide.contains(">1</text>"), "a value that reads as itself keeps its symbol")
+    }
+
     /// Two minutes of a one-second interval fit a screen, with no empty
     /// right part; `width` scales the picture to a slide's width.
     @Test func theWidthFitsTheContent() throws {
