@@ -555,8 +555,7 @@ extension Files {
 
     /// Makes a rename in the folder of `path` durable.
     static func syncFolder(of path: String) {
-        let folder = path.lastIndex(of: "/").map { $0 == path.startIndex ? "/" : String(path[..<$0]) } ?? "."
-        let fd = Glibc.open(folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        let fd = Glibc.open(Permissions.folder(of: path), O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         guard fd >= 0 else { return }
         fsync(fd)
         close(fd)

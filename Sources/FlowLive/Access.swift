@@ -66,15 +66,9 @@ public final class Access: Sendable {
             case .only(let paths): what = "\(verb) outside \(scopeName ?? paths.joined(separator: ", "))"
             default: what = "\(verb) files"
             }
-            let folder = Self.folder(of: resolved)
+            let folder = Permissions.folder(of: resolved)
             throw FlowError("\(shown): \(what) is not allowed (\(permissions.command) --allow-\(kind.rawValue)=\(folder) grants it)")
         }
-    }
-
-    /// The folder holding a resolved path: what a grant usually names.
-    private static func folder(of resolved: String) -> String {
-        guard let slash = resolved.lastIndex(of: "/"), slash != resolved.startIndex else { return "/" }
-        return String(resolved[..<slash])
     }
 
     /// The host (lower-cased, IPv6 in brackets) and port of an http(s) URL.

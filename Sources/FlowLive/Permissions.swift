@@ -8,7 +8,7 @@ import Glibc
 /// away what a command grants by default. A denial wins over a grant.
 ///
 /// Each command starts from its own defaults (`Permissions.everything` for
-/// `flow run`, the REPL and `flow test`; `graded(folder:)` and
+/// `flow run`, the REPL and `flow test`; `graded(folders:)` and
 /// `served(folder:)` for the others) and the flags adjust them.
 public struct Permissions: Sendable, Equatable {
     /// Paths or hosts a kind of access reaches.
@@ -137,6 +137,12 @@ public struct Permissions: Sendable, Equatable {
             guard let last = components.popLast() else { return fold("/", rest) }
             rest.insert(last, at: 0)
         }
+    }
+
+    /// The folder holding `path`: `.` for a bare name, `/` for a name at the root.
+    public static func folder(of path: String) -> String {
+        guard let slash = path.lastIndex(of: "/") else { return "." }
+        return slash == path.startIndex ? "/" : String(path[..<slash])
     }
 
     private static func realPath(_ path: String) -> String? {

@@ -121,11 +121,9 @@ enum Loader {
         }
     }
 
-    static func compile(_ file: SourceFile, access: Access, console: Console = Output.console, arguments: [String] = [],
-                        isolatingTests: Bool = false) throws -> Program {
+    static func compile(_ file: SourceFile, access: Access, arguments: [String] = []) throws -> Program {
         do {
-            return try Program(file: file, console: console, arguments: arguments, modules: IOModules.all(access),
-                               isolatingTests: isolatingTests)
+            return try Program(file: file, console: Output.console, arguments: arguments, modules: IOModules.all(access))
         } catch let list as DiagnosticList {
             report(list)
             throw ExitCode(ExitStatus.invalidScript.rawValue)

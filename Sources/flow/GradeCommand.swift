@@ -74,9 +74,7 @@ struct Grade: ParsableCommand {
     var gradedFolders: [String] {
         paths.map { path in
             var info = stat()
-            if stat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFDIR { return path }
-            guard let slash = path.lastIndex(of: "/") else { return "." }
-            return slash == path.startIndex ? "/" : String(path[..<slash])
+            return stat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR ? path : Permissions.folder(of: path)
         }
     }
 
