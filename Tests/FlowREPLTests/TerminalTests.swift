@@ -150,7 +150,11 @@ struct TerminalTests {
         tmux.type("2 + 2")
         tmux.press("Enter")
         try tmux.waitFor { $0.contains("flow> 2 + 2\n4\nflow>") }
+        // Two SIGINTs that arrive before the process is scheduled merge
+        // into one (the kernel keeps one pending signal), so the second
+        // Ctrl-C waits until the first has been seen, as a person's would.
         tmux.press("C-c")
+        try tmux.waitFor { $0.contains("(Ctrl-C again or Ctrl-D to exit)") }
         tmux.press("C-c")
         #expect(try tmux.waitForExit() == 0)
     }
