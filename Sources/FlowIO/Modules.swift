@@ -4,19 +4,19 @@ import FlowLive
 import FlowRuntime
 import NIOHTTP1
 
-/// The I/O modules a script sees: `file`, `stdin`, `json` and `http`. Every
+/// The I/O modules a script sees: `file`, `stdin`, `json`, `http` and `pg`. Every
 /// function that reaches outside the script is made with the run's
 /// `Access`, and asks it before it touches a file, a host or the input.
 public enum IOModules {
     /// The modules of a run granted what `access` allows.
-    public static func all(_ access: Access) -> [BuiltinModule] { [file(access), standardInput(access), json, http(access)] }
+    public static func all(_ access: Access) -> [BuiltinModule] { [file(access), standardInput(access), json, http(access), postgres(access)] }
 
     /// The modules with everything allowed: for checking and documenting
     /// scripts, which reach nothing.
     public static let unrestricted = all(.unrestricted)
 
     /// The names of the modules that reach outside the script.
-    public static let outsideNames: Set<String> = ["file", "stdin", "http"]
+    public static let outsideNames: Set<String> = ["file", "stdin", "http", "pg"]
 
     static func function(
         _ name: String, _ family: OperatorSpec.Family, _ summary: String, _ parameters: [Parameter],

@@ -38,7 +38,12 @@ public final class Access: Sendable {
     /// the request to report.
     public func checkNet(url: String, by operation: String) throws {
         guard let (host, port) = Self.hostAndPort(of: url) else { return }
-        let shown = "\(operation) \(url.debugDescription)"
+        try checkNet(host: host, port: port, shown: "\(operation) \(url.debugDescription)")
+    }
+
+    /// Reaching `host:port` (lower-cased, IPv6 in brackets) by any protocol
+    /// (a database server); `shown` names the call in the message.
+    public func checkNet(host: String, port: Int, shown: String) throws {
         if permissions.deniedNet.contains(host: host, port: port) {
             throw FlowError("\(shown): the network access to \(host) is denied by \(permissions.command) --deny-net")
         }

@@ -300,6 +300,9 @@ struct Run: ParsableCommand {
         }
         let outcome = program.run(on: virtual ? .virtual : .live(LiveWorld()))
         interrupts?.cancel()
+        // A statement stopped with the run is cancelled on its server
+        // before the process goes.
+        DatabaseCancels.settle()
         if svg != nil || png != nil {
             let picture = SVGDiagram(outcome.laneDiagrams, title: file.path, width: width.map(Double.init)).text
             if let svg { try Loader.write(picture, to: svg) }

@@ -10,12 +10,16 @@ public struct BuiltinModule: Sendable {
     public let functions: [OperatorSpec]
     /// Methods on values the module makes (`response.json()`).
     public let methods: [OperatorSpec]
+    /// A typical call of a function, by its name, which `flow doc` shows
+    /// (a module's functions reach outside, so no diagram can show them).
+    public let examples: [String: String]
 
-    public init(name: String, summary: String, functions: [OperatorSpec], methods: [OperatorSpec] = []) {
+    public init(name: String, summary: String, functions: [OperatorSpec], methods: [OperatorSpec] = [], examples: [String: String] = [:]) {
         self.name = name
         self.summary = summary
         self.functions = functions
         self.methods = methods
+        self.examples = examples
     }
 
     public func function(_ name: String) -> OperatorSpec? {

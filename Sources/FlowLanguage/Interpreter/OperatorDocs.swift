@@ -70,7 +70,10 @@ public enum OperatorDocs {
         let parts = name.split(separator: ".", maxSplits: 1).map(String.init)
         guard let first = parts.first, let module = modules.first(where: { $0.name == first }) else { return nil }
         func describe(_ spec: OperatorSpec, prefix: String) -> String {
-            spec.signatureDescriptions.map { prefix + $0 + " — " + spec.summary }.joined(separator: "\n")
+            let lines = spec.signatureDescriptions.map { prefix + $0 + " — " + spec.summary }
+            guard let example = module.examples[spec.name] else { return lines.joined(separator: "\n") }
+            let indent = String(repeating: " ", count: prefix.prefix { $0 == " " }.count + 4)
+            return (lines + [indent + "e.g. " + example]).joined(separator: "\n")
         }
         // A module's method transforms a stream (`decode`) or reads a value
         // (a response's `json()`).

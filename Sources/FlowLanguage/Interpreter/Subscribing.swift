@@ -98,6 +98,7 @@ final class ScriptSubscriber: Function, Observer, RunningSubscription {
         self.environment = environment
         self.run = environment.run
         super.init(name: "subscription", parameterCount: 0)
+        handlers.next?.streamConsumer?.attach(to: self)
     }
 
     override func call(_ args: [Value]) throws -> Value {

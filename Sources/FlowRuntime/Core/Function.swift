@@ -131,6 +131,13 @@ public protocol StreamConsumer: AnyObject {
     /// Returns a note for the user about what became of its output, if
     /// there is something to say (a failed stream left a file unchanged).
     func finish(_ ending: StreamEnding) -> String?
+    /// The subscription that feeds it, so a consumer whose output fails
+    /// later (a commit on a server) can end its own stream.
+    func attach(to subscription: Disposable)
+}
+
+extension StreamConsumer {
+    public func attach(to subscription: Disposable) {}
 }
 
 /// How a stream ended, for a `StreamConsumer`.

@@ -1,0 +1,73 @@
+import Foundation
+import FlowLive
+import FlowRuntime
+import NIOConcurrencyHelpers
+
+/// What the `pg` functions of one run share: its permissions, and how much
+/// its database sinks have been given but not yet committed.
+final class DatabaseRun: Sendable {
+    let access: Access
+    let pressure = WritePressure()
+
+    init(access: Access) { self.access = access }
+
+    /// The database a call names with `url:`, else the environment's.
+    func address(_ url: String?) throws -> DatabaseAddress {
+        if let url { return try DatabaseAddress.parse(url) }
+        return try DatabaseAddress.fromEnvironment(ProcessInfo.processInfo.environment)
+    }
+
+    /// The pool for `address`, once the run may reach its host.
+    func pool(for address: DatabaseAddress, by operation: String) throws -> DatabasePool {
+        try access.checkNet(host: address.permissionHost, port: address.port, shown: "\(operation) \(address.shown)")
+        return DatabasePool.shared(for: address)
+    }
+
+    /// A server cannot be waited for in virtual time: a diagram's instant
+    /// would have to stop the clock for it.
+    static func liveLoop(_ scheduler: Scheduler, for operation: String) throws -> any LiveLoop {
+        guard let live = scheduler as? any LiveLoop else {
+            throw FlowError("\(operation) reaches a database, which only a live run can wait for (not a marble diagram or flow run --virtual)")
+        }
+        return live
+    }
+}
+
+/// Rows handed to a run's database sinks and not yet committed. While
+/// there are many, the run's queries stop reading, so copying a table into
+/// another goes at the pace of the writes instead of filling memory.
+final class WritePressure: Sendable {
+    static let limit = 10_000
+
+    private struct State {
+        var unwritten = 0
+        var waiters: [CheckedContinuation<Void, Never>] = []
+    }
+
+    private let state = NIOLockedValueBox(State())
+
+    func add(_ count: Int) { state.withLockedValue { $0.unwritten += count } }
+
+    func remove(_ count: Int) {
+        let ready = state.withLockedValue { state -> [CheckedContinuation<Void, Never>] in
+            state.unwritten = max(0, state.unwritten - count)
+            guard state.unwritten < Self.limit else { return [] }
+            defer { state.waiters = [] }
+            return state.waiters
+        }
+        for waiter in ready { waiter.resume() }
+    }
+
+    /// Returns once fewer than `limit` rows wait to be written.
+    func roomToRead() async {
+        if state.withLockedValue({ $0.unwritten < Self.limit }) { return }
+        await withCheckedContinuation { continuation in
+            let now = state.withLockedValue { state in
+                if state.unwritten < Self.limit { return true }
+                state.waiters.append(continuation)
+                return false
+            }
+            if now { continuation.resume() }
+        }
+    }
+}

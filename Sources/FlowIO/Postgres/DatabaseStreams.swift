@@ -1,0 +1,428 @@
+import FlowLive
+import FlowRuntime
+import NIOConcurrencyHelpers
+import PostgresNIO
+
+/// Carries what a database task reads onto the loop, a window at a time:
+/// the task waits while a window's worth is still being delivered, so a
+/// result larger than memory flows at the pace of the script that consumes
+/// it (postgres-nio then stops reading the socket, and the server waits).
+final class Handoff<Item: Sendable>: Sendable {
+    private struct State {
+        var items: [Item] = []
+        var drainScheduled = false
+        var closed = false
+        var waiter: CheckedContinuation<Bool, Never>?
+    }
+
+    private let state = NIOLockedValueBox(State())
+    private let window: Int
+    private let scheduleDrain: @Sendable () -> Void
+
+    /// `scheduleDrain` asks the loop to call `take()` and then `delivered()`.
+    init(window: Int = 256, scheduleDrain: @escaping @Sendable () -> Void) {
+        self.window = window
+        self.scheduleDrain = scheduleDrain
+    }
+
+    /// Hands one item over; false once the loop side has closed (the
+    /// stream was disposed): the task then stops.
+    func push(_ item: Item) async -> Bool {
+        let (accepted, schedule, full) = state.withLockedValue { state -> (Bool, Bool, Bool) in
+            if state.closed { return (false, false, false) }
+            state.items.append(item)
+            let schedule = !state.drainScheduled
+            state.drainScheduled = true
+            return (true, schedule, state.items.count >= window)
+        }
+        guard accepted else { return false }
+        if schedule { scheduleDrain() }
+        guard full else { return true }
+        return await withCheckedContinuation { continuation in
+            let answer: Bool? = state.withLockedValue { state in
+                if state.closed { return false }
+                if state.items.count < window { return true }
+                state.waiter = continuation
+                return nil
+            }
+            if let answer { continuation.resume(returning: answer) }
+        }
+    }
+
+    /// On the loop: everything handed over so far.
+    func take() -> [Item] {
+        state.withLockedValue { state in
+            state.drainScheduled = false
+            defer { state.items = [] }
+            return state.items
+        }
+    }
+
+    /// On the loop, after the items taken were delivered: the task may read on.
+    func delivered() {
+        let waiter = state.withLockedValue { state in
+            defer { state.waiter = nil }
+            return state.waiter
+        }
+        waiter?.resume(returning: true)
+    }
+
+    /// On the loop: the stream is disposed; the task's next push says so.
+    func close() {
+        let waiter = state.withLockedValue { state in
+            state.closed = true
+            state.items = []
+            defer { state.waiter = nil }
+            return state.waiter
+        }
+        waiter?.resume(returning: false)
+    }
+}
+
+/// Whether a statement is still running on the server, so that disposing
+/// its stream cancels it there (once, and never a later statement of the
+/// same connection: the connection is given back only after the cancel).
+final class ServerStatement: Sendable {
+    private enum Phase {
+        case starting
+        case running(pid: Int32)
+        case cancelling(Task<Void, Never>)
+        case stopped
+        case done
+    }
+
+    private let phase = NIOLockedValueBox(Phase.starting)
+
+    /// The statement is about to run on `pid`; false if it was stopped first.
+    func begin(pid: Int32) -> Bool {
+        phase.withLockedValue { phase in
+            if case .starting = phase { phase = .running(pid: pid); return true }
+            return false
+        }
+    }
+
+    /// The statement's task is done with the connection: waits for a
+    /// cancel in flight, so it cannot reach the connection's next statement.
+    func end() async {
+        let cancel = phase.withLockedValue { phase -> Task<Void, Never>? in
+            defer { phase = .done }
+            if case .cancelling(let task) = phase { return task }
+            return nil
+        }
+        await cancel?.value
+    }
+
+    /// Stops the statement; when it is running, asks the server to cancel
+    /// it and returns the task that does (nil when there is nothing to cancel).
+    func stop(on pool: DatabasePool) -> Task<Void, Never>? {
+        phase.withLockedValue { phase in
+            switch phase {
+            case .starting:
+                phase = .stopped
+                return nil
+            case .running(let pid):
+                let task = DatabaseCancels.track { await pool.cancel(pid: pid) }
+                phase = .cancelling(task)
+                return task
+            default:
+                return nil
+            }
+        }
+    }
+}
+
+/// What a query's task reports.
+enum QueryEvent: Sendable {
+    case row(PostgresRow)
+    case end
+    case failure(String)
+}
+
+/// `pg.query(sql, params)`: each row as a record, then completion. The
+/// statement runs on a connection of the pool; disposing the stream (or
+/// its timeout) cancels it on the server.
+final class QueryNode: Observable {
+    struct Statement: Sendable {
+        var sql: String
+        var parameters: [String?]
+        var timeout: TimeSpan?
+        /// `pg.notify`: the statement's rows are not the stream's values.
+        var emitsRows = true
+    }
+
+    let database: DatabaseRun
+    let address: DatabaseAddress
+    let statement: Statement
+
+    init(name: String, database: DatabaseRun, address: DatabaseAddress, statement: Statement, location: SourceLocation?) {
+        self.database = database
+        self.address = address
+        self.statement = statement
+        super.init(operatorName: name)
+        self.location = location
+    }
+
+    override func subscribeCore(_ observer: Observer, on scheduler: Scheduler) {
+        let live: any LiveLoop
+        let pool: DatabasePool
+        do {
+            live = try DatabaseRun.liveLoop(scheduler, for: operatorName)
+            pool = try database.pool(for: address, by: operatorName)
+        } catch {
+            observer.onSubscribe(NopDisposable.shared)
+            return observer.onError(FlowError.wrap(error).located(at: location))
+        }
+        let run = QueryRun(observer: observer, name: operatorName, statement: statement, pool: pool,
+                           pressure: database.pressure, location: location, live: live)
+        observer.onSubscribe(run)
+        run.start()
+    }
+}
+
+/// One subscription of a query, on the loop.
+final class QueryRun: Disposable {
+    private let observer: Observer
+    private let name: String
+    private let statement: QueryNode.Statement
+    private let pool: DatabasePool
+    private let location: SourceLocation?
+    private let live: any LiveLoop
+    private let pressure: WritePressure
+    private let server = ServerStatement()
+    private var handoff: Handoff<QueryEvent>!
+    private var hold: Disposable?
+    private var timer: Disposable?
+    private var task: Task<Void, Never>?
+    private var isDone = false
+
+    init(observer: Observer, name: String, statement: QueryNode.Statement, pool: DatabasePool, pressure: WritePressure,
+         location: SourceLocation?, live: any LiveLoop) {
+        self.observer = observer
+        self.name = name
+        self.statement = statement
+        self.pool = pool
+        self.pressure = pressure
+        self.location = location
+        self.live = live
+    }
+
+    func start() {
+        hold = live.hold()
+        let deliver = live.makeCallback { [self] (_: Bool) in drain() }
+        let handoff = Handoff<QueryEvent> { deliver(true) }
+        self.handoff = handoff
+        if let timeout = statement.timeout {
+            timer = live.schedule(after: timeout) { [weak self] in
+                self?.fail("\(self?.name ?? "pg.query"): the statement ran longer than \(timeout) and was cancelled on the server")
+            }
+        }
+        task = Self.spawn(statement, on: pool, server: server, pressure: pressure, handoff: handoff)
+    }
+
+    private static func spawn(_ statement: QueryNode.Statement, on pool: DatabasePool, server: ServerStatement,
+                              pressure: WritePressure, handoff: Handoff<QueryEvent>) -> Task<Void, Never> {
+        Task { await execute(statement, on: pool, server: server, pressure: pressure, handoff: handoff) }
+    }
+
+    private static func execute(_ statement: QueryNode.Statement, on pool: DatabasePool, server: ServerStatement,
+                                pressure: WritePressure, handoff: Handoff<QueryEvent>) async {
+        var lease: Lease?
+        do {
+            let leased = try await pool.lease()
+            lease = leased
+            guard server.begin(pid: leased.pid) else {
+                pool.giveBack(leased, reusable: true)
+                return
+            }
+            let query = PostgresQuery(unsafeSQL: statement.sql, binds: DatabaseValues.bindings(statement.parameters))
+            let rows = try await leased.connection.query(query, logger: DatabasePool.logger)
+            var open = true
+            for try await row in rows where statement.emitsRows {
+                await pressure.roomToRead()
+                guard await handoff.push(.row(row)) else { open = false; break }
+            }
+            await server.end()
+            pool.giveBack(leased, reusable: true)
+            if open { _ = await handoff.push(.end) }
+        } catch {
+            await server.end()
+            if let lease { pool.giveBack(lease, reusable: DatabaseFailure.leavesConnectionUsable(error)) }
+            _ = await handoff.push(.failure(DatabaseFailure.describe(error, address: pool.address, sql: statement.sql)))
+        }
+    }
+
+    private func drain() {
+        for event in handoff.take() {
+            guard !isDone else { break }
+            switch event {
+            case .row(let row):
+                do { observer.onNext(try DatabaseValues.row(row)) } catch {
+                    fail(FlowError.wrap(error).message)
+                }
+            case .end:
+                finish()
+                observer.onCompleted()
+            case .failure(let reason):
+                fail("\(name): \(reason)")
+            }
+        }
+        handoff.delivered()
+    }
+
+    private func fail(_ message: String) {
+        guard !isDone else { return }
+        dispose()
+        observer.onError(FlowError(message, at: location))
+    }
+
+    private func finish() {
+        isDone = true
+        timer?.dispose()
+        timer = nil
+        let held = hold
+        hold = nil
+        held?.dispose()
+    }
+
+    /// Stops reading, and cancels the statement on the server if it still
+    /// runs; the run lasts until the server has been asked.
+    func dispose() {
+        guard !isDone else { return }
+        handoff.close()
+        if let cancelling = server.stop(on: pool) {
+            let stillHeld = live.hold()
+            let release = live.makeCallback { (_: Bool) in stillHeld.dispose() }
+            Task { await cancelling.value; release(true) }
+        }
+        task?.cancel()
+        finish()
+    }
+}
+
+/// What a listener's task reports.
+enum ListenEvent: Sendable {
+    case notification(channel: String, payload: String)
+    case failure(String)
+}
+
+/// `pg.listen(channel)`: each notification on the channel as `(channel:,
+/// payload:)`, for as long as the stream is subscribed. The listener has a
+/// connection of its own; when it is lost, it says so on standard error
+/// and connects again (notifications sent meanwhile are not seen: a queue
+/// that must not miss work polls as well, as `pg.queue` does).
+final class ListenNode: Observable {
+    let database: DatabaseRun
+    let address: DatabaseAddress
+    let channel: String
+
+    init(database: DatabaseRun, address: DatabaseAddress, channel: String, location: SourceLocation?) {
+        self.database = database
+        self.address = address
+        self.channel = channel
+        super.init(operatorName: "pg.listen")
+        self.location = location
+    }
+
+    override func subscribeCore(_ observer: Observer, on scheduler: Scheduler) {
+        let live: any LiveLoop
+        let pool: DatabasePool
+        do {
+            live = try DatabaseRun.liveLoop(scheduler, for: operatorName)
+            pool = try database.pool(for: address, by: operatorName)
+        } catch {
+            observer.onSubscribe(NopDisposable.shared)
+            return observer.onError(FlowError.wrap(error).located(at: location))
+        }
+        let listening = Listening(observer: observer, location: location, live: live)
+        observer.onSubscribe(listening)
+        let deliver = live.makeCallback { [listening] (_: Bool) in listening.drain() }
+        let handoff = Handoff<ListenEvent> { deliver(true) }
+        listening.handoff = handoff
+        let channel = self.channel
+        listening.task = Task { await ChannelListener.keepListening(to: channel, at: pool.address) { await handoff.push($0) } }
+    }
+}
+
+final class Listening: Disposable {
+    private let observer: Observer
+    private let location: SourceLocation?
+    private var hold: Disposable?
+    var handoff: Handoff<ListenEvent>?
+    var task: Task<Void, Never>?
+    private var isDone = false
+
+    init(observer: Observer, location: SourceLocation?, live: any LiveLoop) {
+        self.observer = observer
+        self.location = location
+        hold = live.hold()
+    }
+
+    func drain() {
+        guard let handoff else { return }
+        for event in handoff.take() {
+            guard !isDone else { break }
+            switch event {
+            case .notification(let channel, let payload):
+                observer.onNext(.record(["channel": .string(channel), "payload": .string(payload)]))
+            case .failure(let reason):
+                dispose()
+                observer.onError(FlowError("pg.listen: \(reason)", at: location))
+            }
+        }
+        handoff.delivered()
+    }
+
+    func dispose() {
+        guard !isDone else { return }
+        isDone = true
+        handoff?.close()
+        task?.cancel()
+        let held = hold
+        hold = nil
+        held?.dispose()
+    }
+}
+
+/// Listens on a channel for as long as the task runs, reconnecting when
+/// the connection is lost. A first connection that fails is the stream's
+/// error (a wrong address or password will not mend itself); a lost one is
+/// retried, 0.1 s after the loss, then doubling up to 5 s.
+enum ChannelListener {
+    /// `deliver` returns false when no one listens any more.
+    static func keepListening(to channel: String, at address: DatabaseAddress,
+                              deliver: @escaping @Sendable (ListenEvent) async -> Bool) async {
+        var everConnected = false
+        var delay = 0.1
+        let shown = "pg.listen(\(channel.debugDescription))"
+        while !Task.isCancelled {
+            var reason = "the connection ended"
+            do {
+                let lease = try await DatabasePool.connect(to: address)
+                let connection = lease.connection
+                try await withTaskCancellationHandler {
+                    try await connection.listen(on: channel) { notifications in
+                        if everConnected { StandardStreams.err("flow: \(shown): listening again") }
+                        everConnected = true
+                        delay = 0.1
+                        for try await notification in notifications {
+                            guard await deliver(.notification(channel: channel, payload: notification.payload)) else { return }
+                        }
+                    }
+                } onCancel: {
+                    connection.closeSoon()
+                }
+                connection.closeSoon()
+            } catch {
+                reason = DatabaseFailure.describe(error, address: address)
+                if !everConnected && !Task.isCancelled {
+                    _ = await deliver(.failure(reason))
+                    return
+                }
+            }
+            if Task.isCancelled { return }
+            StandardStreams.err("flow: \(shown): \(reason); connecting again in \(delay < 1 ? "\(Int(delay * 1000))ms" : "\(Int(delay))s")")
+            try? await Task.sleep(nanoseconds: UInt64(delay * 1e9))
+            delay = min(delay * 2, 5)
+        }
+    }
+}

@@ -1,0 +1,380 @@
+import FlowLive
+import FlowRuntime
+import NIOConcurrencyHelpers
+import PostgresNIO
+
+/// One value ready to be written, in a form that can leave the loop: its
+/// fields as text (nil is NULL). A string or an array is also kept as JSON,
+/// for a json column.
+struct EncodedRow: Sendable {
+    struct Field: Sendable {
+        var name: String
+        var text: String?
+        var json: String?
+    }
+
+    var fields: [Field]
+}
+
+/// `stream.sink(pg.insert(table))` and `stream.sink(pg.execute(sql))`: each
+/// value written as a row, in batches (up to 500 rows, or what arrived in
+/// 100 ms), one transaction each, one batch at a time and in order.
+///
+/// If the stream fails or is stopped, the batch not yet committed is rolled
+/// back and the note says how many rows were committed before it; if the
+/// server refuses a batch, the stream ends with that error.
+final class RowWriter: Function, StreamConsumer {
+    enum Target: Sendable {
+        case insert(table: String)
+        case execute(sql: String)
+    }
+
+    override var streamConsumer: StreamConsumer? { self }
+
+    static let batchSize = 500
+    static let batchDelay = TimeSpan.milliseconds(Int64(100))
+
+    private let target: Target
+    private let shown: String
+    private let database: DatabaseRun
+    private let pool: DatabasePool
+    private let context: OperatorContext
+    private var live: (any LiveLoop)?
+    private var pending: [EncodedRow] = []
+    private var inFlight: (rows: Int, control: BatchControl)?
+    private var committed = 0
+    private var timer: Disposable?
+    private var hold: Disposable?
+    private var subscription: Disposable?
+    /// The table's columns, once read from the catalog.
+    private let columns = TableColumns()
+    private var ending: StreamEnding?
+    private var failure: FlowError?
+    private var whenSettled: [() -> Void] = []
+
+    init(target: Target, database: DatabaseRun, address: DatabaseAddress, context: OperatorContext) throws {
+        self.target = target
+        let name: String
+        switch target {
+        case .insert(let table): name = "pg.insert"; shown = "pg.insert(\(table.debugDescription))"
+        case .execute: name = "pg.execute"; shown = "pg.execute"
+        }
+        self.database = database
+        self.context = context
+        pool = try database.pool(for: address, by: name)
+        super.init(name: name, parameterCount: 1, location: context.location)
+    }
+
+    func attach(to subscription: Disposable) { self.subscription = subscription }
+
+    override func call(_ args: [Value]) throws -> Value { try call(args.count == 1 ? args[0] : .tuple(Tuple(args))) }
+
+    override func call(_ value: Value) throws -> Value {
+        if let failure { throw failure }
+        if live == nil {
+            guard let scheduler = context.scheduler else { throw FlowError("\(shown) has no run to write in", at: location) }
+            live = try DatabaseRun.liveLoop(scheduler, for: shown)
+            if let live { live.runState(for: database) { WriterRegistry() }.add(self) }
+        }
+        pending.append(try encode(value))
+        database.pressure.add(1)
+        if pending.count >= Self.batchSize { flush() } else if timer == nil, inFlight == nil {
+            timer = live?.schedule(after: Self.batchDelay) { [weak self] in
+                self?.timer = nil
+                self?.flush()
+            }
+        }
+        return .null
+    }
+
+    private func encode(_ value: Value) throws -> EncodedRow {
+        func field(_ name: String, _ value: Value) throws -> EncodedRow.Field {
+            let text = try DatabaseValues.parameter(value)
+            var json: String?
+            switch value {
+            case .string, .array: json = try DatabaseValues.parameter(value, for: .json)
+            default: break
+            }
+            return EncodedRow.Field(name: name, text: text, json: json)
+        }
+        do {
+            switch target {
+            case .insert:
+                guard let named = DatabaseValues.namedFields(value) else {
+                    throw FlowError("\(shown) writes records or dictionaries, as (id: 1, name: \"Ada\"); got \(value.typeName) \(value.literal)")
+                }
+                return EncodedRow(fields: try named.map { try field($0.0, $0.1) })
+            case .execute:
+                return EncodedRow(fields: try DatabaseValues.positionalFields(value).map { try field("", $0) })
+            }
+        } catch {
+            throw FlowError.wrap(error).located(at: location)
+        }
+    }
+
+    /// Sends the next batch, unless one is being written.
+    private func flush() {
+        guard inFlight == nil, !pending.isEmpty, failure == nil, let live else { return settleIfIdle() }
+        timer?.dispose()
+        timer = nil
+        let rows = Array(pending.prefix(Self.batchSize))
+        pending.removeFirst(rows.count)
+        let control = BatchControl()
+        inFlight = (rows.count, control)
+        if hold == nil { hold = live.hold() }
+        let answer = live.makeCallback { [self] (outcome: BatchOutcome) in finished(outcome, rows: rows.count) }
+        Self.spawn(rows, target: target, pool: pool, columns: columns, control: control, then: answer)
+    }
+
+    private static func spawn(_ rows: [EncodedRow], target: Target, pool: DatabasePool, columns: TableColumns,
+                              control: BatchControl, then answer: @escaping @Sendable (BatchOutcome) -> Void) {
+        Task { answer(await write(rows, target: target, pool: pool, columns: columns, control: control)) }
+    }
+
+    private func finished(_ outcome: BatchOutcome, rows: Int) {
+        inFlight = nil
+        database.pressure.remove(rows)
+        switch outcome {
+        case .committed:
+            committed += rows
+            let mustSend = pending.count >= Self.batchSize || ending == .completed || !whenSettled.isEmpty
+            if mustSend { flush() } else if !pending.isEmpty, timer == nil, let live {
+                timer = live.schedule(after: Self.batchDelay) { [weak self] in
+                    self?.timer = nil
+                    self?.flush()
+                }
+            }
+        case .rolledBack:
+            break
+        case .failed(let reason):
+            database.pressure.remove(pending.count)
+            pending = []
+            let error = FlowError("\(shown): \(reason); the batch of \(rows) \(rows == 1 ? "row was" : "rows were") rolled back, "
+                                  + "\(committedText) before it", at: location)
+            failure = error
+            if ending == nil {
+                // The stream still runs: end it, then say why.
+                subscription?.dispose()
+            }
+            context.reportLate(error)
+        }
+        settleIfIdle()
+    }
+
+    private var committedText: String { "\(committed) \(committed == 1 ? "row was" : "rows were") committed" }
+
+    private func settleIfIdle() {
+        guard inFlight == nil, pending.isEmpty || failure != nil else { return }
+        timer?.dispose()
+        timer = nil
+        let waiting = whenSettled
+        whenSettled = []
+        for action in waiting { action() }
+        if ending != nil || failure != nil {
+            let held = hold
+            hold = nil
+            held?.dispose()
+        }
+    }
+
+    /// Writes everything received so far now, then calls `action` (a queue
+    /// deletes its batch only after the results are committed).
+    func settle(_ action: @escaping () -> Void) {
+        whenSettled.append(action)
+        if inFlight == nil { flush() }
+    }
+
+    func finish(_ ending: StreamEnding) -> String? {
+        guard self.ending == nil else { return nil }
+        self.ending = ending
+        if ending == .completed {
+            flush()
+            return nil
+        }
+        // Failed or stopped: nothing more is written.
+        let dropped = pending.count
+        database.pressure.remove(dropped)
+        pending = []
+        timer?.dispose()
+        timer = nil
+        var lost = dropped
+        var stillCommitting = false
+        if let (rows, control) = inFlight {
+            if control.abandon() { lost += rows } else { stillCommitting = true }
+        }
+        settleIfIdle()
+        guard failure == nil, lost > 0 || stillCommitting else { return nil }
+        let why = ending == .failed ? "its stream failed" : "its stream was stopped"
+        let last = lost > 0 ? "the last \(lost) \(lost == 1 ? "row was" : "rows were") not written" : "nothing was lost"
+        return "\(shown): \(why): \(last); \(committedText)" + (stillCommitting ? ", and a batch was being committed" : "")
+    }
+
+    /// One batch in one transaction, committed unless abandoned meanwhile.
+    private static func write(_ rows: [EncodedRow], target: Target, pool: DatabasePool, columns: TableColumns,
+                              control: BatchControl) async -> BatchOutcome {
+        do {
+            return try await pool.withConnection { lease in
+                let connection = lease.connection
+                let logger = DatabasePool.logger
+                var statements: [PostgresQuery] = []
+                switch target {
+                case .insert(let table):
+                    let known = try await columns.read(table, on: connection)
+                    statements = try insertStatements(rows, into: known)
+                case .execute(let sql):
+                    statements = rows.map { row in
+                        PostgresQuery(unsafeSQL: sql, binds: DatabaseValues.bindings(row.fields.map(\.text)))
+                    }
+                }
+                try await connection.query("BEGIN", logger: logger)
+                do {
+                    for statement in statements { try await connection.query(statement, logger: logger) }
+                } catch {
+                    try? await connection.query("ROLLBACK", logger: logger)
+                    throw error
+                }
+                guard control.commit() else {
+                    try await connection.query("ROLLBACK", logger: logger)
+                    return .rolledBack
+                }
+                try await connection.query("COMMIT", logger: logger)
+                return .committed
+            }
+        } catch {
+            let sql: String?
+            if case .execute(let text) = target { sql = text } else { sql = nil }
+            return .failed(DatabaseFailure.describe(error, address: pool.address, sql: sql))
+        }
+    }
+
+    /// Multi-row inserts: the batch's columns are every field any of its
+    /// values has, in order of appearance; a value without one gets the
+    /// column's default. Split so no statement binds more than 65535 parameters.
+    private static func insertStatements(_ rows: [EncodedRow], into table: TableColumns.Known) throws -> [PostgresQuery] {
+        var names: [String] = []
+        var seen: Set<String> = []
+        for row in rows {
+            for field in row.fields where seen.insert(field.name).inserted {
+                guard table.kinds[field.name] != nil else {
+                    throw FlowError("the table \(table.name) has no column \(field.name.debugDescription) (its columns: \(table.order.joined(separator: ", ")))")
+                }
+                names.append(field.name)
+            }
+        }
+        let perStatement = max(1, min(rows.count, 65535 / max(1, names.count)))
+        let columnList = names.map(quoted).joined(separator: ", ")
+        var statements: [PostgresQuery] = []
+        var start = 0
+        while start < rows.count {
+            let chunk = rows[start..<min(rows.count, start + perStatement)]
+            start += chunk.count
+            var texts: [String?] = []
+            var tuples: [String] = []
+            for row in chunk {
+                let byName = Dictionary(row.fields.map { ($0.name, $0) }, uniquingKeysWith: { _, last in last })
+                let slots = names.map { name -> String in
+                    guard let field = byName[name] else { return "DEFAULT" }
+                    texts.append(table.kinds[name] == .json ? (field.json ?? field.text) : field.text)
+                    return "$\(texts.count)"
+                }
+                tuples.append("(" + slots.joined(separator: ", ") + ")")
+            }
+            let sql = "INSERT INTO \(table.name) (\(columnList)) VALUES " + tuples.joined(separator: ", ")
+            statements.append(PostgresQuery(unsafeSQL: sql, binds: DatabaseValues.bindings(texts)))
+        }
+        return statements
+    }
+
+    static func quoted(_ identifier: String) -> String {
+        "\"" + identifier.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+    }
+}
+
+enum BatchOutcome: Sendable {
+    case committed
+    case rolledBack
+    case failed(String)
+}
+
+/// Decides, once, between the writer's commit and the stream's end: a
+/// batch abandoned before its COMMIT was sent is rolled back.
+final class BatchControl: Sendable {
+    private enum Phase { case writing, committing, abandoned }
+    private let phase = NIOLockedValueBox(Phase.writing)
+
+    func commit() -> Bool {
+        phase.withLockedValue { phase in
+            guard phase == .writing else { return false }
+            phase = .committing
+            return true
+        }
+    }
+
+    func abandon() -> Bool {
+        phase.withLockedValue { phase in
+            guard phase == .writing else { return false }
+            phase = .abandoned
+            return true
+        }
+    }
+}
+
+/// A table's name as the server spells it and its columns' kinds, read from
+/// the catalog once per writer.
+final class TableColumns: Sendable {
+    struct Known: Sendable {
+        var name: String
+        var order: [String]
+        var kinds: [String: ColumnKind]
+    }
+
+    private let known = NIOLockedValueBox<Known?>(nil)
+
+    func read(_ table: String, on connection: PostgresConnection) async throws -> Known {
+        if let known = known.withLockedValue({ $0 }) { return known }
+        var bindings = PostgresBindings()
+        bindings.append(UntypedText(table))
+        let sql = """
+            SELECT $1::regclass::text, a.attname::text, t.typname::text, t.typcategory::text
+            FROM pg_attribute a JOIN pg_type t ON t.oid = a.atttypid
+            WHERE a.attrelid = $1::regclass AND a.attnum > 0 AND NOT a.attisdropped ORDER BY a.attnum
+            """
+        var result = Known(name: table, order: [], kinds: [:])
+        for try await (name, column, type, category) in try await connection.query(PostgresQuery(unsafeSQL: sql, binds: bindings),
+                                                                                  logger: DatabasePool.logger)
+            .decode((String, String, String, String).self) {
+            result.name = name
+            result.order.append(column)
+            result.kinds[column] = type == "json" || type == "jsonb" ? .json : (category == "A" ? .array : .unknown)
+        }
+        let found = result
+        known.withLockedValue { $0 = found }
+        return found
+    }
+}
+
+/// The database writers of one run, so that a queue can wait until what
+/// its batch produced is committed.
+final class WriterRegistry {
+    private var writers: [WeakWriter] = []
+
+    private struct WeakWriter { weak var writer: RowWriter? }
+
+    func add(_ writer: RowWriter) {
+        writers.removeAll { $0.writer == nil }
+        writers.append(WeakWriter(writer: writer))
+    }
+
+    /// Calls `action` once every writer has committed what it was given.
+    func settle(_ action: @escaping () -> Void) {
+        let live = writers.compactMap(\.writer)
+        guard !live.isEmpty else { return action() }
+        var remaining = live.count
+        for writer in live {
+            writer.settle {
+                remaining -= 1
+                if remaining == 0 { action() }
+            }
+        }
+    }
+}
