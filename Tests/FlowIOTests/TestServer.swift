@@ -76,6 +76,9 @@ final class TestServer: Sendable {
             case "/json": respond(context, .ok, #"{"name":"flow","items":[1,2,3]}"#, type: "application/json")
             case "/echo": respond(context, .ok, body, type: head.headers["content-type"].first ?? "text/plain")
             case "/malformed": respond(context, .ok, "{not json", type: "application/json")
+            case let p where p.hasPrefix("/discount/"):
+                // examples/orders.flow's discount service: ada gets 10%, anyone else none.
+                respond(context, .ok, #"{"percent": \#(p == "/discount/ada" ? 10 : 0)}"#, type: "application/json")
             case let p where p.hasPrefix("/status/"):
                 respond(context, HTTPResponseStatus(statusCode: Int(p.dropFirst(8)) ?? 500), "nope", type: "text/plain")
             case "/slow":

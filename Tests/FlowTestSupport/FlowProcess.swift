@@ -39,8 +39,8 @@ public enum FlowProcess {
     /// (seconds), a run still going then is killed and reported as
     /// `timedOut`, so a hang fails its test instead of stalling the suite.
     public static func run(_ arguments: [String], stdin: String? = nil, in directory: URL? = nil,
-                           binary: URL = defaultBinary, timeout: Double? = nil) throws -> Result {
-        let (process, out, err) = try start(arguments, stdin: stdin, in: directory, binary: binary)
+                           binary: URL = defaultBinary, timeout: Double? = nil, environment: [String: String] = [:]) throws -> Result {
+        let (process, out, err) = try start(arguments, stdin: stdin, in: directory, binary: binary, environment: environment)
         let killer = DispatchWorkItem { if process.isRunning { kill(process.processIdentifier, SIGKILL) } }
         if let timeout { DispatchQueue.global().asyncAfter(deadline: .now() + timeout, execute: killer) }
         let outData = out.fileHandleForReading.readDataToEndOfFile()
@@ -64,13 +64,14 @@ public enum FlowProcess {
     /// Starts `flow` without colour, writes `stdin` and closes it; the caller
     /// reads the output pipes and waits.
     public static func start(_ arguments: [String], stdin: String? = nil, in directory: URL? = nil,
-                             binary: URL = defaultBinary) throws -> (process: Process, out: Pipe, err: Pipe) {
+                             binary: URL = defaultBinary, environment extra: [String: String] = [:]) throws -> (process: Process, out: Pipe, err: Pipe) {
         let process = Process()
         process.executableURL = binary
         process.arguments = arguments
         if let directory { process.currentDirectoryURL = directory }
         var environment = ProcessInfo.processInfo.environment
         environment["NO_COLOR"] = "1"
+        environment.merge(extra) { $1 }
         process.environment = environment
         let out = Pipe(), err = Pipe(), input = Pipe()
         process.standardOutput = out
