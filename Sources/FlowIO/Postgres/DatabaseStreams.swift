@@ -399,6 +399,7 @@ enum ChannelListener {
             do {
                 let lease = try await DatabasePool.connect(to: address)
                 let connection = lease.connection
+                defer { connection.closeSoon() }
                 try await withTaskCancellationHandler {
                     try await connection.listen(on: channel) { notifications in
                         if everConnected { StandardStreams.err("flow: \(shown): listening again") }
@@ -411,7 +412,6 @@ enum ChannelListener {
                 } onCancel: {
                     connection.closeSoon()
                 }
-                connection.closeSoon()
             } catch {
                 reason = DatabaseFailure.describe(error, address: address)
                 if !everConnected && !Task.isCancelled {
