@@ -45,4 +45,20 @@ import Testing
         #expect(method.out.hasPrefix("stream.decode(type: Value, decoder: Value?) — "))
         #expect(method.out.contains("(from the json module)"))
     }
+
+    /// A module whose functions reach a server shows a typical call of
+    /// each, since no diagram can.
+    @Test func docCommandShowsTheDatabaseModuleWithExamples() throws {
+        let module = try flow(["doc", "pg"])
+        #expect(module.status == 0)
+        #expect(module.out.hasPrefix("pg: PostgreSQL"))
+        for name in ["query", "listen", "notify", "insert", "execute", "queue"] {
+            #expect(module.out.contains("  pg.\(name)("), "pg.\(name) is listed")
+        }
+        #expect(module.out.contains("      e.g. pg.query(\"SELECT id, total FROM orders WHERE total > $1\", [100])"))
+        let queue = try flow(["doc", "pg.queue"])
+        #expect(queue.status == 0)
+        #expect(queue.out.hasPrefix("pg.queue(String, batch: Int?, done: String?, every: Duration?, drain: Bool?, url: String?, Closure?) — "))
+        #expect(queue.out.contains("    e.g. pg.queue(\"jobs\", batch: 20) { job in http.post(job.url) }"))
+    }
 }

@@ -116,7 +116,7 @@ struct PostgresTests {
         // The connection drops: the listener says so and listens again.
         try TestDatabase.sql("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE query ILIKE 'LISTEN%\(channel)%'")
         #expect(waitFor {
-            if process.isRunning { try? TestDatabase.sql("NOTIFY \(channel), 'after'") }
+            if process.isRunning { _ = try? TestDatabase.sql("NOTIFY \(channel), 'after'") }
             return !process.isRunning
         })
         process.waitUntilExit()

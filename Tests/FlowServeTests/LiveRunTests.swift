@@ -39,7 +39,12 @@ import Testing
         let final = try #require(messages.last)
         #expect(final["running"] as? Bool == false)
         let printed = ((final["output"] as? String) ?? "").split(separator: "\n")
-        #expect(printed.count >= 3 && printed.prefix(3) == ["0", "10", "20"], "\(printed)")
+        // The ticks in order, ten apart. Not necessarily from the first: on
+        // a busy machine the stop can come so late that the page has kept
+        // only the last lines of the output.
+        let ticks = printed.compactMap { Int($0) }
+        #expect(ticks.count >= 3, "\(printed)")
+        #expect(zip(ticks, ticks.dropFirst()).allSatisfy { $1 == $0 + 10 }, "\(printed)")
         // Stopped, not ended: the lane is cut where it was cancelled.
         #expect((final["text"] as? String)?.contains("!") == true, "\(final["text"] ?? "")")
     }

@@ -1,0 +1,69 @@
+import Testing
+
+@testable import FlowIO
+import FlowRuntime
+
+/// Where a script's database is: URLs, and libpq's variables.
+@Suite struct DatabaseAddressTests {
+    @Test func aURLGivesEveryPart() throws {
+        let address = try DatabaseAddress.parse("postgres://ada:p%40ss@db.example.com:6543/shop?sslmode=require&connect_timeout=3")
+        #expect(address.user == "ada")
+        #expect(address.password == "p@ss")
+        #expect(address.host == "db.example.com")
+        #expect(address.port == 6543)
+        #expect(address.database == "shop")
+        #expect(address.tls == .require)
+        #expect(address.connectTimeout == .seconds(3))
+        // Messages never show the password.
+        #expect(address.shown == "postgres://ada@db.example.com:6543/shop")
+    }
+
+    @Test func anIPv6HostAndTheDefaults() throws {
+        let address = try DatabaseAddress.parse("postgresql://ada@[::1]/shop")
+        #expect(address.host == "::1")
+        #expect(address.port == 5432)
+        #expect(address.tls == .prefer)
+        #expect(address.permissionHost == "[::1]")
+        #expect(address.shown == "postgres://ada@[::1]:5432/shop")
+    }
+
+    @Test func badURLsSayWhatIsWrong() {
+        func message(_ url: String) -> String {
+            do { _ = try DatabaseAddress.parse(url); return "" } catch { return FlowError.wrap(error).message }
+        }
+        #expect(message("mysql://x/y").contains("a database URL starts with postgres://"))
+        #expect(message("postgres://h:99999/db").contains("is not a number from 1 to 65535"))
+        #expect(message("postgres://h/db?sslmode=always").contains("sslmode=always in the URL is not one of disable, prefer, require"))
+        #expect(message("postgres://h/db?colour=red").contains("sets colour, which flow does not know"))
+        #expect(message("postgres://a%zz@h/db").contains("broken %-escape"))
+    }
+
+    @Test func theEnvironmentAsLibpqReadsIt() throws {
+        let fromURL = try DatabaseAddress.fromEnvironment(["DATABASE_URL": "postgres://u@h:1/d", "PGHOST": "ignored"])
+        #expect(fromURL.host == "h" && fromURL.port == 1 && fromURL.database == "d")
+        let fromVariables = try DatabaseAddress.fromEnvironment([
+            "PGHOST": "10.0.0.5", "PGPORT": "5433", "PGUSER": "bob", "PGPASSWORD": "pw", "PGDATABASE": "sales", "PGSSLMODE": "disable",
+        ])
+        #expect(fromVariables.host == "10.0.0.5")
+        #expect(fromVariables.port == 5433)
+        #expect(fromVariables.user == "bob")
+        #expect(fromVariables.password == "pw")
+        #expect(fromVariables.database == "sales")
+        #expect(fromVariables.tls == .disable)
+        let defaults = try DatabaseAddress.fromEnvironment(["PGUSER": "carol"])
+        #expect(defaults.host == "localhost" && defaults.port == 5432)
+        #expect(defaults.shown == "postgres://carol@localhost:5432/carol")
+        #expect(throws: FlowError.self) { try DatabaseAddress.fromEnvironment(["PGHOST": "/var/run/postgresql"]) }
+        #expect(throws: FlowError.self) { try DatabaseAddress.fromEnvironment(["PGPORT": "many"]) }
+    }
+
+    @Test func valuesBecomeParametersTheServerCanRead() throws {
+        #expect(try DatabaseValues.parameter(.int(5)) == "5")
+        #expect(try DatabaseValues.parameter(.null) == nil)
+        #expect(try DatabaseValues.parameter(.bool(false)) == "false")
+        #expect(try DatabaseValues.parameter(.array([.string("a \"b\""), .int(2), .null])) == #"{"a \"b\"","2",NULL}"#)
+        #expect(try DatabaseValues.parameter(.string("x"), for: .json) == #""x""#)
+        #expect(try DatabaseValues.parameter(.array([.int(1)]), for: .json) == "[1]")
+        #expect(throws: FlowError.self) { try DatabaseValues.parameter(.stream(Observable.never())) }
+    }
+}
