@@ -27,11 +27,12 @@ pg.queue("bench_jobs", batch: 100, drain: true) { job in just((id: job.id, doubl
   .sink(pg.insert("bench_results"))
 FLOW
 
-echo "pg.queue: $rows rows, batches of 100, each result inserted in its batch's run"
+echo "pg.queue: $rows rows, batches of 100, each job's result committed before its batch is deleted"
 for workers in 1 2 4; do
-    psql -X -q -d "$DATABASE_URL" -c "DROP TABLE IF EXISTS bench_jobs, bench_results;
+    psql -X -q -d "$DATABASE_URL" -c "SET client_min_messages = warning; DROP TABLE IF EXISTS bench_jobs, bench_results;
         CREATE TABLE bench_jobs (id int PRIMARY KEY); CREATE TABLE bench_results (id int, doubled int);
-        INSERT INTO bench_jobs SELECT generate_series(1, $rows); VACUUM ANALYZE bench_jobs" >/dev/null
+        INSERT INTO bench_jobs SELECT generate_series(1, $rows)" >/dev/null
+    psql -X -q -d "$DATABASE_URL" -c "VACUUM ANALYZE bench_jobs" >/dev/null
     start=$(date +%s.%N)
     pids=()
     for _ in $(seq "$workers"); do "$flow" run "$script" & pids+=($!); done

@@ -81,6 +81,24 @@ struct PostgresTests {
         #expect(waitFor { (try? TestDatabase.sql(running)) == "0" })
     }
 
+    /// Ctrl-C stops the run at once, and the statement it was waiting for
+    /// is cancelled on the server before the process exits.
+    @Test func ctrlCCancelsTheRunningStatementOnTheServer() throws {
+        let marker = TestDatabase.uniqueName("interrupted")
+        let path = temporaryPath("pg-\(UUID().uuidString).flow")
+        try #"pg.query("SELECT pg_sleep(600), '\#(marker)'")"#.write(toFile: path, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let (process, out, err) = try FlowProcess.start(["run", path], environment: ["DATABASE_URL": url])
+        let running = "SELECT count(*) FROM pg_stat_activity WHERE query LIKE '%\(marker)%' AND state = 'active' AND pid <> pg_backend_pid()"
+        #expect(waitFor { (try? TestDatabase.sql(running)) == "1" })
+        kill(process.processIdentifier, SIGINT)
+        _ = out.fileHandleForReading.readDataToEndOfFile()
+        _ = err.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 130)
+        #expect(waitFor { (try? TestDatabase.sql(running)) == "0" })
+    }
+
     @Test func errorsAreLocatedAndSayWhatWentWrong() throws {
         let syntax = try flow(#"let rows = pg.query("SELECT 1 FORM nowhere")"# + "\nrows")
         #expect(syntax.status == 1)
@@ -94,6 +112,17 @@ struct PostgresTests {
         #expect(notARow.err.contains("pg.insert(\"anything\") writes records or dictionaries"), "\(notARow.err)")
         let conversion = try flow(#"pg.query("SELECT interval '1 day' AS span")"#)
         #expect(conversion.err.contains("cast it in the SQL, as in span::text"), "\(conversion.err)")
+    }
+
+    /// The test server offers TLS (a self-signed certificate): sslmode=require
+    /// encrypts without checking it.
+    @Test func aURLThatAsksForTLSGetsIt() throws {
+        let tls = url.replacingOccurrences(of: "sslmode=disable", with: "sslmode=require")
+        let result = try flow(#"pg.query("SELECT ssl FROM pg_stat_ssl WHERE pid = pg_backend_pid()", url: "\#(tls)")"#)
+        #expect(result.status == 0, "\(result.err)")
+        #expect(result.out == "(ssl: true)\n")
+        let plain = try flow(#"pg.query("SELECT ssl FROM pg_stat_ssl WHERE pid = pg_backend_pid()")"#)
+        #expect(plain.out == "(ssl: false)\n", "\(plain.err)")
     }
 
     @Test func theDatabaseHostIsNetworkAccessUnderPermissions() throws {

@@ -66,6 +66,8 @@ extension Environment {
     func subscribe(_ stream: Observable, at location: SourceLocation, handlers: Handlers) -> ScriptSubscriber {
         if tracesEverything { run.scheduler.tracer?.trace(stream) }
         let subscriber = ScriptSubscriber(handlers: handlers, location: location, environment: self)
+        // A sink that writes after the fact (a database's) can end its stream.
+        if let consumer = handlers.next?.streamConsumer { consumer.attach(to: subscriber) }
         run.track(subscriber)
         stream.subscribe(subscriber, on: run.scheduler)
         return subscriber
@@ -98,7 +100,6 @@ final class ScriptSubscriber: Function, Observer, RunningSubscription {
         self.environment = environment
         self.run = environment.run
         super.init(name: "subscription", parameterCount: 0)
-        handlers.next?.streamConsumer?.attach(to: self)
     }
 
     override func call(_ args: [Value]) throws -> Value {
