@@ -71,3 +71,45 @@ final class WritePressure: Sendable {
         }
     }
 }
+
+/// A stream that reaches a database: checks, at subscription, that the run
+/// is live and may reach the host, then starts with the database's pool.
+class DatabaseNode: Observable {
+    let database: DatabaseRun
+    let address: DatabaseAddress
+
+    init(name: String, database: DatabaseRun, address: DatabaseAddress, location: SourceLocation?) {
+        self.database = database
+        self.address = address
+        super.init(operatorName: name)
+        self.location = location
+    }
+
+    final override func subscribeCore(_ observer: Observer, on scheduler: Scheduler) {
+        let live: any LiveLoop
+        let pool: DatabasePool
+        do {
+            live = try DatabaseRun.liveLoop(scheduler, for: operatorName)
+            pool = try database.pool(for: address, by: operatorName)
+        } catch {
+            observer.onSubscribe(NopDisposable.shared)
+            return observer.onError(FlowError.wrap(error).located(at: location))
+        }
+        start(observer, live: live, pool: pool)
+    }
+
+    /// Subscribes `observer`, on the loop.
+    func start(_ observer: Observer, live: any LiveLoop, pool: DatabasePool) {
+        preconditionFailure("\(Self.self) starts its own streams")
+    }
+}
+
+extension Optional where Wrapped == any Disposable {
+    /// Disposes what is held, once: cleared first, since disposing may
+    /// call back here.
+    mutating func release() {
+        let held = self
+        self = nil
+        held?.dispose()
+    }
+}

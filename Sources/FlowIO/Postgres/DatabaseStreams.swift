@@ -141,7 +141,7 @@ enum QueryEvent: Sendable {
 /// `pg.query(sql, params)`: each row as a record, then completion. The
 /// statement runs on a connection of the pool; disposing the stream (or
 /// its timeout) cancels it on the server.
-final class QueryNode: Observable {
+final class QueryNode: DatabaseNode {
     struct Statement: Sendable {
         var sql: String
         var parameters: [String?]
@@ -150,28 +150,14 @@ final class QueryNode: Observable {
         var emitsRows = true
     }
 
-    let database: DatabaseRun
-    let address: DatabaseAddress
     let statement: Statement
 
     init(name: String, database: DatabaseRun, address: DatabaseAddress, statement: Statement, location: SourceLocation?) {
-        self.database = database
-        self.address = address
         self.statement = statement
-        super.init(operatorName: name)
-        self.location = location
+        super.init(name: name, database: database, address: address, location: location)
     }
 
-    override func subscribeCore(_ observer: Observer, on scheduler: Scheduler) {
-        let live: any LiveLoop
-        let pool: DatabasePool
-        do {
-            live = try DatabaseRun.liveLoop(scheduler, for: operatorName)
-            pool = try database.pool(for: address, by: operatorName)
-        } catch {
-            observer.onSubscribe(NopDisposable.shared)
-            return observer.onError(FlowError.wrap(error).located(at: location))
-        }
+    override func start(_ observer: Observer, live: any LiveLoop, pool: DatabasePool) {
         let run = QueryRun(observer: observer, name: operatorName, statement: statement, pool: pool,
                            pressure: database.pressure, location: location, live: live)
         observer.onSubscribe(run)
@@ -279,9 +265,7 @@ final class QueryRun: Disposable {
         isDone = true
         timer?.dispose()
         timer = nil
-        let held = hold
-        hold = nil
-        held?.dispose()
+        hold.release()
     }
 
     /// Stops reading, and cancels the statement on the server if it still
@@ -310,29 +294,15 @@ enum ListenEvent: Sendable {
 /// connection of its own; when it is lost, it says so on standard error
 /// and connects again (notifications sent meanwhile are not seen: a queue
 /// that must not miss work polls as well, as `pg.queue` does).
-final class ListenNode: Observable {
-    let database: DatabaseRun
-    let address: DatabaseAddress
+final class ListenNode: DatabaseNode {
     let channel: String
 
     init(database: DatabaseRun, address: DatabaseAddress, channel: String, location: SourceLocation?) {
-        self.database = database
-        self.address = address
         self.channel = channel
-        super.init(operatorName: "pg.listen")
-        self.location = location
+        super.init(name: "pg.listen", database: database, address: address, location: location)
     }
 
-    override func subscribeCore(_ observer: Observer, on scheduler: Scheduler) {
-        let live: any LiveLoop
-        let pool: DatabasePool
-        do {
-            live = try DatabaseRun.liveLoop(scheduler, for: operatorName)
-            pool = try database.pool(for: address, by: operatorName)
-        } catch {
-            observer.onSubscribe(NopDisposable.shared)
-            return observer.onError(FlowError.wrap(error).located(at: location))
-        }
+    override func start(_ observer: Observer, live: any LiveLoop, pool: DatabasePool) {
         let listening = Listening(observer: observer, location: location, live: live)
         observer.onSubscribe(listening)
         let deliver = live.makeCallback { [listening] (_: Bool) in listening.drain() }
@@ -377,9 +347,7 @@ final class Listening: Disposable {
         isDone = true
         handoff?.close()
         task?.cancel()
-        let held = hold
-        hold = nil
-        held?.dispose()
+        hold.release()
     }
 }
 

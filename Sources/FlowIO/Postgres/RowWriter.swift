@@ -171,9 +171,7 @@ final class RowWriter: Function, StreamConsumer {
         whenSettled = []
         for action in waiting { action() }
         if ending != nil || failure != nil {
-            let held = hold
-            hold = nil
-            held?.dispose()
+            hold.release()
         }
     }
 
@@ -230,7 +228,7 @@ final class RowWriter: Function, StreamConsumer {
                 do {
                     for statement in statements { try await connection.query(statement, logger: logger) }
                 } catch {
-                    try? await connection.query("ROLLBACK", logger: logger)
+                    _ = try? await connection.query("ROLLBACK", logger: logger)
                     throw error
                 }
                 guard control.commit() else {

@@ -18,7 +18,7 @@ import PostgresNIO
 /// When no row can be claimed, the worker waits for a notification on the
 /// channel named after the table (`NOTIFY orders`, or `pg.notify`), or
 /// `every` (5 s) at the longest; with `drain: true` it completes instead.
-final class QueueNode: Observable {
+final class QueueNode: DatabaseNode {
     struct Options: Sendable {
         var table: String
         var batch: Int
@@ -27,30 +27,16 @@ final class QueueNode: Observable {
         var drain: Bool
     }
 
-    let database: DatabaseRun
-    let address: DatabaseAddress
     let options: Options
     let handler: Function?
 
     init(database: DatabaseRun, address: DatabaseAddress, options: Options, handler: Function?, location: SourceLocation?) {
-        self.database = database
-        self.address = address
         self.options = options
         self.handler = handler
-        super.init(operatorName: "pg.queue")
-        self.location = location
+        super.init(name: "pg.queue", database: database, address: address, location: location)
     }
 
-    override func subscribeCore(_ observer: Observer, on scheduler: Scheduler) {
-        let live: any LiveLoop
-        let pool: DatabasePool
-        do {
-            live = try DatabaseRun.liveLoop(scheduler, for: operatorName)
-            pool = try database.pool(for: address, by: operatorName)
-        } catch {
-            observer.onSubscribe(NopDisposable.shared)
-            return observer.onError(FlowError.wrap(error).located(at: location))
-        }
+    override func start(_ observer: Observer, live: any LiveLoop, pool: DatabasePool) {
         let run = QueueRun(observer: observer, handler: handler, registry: live.runState(for: database) { WriterRegistry() },
                            location: location, live: live)
         observer.onSubscribe(run)
@@ -190,9 +176,7 @@ final class QueueRun: Disposable {
 
     private func finish() {
         isDone = true
-        let held = hold
-        hold = nil
-        held?.dispose()
+        hold.release()
     }
 
     func dispose() {
@@ -296,7 +280,7 @@ enum QueueWorker {
                     Task { if !(await handoff.push(.batch(rows, answer))) { answer.give(.rollback) } }
                 }
                 guard decision == .commit else {
-                    try? await connection.query("ROLLBACK", logger: logger)
+                    _ = try? await connection.query("ROLLBACK", logger: logger)
                     pool.giveBack(leased, reusable: true)
                     return
                 }
@@ -308,7 +292,7 @@ enum QueueWorker {
                 pool.giveBack(leased, reusable: true)
             } catch {
                 if let lease {
-                    if inTransaction { try? await lease.connection.query("ROLLBACK", logger: logger) }
+                    if inTransaction { _ = try? await lease.connection.query("ROLLBACK", logger: logger) }
                     pool.giveBack(lease, reusable: false)
                 }
                 if Task.isCancelled { return }
