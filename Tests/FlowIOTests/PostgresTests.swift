@@ -177,7 +177,7 @@ struct PostgresTests {
         let result = try flow(#"from([1, 2, 2]).map { (id: $0) }.sink(pg.insert("\#(table)"))"#)
         #expect(result.status == 1)
         #expect(result.err.contains("duplicate key value violates unique constraint"), "\(result.err)")
-        #expect(result.err.contains("the batch of 3 rows were rolled back, 0 rows were committed before it"), "\(result.err)")
+        #expect(result.err.contains("the batch of 3 rows was rolled back, 0 rows were committed before it"), "\(result.err)")
         #expect(try TestDatabase.sql("SELECT count(*) FROM \(table)") == "0")
     }
 
@@ -223,6 +223,20 @@ struct PostgresTests {
         #expect((0...100).contains(duplicates), "\(duplicates) rows handled twice")
         let others = Int(try TestDatabase.sql("SELECT count(DISTINCT worker) FROM \(handled) WHERE worker <> 'w1'")) ?? 0
         #expect(others >= 2)
+    }
+
+    /// A batch whose results the sink could not commit stays queued.
+    @Test func aQueueKeepsItsBatchWhenTheSinkFails() throws {
+        let jobs = TestDatabase.uniqueName("jobs"), results = TestDatabase.uniqueName("results")
+        try TestDatabase.sql("""
+            CREATE TABLE \(jobs) (id int PRIMARY KEY); CREATE TABLE \(results) (id int PRIMARY KEY);
+            INSERT INTO \(jobs) VALUES (1), (2)
+            """)
+        let result = try flow(#"pg.queue("\#(jobs)", drain: true) { job in just((id: 7)) }.sink(pg.insert("\#(results)"))"#)
+        #expect(result.status == 1)
+        #expect(result.err.contains("duplicate key value violates unique constraint"), "\(result.err)")
+        #expect(try TestDatabase.sql("SELECT count(*) FROM \(jobs)") == "2")
+        #expect(try TestDatabase.sql("SELECT count(*) FROM \(results)") == "0")
     }
 
     @Test func aQueueWaitsForNotificationsWhenEmpty() throws {

@@ -19,10 +19,17 @@ final class Handoff<Item: Sendable>: Sendable {
     private let window: Int
     private let scheduleDrain: @Sendable () -> Void
 
-    /// `scheduleDrain` asks the loop to call `take()` and then `delivered()`.
-    init(window: Int = 256, scheduleDrain: @escaping @Sendable () -> Void) {
+    /// `scheduleDrain` asks the loop to call `deliver(while:_:)`.
+    private init(window: Int, scheduleDrain: @escaping @Sendable () -> Void) {
         self.window = window
         self.scheduleDrain = scheduleDrain
+    }
+
+    /// A handoff whose items `drain` delivers on `live`'s loop (through
+    /// `deliver(while:_:)`).
+    static func onLoop(_ live: any LiveLoop, window: Int = 256, drain: @escaping () -> Void) -> Handoff {
+        let scheduled = live.makeCallback { (_: Bool) in drain() }
+        return Handoff(window: window) { scheduled(true) }
     }
 
     /// Hands one item over; false once the loop side has closed (the
@@ -49,8 +56,17 @@ final class Handoff<Item: Sendable>: Sendable {
         }
     }
 
-    /// On the loop: everything handed over so far.
-    func take() -> [Item] {
+    /// On the loop: each item handed over so far, while `isOpen`; then the
+    /// task may read on.
+    func deliver(while isOpen: () -> Bool, _ body: (Item) -> Void) {
+        for item in take() {
+            guard isOpen() else { break }
+            body(item)
+        }
+        delivered()
+    }
+
+    private func take() -> [Item] {
         state.withLockedValue { state in
             state.drainScheduled = false
             defer { state.items = [] }
@@ -58,8 +74,7 @@ final class Handoff<Item: Sendable>: Sendable {
         }
     }
 
-    /// On the loop, after the items taken were delivered: the task may read on.
-    func delivered() {
+    private func delivered() {
         let waiter = state.withLockedValue { state in
             defer { state.waiter = nil }
             return state.waiter
@@ -194,8 +209,7 @@ final class QueryRun: Disposable {
 
     func start() {
         hold = live.hold()
-        let deliver = live.makeCallback { [self] (_: Bool) in drain() }
-        let handoff = Handoff<QueryEvent> { deliver(true) }
+        let handoff = Handoff<QueryEvent>.onLoop(live) { [self] in drain() }
         self.handoff = handoff
         if let timeout = statement.timeout {
             timer = live.schedule(after: timeout) { [weak self] in
@@ -238,8 +252,7 @@ final class QueryRun: Disposable {
     }
 
     private func drain() {
-        for event in handoff.take() {
-            guard !isDone else { break }
+        handoff.deliver(while: { !isDone }) { event in
             switch event {
             case .row(let row):
                 do { observer.onNext(try DatabaseValues.row(row)) } catch {
@@ -252,7 +265,6 @@ final class QueryRun: Disposable {
                 fail("\(name): \(reason)")
             }
         }
-        handoff.delivered()
     }
 
     private func fail(_ message: String) {
@@ -305,8 +317,7 @@ final class ListenNode: DatabaseNode {
     override func start(_ observer: Observer, live: any LiveLoop, pool: DatabasePool) {
         let listening = Listening(observer: observer, location: location, live: live)
         observer.onSubscribe(listening)
-        let deliver = live.makeCallback { [listening] (_: Bool) in listening.drain() }
-        let handoff = Handoff<ListenEvent> { deliver(true) }
+        let handoff = Handoff<ListenEvent>.onLoop(live) { [listening] in listening.drain() }
         listening.handoff = handoff
         let channel = self.channel
         listening.task = Task { await ChannelListener.keepListening(to: channel, at: pool.address) { await handoff.push($0) } }
@@ -328,9 +339,7 @@ final class Listening: Disposable {
     }
 
     func drain() {
-        guard let handoff else { return }
-        for event in handoff.take() {
-            guard !isDone else { break }
+        handoff?.deliver(while: { !isDone }) { event in
             switch event {
             case .notification(let channel, let payload):
                 observer.onNext(.record(["channel": .string(channel), "payload": .string(payload)]))
@@ -339,7 +348,6 @@ final class Listening: Disposable {
                 observer.onError(FlowError("pg.listen: \(reason)", at: location))
             }
         }
-        handoff.delivered()
     }
 
     func dispose() {

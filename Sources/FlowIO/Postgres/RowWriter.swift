@@ -50,7 +50,7 @@ final class RowWriter: Function, StreamConsumer {
     private let columns = TableColumns()
     private var ending: StreamEnding?
     private var failure: FlowError?
-    private var whenSettled: [() -> Void] = []
+    private var whenSettled: [(Bool) -> Void] = []
 
     init(target: Target, database: DatabaseRun, address: DatabaseAddress, context: OperatorContext) throws {
         self.target = target
@@ -78,13 +78,17 @@ final class RowWriter: Function, StreamConsumer {
         }
         pending.append(try encode(value))
         database.pressure.add(1)
-        if pending.count >= Self.batchSize { flush() } else if timer == nil, inFlight == nil {
-            timer = live?.schedule(after: Self.batchDelay) { [weak self] in
-                self?.timer = nil
-                self?.flush()
-            }
-        }
+        if pending.count >= Self.batchSize { flush() } else if inFlight == nil { flushLater() }
         return .null
+    }
+
+    /// What arrived is sent within `batchDelay`, however few rows it is.
+    private func flushLater() {
+        guard timer == nil, let live else { return }
+        timer = live.schedule(after: Self.batchDelay) { [weak self] in
+            self?.timer = nil
+            self?.flush()
+        }
     }
 
     private func encode(_ value: Value) throws -> EncodedRow {
@@ -138,18 +142,13 @@ final class RowWriter: Function, StreamConsumer {
         case .committed:
             committed += rows
             let mustSend = pending.count >= Self.batchSize || ending == .completed || !whenSettled.isEmpty
-            if mustSend { flush() } else if !pending.isEmpty, timer == nil, let live {
-                timer = live.schedule(after: Self.batchDelay) { [weak self] in
-                    self?.timer = nil
-                    self?.flush()
-                }
-            }
+            if mustSend { flush() } else if !pending.isEmpty { flushLater() }
         case .rolledBack:
             break
         case .failed(let reason):
             database.pressure.remove(pending.count)
             pending = []
-            let error = FlowError("\(shown): \(reason); the batch of \(rows) \(rows == 1 ? "row was" : "rows were") rolled back, "
+            let error = FlowError("\(shown): \(reason); the batch of \(rows) \(rows == 1 ? "row" : "rows") was rolled back, "
                                   + "\(committedText) before it", at: location)
             failure = error
             if ending == nil {
@@ -169,15 +168,16 @@ final class RowWriter: Function, StreamConsumer {
         timer = nil
         let waiting = whenSettled
         whenSettled = []
-        for action in waiting { action() }
+        for action in waiting { action(failure == nil) }
         if ending != nil || failure != nil {
             hold.release()
         }
     }
 
-    /// Writes everything received so far now, then calls `action` (a queue
-    /// deletes its batch only after the results are committed).
-    func settle(_ action: @escaping () -> Void) {
+    /// Writes everything received so far now, then calls `action` with
+    /// whether all of it was committed (a queue deletes its batch only
+    /// after the results are).
+    func settle(_ action: @escaping (Bool) -> Void) {
         whenSettled.append(action)
         if inFlight == nil { flush() }
     }
@@ -363,15 +363,18 @@ final class WriterRegistry {
         writers.append(WeakWriter(writer: writer))
     }
 
-    /// Calls `action` once every writer has committed what it was given.
-    func settle(_ action: @escaping () -> Void) {
+    /// Calls `action` once every writer has written what it was given,
+    /// with whether all of it was committed.
+    func settle(_ action: @escaping (Bool) -> Void) {
         let live = writers.compactMap(\.writer)
-        guard !live.isEmpty else { return action() }
+        guard !live.isEmpty else { return action(true) }
         var remaining = live.count
+        var allCommitted = true
         for writer in live {
-            writer.settle {
+            writer.settle { committed in
                 remaining -= 1
-                if remaining == 0 { action() }
+                allCommitted = allCommitted && committed
+                if remaining == 0 { action(allCommitted) }
             }
         }
     }

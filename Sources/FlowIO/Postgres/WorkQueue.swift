@@ -40,8 +40,7 @@ final class QueueNode: DatabaseNode {
         let run = QueueRun(observer: observer, handler: handler, registry: live.runState(for: database) { WriterRegistry() },
                            location: location, live: live)
         observer.onSubscribe(run)
-        let deliver = live.makeCallback { [run] (_: Bool) in run.drain() }
-        let handoff = Handoff<QueueEvent> { deliver(true) }
+        let handoff = Handoff<QueueEvent>.onLoop(live) { [run] in run.drain() }
         run.handoff = handoff
         run.task = QueueWorker.spawn(options, pool: pool, handoff: handoff)
     }
@@ -102,9 +101,7 @@ final class QueueRun: Disposable {
     }
 
     func drain() {
-        guard let handoff else { return }
-        for event in handoff.take() {
-            guard !isDone else { break }
+        handoff?.deliver(while: { !isDone }) { event in
             switch event {
             case .batch(let rows, let answer): handle(rows, answer)
             case .end:
@@ -114,7 +111,6 @@ final class QueueRun: Disposable {
                 fail(FlowError("pg.queue: \(reason)", at: location))
             }
         }
-        handoff.delivered()
     }
 
     private func handle(_ rows: [PostgresRow], _ answer: BatchAnswer) {
@@ -161,8 +157,10 @@ final class QueueRun: Disposable {
     private func batchHandled() {
         guard !isDone else { return }
         inner = []
-        registry.settle { [weak self] in
+        registry.settle { [weak self] committed in
             guard let self, !self.isDone else { return }
+            // A sink that failed has said why; its rows' jobs stay queued.
+            guard committed else { return self.dispose() }
             self.answer?.give(.commit)
             self.answer = nil
         }

@@ -273,7 +273,6 @@ final class CallSiteContext: OperatorContext {
 
     override var output: (String) -> Void { environment.output }
     override var scheduler: Scheduler? { environment.run.scheduler }
-    override func note(_ text: String) { environment.note(text) }
 
     override func reportLate(_ error: FlowError) {
         environment.run.streamErrors.append(error)

@@ -216,9 +216,6 @@ open class OperatorContext {
     open var output: (String) -> Void { fixedOutput }
     /// The scheduler of the current run, for operators that act at once (`connect`).
     open var scheduler: Scheduler? { fixedScheduler }
-    /// Says what became of a consumer's output, after the fact (a
-    /// database sink's last commit): where the run's notes go.
-    open func note(_ text: String) { output(text) }
     /// An error found after the stream that caused it has ended (a
     /// database sink's last commit failed): reported as a stream error of
     /// the run, which then fails.
