@@ -20,6 +20,7 @@ extension Controller {
         CommandInfo(name: ":subs", argument: "", summary: "the subscriptions running"),
         CommandInfo(name: ":cancel", argument: "[N]", summary: "cancel subscription #N, or all of them"),
         CommandInfo(name: ":load", argument: "FILE", summary: "run a script's statements in this session"),
+        CommandInfo(name: ":dialect", argument: "[NAME]", summary: "follow RxSwift, Combine, RxJS or CwlSignal where they disagree (flow: the default)"),
         CommandInfo(name: ":reset", argument: "", summary: "forget every binding, cancel every subscription"),
         CommandInfo(name: ":quit", argument: "", summary: "leave (Ctrl-D does too)"),
     ]
@@ -37,6 +38,7 @@ extension Controller {
         case ":subs": subscriptions()
         case ":cancel": cancel(argument)
         case ":load": load(argument)
+        case ":dialect": dialect(argument)
         case ":reset": reset()
         case ":quit", ":q", ":exit": quit()
         default: unknown(name)
@@ -137,6 +139,18 @@ extension Controller {
         session.reset()
         forgetLastInput()
         screen.show("every binding forgotten")
+    }
+
+    private func dialect(_ name: String) {
+        guard !name.isEmpty else {
+            return screen.show("following \(session.dialect.rawValue) where the libraries disagree (:dialect NAME changes it: \(Dialect.names))")
+        }
+        guard let chosen = Dialect(name: name) else {
+            let hint = Suggestions.didYouMean(name, among: Dialect.allCases.map(\.rawValue)).map { "; " + $0 } ?? ""
+            return screen.showError("unknown dialect '\(name)'\(hint)\ndialects: \(Dialect.names)")
+        }
+        session.dialect = chosen
+        screen.show("following \(chosen.rawValue) where the libraries disagree")
     }
 
     private func unknown(_ name: String) {

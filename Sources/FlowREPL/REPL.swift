@@ -13,7 +13,9 @@ public enum REPL {
     /// Runs a session until `:quit`, Ctrl-D or two Ctrl-Cs (on a terminal),
     /// or until the end of standard input and of the streams still running.
     /// Returns false when a piped session showed an error.
-    public static func run(banner: String, access: Access) -> Bool {
+    /// With a `dialect`, the session starts in it (`:dialect` and an
+    /// `import` change it later).
+    public static func run(banner: String, access: Access, dialect: Dialect? = nil) -> Bool {
         let interactive = isatty(0) == 1
         // The session lives as long as the loop: its streams' callbacks only
         // refer to it weakly.
@@ -31,6 +33,7 @@ public enum REPL {
             let console = console(for: screen, on: scheduler.eventLoop, color: errorColor)
             let modules = Self.modules(access)
             let session = Session(scheduler: scheduler, console: console, modules: modules)
+            if let dialect { session.dialect = dialect }
             let controller = Controller(session: session, screen: screen, color: color, errorColor: errorColor, modules: modules)
             session.listener = controller
             // Read when the REPL starts: lanes fit the terminal it opened in.

@@ -121,9 +121,9 @@ enum Loader {
         }
     }
 
-    static func compile(_ file: SourceFile, access: Access, arguments: [String] = []) throws -> Program {
+    static func compile(_ file: SourceFile, access: Access, arguments: [String] = [], dialect: Dialect? = nil) throws -> Program {
         do {
-            return try Program(file: file, console: Output.console, arguments: arguments, modules: IOModules.all(access))
+            return try Program(file: file, console: Output.console, arguments: arguments, modules: IOModules.all(access), dialect: dialect)
         } catch let list as DiagnosticList {
             report(list)
             throw ExitCode(ExitStatus.invalidScript.rawValue)
@@ -237,6 +237,8 @@ struct Run: ParsableCommand {
 
     @OptionGroup var memory: MemoryOption
 
+    @OptionGroup var dialect: DialectOption
+
     @Argument(help: "The script to run; '-' or nothing (with a pipe) reads standard input.")
     var script: String?
 
@@ -260,7 +262,7 @@ struct Run: ParsableCommand {
     func run() throws {
         memory.apply()
         if startsREPL {
-            _ = REPL.run(banner: Flow.banner, access: Access(permissions.applied(to: .everything(command: "flow"))))
+            _ = REPL.run(banner: Flow.banner, access: Access(permissions.applied(to: .everything(command: "flow"))), dialect: dialect.dialect)
             return
         }
         // A bad --svg path is reported before the run, not after it.
@@ -271,7 +273,7 @@ struct Run: ParsableCommand {
         }
         let file = try Loader.load(script)
         let access = Access(permissions.applied(to: .everything(command: "flow run")))
-        let program = try Loader.compile(file, access: access, arguments: arguments)
+        let program = try Loader.compile(file, access: access, arguments: arguments, dialect: dialect.dialect)
         program.marblesForBindings = marbles
         program.tracesEverything = trace
         program.stopsOnInterrupt = true
@@ -358,9 +360,11 @@ struct Repl: ParsableCommand {
 
     @OptionGroup var memory: MemoryOption
 
+    @OptionGroup var dialect: DialectOption
+
     func run() throws {
         memory.apply()
         let access = Access(permissions.applied(to: .everything(command: "flow repl")))
-        if !REPL.run(banner: Flow.banner, access: access) { throw ExitCode(ExitStatus.failed.rawValue) }
+        if !REPL.run(banner: Flow.banner, access: access, dialect: dialect.dialect) { throw ExitCode(ExitStatus.failed.rawValue) }
     }
 }

@@ -27,6 +27,8 @@ struct Test: ParsableCommand {
 
     @OptionGroup var memory: MemoryOption
 
+    @OptionGroup var dialect: DialectOption
+
     func validate() throws {
         if paths.isEmpty { throw ValidationError("give the scripts or folders to test") }
     }
@@ -42,7 +44,8 @@ struct Test: ParsableCommand {
         let color = format == .text && output == nil && Output.colorOnStandardOutput
         let access = Access(permissions.applied(to: .everything(command: "flow test", standardInput: false)))
         for path in files {
-            let run = TestRunner.run(path, color: color, access: access, capture: format == .text ? nil : CapturedOutput())
+            let run = TestRunner.run(path, color: color, access: access, capture: format == .text ? nil : CapturedOutput(),
+                                     dialect: dialect.dialect)
             if !run.compiled { report.fileDidNotCompile(path) }
             report.add(run)
         }
@@ -96,7 +99,7 @@ enum TestRunner {
     /// With a `key`, the file is graded on the key's tests (`AnswerKey`),
     /// whose code never appears in the details.
     static func run(_ path: String, color: Bool, hidingActual: Bool = false, access: Access, capture: CapturedOutput? = nil,
-                    key: AnswerKey? = nil) -> FileRun {
+                    key: AnswerKey? = nil, dialect: Dialect? = nil) -> FileRun {
         let file: SourceFile, program: Program
         var graded: AnswerKey.Graded?
         do {
@@ -104,7 +107,8 @@ enum TestRunner {
             graded = key?.grading(own)
             file = graded?.file ?? own
             // A test block that does not compile fails alone.
-            program = try Program(file: file, console: capture?.console ?? Output.console, modules: IOModules.all(access), isolatingTests: true)
+            program = try Program(file: file, console: capture?.console ?? Output.console, modules: IOModules.all(access), isolatingTests: true,
+                                  dialect: dialect)
         } catch {
             let problems = (error as? DiagnosticList)?.diagnostics ?? [Diagnostic(FlowError.wrap(error).message, in: SourceFile(path: path, text: ""), at: Span(0, 0))]
             if key == nil, let list = error as? DiagnosticList { Loader.report(list) }

@@ -30,6 +30,27 @@ import FlowRuntime
         }
     }
 
+    /// Each dialect's file runs the points where the libraries disagree
+    /// under its import; flow.flow runs them without one.
+    static var dialects: [String] { flowFiles(in: testsDirectory.appendingPathComponent("Dialects")) }
+
+    @Test(arguments: dialects)
+    func everyDialectsTestBlockPasses(_ name: String) throws {
+        let path = testsDirectory.appendingPathComponent("Dialects").appendingPathComponent(name).path
+        let result = try runScript(try String(contentsOfFile: path, encoding: .utf8), path: "Dialects/" + name)
+        #expect(result.tests.count >= 4, "\(name) has too few test blocks")
+        for (test, outcome) in result.tests {
+            let failures = outcome.failures.map { "\($0.location.map { "\($0)" } ?? ""):\n\($0.message)" }
+            #expect(outcome.passed, "\(name) › \(test)\n\(failures.joined(separator: "\n"))\n\(outcome.errors)")
+        }
+    }
+
+    @Test func everyDialectHasItsFile() {
+        for dialect in Dialect.allCases {
+            #expect(Self.dialects.contains(dialect.rawValue.lowercased() + ".flow"), "no Dialects/\(dialect.rawValue.lowercased()).flow")
+        }
+    }
+
     /// Every operator, and every other library's spelling of it, is run by
     /// a test in its family's script.
     @Test func everyOperatorAndEverySpellingIsUsedByItsFamilysScript() throws {

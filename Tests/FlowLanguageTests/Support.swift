@@ -50,6 +50,7 @@ func runScript(_ source: String, path: String = "test.flow") throws -> (top: Pro
         (testsDirectory.appendingPathComponent("Diagnostics"), 10),
         (testsDirectory.appendingPathComponent("RuntimeErrors"), 5),
         (testsDirectory.appendingPathComponent("CrashCorpus"), 10),
+        (testsDirectory.appendingPathComponent("Dialects"), 4),
         (projectDirectory.appendingPathComponent("examples"), 5),
     ]
 

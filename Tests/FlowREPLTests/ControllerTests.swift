@@ -84,6 +84,20 @@ final class Harness {
         #expect(repl.enter(#"just("a")"#).out == "#2 +0ms  \"a\"\n#2 +0ms  completed")
     }
 
+    @Test func theDialectIsChosenByCommandOrImport() {
+        let repl = Harness()
+        #expect(repl.enter(":dialect").out.hasPrefix("following flow where the libraries disagree"))
+        repl.enter("cold(\"-t|\").withLatestFrom(just(\"x\"))")
+        #expect(repl.advance(by: 10).out == "#1 +1ms  (\"t\", \"x\")\n#1 +2ms  completed")
+        #expect(repl.enter(":dialect rxswift").out == "following RxSwift where the libraries disagree")
+        repl.enter("cold(\"-t|\").withLatestFrom(just(\"x\"))")
+        #expect(repl.advance(by: 10).out == "#2 +1ms  \"x\"\n#2 +2ms  completed")
+        repl.enter("import Combine")
+        #expect(repl.enter("Empty().first()").out == "#3 +0ms  finished")
+        #expect(repl.enter(":dialect Rx").err.contains("unknown dialect 'Rx'"))
+        #expect(repl.enter(":dialect").out.hasPrefix("following Combine"))
+    }
+
     @Test func aTimedStreamKeepsRunningAndPrintsOnTheClock() {
         let repl = Harness()
         #expect(repl.enter("interval(100ms).take(3)").out == "#1 running: :cancel 1 or Ctrl-C stops it")
@@ -321,7 +335,7 @@ final class Harness {
     @Test func unknownCommandsListTheKnownOnes() {
         let shown = Harness().enter(":hepl").err
         #expect(shown.hasPrefix("unknown command ':hepl'; did you mean ':help'?"))
-        #expect(shown.contains("commands: :help :doc :ops :marble :trace :graph :subs :cancel :load :reset :quit"))
+        #expect(shown.contains("commands: :help :doc :ops :marble :trace :graph :subs :cancel :load :dialect :reset :quit"))
     }
 
     @Test func helpListsEveryCommand() {

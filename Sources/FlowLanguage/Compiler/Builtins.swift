@@ -39,7 +39,7 @@ enum Builtins {
         languageFunctions.contains(name) || operatorTable.lookup(name).map { $0.form != .method } == true
     }
 
-    static var allNames: [String] { Array(languageFunctions) + operatorFunctions + ["args"] }
+    static var allNames: [String] { Array(languageFunctions) + operatorFunctions + ["args", "EMPTY", "NEVER"] }
 
     static var allMethods: [String] {
         operatorMethods + Array(subscribingMethods) + Array(CollectionHelpers.names) + ["toBe"]

@@ -429,8 +429,8 @@ extension Compiler {
                 return .function(env.subscribe(observable, at: location, handlers: handlers))
             }
         }
-        let roles = args.labels.map(Handlers.role(of:))
-        specialise { directSubscription(streamDirect, arguments, args, span, in: scope) }
+        let roles = args.labels.map { Handlers.role(of: $0, in: name, alone: args.labels.count == 1) }
+        specialise { directSubscription(name, streamDirect, arguments, args, span, in: scope) }
         return { frame in
             let observable = try located(location) { try stream(frame).asStream() }
             var handlers = Handlers()

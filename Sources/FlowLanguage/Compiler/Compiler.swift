@@ -14,6 +14,8 @@ final class Compiler {
     /// Namespaces of functions from the layers above (`file`, `json`).
     let modules: [String: BuiltinModule]
     private(set) var diagnostics: [Diagnostic] = []
+    /// The dialect this file's first library import chose, and where.
+    var importedDialect: (Dialect, Span)?
 
     init(file: SourceFile, environment: Environment) {
         self.file = file
@@ -319,6 +321,7 @@ final class Compiler {
             error("'\(name)' is a module: call one of its functions, as in \(name).\(module.functions.first?.name ?? "f")(...)", span)
             return { _ in .null }
         }
+        if let stream = SwiftVocabulary.streamConstant(name) { return { _ in stream } }
         if SwiftVocabulary.schedulerConstants.contains(name) {
             let scheduler = SwiftVocabulary.scheduler(name)
             return { _ in scheduler }

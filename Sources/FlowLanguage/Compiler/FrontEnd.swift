@@ -56,6 +56,7 @@ enum FrontEnd {
                 var parser = Parser(file: file)
                 let statements = parser.parseScript().statements
                 for (name, span) in parser.brokenBindings { _ = scope.declare(name, at: span) }
+                for (module, span) in parser.imports { compiler.imported(module, at: span) }
                 prologue = compiler.hoist(statements, in: scope)
                 for statement in statements { compileNext(statement) }
                 (parseDiagnostics, testPoints) = (parser.diagnostics, parser.testPoints)
@@ -70,6 +71,7 @@ enum FrontEnd {
                         switch item {
                         case .statement(let statement): compileNext(statement)
                         case .brokenBinding(let name, let span): _ = scope.declare(name, at: span)
+                        case .imported(let module, let span): compiler.imported(module, at: span)
                         }
                     }
                 }

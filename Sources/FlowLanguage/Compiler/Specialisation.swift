@@ -241,14 +241,14 @@ extension Compiler {
 
     /// `s.sink { }` / `s.subscribe(onNext:)` (labels checked by the frame compile).
     func directSubscription(
-        _ stream: DirectCode?, _ arguments: [CallArgument], _ args: CompiledArguments, _ span: Span, in scope: Scope
+        _ name: String, _ stream: DirectCode?, _ arguments: [CallArgument], _ args: CompiledArguments, _ span: Span, in scope: Scope
     ) -> DirectCode? {
         guard let stream else { return nil }
         let env = environment
         let location = self.location(span)
         if arguments.count == 1, case .outer(0, let slot)? = operand(arguments[0].value, in: scope) {
             // `s.sink(handler)` with a closure made outside: the handler is read in place.
-            let role = Handlers.role(of: arguments[0].label)
+            let role = Handlers.role(of: arguments[0].label, in: name, alone: true)
             let handlerLocation = self.location(arguments[0].value.span)
             return { a, b, f in
                 let observable = try located(location) { try stream(a, b, f).asStream() }
@@ -260,7 +260,7 @@ extension Compiler {
         var handlers: (Value, Value, Frame) throws -> Handlers = { _, _, _ in Handlers() }
         for (argument, code) in zip(arguments, args.writtenDirects) {
             guard let code else { return nil }
-            let role = Handlers.role(of: argument.label)
+            let role = Handlers.role(of: argument.label, in: name, alone: arguments.count == 1)
             let before = handlers
             let location = self.location(argument.value.span)
             handlers = { a, b, f in

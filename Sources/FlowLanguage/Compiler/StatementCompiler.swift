@@ -543,15 +543,15 @@ extension Compiler {
         case ("some", 1): return { value, frame in try !value.isNull && inner!(value, frame) }
         case ("some", 0): return { value, _ in !value.isNull }
         case ("none", 0): return { value, _ in value.isNull }
-        case ("finished", 0), ("completed", 0): return { value, _ in if case .event(.completed) = value { true } else { false } }
+        case ("finished", 0), ("completed", 0): return { value, _ in if case .event(.completed, _) = value { true } else { false } }
         case ("failure", 1), ("error", 1):
             return { value, frame in
-                guard case .event(.error(let e)) = value else { return false }
+                guard case .event(.error(let e), _) = value else { return false }
                 return try inner!(e.value, frame)
             }
         case ("next", 1), ("success", 1):
             return { value, frame in
-                guard case .event(.next(let v)) = value else { return false }
+                guard case .event(.next(let v), _) = value else { return false }
                 return try inner!(v, frame)
             }
         default:

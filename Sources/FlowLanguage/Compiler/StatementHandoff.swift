@@ -13,6 +13,8 @@ final class StatementHandoff: @unchecked Sendable {
         /// A `let` whose value did not parse: still declared, so its uses
         /// are not reported as unknown names as well.
         case brokenBinding(name: String, span: Span)
+        /// An `import`, which may choose the dialect.
+        case imported(module: String, span: Span)
     }
 
     private let lock = ConditionLock(value: false)
@@ -38,20 +40,22 @@ final class StatementHandoff: @unchecked Sendable {
     func parse(_ file: SourceFile) {
         var parser = Parser(file: file)
         var pending: [Item] = []
-        var brokenSeen = 0
-        func handOverBrokenBindings() {
+        var brokenSeen = 0, importsSeen = 0
+        func handOverWhatWasNoted() {
             for (name, span) in parser.brokenBindings.dropFirst(brokenSeen) { pending.append(.brokenBinding(name: name, span: span)) }
             brokenSeen = parser.brokenBindings.count
+            for (module, span) in parser.imports.dropFirst(importsSeen) { pending.append(.imported(module: module, span: span)) }
+            importsSeen = parser.imports.count
         }
         while let statement = parser.nextTopLevelStatement() {
-            handOverBrokenBindings()
+            handOverWhatWasNoted()
             pending.append(.statement(statement))
             if pending.count >= Self.batch {
                 put(pending, last: false)
                 pending.removeAll(keepingCapacity: true)
             }
         }
-        handOverBrokenBindings()
+        handOverWhatWasNoted()
         diagnostics = parser.diagnostics
         testPoints = parser.testPoints
         put(pending, last: true)

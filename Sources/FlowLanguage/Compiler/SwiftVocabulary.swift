@@ -23,6 +23,16 @@ enum SwiftVocabulary {
         "OperationQueueScheduler", "DispatchQueue", "OperationQueue",
     ]
 
+    /// RxJS's stream constants, `EMPTY` and `NEVER`: a stream is an
+    /// immutable description, so one serves every use.
+    static func streamConstant(_ name: String) -> Value? {
+        switch name {
+        case "EMPTY": .stream(.empty())
+        case "NEVER": .stream(.never())
+        default: nil
+        }
+    }
+
     /// RxJS's scheduler constants.
     static let schedulerConstants: Set<String> = ["asyncScheduler", "asapScheduler", "queueScheduler", "animationFrameScheduler"]
 
@@ -80,7 +90,9 @@ enum SwiftVocabulary {
 
     static func constant(_ name: String) -> Value? {
         switch name {
-        case "finished", "completed": .event(.completed)
+        // Each prints as it was written: `.finished` is Combine's.
+        case "finished": .event(.completed, .combine)
+        case "completed": .event(.completed)
         case "none": .null
         case "unlimited": .int(Int.max)
         case "main": scheduler(".main")
@@ -103,7 +115,8 @@ enum SwiftVocabulary {
         case "microseconds": return try duration(TimeSpan(nanoseconds: 1000))
         case "milliseconds": return try duration(.milliseconds(Int64(1)))
         case "seconds": return try duration(.seconds(1))
-        case "failure", "error": return .event(.error(FlowError(value)))
+        case "failure": return .event(.error(FlowError(value)), .combine)
+        case "error": return .event(.error(FlowError(value)))
         case "success", "next": return .event(.next(value))
         default: return value
         }

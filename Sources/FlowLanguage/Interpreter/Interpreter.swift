@@ -23,9 +23,14 @@ public final class Program {
     /// Parses and compiles; throws every diagnostic at once. With
     /// `isolatingTests` (`flow test`), errors inside a test block fail that
     /// test alone (`problems(ofTest:)`) and only the others are thrown.
+    /// With a `dialect`, the script follows it whatever its imports say.
     public init(file: SourceFile, console: Console, arguments: [String] = [], modules: [BuiltinModule] = [],
-                isolatingTests: Bool = false) throws {
+                isolatingTests: Bool = false, dialect: Dialect? = nil) throws {
         let env = Environment(file: file, output: console.out, run: .virtual(name: file.path), arguments: arguments, modules: modules)
+        if let dialect {
+            env.dialect = dialect
+            env.dialectIsChosen = true
+        }
         let scope = Scope(kind: .script, parent: nil)
         let compiled = try FrontEnd.compile(file, in: scope, environment: env, isolatingTests: isolatingTests)
         self.warnings = compiled.warnings
@@ -46,6 +51,8 @@ public final class Program {
     }
 
     public var testNames: [String] { tests.map(\.name) }
+    /// Whose semantics the script follows: `--dialect`'s, its import's, or flow's.
+    public var dialect: Dialect { environment.dialect }
 
     /// Compiles a script for its diagnostics alone (`flow check`): what
     /// `init` would throw is thrown, and its warnings are returned. No code

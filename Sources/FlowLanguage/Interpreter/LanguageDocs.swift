@@ -74,6 +74,20 @@ extension OperatorDocs {
               let s = cold("-1-2-3|")
               marbles(title: "map doubles each value", s, s.map { $0 * 2 })
             """,
+        "EMPTY": """
+            EMPTY → Stream
+              RxJS's constant for a stream that completes at once: `empty()` as a value.
+            example:
+              expect(EMPTY).toBe("|")
+              expect(merge(EMPTY, cold("-a|"))).toBe("-a|")
+            """,
+        "NEVER": """
+            NEVER → Stream
+              RxJS's constant for a stream that never emits nor ends: `never()` as a value.
+            example:
+              expect(cold("-a|").takeUntil(NEVER)).toBe("-a|")
+              expect(race(NEVER, cold("--b|"))).toBe("--b|")
+            """,
         "time": """
             time(marbles) → Duration
               The frame of the first event in a marble string, as a duration: a subscription or a

@@ -18,7 +18,7 @@ public enum OperatorDocs {
 
     /// The example's output (its lanes, and anything it prints), or the
     /// problem that kept it from running.
-    public static func diagram(for spec: OperatorSpec) -> String {
+    public static func diagram(for spec: OperatorSpec, dialect: Dialect = .flow) -> String {
         guard let example = spec.example else { return "(no example)" }
         final class Lines: @unchecked Sendable {
             // Filled by the run on this thread, read after it.
@@ -27,7 +27,7 @@ public enum OperatorDocs {
         let lines = Lines()
         let console = Console(out: { lines.out.append($0) }, err: { lines.out.append("error: " + $0) }, color: false)
         do {
-            let program = try Program(file: SourceFile(path: "example of \(spec.name)", text: example), console: console)
+            let program = try Program(file: SourceFile(path: "example of \(spec.name)", text: example), console: console, dialect: dialect)
             _ = program.run(on: .virtual)
         } catch let list as DiagnosticList {
             return list.diagnostics.map(\.description).joined(separator: "\n")
@@ -35,6 +35,28 @@ public enum OperatorDocs {
             return "error: \(error)"
         }
         return lines.out.joined(separator: "\n")
+    }
+
+    /// The example's diagram under every dialect, those that draw the same
+    /// lanes together, flow's group first: one group when the libraries
+    /// agree on the example.
+    public static func diagramsByDialect(for spec: OperatorSpec) -> [(dialects: [Dialect], diagram: String)] {
+        var groups: [(dialects: [Dialect], diagram: String)] = []
+        for dialect in Dialect.allCases {
+            let drawn = diagram(for: spec, dialect: dialect)
+            if let i = groups.firstIndex(where: { $0.diagram == drawn }) {
+                groups[i].dialects.append(dialect)
+            } else {
+                groups.append(([dialect], drawn))
+            }
+        }
+        return groups
+    }
+
+    /// "flow, RxJS" for a group's heading: flow's own choice is named as
+    /// the default it is.
+    static func heading(_ dialects: [Dialect]) -> String {
+        dialects.map { $0 == .flow ? "flow (no import)" : "import " + $0.rawValue }.joined(separator: ", ")
     }
 
     /// The example's diagrams as one SVG document.
@@ -51,8 +73,13 @@ public enum OperatorDocs {
         if let example = spec.example {
             lines.append("")
             lines += example.split(separator: "\n", omittingEmptySubsequences: false).map { "  " + $0 }
-            lines.append("")
-            lines += diagram(for: spec).split(separator: "\n", omittingEmptySubsequences: false).map { "  " + $0 }
+            let groups = diagramsByDialect(for: spec)
+            for group in groups {
+                lines.append("")
+                if groups.count > 1 { lines.append("  " + heading(group.dialects) + ":") }
+                let indent = groups.count > 1 ? "    " : "  "
+                lines += group.diagram.split(separator: "\n", omittingEmptySubsequences: false).map { indent + $0 }
+            }
         }
         return lines.joined(separator: "\n")
     }
@@ -138,7 +165,12 @@ public enum OperatorDocs {
                 out += "\n"
                 if let differences = spec.differences { out += "\nAcross libraries: \(differences)\n" }
                 if let example = spec.example {
-                    out += "\n```\n\(example)\n```\n\n```\n\(diagram(for: spec))\n```\n"
+                    out += "\n```\n\(example)\n```\n"
+                    let groups = diagramsByDialect(for: spec)
+                    for group in groups {
+                        if groups.count > 1 { out += "\n" + heading(group.dialects) + ":\n" }
+                        out += "\n```\n\(group.diagram)\n```\n"
+                    }
                 }
             }
         }

@@ -216,6 +216,11 @@ public final class Environment {
     /// exact lanes in virtual time, which `flow run` then uses.
     var playsMarbles = false
     var needsLiveClock = false
+    /// Whose semantics operators follow where the libraries disagree: the
+    /// script's `import`, unless `--dialect` or `:dialect` chose.
+    var dialect: Dialect = .flow
+    /// Set by `--dialect` and `:dialect`: an `import` then chooses nothing.
+    var dialectIsChosen = false
     /// The modules the script calls (`file`, `http`, …).
     var usedModules: Set<String> = []
     /// On the live clock, with lanes to draw: each stream a top-level
@@ -273,6 +278,7 @@ final class CallSiteContext: OperatorContext {
 
     override var output: (String) -> Void { environment.output }
     override var scheduler: Scheduler? { environment.run.scheduler }
+    override var dialect: Dialect { environment.dialect }
 
     override func reportLate(_ error: FlowError) {
         environment.run.streamErrors.append(error)

@@ -56,6 +56,13 @@ public final class Session {
     /// Jobs stopped that way, for the interrupt to report.
     private var stoppedByRequest: [Job] = []
 
+    /// Whose semantics the session follows where the libraries disagree:
+    /// `:dialect` sets it, and so does an `import RxSwift` typed later.
+    public var dialect: Dialect {
+        get { environment.dialect }
+        set { environment.dialect = newValue }
+    }
+
     public init(scheduler: Scheduler, console: Console, modules: [BuiltinModule] = []) {
         self.scheduler = scheduler
         self.console = console
@@ -158,7 +165,7 @@ public final class Session {
             return .null
         }
         handlers.completion = Function.unary(name: "job \(job.id)") { [weak self, job] event in
-            if case .event(let event) = event { self?.deliver(event, of: job) }
+            if case .event(let event, _) = event { self?.deliver(event, of: job) }
             return .null
         }
         environment.subscribe(stream, at: location, handlers: handlers)

@@ -10,8 +10,13 @@ struct Handlers {
     /// RxSwift's `onDisposed`: called once the subscription has ended, by
     /// completion, error or cancellation.
     var disposed: Function?
+    /// `subscribe { event in }`'s one closure: under import RxSwift it
+    /// gets every event (`next(v)`, `error(e)`, `completed`), as RxSwift's
+    /// `subscribe(_ on:)` does; in the other dialects each value, as
+    /// RxJS's `subscribe(next)` does.
+    var events: Function?
 
-    enum Role { case next, error, completed, completion, disposed }
+    enum Role { case next, error, completed, completion, disposed, events }
 
     mutating func set(_ role: Role, _ function: Function) {
         switch role {
@@ -20,18 +25,37 @@ struct Handlers {
         case .completed: completed = function
         case .completion: completion = function
         case .disposed: disposed = function
+        case .events: events = function
         }
     }
 
-    /// The handler each label of a subscribing call sets.
-    static func role(of label: String?) -> Role {
+    /// The handler each label of a subscribing call sets; `alone` says
+    /// whether it is the call's only argument.
+    static func role(of label: String?, in call: String, alone: Bool) -> Role {
         switch label {
         case "onError": .error
         case "onCompleted": .completed
         case "receiveCompletion": .completion
         case "onDisposed": .disposed
+        case nil where call == "subscribe" && alone: .events
         default: .next
         }
+    }
+
+    /// The handlers as the dialect reads them: `events` becomes handlers
+    /// of values, errors and completion.
+    func resolved(for dialect: Dialect) -> Handlers {
+        guard let events else { return self }
+        var handlers = self
+        handlers.events = nil
+        guard dialect == .rxSwift else {
+            handlers.next = events
+            return handlers
+        }
+        handlers.next = Function.unary(name: "subscribe") { try events.call(.event(.next($0))) }
+        handlers.error = Function.unary(name: "subscribe") { try events.call(.event(.error(FlowError($0)))) }
+        handlers.completed = Function.variadic(name: "subscribe") { _ in try events.call(.event(.completed)) }
+        return handlers
     }
 }
 
@@ -65,7 +89,7 @@ extension Environment {
     @discardableResult
     func subscribe(_ stream: Observable, at location: SourceLocation, handlers: Handlers) -> ScriptSubscriber {
         if tracesEverything { run.scheduler.tracer?.trace(stream) }
-        let subscriber = ScriptSubscriber(handlers: handlers, location: location, environment: self)
+        let subscriber = ScriptSubscriber(handlers: handlers.resolved(for: dialect), location: location, environment: self)
         // A sink that writes after the fact (a database's) can end its stream.
         if let consumer = handlers.next?.streamConsumer { consumer.attach(to: subscriber) }
         run.track(subscriber)
@@ -130,7 +154,7 @@ final class ScriptSubscriber: Function, Observer, RunningSubscription {
                 _ = try handler.call(error.value)
             } else if let completion = handlers.completion {
                 for note in notes { environment.note(note) }
-                _ = try completion.call(.event(.error(error)))
+                _ = try completion.call(.event(.error(error), environment.dialect.completionSpelling))
             } else {
                 report(notes.isEmpty ? error : FlowError(([error.message] + notes).joined(separator: "; "), at: error.location))
             }
@@ -146,7 +170,7 @@ final class ScriptSubscriber: Function, Observer, RunningSubscription {
         defer { callDisposed() }
         do {
             _ = try handlers.completed?.call([])
-            _ = try handlers.completion?.call(.event(.completed))
+            _ = try handlers.completion?.call(.event(.completed, environment.dialect.completionSpelling))
         } catch {
             report(FlowError.wrap(error))
         }

@@ -28,6 +28,8 @@ public struct Parser {
     /// Names of `let`s whose value failed to parse: still declared, so
     /// their uses do not cascade into "unknown name" errors.
     public internal(set) var brokenBindings: [(name: String, span: Span)] = []
+    /// The modules `import` lines name, in order, with where each is named.
+    public internal(set) var imports: [(module: String, span: Span)] = []
     /// `test "name" (points: 2) { }`: a test's weight when a class is
     /// graded, by where its `test` keyword starts.
     public internal(set) var testPoints: [Int: Int] = [:]
@@ -233,9 +235,9 @@ public struct Parser {
     }
 
     /// `import Combine`, `import RxSwift`, `import struct Foundation.Date`:
-    /// accepted and ignored at the top level, so pasted Swift starts as
-    /// written (flow has every operator built in). Returns whether it
-    /// skipped one.
+    /// accepted at the top level, so pasted Swift starts as written (flow
+    /// has every operator built in). The module is noted in `imports`, as
+    /// it may choose a dialect. Returns whether it read one.
     mutating func skipImport(context: Context) throws -> Bool {
         // `import` used as a name (`import.x`, `import(1)`) is left to the
         // compiler, which reports it.
@@ -246,11 +248,11 @@ public struct Parser {
             throw fail("import goes at the top of a script", at: importToken.span, help: "flow has every operator built in; remove it")
         }
         if let kind = peek().labelText, Self.importKinds.contains(kind) { advance() }
-        guard peek().labelText != nil else {
+        guard let module = peek().labelText else {
             let atEnd = peek().kind.isNewline || peek().kind.isEnd
             throw fail("expected a module name after 'import'", at: atEnd ? importToken.span : peek().span)
         }
-        advance()
+        imports.append((module, advance().span))
         while check("."), tokens[index + 1].labelText != nil {
             advance()
             advance()

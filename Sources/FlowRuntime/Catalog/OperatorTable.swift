@@ -203,14 +203,20 @@ public struct Signature: Sendable {
 open class OperatorContext {
     private let fixedOutput: (String) -> Void
     private let fixedScheduler: Scheduler?
+    private let fixedDialect: Dialect
     /// The call's place in the script, attached to errors the call raises.
     public let location: SourceLocation?
 
-    public init(output: @escaping (String) -> Void, scheduler: Scheduler? = nil, location: SourceLocation? = nil) {
+    public init(output: @escaping (String) -> Void, scheduler: Scheduler? = nil, location: SourceLocation? = nil,
+                dialect: Dialect = .flow) {
         self.fixedOutput = output
         self.fixedScheduler = scheduler
         self.location = location
+        self.fixedDialect = dialect
     }
+
+    /// Whose semantics the run follows where the libraries disagree.
+    open var dialect: Dialect { fixedDialect }
 
     /// Where `print` writes its lines.
     open var output: (String) -> Void { fixedOutput }

@@ -59,4 +59,10 @@ public enum Event {
         if case .next = self { return false }
         return true
     }
+
+    /// How an event prints: RxSwift's `completed` and `error(e)`, or
+    /// Combine's `Subscribers.Completion`, `finished` and `failure(e)`.
+    public enum Spelling: Sendable {
+        case reactiveX, combine
+    }
 }

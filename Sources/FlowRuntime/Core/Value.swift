@@ -16,7 +16,9 @@ public enum Value {
     indirect case tuple(Tuple)
     case function(Function)
     case stream(Observable)
-    indirect case event(Event)
+    /// An event as a value (`materialize`, a completion handler's
+    /// argument), with how it prints.
+    indirect case event(Event, Event.Spelling = .reactiveX)
 }
 
 /// What makes a tuple a value of a declared type: the type's name and,

@@ -28,7 +28,7 @@ extension Value: Hashable {
             return true
         case let (.function(a), .function(b)): return a === b
         case let (.stream(a), .stream(b)): return a === b
-        case let (.event(a), .event(b)):
+        case let (.event(a, _), .event(b, _)):
             switch (a, b) {
             case let (.next(x), .next(y)): return x == y
             case let (.error(x), .error(y)): return x.value == y.value
@@ -59,7 +59,7 @@ extension Value: Hashable {
             hasher.combine(sum)
         case .function(let f): hasher.combine(ObjectIdentifier(f))
         case .stream(let s): hasher.combine(ObjectIdentifier(s))
-        case .event(let e):
+        case .event(let e, _):
             switch e {
             case .next(let v): hasher.combine(1); hasher.combine(v)
             case .error(let err): hasher.combine(2); hasher.combine(err.value)

@@ -37,7 +37,7 @@ extension Value: CustomStringConvertible {
         // A stream an operator made and named (a `groupBy` group, a
         // `window`) prints by its name; one a script wrote, by its kind.
         case .stream(let s): return s.location == nil && s.label != nil ? "<\(s.displayName)>" : "<stream \(s.operatorName)>"
-        case .event(let e): return Self.format(e)
+        case .event(let e, let spelling): return Self.format(e, spelling)
         }
     }
 
@@ -47,11 +47,13 @@ extension Value: CustomStringConvertible {
         return "\(d)"
     }
 
-    static func format(_ event: Event) -> String {
-        switch event {
-        case .next(let v): return "next(\(v.literal))"
-        case .error(let e): return "error(\(e.value.literal))"
-        case .completed: return "completed"
+    static func format(_ event: Event, _ spelling: Event.Spelling = .reactiveX) -> String {
+        switch (event, spelling) {
+        case (.next(let v), _): return "next(\(v.literal))"
+        case (.error(let e), .reactiveX): return "error(\(e.value.literal))"
+        case (.error(let e), .combine): return "failure(\(e.value.literal))"
+        case (.completed, .reactiveX): return "completed"
+        case (.completed, .combine): return "finished"
         }
     }
 

@@ -16,7 +16,7 @@ extension Value {
             if name == "keys" { return .array(Array(d.keys)) }
             if name == "values" { return .array(Array(d.values)) }
             return .null
-        case .event(let e):
+        case .event(let e, _):
             switch (name, e) {
             case ("kind", .next): return "next"
             case ("kind", .error): return "error"

@@ -58,3 +58,38 @@ class CombiningSink: Sink, InnerHost {
         for inner in all { inner.dispose() }
     }
 }
+
+/// What a combining operator emits when no closure is given: flow's and
+/// Combine's tuple, or the array RxJS emits (and RxSwift's forms that take
+/// a collection of sources).
+public enum CombinedShape: Sendable {
+    case tuple, array
+
+    /// The shape for a call in `dialect`; `givenAsArray` says whether the
+    /// sources came as one array (`combineLatest([a, b])`).
+    static func of(_ dialect: Dialect, givenAsArray: Bool) -> CombinedShape {
+        switch dialect {
+        case .rxJS: .array
+        case .rxSwift where givenAsArray: .array
+        default: .tuple
+        }
+    }
+
+    /// The closure that makes this shape, where it is not the default tuple.
+    var combine: Function? {
+        switch self {
+        case .tuple: nil
+        case .array: ClosureFunction(name: "array", parameterCount: nil, unary: { .array([$0]) },
+                                     binary: { .array([$0, $1]) }, variadic: { .array($0) })
+        }
+    }
+}
+
+extension Arguments {
+    /// The closure combining values for parameter `i`, or the dialect's
+    /// shape for the sources of parameter `sources` when none is given.
+    func combine(_ i: Int, sources: Int) throws -> Function? {
+        if let given = try optionalFunction(i) { return given }
+        return CombinedShape.of(context.dialect, givenAsArray: all(sources).contains(where: \.isArray)).combine
+    }
+}

@@ -1,15 +1,38 @@
+import Collections
+
 extension OperatorSpec {
     static let forkJoin = OperatorSpec("forkJoin", .combining, .function,
         "when every stream has completed, one tuple of their last values (or the closure applied to them); completes without a value if one ends empty (RxJS)", [
         Signature([variadic("sources", .stream), optionalArg("combine", .function)]) {
-            .stream(.forkJoin(try $0.streams(0), combine: try $0.optionalFunction(1)))
+            .stream(.forkJoin(try $0.streams(0), combine: try $0.combine(1, sources: 0)))
+        },
+        // RxJS's `forkJoin({ a, b })`: a dictionary of the last values by key.
+        Signature([arg("sources", .value)]) { args in
+            guard case .dictionary(let named) = args.value(0)! else {
+                let v = args.value(0)!
+                throw FlowError("forkJoin takes streams, an array of streams or a dictionary of streams, got \(v.typeName) \(v.literal)",
+                                at: args.context.location)
+            }
+            let keys = Array(named.keys)
+            let streams = try named.values.map { stream in
+                do { return try stream.asStream() } catch {
+                    throw FlowError("forkJoin: every value of the dictionary must be a stream, got \(stream.typeName) \(stream.literal)",
+                                    at: args.context.location)
+                }
+            }
+            let byKey = Function.variadic(name: "forkJoin") { values in
+                var result = OrderedDictionary<Value, Value>()
+                for (key, value) in Swift.zip(keys, values) { result[key] = value }
+                return .dictionary(result)
+            }
+            return .stream(.forkJoin(streams, combine: byKey))
         },
     ], example: #"""
             let a = cold("-a--b|")
             let b = cold("--1|")
-            marbles(a, b, forkJoin(a, b))
+            marbles(a, b, forkJoin(a, b), forkJoin(["first": a, "second": b]))
             """#,
-        differences: "RxJS only. A tuple of the last values (RxJS: an array). Combine's nearest is `Publishers.Zip` of `last()`s; RxSwift's is `Observable.zip` of `takeLast(1)`s.")
+        differences: "RxJS only. A tuple of the last values (RxJS: an array, under `import RxJS` too); given a dictionary of streams, a dictionary of their last values, as RxJS's `forkJoin({ a, b })`. Combine's nearest is `Publishers.Zip` of `last()`s; RxSwift's is `Observable.zip` of `takeLast(1)`s.")
 }
 
 extension Observable {

@@ -6,8 +6,9 @@ extension OperatorSpec {
             let other = cold("--1----2|")
             marbles(source, other, source.withLatestFrom(other) { "\($0)\($1)" })
             """#,
-        differences: "Without a closure, flow emits a tuple of the value and the latest others, as RxJS does with an array; RxSwift's `withLatestFrom(other)` emits only the other's value: write `withLatestFrom(other) { $1 }` for that.") {
-        $0.withLatestFrom(try $1.streams(0), combine: try $1.optionalFunction(1))
+        differences: "Without a closure, flow emits a tuple of the value and the latest others; RxJS emits them as an array, and RxSwift's and CwlSignal's `withLatestFrom(other)` emit only the other's value (`import RxJS`, `import RxSwift`, or in any dialect `withLatestFrom(other) { $1 }`). CwlSignal's also ends when the other stream ends. Combine has no such operator.") {
+        $0.withLatestFrom(try $1.streams(0), combine: try $1.optionalFunction(1) ?? .withLatestFromResult(in: $1.context.dialect),
+                          endsWithOthers: $1.context.dialect == .cwlSignal)
     }
 }
 
@@ -15,9 +16,10 @@ extension Observable {
     /// On each value, a tuple of it and the latest value of each of
     /// `others` (or `combine` applied to them); dropped until every other
     /// stream has a value. Completes with the source; others' errors end it.
-    public func withLatestFrom(_ others: [Observable], combine: Function? = nil) -> Observable {
+    /// With `endsWithOthers` (CwlSignal's), an other stream's completion ends it too.
+    public func withLatestFrom(_ others: [Observable], combine: Function? = nil, endsWithOthers: Bool = false) -> Observable {
         ClosureNode("withLatestFrom", inputs: [self] + others) { observer, scheduler, inputs in
-            WithLatestFromSink(observer, scheduler: scheduler, others: inputs.count - 1, combine: combine)
+            WithLatestFromSink(observer, scheduler: scheduler, others: inputs.count - 1, combine: combine, endsWithOthers: endsWithOthers)
                 .start(source: inputs[0], others: Array(inputs.dropFirst()))
         }
     }
@@ -28,10 +30,12 @@ final class WithLatestFromSink: Sink, InnerHost {
     private let combine: Function?
     private var others: [InnerObserver] = []
     private var latest: [Value?]
+    private let endsWithOthers: Bool
 
-    init(_ downstream: Observer, scheduler: Scheduler, others count: Int, combine: Function?) {
+    init(_ downstream: Observer, scheduler: Scheduler, others count: Int, combine: Function?, endsWithOthers: Bool) {
         self.scheduler = scheduler
         self.combine = combine
+        self.endsWithOthers = endsWithOthers
         latest = Array(repeating: nil, count: count)
         super.init(downstream)
     }
@@ -57,11 +61,27 @@ final class WithLatestFromSink: Sink, InnerHost {
 
     func innerNext(_ inner: InnerObserver, _ value: Value) { latest[inner.index] = value }
     func innerError(_ inner: InnerObserver, _ error: FlowError) { sendError(error) }
-    func innerCompleted(_ inner: InnerObserver) {}
+    func innerCompleted(_ inner: InnerObserver) {
+        if endsWithOthers { sendCompleted() }
+    }
 
     override func disposeResources() {
         let all = others
         others = []
         for inner in all { inner.dispose() }
+    }
+}
+
+extension Function {
+    /// What `withLatestFrom` emits without a closure where the dialect
+    /// does not take flow's tuple: RxSwift's and CwlSignal's latest value of
+    /// the other stream alone, RxJS's array.
+    static func withLatestFromResult(in dialect: Dialect) -> Function? {
+        switch dialect {
+        case .rxSwift, .cwlSignal: ClosureFunction(name: "withLatestFrom", parameterCount: nil, unary: { $0 }, binary: { $1 },
+                                       variadic: { $0.last ?? .null })
+        case .rxJS: CombinedShape.array.combine
+        default: nil
+        }
     }
 }

@@ -4,16 +4,17 @@ extension OperatorSpec {
     static let zip = OperatorSpec("zip", aliases: ["zipWith", "Zip", "Zip3", "Zip4", "zipAll"], .combining, .both, "tuples of the n-th values of each stream", [
         Signature([variadic("sources", .stream), optionalArg("combine", .function)]) {
             if $0.receiver != nil, try $0.streams(0).isEmpty {
-                return .stream(try $0.source().combiningInnerStreams(name: "zipAll", combine: $0.optionalFunction(1)) { .zip($0, combine: $1) })
+                let combine = try $0.optionalFunction(1) ?? ($0.context.dialect == .rxJS ? CombinedShape.array.combine : nil)
+                return .stream(try $0.source().combiningInnerStreams(name: "zipAll", combine: combine) { .zip($0, combine: $1) })
             }
-            return .stream(.zip(try $0.allSources(0), combine: try $0.optionalFunction(1)))
+            return .stream(.zip(try $0.allSources(0), combine: try $0.combine(1, sources: 0)))
         },
     ], example: #"""
             let a = cold("-a-b-c|")
             let b = cold("--1---2|")
-            marbles(a, b, zip(a, b) { "\($0)\($1)" })
+            marbles(a, b, zip(a, b) { "\($0)\($1)" }, zip([a, b]))
             """#,
-        differences: "Tuples without a closure (RxJS: arrays). Completes as soon as a completed source has nothing buffered, as all three do.")
+        differences: "Tuples without a closure, as in Combine and in RxSwift for sources listed one by one; arrays in RxJS, and in RxSwift for an array of sources (`import RxJS`, `import RxSwift`). Completes as soon as a completed source has nothing buffered, as all of them do.")
 }
 
 extension Observable {

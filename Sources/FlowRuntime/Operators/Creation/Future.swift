@@ -31,10 +31,10 @@ extension Observable {
             let promise = Function.unary(name: "promise") { outcome in
                 guard subject.terminal == nil else { return .null }
                 switch outcome {
-                case .event(.next(let value)):
+                case .event(.next(let value), _):
                     subject.send(value)
                     subject.complete()
-                case .event(.error(let error)):
+                case .event(.error(let error), _):
                     subject.fail(error)
                 default:
                     subject.send(outcome)

@@ -1,7 +1,11 @@
 extension OperatorSpec {
     static let retry = OperatorSpec("retry", .errors, .method,
         "on error, subscribes again: at most count times (with no count, for ever), after delay when given", [
-        Signature([arg("count", .int).nonNegative()]) { .stream(try $0.source().retry(try $0.int(0))) },
+        // RxSwift's `retry(n)` counts attempts, the first one included.
+        Signature([arg("count", .int).nonNegative()]) {
+            let count = try $0.int(0)
+            return .stream(try $0.source().retry($0.context.dialect == .rxSwift ? count - 1 : count))
+        },
         Signature([]) { .stream(try $0.source().retry(Int.max)) },
         Signature([labelled("count", .int).nonNegative(), labelled("delay", .duration, optional: true).nonNegative()]) {
             .stream(try $0.source().retry(try $0.int(0), delay: try $0.optionalDuration(1)))
@@ -13,7 +17,7 @@ extension OperatorSpec {
             let source = cold("-a#")
             marbles(source, source.retry(2), source.retry(count: 1, delay: 2ms))
             """#,
-        differences: "`retry(n)` re-subscribes at most n times (n + 1 attempts) in all three; `retry()` with no count retries for ever in RxSwift and RxJS (Combine requires a count).")
+        differences: "`retry(n)` re-subscribes at most n times (n + 1 attempts) in flow, Combine and RxJS; RxSwift's `retry(n)` makes n attempts in all, the first included (`import RxSwift`). `retry()` with no count retries for ever in RxSwift and RxJS (Combine requires a count).")
 }
 
 extension Observable {

@@ -5,8 +5,9 @@ extension OperatorSpec {
             let source = cold("-a----b|")
             marbles(source, source.timeout(3ms))
             """#,
-        differences: "The error is \"timeout\" (RxSwift: RxError.timeout, RxJS: TimeoutError, Combine: a custom error or plain completion). `resetOnValue: false` makes it one deadline for the whole stream, as CwlSignal's `timeout(interval:resetOnValue:)`.") {
-        $0.timeout(try $1.duration(0), resetOnValue: try $1.bool(1, default: true), other: $1.has(2) ? try $1.stream(2) : nil)
+        differences: "flow's error is \"timeout\"; RxSwift's is RxError.timeout (\"Sequence timeout.\"), RxJS's TimeoutError (\"Timeout has occurred\"), each under its import; Combine's `timeout` just completes (`import Combine`). `resetOnValue: false` makes it one deadline for the whole stream, as CwlSignal's `timeout(interval:resetOnValue:)`.") {
+        $0.timeout(try $1.duration(0), resetOnValue: try $1.bool(1, default: true), other: $1.has(2) ? try $1.stream(2) : nil,
+                   error: $1.context.dialect.timeoutError)
     }
 }
 
@@ -14,10 +15,12 @@ extension Observable {
     /// Fails with error "timeout" (or switches to `other`, when given) if
     /// `dueTime` passes without a value since subscription or, with
     /// `resetOnValue`, since the last value. Without `resetOnValue` there is
-    /// one deadline, `dueTime` after subscription.
-    public func timeout(_ dueTime: TimeSpan, resetOnValue: Bool = true, other: Observable? = nil) -> Observable {
+    /// one deadline, `dueTime` after subscription. With `error` nil, the
+    /// stream completes when the time is up, as Combine's does.
+    public func timeout(_ dueTime: TimeSpan, resetOnValue: Bool = true, other: Observable? = nil,
+                        error: FlowError? = .timeout) -> Observable {
         SinkNode("timeout", self) { observer, scheduler in
-            TimeoutSink(observer, scheduler: scheduler, dueTime: dueTime, resetOnValue: resetOnValue, fallback: other)
+            TimeoutSink(observer, scheduler: scheduler, dueTime: dueTime, resetOnValue: resetOnValue, fallback: other, error: error)
         }
     }
 }
@@ -29,8 +32,10 @@ final class TimeoutSink: Sink, InnerHost {
     private let fallbackStream: Observable?
     private let timer = SerialDisposable()
     private var fallback: InnerObserver?
+    private let expiry: FlowError?
 
-    init(_ downstream: Observer, scheduler: Scheduler, dueTime: TimeSpan, resetOnValue: Bool, fallback: Observable?) {
+    init(_ downstream: Observer, scheduler: Scheduler, dueTime: TimeSpan, resetOnValue: Bool, fallback: Observable?, error: FlowError?) {
+        expiry = error
         self.scheduler = scheduler
         self.dueTime = dueTime
         self.resetOnValue = resetOnValue
@@ -49,7 +54,13 @@ final class TimeoutSink: Sink, InnerHost {
 
     private func fire() {
         guard !isStopped, fallback == nil else { return }
-        guard let fallbackStream else { return sendError(.timeout) }
+        guard let fallbackStream else {
+            guard let expiry else {
+                cancelUpstream()
+                return sendCompleted()
+            }
+            return sendError(expiry)
+        }
         cancelUpstream()
         let inner = InnerObserver(host: self, index: 1)
         fallback = inner

@@ -5,15 +5,20 @@ extension OperatorSpec {
             let source = cold("-a-b----c|")
             marbles(source, source.debounce(2ms))
             """#,
-        differences: "All three emit a value pending at completion before completing. RxJS's `debounce(selector)` with a closure per value is not supported: use `debounce(d)` (RxJS `debounceTime`).") { $0.debounce(try $1.duration(0)) }
+        differences: "flow, RxSwift and RxJS emit a value pending at completion before completing; Combine's `debounce` drops it and finishes at once, as CwlSignal's does unless given `flushOnClose: true` (`import Combine`, `import CwlSignal`). RxJS's `debounce(selector)` with a closure per value is not supported: use `debounce(d)` (RxJS `debounceTime`).") {
+        $0.debounce(try $1.duration(0), keepsPendingAtCompletion: ![.combine, .cwlSignal].contains($1.context.dialect))
+    }
 }
 
 extension Observable {
     /// Emits a value once `dueTime` passes with no newer value. A value still
     /// pending at completion is emitted, then completion; an error is passed
-    /// on at once and drops the pending value.
-    public func debounce(_ dueTime: TimeSpan) -> Observable {
-        SinkNode("debounce", self) { observer, scheduler in DebounceSink(observer, scheduler: scheduler, dueTime: dueTime) }
+    /// on at once and drops the pending value. Without
+    /// `keepsPendingAtCompletion` (Combine's), completion drops it too.
+    public func debounce(_ dueTime: TimeSpan, keepsPendingAtCompletion: Bool = true) -> Observable {
+        SinkNode("debounce", self) { observer, scheduler in
+            DebounceSink(observer, scheduler: scheduler, dueTime: dueTime, keepsPending: keepsPendingAtCompletion)
+        }
     }
 }
 
@@ -22,10 +27,12 @@ final class DebounceSink: Sink {
     private let dueTime: TimeSpan
     private var pending: Value?
     private let timer = SerialDisposable()
+    private let keepsPending: Bool
 
-    init(_ downstream: Observer, scheduler: Scheduler, dueTime: TimeSpan) {
+    init(_ downstream: Observer, scheduler: Scheduler, dueTime: TimeSpan, keepsPending: Bool) {
         self.scheduler = scheduler
         self.dueTime = dueTime
+        self.keepsPending = keepsPending
         super.init(downstream)
     }
 
@@ -42,7 +49,7 @@ final class DebounceSink: Sink {
 
     override func onCompleted() {
         timer.disposable = nil
-        emitPending()
+        if keepsPending { emitPending() }
         sendCompleted()
     }
 

@@ -2,16 +2,17 @@ extension OperatorSpec {
     static let last = method("last", aliases: ["last(where:)"], .filtering, "the last value (matching the predicate), at completion", [optionalArg("predicate", .function)],
         example: #"""
             let source = cold("-a-b-|")
-            marbles(source, source.last())
+            let empty = cold("---|")
+            marbles(source, source.last(), empty.last())
             """#,
-        differences: "As for `first`: flow and RxJS fail with \"no elements\" on an empty stream; Combine completes, RxSwift emits nil. `takeLast(1)` completes quietly.") {
-        $0.last(try $1.optionalFunction(0))
+        differences: "On an empty stream flow and RxJS fail (RxJS: \"no elements in sequence\"); Combine's `last()` completes (`import Combine`). RxSwift has no `last()`. `takeLast(1)` completes quietly in any dialect.") {
+        $0.last(try $1.optionalFunction(0), dialect: $1.context.dialect)
     }
 }
 
 extension Observable {
     /// The last value (matching `predicate`), at completion; error "no elements" if none.
-    public func last(_ predicate: Function? = nil) -> Observable {
-        SinkNode("last", self) { observer, _ in ElementSink(observer, mode: .last, predicate: predicate) }
+    public func last(_ predicate: Function? = nil, dialect: Dialect = .flow) -> Observable {
+        SinkNode("last", self) { observer, _ in ElementSink(observer, mode: .last, predicate: predicate, dialect: dialect) }
     }
 }

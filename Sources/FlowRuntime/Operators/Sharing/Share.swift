@@ -7,10 +7,11 @@ extension OperatorSpec {
         example: #"""
             let source = cold("-a-b-c|")
             let shared = source.share()
-            marbles(shared, shared.map { $0 + "'" })
+            let later = shared.delaySubscription(8ms)
+            marbles(shared, shared.map { $0 + "'" }, later)
             """#,
-        differences: "flow's `share()` is RxSwift's `share()` and Combine's `share()`: the connection ends when the last subscriber leaves, and the next one reconnects. RxJS's `shareReplay(n)` keeps the source subscribed and its values for later subscribers: that is `share(replay: n, scope: .forever)`, which the `shareReplay` spelling means.") { source, args in
-        let scope = try args.string(1, default: "whileConnected")
+        differences: "flow's `share()` is RxSwift's and RxJS's `share()`: the connection ends when the last subscriber leaves or the source ends, and the next subscriber reconnects. Combine's `share()` connects once: after the source has finished, a later subscriber gets the ending alone, which is `share(scope: .forever)` and what `share()` does under `import Combine`. RxJS's `shareReplay(n)` keeps the source subscribed and its values for later subscribers: that is `share(replay: n, scope: .forever)`, which the `shareReplay` spelling means.") { source, args in
+        let scope = try args.string(1, default: args.context.dialect == .combine ? "forever" : "whileConnected")
         guard scope == "whileConnected" || scope == "forever" else {
             throw FlowError("share's scope is .whileConnected or .forever, got \(scope)", at: args.context.location)
         }

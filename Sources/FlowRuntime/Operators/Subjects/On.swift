@@ -8,7 +8,7 @@ extension OperatorSpec {
             marbles(s)
             """#,
         differences: "RxSwift's `on(.next(v))`, `on(.error(e))`, `on(.completed)`; Combine and RxJS send each kind of event with a method of its own.") { subject, args in
-        guard case .event(let event) = args.value(0)! else {
+        guard case .event(let event, _) = args.value(0)! else {
             let other = args.value(0)!
             throw FlowError("on takes .next(value), .error(error) or .completed, got \(other.typeName) \(other.literal)",
                             at: args.context.location)

@@ -10,7 +10,7 @@ extension OperatorSpec {
             return .null
         },
         Signature([labelled("completion", .value)]) { args in
-            guard case .event(let event) = args.value(0)!, event.isTerminal else {
+            guard case .event(let event, _) = args.value(0)!, event.isTerminal else {
                 let other = args.value(0)!
                 throw FlowError("send(completion:) takes .finished or .failure(error), got \(other.typeName) \(other.literal)",
                                 at: args.context.location)

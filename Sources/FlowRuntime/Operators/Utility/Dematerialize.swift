@@ -17,7 +17,7 @@ extension Observable {
 
 final class DematerializeSink: Sink {
     override func onNext(_ value: Value) {
-        guard case .event(let event) = value else {
+        guard case .event(let event, _) = value else {
             return sendError(FlowError("dematerialize expects events, got \(value.typeName) \(value.literal)"))
         }
         switch event {

@@ -3,14 +3,15 @@ extension OperatorSpec {
         "tap", Spelling("handleEvents", renames: [
             "receiveOutput": "onNext", "receiveCompletion": "onCompletion", "receiveCancel": "onDispose", "receiveSubscription": "onSubscribe",
         ], ignored: ["receiveRequest"]),
-    ], .utility, .method, "runs side effects on events, leaving the stream unchanged; onCompletion (Combine's receiveCompletion) gets .finished or .failure(e)", [
+    ], .utility, .method, "runs side effects on events, leaving the stream unchanged; onCompletion (Combine's receiveCompletion) gets the completion, printed `completed` or `error(e)` (`finished` or `failure(e)` under import Combine)", [
         Signature([arg("onNext", .function)]) { .stream(try $0.source().do(onNext: $0.function(0))) },
         Signature(["onNext", "onError", "onCompleted", "onSubscribe", "onDispose", "onCompletion"].map {
             labelled($0, .function, optional: true)
         }) {
             .stream(try $0.source().do(
                 onNext: $0.optionalFunction(0), onError: $0.optionalFunction(1), onCompleted: $0.optionalFunction(2),
-                onSubscribe: $0.optionalFunction(3), onDispose: $0.optionalFunction(4), onCompletion: $0.optionalFunction(5)))
+                onSubscribe: $0.optionalFunction(3), onDispose: $0.optionalFunction(4), onCompletion: $0.optionalFunction(5),
+                completionSpelling: $0.context.dialect.completionSpelling))
         },
     ], example: #"""
             let source = cold("-a-b|")
@@ -24,15 +25,16 @@ extension Observable {
     /// ends the stream with its error.
     public func `do`(
         onNext: Function? = nil, onError: Function? = nil, onCompleted: Function? = nil,
-        onSubscribe: Function? = nil, onDispose: Function? = nil, onCompletion: Function? = nil
+        onSubscribe: Function? = nil, onDispose: Function? = nil, onCompletion: Function? = nil,
+        completionSpelling: Event.Spelling = .reactiveX
     ) -> Observable {
         let error: ((FlowError) throws -> Void)? = onError == nil && onCompletion == nil ? nil : { e in
             _ = try onError?.call(e.value)
-            _ = try onCompletion?.call(.event(.error(e)))
+            _ = try onCompletion?.call(.event(.error(e), completionSpelling))
         }
         let completed: (() throws -> Void)? = onCompleted == nil && onCompletion == nil ? nil : {
             _ = try onCompleted?.call([])
-            _ = try onCompletion?.call(.event(.completed))
+            _ = try onCompletion?.call(.event(.completed, completionSpelling))
         }
         let hooks = SideEffectHooks(
             next: onNext.map { f in { v in _ = try f.call(v) } },
