@@ -34,12 +34,14 @@ final class Playground: Sendable {
     /// The most lines of a live run's output the page is sent (the latest).
     static let liveOutputLines = 500
 
-    func render(_ text: String, name: String) async -> Rendering {
+    /// `dialect` nil: the script's imports choose (the page's selector says
+    /// "as imported").
+    func render(_ text: String, name: String, dialect: Dialect? = nil) async -> Rendering {
         let modules = self.modules
         return await withCheckedContinuation { continuation in
             // On a thread with a large stack, as the command line runs
             // scripts: a deep chain fails the same way here as there.
-            queue.async { continuation.resume(returning: withLargeStack { Self.runNow(text, name: name, modules: modules) }) }
+            queue.async { continuation.resume(returning: withLargeStack { Self.runNow(text, name: name, modules: modules, dialect: dialect) }) }
         }
     }
 
@@ -52,9 +54,9 @@ final class Playground: Sendable {
     }
 
     /// Compiles a script for the page; its errors as the page shows them.
-    static func compile(_ file: SourceFile, console: Console, modules: [BuiltinModule]) -> Compiled {
+    static func compile(_ file: SourceFile, console: Console, modules: [BuiltinModule], dialect: Dialect? = nil) -> Compiled {
         do {
-            return .program(try Program(file: file, console: console, modules: modules, isolatingTests: true))
+            return .program(try Program(file: file, console: console, modules: modules, isolatingTests: true, dialect: dialect))
         } catch let list as DiagnosticList {
             return .failed(.failed(list.diagnostics.filter { $0.severity == .error }.map(problem)))
         } catch {
@@ -70,10 +72,10 @@ final class Playground: Sendable {
     /// Compiles and runs a script: in virtual time for an edit (`remote`
     /// nil), or on the live clock, followed and stopped through `remote`.
     static func runNow(_ text: String, name: String, modules: [BuiltinModule], printed: PrintedLines = PrintedLines(keeping: liveOutputLines),
-                       remote: LiveRunRemote? = nil) -> Rendering {
+                       remote: LiveRunRemote? = nil, dialect: Dialect? = nil) -> Rendering {
         let file = SourceFile(path: name, text: text)
         let program: Program
-        switch compile(file, console: printed.console, modules: modules) {
+        switch compile(file, console: printed.console, modules: modules, dialect: dialect) {
         case .program(let compiled): program = compiled
         case .failed(let failed): return failed
         }
@@ -133,7 +135,7 @@ final class Playground: Sendable {
     /// Runs a script on the live clock: what it drew so far every quarter
     /// second while it runs, then what it drew in all. Ending the stream
     /// (the page closed its socket) or `remote.stop()` stops the run.
-    func runLive(_ text: String, name: String, remote: LiveRunRemote) -> AsyncStream<Rendering> {
+    func runLive(_ text: String, name: String, remote: LiveRunRemote, dialect: Dialect? = nil) -> AsyncStream<Rendering> {
         let modules = self.modules
         return AsyncStream { continuation in
             let printed = PrintedLines(keeping: Self.liveOutputLines)
@@ -166,7 +168,7 @@ final class Playground: Sendable {
             // Dispatch queue's workers are as many as the cores, so busy runs
             // would keep the next ones (and anything else on them) waiting.
             startBackgroundThread {
-                let final = withLargeStack { Self.runNow(text, name: name, modules: modules, printed: printed, remote: remote) }
+                let final = withLargeStack { Self.runNow(text, name: name, modules: modules, printed: printed, remote: remote, dialect: dialect) }
                 ticker.cancel()
                 continuation.yield(final)
                 continuation.finish()

@@ -124,7 +124,8 @@ public enum PlaygroundServer {
         }
         router.post("/api/render") { request, _ in
             guard let input: RenderRequest = await decode(request) else { return problem(.badRequest, "send {\"text\": ..., \"name\": ...}") }
-            return json(await playground.render(input.text, name: input.name ?? "script.flow"))
+            guard let dialect = input.chosenDialect else { return problem(.badRequest, "unknown dialect: send one of \(Dialect.names)") }
+            return json(await playground.render(input.text, name: input.name ?? "script.flow", dialect: dialect))
         }
         router.post("/api/move") { request, _ in
             guard let input: MoveRequest = await decode(request) else {
@@ -174,8 +175,12 @@ public enum PlaygroundServer {
                 try await outbound.write(.text(#"{"error":"send {\"text\": ..., \"name\": ...} first"}"#))
                 return
             }
+            guard let dialect = input.chosenDialect else {
+                try await outbound.write(.text(#"{"error":"unknown dialect"}"#))
+                return
+            }
             let remote = LiveRunRemote()
-            let updates = playground.runLive(input.text, name: input.name ?? "script.flow", remote: remote)
+            let updates = playground.runLive(input.text, name: input.name ?? "script.flow", remote: remote, dialect: dialect)
             let sender = Task {
                 for await rendering in updates {
                     guard let data = try? JSONEncoder().encode(rendering) else { continue }
@@ -216,7 +221,19 @@ public enum PlaygroundServer {
     struct FileList: Codable { var scripts: [String]; var single: String? }
     struct ScriptText: Codable { var path: String?; var text: String }
     struct Saved: Codable { var saved: Bool }
-    struct RenderRequest: Codable { var text: String; var name: String? }
+    struct RenderRequest: Codable {
+        var text: String
+        var name: String?
+        /// The page's dialect selector: a dialect's name, or absent for
+        /// the script's imports.
+        var dialect: String?
+
+        /// nil for a name that is no dialect; `.some(nil)` for "as imported".
+        var chosenDialect: Dialect?? {
+            guard let dialect, !dialect.isEmpty else { return .some(nil) }
+            return Dialect(name: dialect).map { .some($0) }
+        }
+    }
     struct MoveRequest: Codable { var text: String; var start: Int; var end: Int; var event: Int; var frames: Int64 }
     struct Family: Codable { var family: String; var operators: [String] }
     struct OperatorPage: Codable { var name: String; var doc: String; var example: String }

@@ -20,8 +20,8 @@ import Testing
     }
 
     @Test func aScriptsUnknownMethodGetsNoWrongGuess() {
-        let shown = diagnostics(of: "let s = just(1).pipe()")
-        #expect(shown.contains("pipe"), "\(shown)")
+        let shown = diagnostics(of: "let s = just(1).lift()")
+        #expect(shown.contains("lift"), "\(shown)")
         #expect(!shown.contains("did you mean"), "\(shown)")
     }
 }

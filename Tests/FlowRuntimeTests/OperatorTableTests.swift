@@ -100,7 +100,7 @@ import Testing
         #expect(message { try call("map", [(nil, .function(add))]) }.contains("is a method"))
         #expect(message { try call("interval", on: .stream(.never()), [(nil, 1)]) }.contains("free function"))
         #expect(message { try call("buffer", on: .stream(.never()), [("size", 2)]) }.contains("takes buffer(count: Int, skip: Int?) or buffer(timeSpan: Duration, count: Int?)"))
-        #expect(message { try call("debounce", on: .stream(.never()), [(nil, "soon")]) }.contains("takes debounce(Duration)"))
+        #expect(message { try call("debounce", on: .stream(.never()), [(nil, "soon")]) }.contains("takes debounce(Duration, flushOnClose: Bool?)"))
         #expect(message { try call("map", on: 3, [(nil, .function(add))]) } == "map must be called on a stream, not on Int 3")
     }
 

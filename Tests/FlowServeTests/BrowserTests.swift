@@ -124,6 +124,17 @@ import Testing
         try await browser.waitFor("the denial", """
             return document.getElementById('errors').textContent.includes('reading outside the served folder is not allowed (flow serve --allow-read=/etc grants it)')
             """)
+
+        // The semantics selector: the script's import, then RxJS's, whose
+        // withLatestFrom emits an array of both rather than RxSwift's value
+        // alone ("milk", of 4 characters).
+        try await browser.run("const e = document.getElementById('editor'); e.value = arguments[0]; e.dispatchEvent(new Event('input'))",
+                              ["import RxSwift\nlet tap = cold(\"-t|\")\nlet text = cold(\"a|\", a: \"milk\")\nmarbles(tap.withLatestFrom(text).map { \"size \\($0.count)\" })\n"])
+        try await browser.waitFor("RxSwift's result", "return document.querySelector('#diagram').textContent.includes('size 4')")
+        try await browser.run("const d = document.getElementById('dialect'); d.value = 'RxJS'; d.dispatchEvent(new Event('change'))")
+        try await browser.waitFor("RxJS's result", "return document.querySelector('#diagram').textContent.includes('size 2')")
+        try await browser.run("const d = document.getElementById('dialect'); d.value = ''; d.dispatchEvent(new Event('change'))")
+        try await browser.waitFor("the import's result again", "return document.querySelector('#diagram').textContent.includes('size 4')")
     }
 }
 

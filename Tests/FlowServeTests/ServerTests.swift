@@ -39,6 +39,24 @@ import Testing
         #expect(lifetimes.first?.first?["end"] as? Int == 5)
     }
 
+    @Test func theDialectIsTheImportsUnlessThePageChoosesOne() async throws {
+        let served = try ServedFolder()
+        let text = "import RxSwift\nmarbles(cold(\"-t|\").withLatestFrom(just(\"x\")))\n"
+        func lanes(_ dialect: String?) async throws -> String {
+            var request = ["text": text, "name": "d.flow"]
+            if let dialect { request["dialect"] = dialect }
+            let result = try await served.json("/api/render", method: "POST", body: ServedFolder.encode(request))
+            return result["text"] as? String ?? ""
+        }
+        #expect(try await lanes(nil).contains("\"x\""))
+        #expect(try await lanes("").contains("\"x\""))
+        #expect(try await lanes("flow").contains("(\"t\", \"x\")"))
+        #expect(try await lanes("rxjs").contains("[\"t\", \"x\"]"))
+        let refused = try await served.request("/api/render", method: "POST", body: ServedFolder.encode(["text": text, "dialect": "Rx"]))
+        #expect(refused.status == 400)
+        #expect(refused.body.contains("unknown dialect"))
+    }
+
     @Test func errorsComeWithTheirPlace() async throws {
         let served = try ServedFolder()
         let broken = "let src = cold(\"-a|\")\nlet x = src.mapp { $0 }\n"

@@ -13,9 +13,10 @@ enum Builtins {
     /// Combine's `assign(to:on:)`.
     static let subscribingLabels: [String: [String?]] = [
         "sink": [nil, "receiveValue", "receiveCompletion"],
-        "subscribe": [nil, "onNext", "onError", "onCompleted", "onDisposed"],
+        "subscribe": [nil, "onNext", "onError", "onCompleted", "onDisposed", "onSuccess", "onFailure", "with", "context"],
         "bind": [nil, "onNext", "to"],
-        "drive": [nil, "onNext", "onCompleted", "onDisposed"],
+        "drive": [nil, "onNext", "onCompleted", "onDisposed", "with"],
+        "emit": [nil, "onNext", "onCompleted", "onDisposed", "with", "to"],
         "subscribeValues": [nil],
         "assign": ["to", "on"],
     ]

@@ -94,6 +94,14 @@ extension Compiler {
             let f = try function(frame)
             let values = try args.evaluate(frame)
             guard StackSpace.hasRoom() else { throw StackSpace.recursionTooDeep.located(at: location) }
+            if case .stream(let stream) = f, let subject = stream as? Subject, values.count == 1, case .event(let event, let spelling) = values[0] {
+                // RxSwift's traits call their observer with an event:
+                // `single(.success(v))` is a value and the end,
+                // `completable(.completed)`, `maybe(.error(e))`.
+                subject.send(event: event.located(at: location))
+                if case .next = event, spelling == .result { subject.send(event: .completed) }
+                return .null
+            }
             return try located(location) { try f.asFunction().call(values) }
         }
     }
@@ -205,6 +213,8 @@ extension Compiler {
         if Builtins.isSubscribing(name, labels: arguments.map(\.label)) {
             return compileSubscription(base, name, nameSpan, arguments, span, in: scope)
         }
+        if name == "pipe" { return compile(piped(base, nameSpan, arguments), in: scope) }
+        if name == "collect", let buffer = collectingByTime(base, nameSpan, arguments, span) { return compile(buffer, in: scope) }
         guard let meaning = methodMeaning(name, labels: arguments.map(\.label)) else {
             if let function = operatorTable.lookup(name), function.form == .function {
                 error("'\(name)' is a free function, not a method: call it as \(name)(...)", nameSpan)
@@ -393,6 +403,40 @@ extension Compiler {
         error("wrong arguments for '\(name)'", nameSpan, help: forms)
     }
 
+    /// RxJS's `source.pipe(map(f), filter(p))` is the chain
+    /// `source.map(f).filter(p)`: each operator call becomes a method call
+    /// on what the previous one made.
+    private func piped(_ base: Expr, _ nameSpan: Span, _ arguments: [CallArgument]) -> Expr {
+        var chain = base
+        for argument in arguments {
+            guard argument.label == nil, case .call(.name(let op, let opSpan), let opArguments, let callSpan) = argument.value else {
+                error("pipe takes operator calls, as in pipe(map { $0 * 2 }, filter { $0 > 2 })", argument.labelSpan ?? argument.value.span,
+                      help: "write the operators in the pipe, or chain them: source.map { ... }")
+                continue
+            }
+            chain = .call(callee: .member(chain, op, nameSpan: opSpan, callSpan), arguments: opArguments, callSpan)
+        }
+        return chain
+    }
+
+    /// Combine's `collect(.byTime(scheduler, stride))` and
+    /// `collect(.byTimeOrCount(scheduler, stride, count))` are
+    /// `buffer(timeSpan: stride, count: count)`; a bare stride is in
+    /// seconds, as a Combine scheduler's is. Nil for any other `collect`.
+    private func collectingByTime(_ base: Expr, _ nameSpan: Span, _ arguments: [CallArgument], _ span: Span) -> Expr? {
+        guard arguments.count == 1, arguments[0].label == nil,
+              case .call(.implicitMember(let strategy, _), let given, _) = arguments[0].value,
+              given.allSatisfy({ $0.label == nil }),
+              strategy == "byTime" && given.count == 2 || strategy == "byTimeOrCount" && given.count == 3 else { return nil }
+        var stride = given[1].value
+        if case .literal(let value, let at) = stride, value.isNumber {
+            stride = .call(callee: .implicitMember("seconds", at), arguments: [CallArgument(label: nil, labelSpan: nil, value: stride, isTrailing: false)], at)
+        }
+        var bufferArguments = [CallArgument(label: "timeSpan", labelSpan: nil, value: stride, isTrailing: false)]
+        if given.count == 3 { bufferArguments.append(CallArgument(label: "count", labelSpan: nil, value: given[2].value, isTrailing: false)) }
+        return .call(callee: .member(base, "buffer", nameSpan: nameSpan, span), arguments: bufferArguments, span)
+    }
+
     // MARK: - Subscribing
 
     private func compileSubscription(
@@ -429,13 +473,13 @@ extension Compiler {
                 return .function(env.subscribe(observable, at: location, handlers: handlers))
             }
         }
-        let roles = args.labels.map { Handlers.role(of: $0, in: name, alone: args.labels.count == 1) }
+        let roles = Handlers.roles(of: args.labels, in: name)
         specialise { directSubscription(name, streamDirect, arguments, args, span, in: scope) }
         return { frame in
             let observable = try located(location) { try stream(frame).asStream() }
             var handlers = Handlers()
             for (role, code) in zip(roles, args.codes) {
-                handlers.set(role, try located(location) { try code(frame).asFunction() })
+                try located(location) { try handlers.set(role, value: code(frame)) }
             }
             return .function(env.subscribe(observable, at: location, handlers: handlers))
         }

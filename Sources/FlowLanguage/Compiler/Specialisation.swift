@@ -248,24 +248,23 @@ extension Compiler {
         let location = self.location(span)
         if arguments.count == 1, case .outer(0, let slot)? = operand(arguments[0].value, in: scope) {
             // `s.sink(handler)` with a closure made outside: the handler is read in place.
-            let role = Handlers.role(of: arguments[0].label, in: name, alone: true)
+            let role = Handlers.roles(of: [arguments[0].label], in: name)[0]
             let handlerLocation = self.location(arguments[0].value.span)
             return { a, b, f in
                 let observable = try located(location) { try stream(a, b, f).asStream() }
                 var handlers = Handlers()
-                handlers.set(role, try located(handlerLocation) { try f.slots[slot].asFunction() })
+                try located(handlerLocation) { try handlers.set(role, value: f.slots[slot]) }
                 return .function(env.subscribe(observable, at: location, handlers: handlers))
             }
         }
         var handlers: (Value, Value, Frame) throws -> Handlers = { _, _, _ in Handlers() }
-        for (argument, code) in zip(arguments, args.writtenDirects) {
+        for ((argument, code), role) in zip(zip(arguments, args.writtenDirects), Handlers.roles(of: arguments.map(\.label), in: name)) {
             guard let code else { return nil }
-            let role = Handlers.role(of: argument.label, in: name, alone: arguments.count == 1)
             let before = handlers
             let location = self.location(argument.value.span)
             handlers = { a, b, f in
                 var set = try before(a, b, f)
-                set.set(role, try located(location) { try code(a, b, f).asFunction() })
+                try located(location) { try set.set(role, value: code(a, b, f)) }
                 return set
             }
         }

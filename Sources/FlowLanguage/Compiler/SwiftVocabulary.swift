@@ -105,7 +105,7 @@ enum SwiftVocabulary {
     static let constructors: [String: String] = [
         "nanoseconds": "a duration", "microseconds": "a duration", "milliseconds": "a duration", "seconds": "a duration",
         "failure": "an error event", "error": "an error event", "success": "a value event", "next": "a value event",
-        "some": "the value itself", "max": "a count",
+        "some": "the value itself", "max": "a count", "fromSeconds": "a duration",
     ]
 
     static func construct(_ name: String, _ value: Value) throws -> Value {
@@ -114,10 +114,12 @@ enum SwiftVocabulary {
         case "nanoseconds": return try duration(TimeSpan(nanoseconds: 1))
         case "microseconds": return try duration(TimeSpan(nanoseconds: 1000))
         case "milliseconds": return try duration(.milliseconds(Int64(1)))
-        case "seconds": return try duration(.seconds(1))
+        case "seconds", "fromSeconds": return try duration(.seconds(1))
         case "failure": return .event(.error(FlowError(value)), .combine)
         case "error": return .event(.error(FlowError(value)))
-        case "success", "next": return .event(.next(value))
+        // `.success(v)` is a Result's (a Single's value, which ends it).
+        case "success": return .event(.next(value), .result)
+        case "next": return .event(.next(value))
         default: return value
         }
     }
@@ -148,6 +150,12 @@ extension Compiler {
             } else {
                 error("unknown '.\(name)'", span, help: Suggestions.didYouMean(name, among: SwiftVocabulary.constantNames) ?? known)
             }
+            return { _ in .null }
+        }
+        if name == "byTime" || name == "byTimeOrCount" {
+            // What `collect` makes of them is `collectingByTime`'s; anywhere else they mean nothing.
+            error("'.\(name)' is a strategy of collect, as in collect(.byTime(RunLoop.main, .seconds(1))) or collect(.byTimeOrCount(RunLoop.main, .seconds(1), 10))",
+                  span)
             return { _ in .null }
         }
         guard let what = SwiftVocabulary.constructors[name] else {

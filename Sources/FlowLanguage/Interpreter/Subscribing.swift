@@ -16,7 +16,11 @@ struct Handlers {
     /// RxJS's `subscribe(next)` does.
     var events: Function?
 
-    enum Role { case next, error, completed, completion, disposed, events }
+    /// RxSwift's `subscribe(with: owner, onNext: { owner, value in })`:
+    /// every handler gets the owner first.
+    var owner: Value?
+
+    enum Role { case next, error, completed, completion, disposed, events, owner, ignored, valuesTo }
 
     mutating func set(_ role: Role, _ function: Function) {
         switch role {
@@ -26,35 +30,87 @@ struct Handlers {
         case .completion: completion = function
         case .disposed: disposed = function
         case .events: events = function
+        case .valuesTo: next = function
+        case .owner, .ignored: break
         }
     }
 
-    /// The handler each label of a subscribing call sets; `alone` says
-    /// whether it is the call's only argument.
-    static func role(of label: String?, in call: String, alone: Bool) -> Role {
+    /// Sets a handler from an argument's value: a closure, the owner of
+    /// `with:`, or a subject: RxSwift's `subscribe(subject)` passes it every
+    /// event, RxCocoa's `drive(relay)` and `emit(to: relay)` the values
+    /// alone, as a relay never ends.
+    mutating func set(_ role: Role, value: Value) throws {
+        switch role {
+        case .owner: owner = value
+        case .ignored: break
+        case .next, .events, .valuesTo:
+            guard case .stream(let stream) = value else { return set(role, try value.asFunction()) }
+            guard let subject = stream as? Subject else {
+                throw FlowError("a subscription takes a closure or a subject to pass events to, got \(value.typeName) \(value.literal)")
+            }
+            next = Function.unary(name: "subject") { subject.send($0); return .null }
+            guard role != .valuesTo else { return }
+            error = Function.unary(name: "subject") { subject.send(event: .error(FlowError($0))); return .null }
+            completed = Function.variadic(name: "subject") { _ in subject.send(event: .completed); return .null }
+        default: set(role, try value.asFunction())
+        }
+    }
+
+    /// The handler of each argument of a subscribing call, by its label.
+    static func roles(of labels: [String?], in call: String) -> [Role] {
+        // `context:` (CwlSignal's) only says where to run: it does not count.
+        let alone = labels.filter { $0 != "context" }.count == 1
+        return labels.map { role(of: $0, in: call, alone: alone) }
+    }
+
+    /// The handler a label sets; `alone` says whether it is the call's only handler.
+    private static func role(of label: String?, in call: String, alone: Bool) -> Role {
         switch label {
-        case "onError": .error
+        case "onError", "onFailure": .error
         case "onCompleted": .completed
         case "receiveCompletion": .completion
         case "onDisposed": .disposed
+        case "with": .owner
+        case "context": .ignored
         case nil where call == "subscribe" && alone: .events
+        case "to", nil where call == "drive" || call == "emit": .valuesTo
         default: .next
         }
     }
 
     /// The handlers as the dialect reads them: `events` becomes handlers
-    /// of values, errors and completion.
+    /// of values, errors and completion, and an owner is passed first.
     func resolved(for dialect: Dialect) -> Handlers {
-        guard let events else { return self }
         var handlers = self
-        handlers.events = nil
-        guard dialect == .rxSwift else {
-            handlers.next = events
-            return handlers
+        if let events {
+            handlers.events = nil
+            switch dialect {
+            case .rxSwift:
+                handlers.next = Function.unary(name: "subscribe") { try events.call(.event(.next($0))) }
+                handlers.error = Function.unary(name: "subscribe") { try events.call(.event(.error(FlowError($0)))) }
+                handlers.completed = Function.variadic(name: "subscribe") { _ in try events.call(.event(.completed)) }
+            case .cwlSignal:
+                // CwlSignal's handler gets a Result: a value, or the end,
+                // which is an error or `complete`.
+                handlers.next = Function.unary(name: "subscribe") { try events.call(.event(.next($0), .result)) }
+                handlers.error = Function.unary(name: "subscribe") { try events.call(.event(.error(FlowError($0)), .result)) }
+                handlers.completed = Function.variadic(name: "subscribe") { _ in
+                    try events.call(.event(.error(FlowError(.string("complete"))), .result))
+                }
+            default:
+                handlers.next = events
+            }
         }
-        handlers.next = Function.unary(name: "subscribe") { try events.call(.event(.next($0))) }
-        handlers.error = Function.unary(name: "subscribe") { try events.call(.event(.error(FlowError($0)))) }
-        handlers.completed = Function.variadic(name: "subscribe") { _ in try events.call(.event(.completed)) }
+        if let owner {
+            handlers.owner = nil
+            func withOwner(_ handler: Function?) -> Function? {
+                handler.map { f in Function.variadic(name: f.name) { try f.call([owner] + $0) } }
+            }
+            handlers.next = withOwner(handlers.next)
+            handlers.error = withOwner(handlers.error)
+            handlers.completed = withOwner(handlers.completed)
+            handlers.disposed = withOwner(handlers.disposed)
+        }
         return handlers
     }
 }

@@ -9,21 +9,25 @@ extension OperatorSpec.Family {
     /// file is in the folder of the same name (a test checks both).
     public var operators: [OperatorSpec] {
         switch self {
-        case .creation: [.just, .of, .from, .range, .empty, .never, .error, .deferred, .create, .future, .iif, .interval, .timer]
+        case .creation:
+            [.just, .of, .from, .range, .generate, .repeatElement, .empty, .never, .error, .deferred, .create, .using, .future, .iif,
+             .interval, .timer, .record, .firstValueFrom, .lastValueFrom]
         case .subjects: [.subject, .behaviorSubject, .replaySubject, .send, .on, .complete, .fail]
         case .transformation:
-            [.map, .mapTo, .compactMap, .replaceNil, .scan, .buffer, .window, .groupBy, .pairwise, .enumerated, .timestamp, .timeInterval]
+            [.map, .mapTo, .compactMap, .replaceNil, .scan, .buffer, .window, .groupBy, .pairwise, .enumerated, .withUnretained, .timestamp,
+             .timeInterval, .measureInterval]
         case .filtering:
-            [.filter, .distinctUntilChanged, .distinct, .take, .takeLast, .takeWhile, .takeUntil, .takeFor, .skip, .skipLast,
-             .skipWhile, .skipUntil, .elementAt, .first, .find, .last, .single, .ignoreElements, .sample, .sampleTime, .debounce,
-             .throttle, .audit]
-        case .combining: [.merge, .concat, .zip, .combineLatest, .forkJoin, .amb, .withLatestFrom, .startWith, .endWith]
+            [.filter, .partition, .distinctUntilChanged, .distinct, .take, .takeLast, .takeWhile, .takeUntil, .takeFor, .skip, .skipLast,
+             .skipWhile, .skipUntil, .elementAt, .output, .first, .find, .last, .single, .asMaybe, .ignoreElements, .sample, .sampleTime,
+             .debounce, .throttle, .audit]
+        case .combining: [.merge, .concat, .zip, .combineLatest, .forkJoin, .amb, .withLatestFrom, .startWith, .endWith, .switchIfEmpty]
         case .higherOrder: [.flatMap, .concatMap, .flatMapLatest, .flatMapFirst, .switchLatest]
-        case .errors: [.catch, .catchAndReturn, .retry, .retryWhen, .timeout]
+        case .errors: [.catch, .catchAndReturn, .mapError, .setFailureType, .retry, .retryWhen, .timeout]
         case .time: [.delay, .delaySubscription]
-        case .sharing: [.share, .continuous, .publish, .replay, .refCount, .connect]
+        case .sharing: [.share, .continuous, .publish, .replay, .refCount, .connect, .asDriver]
         case .utility:
-            [.do, .finalize, .materialize, .dematerialize, .observeOn, .subscribeOn, .asObservable, .repeat, .trace, .print, .debug]
+            [.do, .finalize, .materialize, .dematerialize, .observeOn, .subscribeOn, .asObservable, .repeat, .trace, .print, .debug,
+             .breakpoint, .breakpointOnError]
         case .aggregation: [.reduce, .count, .toArray, .min, .max, .sum, .isEmpty, .contains, .allSatisfy, .defaultIfEmpty]
         }
     }

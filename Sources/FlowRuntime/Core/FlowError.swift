@@ -60,9 +60,16 @@ public enum Event {
         return true
     }
 
-    /// How an event prints: RxSwift's `completed` and `error(e)`, or
-    /// Combine's `Subscribers.Completion`, `finished` and `failure(e)`.
+    /// The event, its error (if any) given `location` when it has none.
+    public func located(at location: SourceLocation?) -> Event {
+        if case .error(let error) = self { return .error(error.located(at: location)) }
+        return self
+    }
+
+    /// How an event prints: RxSwift's `completed` and `error(e)`,
+    /// Combine's `Subscribers.Completion`, `finished` and `failure(e)`, or
+    /// a Swift `Result` (CwlSignal's), `success(v)` and `failure(e)`.
     public enum Spelling: Sendable {
-        case reactiveX, combine
+        case reactiveX, combine, result
     }
 }

@@ -49,10 +49,11 @@ extension Value: CustomStringConvertible {
 
     static func format(_ event: Event, _ spelling: Event.Spelling = .reactiveX) -> String {
         switch (event, spelling) {
+        case (.next(let v), .result): return "success(\(v.literal))"
         case (.next(let v), _): return "next(\(v.literal))"
         case (.error(let e), .reactiveX): return "error(\(e.value.literal))"
-        case (.error(let e), .combine): return "failure(\(e.value.literal))"
-        case (.completed, .reactiveX): return "completed"
+        case (.error(let e), .combine), (.error(let e), .result): return "failure(\(e.value.literal))"
+        case (.completed, .reactiveX), (.completed, .result): return "completed"
         case (.completed, .combine): return "finished"
         }
     }

@@ -144,6 +144,12 @@ editor.addEventListener("input", () => {
   state.timer = setTimeout(render, REDRAW_AFTER_MS);
 });
 editor.addEventListener("scroll", () => { $("gutter").scrollTop = editor.scrollTop; });
+// The dialect: as the script imports, or one library's semantics; kept for the next visit.
+$("dialect").value = localStorage.getItem("flow.dialect") || "";
+$("dialect").addEventListener("change", () => {
+  localStorage.setItem("flow.dialect", $("dialect").value);
+  if (!state.live) render();
+});
 document.addEventListener("keydown", (event) => {
   if ((event.ctrlKey || event.metaKey) && event.key === "s") { event.preventDefault(); save(); }
 });
@@ -162,7 +168,7 @@ async function render() {
   status("drawing…");
   let result;
   try {
-    result = await api("/api/render", { method: "POST", body: JSON.stringify({ text: editor.value, name: scriptName() }) });
+    result = await api("/api/render", { method: "POST", body: JSON.stringify({ text: editor.value, name: scriptName(), dialect: $("dialect").value }) });
   } catch (error) { status(error.message); return; }
   if (generation !== state.generation || state.live) return; // a newer edit, or a live run, is being drawn
   show(result);
@@ -209,7 +215,7 @@ function runLive() {
   state.liveText = editor.value;
   state.generation++; // a render under way must not draw over the run
   $("run-live").textContent = "■ Stop";
-  socket.onopen = () => socket.send(JSON.stringify({ text: editor.value, name: scriptName() }));
+  socket.onopen = () => socket.send(JSON.stringify({ text: editor.value, name: scriptName(), dialect: $("dialect").value }));
   socket.onmessage = (message) => {
     const result = JSON.parse(message.data);
     if (result.error) { status(result.error); return; }

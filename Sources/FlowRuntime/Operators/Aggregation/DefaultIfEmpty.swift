@@ -1,5 +1,5 @@
 extension OperatorSpec {
-    static let defaultIfEmpty = method("defaultIfEmpty", aliases: ["replaceEmpty(with:)"], .aggregation, "emits a value if the stream completes empty", [arg("value", .value)],
+    static let defaultIfEmpty = method("defaultIfEmpty", aliases: ["replaceEmpty(with:)", "ifEmpty(default:)"], .aggregation, "emits a value if the stream completes empty", [arg("value", .value)],
         example: #"""
             let source = cold("--|")
             marbles(source, source.defaultIfEmpty(0))

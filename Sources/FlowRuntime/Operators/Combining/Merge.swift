@@ -1,5 +1,5 @@
 extension OperatorSpec {
-    static let merge = OperatorSpec("merge", aliases: ["mergeAll", "mergeWith", "Merge", "Merge3", "Merge4", "MergeMany"], .combining, .both,
+    static let merge = OperatorSpec("merge", aliases: ["mergeAll", "mergeWith", "merge(with:)", "Merge", "Merge3", "Merge4", "MergeMany"], .combining, .both,
         "all values of several streams as they arrive; on a stream of streams, merges its inner streams", [
         Signature([variadic("sources", .stream), labelled("maxConcurrent", .int, optional: true).positive()]) { args in
             let others = try args.streams(0)
@@ -13,7 +13,7 @@ extension OperatorSpec {
             let b = cold("--c-d---|")
             marbles(a, b, merge(a, b))
             """#,
-        differences: "RxSwift `Observable.merge`, Combine `Publishers.Merge` and `merge(with:)`, RxJS `merge`, `mergeWith` and `mergeAll`: an error of any input ends the merged stream in all three.")
+        differences: "RxSwift `Observable.merge`, Combine `Publishers.Merge` and `merge(with:)` (with more streams after the first: `merge(with: b, c)`), RxJS `merge`, `mergeWith` and `mergeAll`: an error of any input ends the merged stream in all three.")
 }
 
 extension Observable {

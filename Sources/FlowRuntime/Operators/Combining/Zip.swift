@@ -7,6 +7,7 @@ extension OperatorSpec {
                 let combine = try $0.optionalFunction(1) ?? ($0.context.dialect == .rxJS ? CombinedShape.array.combine : nil)
                 return .stream(try $0.source().combiningInnerStreams(name: "zipAll", combine: combine) { .zip($0, combine: $1) })
             }
+            if $0.receiver == nil, let arrays = swiftZip($0.all(0)), $0.value(1) == nil { return arrays }
             return .stream(.zip(try $0.allSources(0), combine: try $0.combine(1, sources: 0)))
         },
     ], example: #"""
@@ -14,7 +15,21 @@ extension OperatorSpec {
             let b = cold("--1---2|")
             marbles(a, b, zip(a, b) { "\($0)\($1)" }, zip([a, b]))
             """#,
-        differences: "Tuples without a closure, as in Combine and in RxSwift for sources listed one by one; arrays in RxJS, and in RxSwift for an array of sources (`import RxJS`, `import RxSwift`). Completes as soon as a completed source has nothing buffered, as all of them do.")
+        differences: "Tuples without a closure, as in Combine and in RxSwift for sources listed one by one; arrays in RxJS, and in RxSwift for an array of sources (`import RxJS`, `import RxSwift`). Completes as soon as a completed source has nothing buffered, as all of them do. Given arrays of values rather than streams, it is Swift's `zip`: `zip([1, 2], [\"a\", \"b\"])` is the array `[(1, \"a\"), (2, \"b\")]`, as long as the shortest.")
+
+    /// Swift's `zip(xs, ys)` of two or more arrays whose elements are not
+    /// streams: their elements paired by position; nil when that is not
+    /// what the call is (`zip([a, b])` of streams).
+    private static func swiftZip(_ arguments: [Value]) -> Value? {
+        guard arguments.count >= 2 else { return nil }
+        var arrays: [[Value]] = []
+        for argument in arguments {
+            guard case .array(let elements) = argument, !elements.contains(where: { if case .stream = $0 { true } else { false } }) else { return nil }
+            arrays.append(elements)
+        }
+        let length = arrays.map(\.count).min() ?? 0
+        return .array((0..<length).map { i in .tuple(arrays.map { $0[i] }) })
+    }
 }
 
 extension Observable {

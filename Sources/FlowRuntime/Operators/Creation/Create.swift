@@ -1,8 +1,13 @@
 extension OperatorSpec {
-    static let create = source("create", aliases: ["Observable.create"],
-        "calls the closure on each subscription with an emitter: onNext (next) sends a value, onCompleted (complete) or onError (error) ends the stream; a closure it returns runs when the subscription ends",
-        [arg("subscribe", .function)],
-        example: #"""
+    static let create = OperatorSpec("create", aliases: ["Observable.create"], .creation, .function,
+        "calls the closure on each subscription with an emitter: onNext (next) sends a value, onCompleted (complete) or onError (error) ends the stream; a closure it returns runs when the subscription ends. Without a closure, CwlSignal's pair (input, signal): what is sent to the input, the signal emits", [
+        Signature([arg("subscribe", .function)]) { .stream(.create(try $0.function(0))) },
+        // CwlSignal's `Signal<T>.create()`.
+        Signature([]) { _ in
+            let subject = PublishSubject()
+            return .tuple(Tuple([.stream(subject), .stream(subject)], labels: ["input", "signal"]))
+        },
+    ], example: #"""
             let numbers = create { observer in
               observer.onNext(1)
               observer.onNext(2)
@@ -11,7 +16,7 @@ extension OperatorSpec {
             }
             marbles(numbers)
             """#,
-        differences: "RxSwift `Observable.create { observer in ... return Disposables.create { } }` and RxJS `new Observable(subscriber => ...)`, whose teardown runs when the subscription ends; Combine has no create (a `PassthroughSubject` or a `Future` stands in).") { .create(try $0.function(0)) }
+        differences: "RxSwift `Observable.create { observer in ... return Disposables.create { } }` and RxJS `new Observable(subscriber => ...)`, whose teardown runs when the subscription ends; Combine has no create (a `PassthroughSubject` or a `Future` stands in). CwlSignal's `Signal<T>.create()` returns `(input, signal)`: `input.send(value:)`, `input.complete()` and `input.send(error:)` feed the signal, as a subject does.")
 }
 
 extension Observable {

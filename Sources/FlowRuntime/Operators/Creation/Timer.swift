@@ -1,5 +1,5 @@
 extension OperatorSpec {
-    static let timer = OperatorSpec("timer", .creation, .function,
+    static let timer = OperatorSpec("timer", aliases: ["timer(interval:)"], .creation, .function,
         "emits 0 after a delay, then completes (or keeps emitting every period)", [
         Signature([arg("delay", .duration).nonNegative(), labelled("period", .duration, optional: true).positive()]) {
             .stream(.timer(try $0.duration(0), period: try $0.optionalDuration(1)))
@@ -11,7 +11,7 @@ extension OperatorSpec {
     ], example: #"""
             marbles(timer(3ms), timer(2ms, period: 3ms).take(3))
             """#,
-        differences: "A bare number is milliseconds, as in RxJS (`timer(1000)`); Combine and RxSwift write durations (`.seconds(1)`), which flow reads too. RxJS's `timer(due, period)` is `timer(due, period: p)`.")
+        differences: "A bare number is milliseconds, as in RxJS (`timer(1000)`); Combine and RxSwift write durations (`.seconds(1)`), which flow reads too. RxJS's `timer(due, period)` is `timer(due, period: p)`; CwlSignal's `Signal.timer(interval:)` is `timer(d)`.")
 }
 
 extension Observable {

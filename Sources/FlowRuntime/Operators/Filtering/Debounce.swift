@@ -1,12 +1,13 @@
 extension OperatorSpec {
-    static let debounce = method("debounce", aliases: ["debounceTime", "debounce(for:)"], .filtering, "emits a value after a quiet period with no newer value",
-        [arg("dueTime", .duration).nonNegative()],
+    static let debounce = method("debounce", aliases: ["debounceTime", "debounce(for:)", "debounce(interval:)"], .filtering,
+        "emits a value after a quiet period with no newer value; flushOnClose says whether a value pending at completion is emitted",
+        [arg("dueTime", .duration).nonNegative(), labelled("flushOnClose", .bool, optional: true)],
         example: #"""
             let source = cold("-a-b----c|")
             marbles(source, source.debounce(2ms))
             """#,
-        differences: "flow, RxSwift and RxJS emit a value pending at completion before completing; Combine's `debounce` drops it and finishes at once, as CwlSignal's does unless given `flushOnClose: true` (`import Combine`, `import CwlSignal`). RxJS's `debounce(selector)` with a closure per value is not supported: use `debounce(d)` (RxJS `debounceTime`).") {
-        $0.debounce(try $1.duration(0), keepsPendingAtCompletion: ![.combine, .cwlSignal].contains($1.context.dialect))
+        differences: "flow, RxSwift and RxJS emit a value pending at completion before completing; Combine's `debounce` drops it and finishes at once, as CwlSignal's does unless given `flushOnClose: true` (`import Combine`, `import CwlSignal`); `flushOnClose:` chooses in any dialect. RxJS's `debounce(selector)` with a closure per value is not supported: use `debounce(d)` (RxJS `debounceTime`).") {
+        $0.debounce(try $1.duration(0), keepsPendingAtCompletion: try $1.bool(1, default: ![.combine, .cwlSignal].contains($1.context.dialect)))
     }
 }
 

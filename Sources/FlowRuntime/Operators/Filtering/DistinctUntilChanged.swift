@@ -1,5 +1,5 @@
 extension OperatorSpec {
-    static let distinctUntilChanged = method("distinctUntilChanged", aliases: ["removeDuplicates", "removeDuplicates(by:)", "tryRemoveDuplicates"],
+    static let distinctUntilChanged = method("distinctUntilChanged", aliases: ["removeDuplicates", "removeDuplicates(by:)", "tryRemoveDuplicates", "distinctUntilChanged(at:)"],
         .filtering,
         "drops a value equal to the previous one; a closure of one parameter gives the key to compare, of two ({ $0.id == $1.id }) says whether two values are equal",
         [optionalArg("keyOrComparator", .function)],
@@ -7,7 +7,7 @@ extension OperatorSpec {
             let source = cold("-a-a-b-a|")
             marbles(source, source.distinctUntilChanged())
             """#,
-        differences: "A one-parameter closure is a key (RxSwift's `distinctUntilChanged { $0.id }`, RxJS's second argument), a two-parameter closure an equality test (RxSwift's comparer, Combine's `removeDuplicates(by:)`, RxJS's comparator).") { $0.distinctUntilChanged(key: try $1.optionalFunction(0)) }
+        differences: "A one-parameter closure is a key (RxSwift's `distinctUntilChanged { $0.id }` and `distinctUntilChanged(at: \\.id)`, RxJS's second argument), a two-parameter closure an equality test (RxSwift's comparer, Combine's `removeDuplicates(by:)`, RxJS's comparator).") { $0.distinctUntilChanged(key: try $1.optionalFunction(0)) }
 }
 
 extension Observable {

@@ -20,8 +20,9 @@ extension Observable {
 }
 
 final class ElementSink: Sink {
-    /// `find` is `first` that emits nil, not an error, when nothing matches.
-    enum Mode { case first, find, last, single, at(Int) }
+    /// `find` is `first` that emits nil, not an error, when nothing matches;
+    /// `atMostOne` is `single` that completes quietly when there is none.
+    enum Mode { case first, find, last, single, atMostOne, at(Int) }
     /// What a stream without the element ends with.
     enum Missing {
         case fail(FlowError)
@@ -52,6 +53,7 @@ final class ElementSink: Sink {
     private static func missing(_ mode: Mode, in dialect: Dialect) -> Missing {
         switch (mode, dialect) {
         case (.find, _), (.first, .rxSwift): .emitNil
+        case (.atMostOne, _): .complete
         case (.first, .combine), (.last, .combine), (.at, .combine), (_, .cwlSignal): .complete
         case (.at, .rxSwift): .fail(FlowError("Argument out of range."))
         case (.at, .rxJS): .fail(FlowError("argument out of range"))
@@ -77,7 +79,7 @@ final class ElementSink: Sink {
             index += 1
         case .last:
             found = value
-        case .single:
+        case .single, .atMostOne:
             if found != nil { return endsQuietlyOnSecond ? sendCompleted() : sendError(moreThanOne) }
             found = value
         }

@@ -1,10 +1,10 @@
 extension OperatorSpec {
-    static let ignoreElements = method("ignoreElements", aliases: ["ignoreOutput"], .filtering, "drops every value, keeps completion or error", [],
+    static let ignoreElements = method("ignoreElements", aliases: ["ignoreOutput", "asCompletable"], .filtering, "drops every value, keeps completion or error", [],
         example: #"""
             let source = cold("-a-b|")
             marbles(source, source.ignoreElements())
             """#,
-        differences: "RxSwift `ignoreElements()`, Combine `ignoreOutput()`, RxJS `ignoreElements()`.") { s, _ in s.ignoreElements() }
+        differences: "RxSwift `ignoreElements()`, Combine `ignoreOutput()`, RxJS `ignoreElements()`; RxSwift's `asCompletable()` (a `Completable` trait) is the same.") { s, _ in s.ignoreElements() }
 }
 
 extension Observable {

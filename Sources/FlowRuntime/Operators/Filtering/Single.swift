@@ -1,11 +1,11 @@
 extension OperatorSpec {
-    static let single = method("single", .filtering, "the only value; an error if there are none or several", [optionalArg("predicate", .function)],
+    static let single = method("single", aliases: ["asSingle"], .filtering, "the only value; an error if there are none or several", [optionalArg("predicate", .function)],
         example: #"""
             let one = cold("--a|")
             let two = cold("-a-b|")
             marbles(one, one.single(), two, two.single())
             """#,
-        differences: "RxSwift's and RxJS's `single()` fail when there is no value or more than one, each with its own message under its import; Combine has none.") {
+        differences: "RxSwift's and RxJS's `single()` fail when there is no value or more than one, each with its own message under its import; RxSwift's `asSingle()` (a `Single` trait) is the same. Combine has none.") {
         $0.single(try $1.optionalFunction(0), dialect: $1.context.dialect)
     }
 }

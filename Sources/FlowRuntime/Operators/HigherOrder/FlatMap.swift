@@ -1,13 +1,18 @@
 extension OperatorSpec {
-    static let flatMap = method("flatMap", aliases: ["mergeMap", Spelling("flatMap", label: "maxPublishers", means: "maxConcurrent")], .higherOrder, "maps each value to a stream and merges them",
-        [labelled("maxConcurrent", .int, optional: true).positive(), arg("transform", .function)],
-        example: #"""
+    static let flatMap = OperatorSpec("flatMap", aliases: ["mergeMap", Spelling("flatMap", label: "maxPublishers", means: "maxConcurrent")],
+        .higherOrder, .method, "maps each value to a stream and merges them", [
+        Signature([labelled("maxConcurrent", .int, optional: true).positive(), arg("transform", .function)]) {
+            .stream(try $0.source().flatMap(maxConcurrent: $0.optionalInt(0), $0.function(1)))
+        },
+        // RxJS: mergeMap(project, concurrent).
+        Signature([arg("transform", .function), arg("maxConcurrent", .int).positive()]) {
+            .stream(try $0.source().flatMap(maxConcurrent: $0.optionalInt(1), $0.function(0)))
+        },
+    ], example: #"""
             let source = cold("-a--b---|")
             marbles(source, source.flatMap { v in cold("-x-y|", x: v + "1", y: v + "2") })
             """#,
-        differences: "RxSwift's and RxJS's flatMap/mergeMap merge without limit unless given one; Combine's `flatMap(maxPublishers: .max(n))` is `flatMap(maxConcurrent: n)`.") {
-        $0.flatMap(maxConcurrent: try $1.optionalInt(0), try $1.function(1))
-    }
+        differences: "RxSwift's and RxJS's flatMap/mergeMap merge without limit unless given one; Combine's `flatMap(maxPublishers: .max(n))` and RxJS's `mergeMap(f, n)` are `flatMap(maxConcurrent: n)`.")
 }
 
 extension Observable {

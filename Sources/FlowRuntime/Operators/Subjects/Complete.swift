@@ -1,5 +1,5 @@
 extension OperatorSpec {
-    static let complete = subjectMethod("complete", aliases: ["onCompleted"], "completes a subject", [],
+    static let complete = subjectMethod("complete", aliases: ["onCompleted", "close"], "completes a subject", [],
         example: #"""
             let s = subject()
             timer(2ms).sink { _ in s.complete() }

@@ -1,5 +1,5 @@
 extension OperatorSpec {
-    static let fail = subjectMethod("fail", aliases: ["onError", "error"], "fails a subject with an error value", [arg("error", .value)],
+    static let fail = subjectMethod("fail", aliases: ["onError", "error", "send(error:)"], "fails a subject with an error value", [arg("error", .value)],
         example: #"""
             let s = subject()
             timer(2ms).sink { _ in s.fail("broken") }

@@ -1,5 +1,5 @@
 extension OperatorSpec {
-    static let send = OperatorSpec("send", aliases: ["onNext", "next", "accept"], .subjects, .method,
+    static let send = OperatorSpec("send", aliases: ["onNext", "next", "accept", "send(value:)"], .subjects, .method,
         "pushes a value into a subject (no value: Combine's send() of Void); send(completion: .finished) or .failure(e) ends it", [
         Signature([arg("value", .value)]) { args in
             try args.subject().send(args.value(0)!)
@@ -25,14 +25,6 @@ extension OperatorSpec {
             marbles(s)
             """#,
         differences: "Combine's `send`; RxSwift's `onNext` (`accept` on a relay), RxJS's `next`.")
-}
-
-extension Event {
-    /// The event, its error (if any) given `location` when it has none.
-    func located(at location: SourceLocation?) -> Event {
-        if case .error(let error) = self { return .error(error.located(at: location)) }
-        return self
-    }
 }
 
 extension Arguments {

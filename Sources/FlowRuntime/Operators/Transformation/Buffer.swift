@@ -14,9 +14,9 @@ extension OperatorSpec {
         Signature([arg("boundary", .stream)]) { .stream(try $0.source().buffer(boundary: $0.stream(0))) },
     ], example: #"""
             let source = cold("-a-b-c-d-e|")
-            marbles(source, source.buffer(count: 2))
+            marbles(source, source.buffer(count: 2), source.collect(.byTime(RunLoop.main, .milliseconds(4))))
             """#,
-        differences: "RxSwift's `buffer(timeSpan:count:scheduler:)`, RxJS's `bufferCount`, `bufferTime` and `buffer(notifier)`, and Combine's `collect(n)` all emit the values still held at completion, as flow does (RxJS since version 7).")
+        differences: "RxSwift's `buffer(timeSpan:count:scheduler:)`, RxJS's `bufferCount`, `bufferTime` and `buffer(notifier)`, and Combine's `collect(n)`, `collect(.byTime(s, d))` and `collect(.byTimeOrCount(s, d, n))` all emit the values still held at completion, as flow does (RxJS since version 7).")
 }
 
 extension Observable {
