@@ -536,7 +536,8 @@ extension Compiler {
     }
 
     /// The cases of the values Swift's APIs give: optionals (`.some`,
-    /// `.none`) and completions and events (`.finished`, `.failure(e)`).
+    /// `.none`), completions and events (`.finished`, `.failure(e)`), and
+    /// CwlSignal's either-results (`.result1(.success(v))`).
     private static func builtinCasePattern(_ name: String, _ matchers: [Matcher]) -> Matcher? {
         let inner = matchers.first
         switch (name, matchers.count) {
@@ -544,6 +545,8 @@ extension Compiler {
         case ("some", 0): return { value, _ in !value.isNull }
         case ("none", 0): return { value, _ in value.isNull }
         case ("finished", 0), ("completed", 0): return { value, _ in if case .event(.completed, _) = value { true } else { false } }
+        case ("failure", 0), ("error", 0): return { value, _ in if case .event(.error, _) = value { true } else { false } }
+        case ("success", 0): return { value, _ in if case .event(.next, _) = value { true } else { false } }
         case ("failure", 1), ("error", 1):
             return { value, frame in
                 guard case .event(.error(let e), _) = value else { return false }
@@ -553,6 +556,13 @@ extension Compiler {
             return { value, frame in
                 guard case .event(.next(let v), _) = value else { return false }
                 return try inner!(v, frame)
+            }
+        case ("result1", 1), ("result2", 1), ("result3", 1), ("result4", 1), ("result5", 1):
+            // CwlSignal's EitherResult, which `combine` hands its closure.
+            return { value, frame in
+                guard case .tuple(let t) = value, t.nominal?.caseName == name, t.nominal?.type.hasPrefix("EitherResult") == true,
+                      let result = t.elements.first else { return false }
+                return try inner!(result, frame)
             }
         default:
             return nil

@@ -20,7 +20,7 @@ extension OperatorSpec.Family {
             [.filter, .partition, .distinctUntilChanged, .distinct, .take, .takeLast, .takeWhile, .takeUntil, .takeFor, .skip, .skipLast,
              .skipWhile, .skipUntil, .elementAt, .output, .first, .find, .last, .single, .asMaybe, .ignoreElements, .sample, .sampleTime,
              .debounce, .throttle, .audit]
-        case .combining: [.merge, .concat, .zip, .combineLatest, .forkJoin, .amb, .withLatestFrom, .startWith, .endWith, .switchIfEmpty]
+        case .combining: [.merge, .concat, .zip, .combineLatest, .forkJoin, .amb, .withLatestFrom, .startWith, .endWith, .switchIfEmpty, .combine]
         case .higherOrder: [.flatMap, .concatMap, .flatMapLatest, .flatMapFirst, .switchLatest]
         case .errors: [.catch, .catchAndReturn, .mapError, .setFailureType, .retry, .retryWhen, .timeout]
         case .time: [.delay, .delaySubscription]

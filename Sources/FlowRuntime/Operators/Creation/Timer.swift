@@ -4,6 +4,11 @@ extension OperatorSpec {
         Signature([arg("delay", .duration).nonNegative(), labelled("period", .duration, optional: true).positive()]) {
             .stream(.timer(try $0.duration(0), period: try $0.optionalDuration(1)))
         },
+        // CwlSignal: Signal.timer(interval: d, value: v).
+        Signature([arg("delay", .duration).nonNegative(), labelled("value", .value)]) {
+            let value = $0.value(1)!
+            return .stream(.timer(try $0.duration(0)).map(Function.unary(name: "timer") { _ in value }))
+        },
         // RxJS: timer(dueTime, period).
         Signature([arg("delay", .duration).nonNegative(), arg("period", .duration).positive()]) {
             .stream(.timer(try $0.duration(0), period: try $0.optionalDuration(1)))
@@ -11,7 +16,7 @@ extension OperatorSpec {
     ], example: #"""
             marbles(timer(3ms), timer(2ms, period: 3ms).take(3))
             """#,
-        differences: "A bare number is milliseconds, as in RxJS (`timer(1000)`); Combine and RxSwift write durations (`.seconds(1)`), which flow reads too. RxJS's `timer(due, period)` is `timer(due, period: p)`; CwlSignal's `Signal.timer(interval:)` is `timer(d)`.")
+        differences: "A bare number is milliseconds, as in RxJS (`timer(1000)`); Combine and RxSwift write durations (`.seconds(1)`), which flow reads too. RxJS's `timer(due, period)` is `timer(due, period: p)`; CwlSignal's `Signal.timer(interval: d, value: v)` emits v at d.")
 }
 
 extension Observable {
