@@ -92,11 +92,9 @@ struct Handlers {
             case .cwlSignal:
                 // CwlSignal's handler gets a Result: a value, or the end,
                 // which is an error or `complete`.
-                handlers.next = Function.unary(name: "subscribe") { try events.call(.event(.next($0), .result)) }
-                handlers.error = Function.unary(name: "subscribe") { try events.call(.event(.error(FlowError($0)), .result)) }
-                handlers.completed = Function.variadic(name: "subscribe") { _ in
-                    try events.call(.event(.error(FlowError(.string("complete"))), .result))
-                }
+                handlers.next = Function.unary(name: "subscribe") { try events.call(Event.next($0).asResult) }
+                handlers.error = Function.unary(name: "subscribe") { try events.call(Event.error(FlowError($0)).asResult) }
+                handlers.completed = Function.variadic(name: "subscribe") { _ in try events.call(Event.completed.asResult) }
             default:
                 handlers.next = events
             }

@@ -60,6 +60,16 @@ public enum Event {
         return true
     }
 
+    /// The event as a Swift `Result`, CwlSignal's: `.success(v)`, or
+    /// `.failure(e)` for an end, a completion's `e` being `"complete"`.
+    public var asResult: Value {
+        switch self {
+        case .next: .event(self, .result)
+        case .error: .event(self, .result)
+        case .completed: .event(.error(FlowError(.string("complete"))), .result)
+        }
+    }
+
     /// The event, its error (if any) given `location` when it has none.
     public func located(at location: SourceLocation?) -> Event {
         if case .error(let error) = self { return .error(error.located(at: location)) }

@@ -81,18 +81,18 @@ final class CombineSink: Sink, InnerHost {
 
     func innerNext(_ inner: InnerObserver, _ value: Value) {
         guard inner.index < arity else { return sendNext(value) }
-        deliver(.event(.next(value), .result), from: inner.index)
+        deliver(Event.next(value).asResult, from: inner.index)
     }
 
     func innerError(_ inner: InnerObserver, _ error: FlowError) {
         guard inner.index < arity else { return sendError(error) }
-        deliver(.event(.error(error), .result), from: inner.index)
+        deliver(Event.error(error).asResult, from: inner.index)
         inputEnded()
     }
 
     func innerCompleted(_ inner: InnerObserver) {
         guard inner.index < arity else { return sendCompleted() }
-        deliver(.event(.error(FlowError(.string("complete"))), .result), from: inner.index)
+        deliver(Event.completed.asResult, from: inner.index)
         inputEnded()
     }
 

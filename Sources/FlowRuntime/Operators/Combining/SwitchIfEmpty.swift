@@ -20,16 +20,13 @@ extension Observable {
     }
 }
 
-final class SwitchIfEmptySink: Sink, InnerHost {
-    private let scheduler: Scheduler
+final class SwitchIfEmptySink: FallbackSink {
     private let other: Observable
     private var isEmpty = true
-    private var fallback: InnerObserver?
 
     init(_ downstream: Observer, scheduler: Scheduler, other: Observable) {
-        self.scheduler = scheduler
         self.other = other
-        super.init(downstream)
+        super.init(downstream, scheduler: scheduler)
     }
 
     func start(_ source: Observable) {
@@ -43,19 +40,6 @@ final class SwitchIfEmptySink: Sink, InnerHost {
     }
 
     override func onCompleted() {
-        guard isEmpty else { return sendCompleted() }
-        cancelUpstream()
-        let inner = InnerObserver(host: self, index: 0)
-        fallback = inner
-        other.subscribe(inner, on: scheduler)
-    }
-
-    func innerNext(_ inner: InnerObserver, _ value: Value) { sendNext(value) }
-    func innerError(_ inner: InnerObserver, _ error: FlowError) { sendError(error) }
-    func innerCompleted(_ inner: InnerObserver) { sendCompleted() }
-
-    override func disposeResources() {
-        fallback?.dispose()
-        fallback = nil
+        isEmpty ? switchTo(other) : sendCompleted()
     }
 }

@@ -22,39 +22,48 @@ extension Observable {
     }
 }
 
-/// Passes the source on; on error, switches to a replacement stream.
-final class CatchSink: Sink, InnerHost {
-    private let scheduler: Scheduler
-    private let replacement: (FlowError) throws -> Observable
+/// Passes the source on until a subclass switches to another stream in
+/// its place (`catch` on an error, `switchIfEmpty` on an empty completion).
+class FallbackSink: Sink, InnerHost {
+    final let scheduler: Scheduler
     private var fallback: InnerObserver?
 
-    init(_ downstream: Observer, scheduler: Scheduler, replacement: @escaping (FlowError) throws -> Observable) {
+    init(_ downstream: Observer, scheduler: Scheduler) {
         self.scheduler = scheduler
-        self.replacement = replacement
         super.init(downstream)
     }
 
-    override func onError(_ error: FlowError) {
-        let next: Observable
-        do { next = try replacement(error) } catch { return sendError(FlowError.wrap(error)) }
-        cancelUpstream()
-        switchTo(next)
-    }
-
     /// Continue with `next` in place of the source.
-    func switchTo(_ next: Observable) {
+    final func switchTo(_ next: Observable) {
+        cancelUpstream()
         let inner = InnerObserver(host: self, index: 1)
         fallback = inner
         next.subscribe(inner, on: scheduler)
     }
 
-    func innerNext(_ inner: InnerObserver, _ value: Value) { sendNext(value) }
-    func innerError(_ inner: InnerObserver, _ error: FlowError) { sendError(error) }
-    func innerCompleted(_ inner: InnerObserver) { sendCompleted() }
+    final func innerNext(_ inner: InnerObserver, _ value: Value) { sendNext(value) }
+    final func innerError(_ inner: InnerObserver, _ error: FlowError) { sendError(error) }
+    final func innerCompleted(_ inner: InnerObserver) { sendCompleted() }
 
     override func disposeResources() {
         fallback?.dispose()
         fallback = nil
+    }
+}
+
+/// Passes the source on; on error, switches to a replacement stream.
+final class CatchSink: FallbackSink {
+    private let replacement: (FlowError) throws -> Observable
+
+    init(_ downstream: Observer, scheduler: Scheduler, replacement: @escaping (FlowError) throws -> Observable) {
+        self.replacement = replacement
+        super.init(downstream, scheduler: scheduler)
+    }
+
+    override func onError(_ error: FlowError) {
+        let next: Observable
+        do { next = try replacement(error) } catch { return sendError(FlowError.wrap(error)) }
+        switchTo(next)
     }
 }
 
