@@ -143,7 +143,10 @@ extension Environment {
     @discardableResult
     func subscribe(_ stream: Observable, at location: SourceLocation, handlers: Handlers) -> ScriptSubscriber {
         if tracesEverything { run.scheduler.tracer?.trace(stream) }
-        let subscriber = ScriptSubscriber(handlers: handlers.resolved(for: dialect), location: location, environment: self)
+        // Most subscriptions have nothing to resolve: they skip the copy.
+        let subscriber = handlers.events == nil && handlers.owner == nil
+            ? ScriptSubscriber(handlers: handlers, location: location, environment: self)
+            : ScriptSubscriber(handlers: handlers.resolved(for: dialect), location: location, environment: self)
         // A sink that writes after the fact (a database's) can end its stream.
         if let consumer = handlers.next?.streamConsumer { consumer.attach(to: subscriber) }
         run.track(subscriber)
