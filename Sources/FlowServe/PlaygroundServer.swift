@@ -145,7 +145,8 @@ public enum PlaygroundServer {
         }
         router.get("/api/operators") { _, _ in
             json(OperatorSpec.Family.allCases.map { family in
-                Family(family: family.rawValue, operators: operatorTable.entries.filter { $0.family == family }.map(\.name))
+                let specs = operatorTable.entries.filter { $0.family == family }
+                return Family(family: family.rawValue, operators: specs.map(\.name), aliases: specs.map(\.aliasNames))
             }.filter { !$0.operators.isEmpty })
         }
         router.get("/api/doc") { request, _ in
@@ -235,7 +236,8 @@ public enum PlaygroundServer {
         }
     }
     struct MoveRequest: Codable { var text: String; var start: Int; var end: Int; var event: Int; var frames: Int64 }
-    struct Family: Codable { var family: String; var operators: [String] }
+    /// A family's operators, and each one's other libraries' names (for the page's search).
+    struct Family: Codable { var family: String; var operators: [String]; var aliases: [[String]] }
     struct OperatorPage: Codable { var name: String; var doc: String; var example: String }
     struct Problem: Codable { var error: String }
 

@@ -31,6 +31,116 @@ import Testing
         }
     }
 
+    /// What a teacher uses in front of a class: presentation mode at a
+    /// projector's 1280×720, zoom, the sidebar hidden, operator search by
+    /// any library's name, wrapped lines, whole test failures, the cursor's
+    /// line, each event named once, dragging past the end, and the exported
+    /// page's play button.
+    @Test(.enabled(if: browserAvailable, "chromium and chromium-driver are not installed (.ci/run installs them)"))
+    func presentAndTeach() async throws {
+        let served = try ServedFolder()
+        let browser = try await Browser.start()
+        do {
+            try await checkClassroomTools(served, in: browser)
+            await browser.stop()
+        } catch {
+            await browser.stop()
+            throw error
+        }
+    }
+
+    func checkClassroomTools(_ served: ServedFolder, in browser: Browser) async throws {
+        try await browser.command("POST", "/window/rect", ["width": 1280, "height": 720])
+        try await browser.open(served.address.absoluteString + "?path=lesson.flow")
+        try await browser.waitFor("the diagram", "return document.querySelectorAll('#diagram circle').length > 0")
+
+        // Operators by any library's name.
+        try await browser.waitFor("the operator list", "return document.querySelectorAll('#operators a').length > 50")
+        try await browser.type(into: "#operator-search", "switchMap")
+        let found = try await browser.run("return [...document.querySelectorAll('#operators a')].filter(a => !a.hidden).map(a => a.textContent)") as? [String] ?? []
+        #expect(found == ["flatMapLatest (switchMap)"], "\(found)")
+
+        // The cursor: a line across each diagram at its column, and each event named once.
+        try await browser.run("const c = document.getElementById('cursor'); c.value = 1; c.dispatchEvent(new Event('input'))")
+        let placed = try await browser.run("""
+            const line = document.querySelector('#diagram .cursor-line[data-cursor="0"]');
+            const mark = document.querySelector('#diagram circle[data-d="0"][data-t="1"]');
+            const box = mark.getBBox();
+            return [Number(line.getAttribute('x1')), box.x + box.width / 2, document.querySelectorAll('#diagram .cursor-line').length];
+            """) as? [Double] ?? []
+        #expect(placed.count == 3 && abs(placed[0] - placed[1]) < 0.5 && placed[2] >= 2, "\(placed)")
+        let named = (try await browser.run("return document.getElementById('events-at').textContent") as? String ?? "")
+            .split(separator: "\n").filter { !$0.hasPrefix("live:") }
+        #expect(!named.isEmpty && Set(named).count == named.count, "\(named)")
+
+        // Dragging the source's completion past the end grows the lane.
+        let end = try #require(try await browser.run("""
+            const m = document.querySelector('#diagram [data-d="0"][data-l="0"][data-e="2"]');
+            const r = m.getBoundingClientRect();
+            const svg = document.querySelector('#diagram svg');
+            return [r.x + r.width / 2, r.y + r.height / 2, svg.getBoundingClientRect().width / svg.viewBox.baseVal.width];
+            """) as? [Double])
+        try await browser.drag(fromX: end[0], y: end[1], byX: 3 * 28 * end[2])
+        try await browser.waitFor("the longer lane", #"return document.getElementById('editor').value.includes('cold("-a--b---|")')"#)
+
+        // Long lines wrap, and their numbers are as tall as they are; a
+        // failure's details are shown whole.
+        let long = "let words = \"" + String(repeating: "many words ", count: 40) + "\""
+        try await browser.run("const e = document.getElementById('editor'); e.value = arguments[0]; e.dispatchEvent(new Event('input'))",
+                              [long + "\ntest \"long\" { expect(just(words)).toBe(\"(a|)\", a: \"few\") }\n"])
+        try await browser.waitFor("the failed test", "return document.getElementById('status').textContent === '1 test failed'")
+        let sizes = try await browser.run("""
+            const spans = document.querySelectorAll('#gutter span');
+            const pre = document.querySelector('#tests pre');
+            return [spans[0].getBoundingClientRect().height, spans[1].getBoundingClientRect().height, pre.scrollWidth - pre.clientWidth];
+            """) as? [Double] ?? []
+        #expect(sizes.count == 3 && sizes[0] > 2 * sizes[1] && sizes[2] <= 1, "\(sizes)")
+        try await browser.run("const e = document.getElementById('editor'); e.value = arguments[0]; e.dispatchEvent(new Event('input'))",
+                              [ServedFolder.lesson])
+        try await browser.waitFor("the lesson again", "return document.getElementById('status').textContent === 'ok'")
+
+        // Presentation mode: the diagram alone, its text at least 20 px.
+        try await browser.run("document.activeElement.blur(); document.getElementById('present').click()")
+        // The smallest text of the first picture, in screen pixels.
+        let smallest = """
+            const svg = document.querySelector('#diagram svg');
+            const scale = svg.getBoundingClientRect().width / svg.viewBox.baseVal.width;
+            return Math.min(...[...svg.querySelectorAll('text')].map(t => parseFloat(getComputedStyle(t).fontSize) * scale));
+            """
+        try await browser.waitFor("presentation mode", "return document.body.classList.contains('presenting')")
+        let legible = try await browser.run(smallest) as? Double ?? 0
+        #expect(legible >= 20, "\(legible)")
+        #expect(try await browser.run("return document.getElementById('sidebar').offsetParent === null && document.getElementById('editor').offsetParent === null") as? Bool == true)
+        let before = legible
+        if let folder = ProcessInfo.processInfo.environment["FLOW_SCREENSHOT_TO"] {
+            try await browser.screenshot().write(to: URL(fileURLWithPath: folder).appendingPathComponent("present.png"))
+        }
+        try await browser.run("document.getElementById('zoom-in').click()")
+        let after = try await browser.run(smallest) as? Double ?? 0
+        #expect(abs(after / before - 1.25) < 0.01, "\(before) → \(after)")
+        // E shows the editor beside the diagram, at 20 px.
+        try await browser.run("document.body.dispatchEvent(new KeyboardEvent('keydown', { key: 'e', bubbles: true }))")
+        #expect(try await browser.run("return getComputedStyle(document.getElementById('editor')).fontSize") as? String == "20px")
+        try await browser.run("document.body.dispatchEvent(new KeyboardEvent('keydown', { key: 'Escape', bubbles: true }))")
+        #expect(try await browser.run("return document.getElementById('sidebar').offsetParent !== null && !document.body.classList.contains('presenting')") as? Bool == true)
+
+        // The sidebar can be hidden outside presentation mode too.
+        try await browser.run("document.getElementById('toggle-sidebar').click()")
+        #expect(try await browser.run("return document.getElementById('sidebar').offsetParent === null") as? Bool == true)
+        try await browser.run("document.getElementById('toggle-sidebar').click()")
+
+        // The exported page replays with play and pause.
+        let page = try #require(try await browser.run("return replayingPage()") as? String)
+        try await browser.open("data:text/html;charset=utf-8," + (page.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? ""))
+        try await browser.run("document.getElementById('speed').value = '0.5'; document.getElementById('play').click()")
+        try await browser.waitFor("the replay", "return document.getElementById('play').textContent.includes('Pause') && Number(document.getElementById('t').value) >= 1")
+        try await browser.run("document.getElementById('play').click()")
+        let paused = try await browser.run("return [document.getElementById('play').textContent, document.getElementById('t').value]") as? [String] ?? []
+        #expect(paused.first == "▶ Play", "\(paused)")
+        try await browser.run("document.getElementById('speed').value = '4'; document.getElementById('play').click()")
+        try await browser.waitFor("the replay's end", "return document.getElementById('play').textContent.includes('Play') && document.getElementById('t').value === document.getElementById('t').max")
+    }
+
     func check(_ served: ServedFolder, in browser: Browser) async throws {
         try await browser.open(served.address.absoluteString + "?path=lesson.flow")
         try await browser.waitFor("the diagram", "return document.querySelectorAll('#diagram circle').length > 0")

@@ -38,17 +38,41 @@ async function start() {
     const summary = document.createElement("summary");
     summary.textContent = family.family;
     group.appendChild(summary);
-    for (const name of family.operators) {
+    family.operators.forEach((name, i) => {
       const link = document.createElement("a");
+      const aliases = family.aliases[i] || [];
       link.textContent = name;
+      link.title = aliases.length ? "also " + aliases.join(", ") : "";
+      link.dataset.name = name;
+      link.dataset.aliases = JSON.stringify(aliases);
       link.onclick = () => openDoc(name);
       group.appendChild(link);
-    }
+    });
     $("operators").appendChild(group);
   }
   const wanted = new URLSearchParams(location.search).get("path") || files.single || files.scripts[0];
   if (wanted) await open(wanted); else await openDoc("map");
 }
+
+// Searching the operators by any library's name: the matching ones, with
+// the name that matched, in their families, opened.
+$("operator-search").addEventListener("input", () => {
+  const wanted = $("operator-search").value.trim().toLowerCase();
+  for (const group of document.querySelectorAll("#operators details")) {
+    let shown = 0;
+    for (const link of group.querySelectorAll("a")) {
+      const name = link.dataset.name;
+      const alias = JSON.parse(link.dataset.aliases).find((other) => other.toLowerCase().includes(wanted));
+      const matches = !wanted || name.toLowerCase().includes(wanted) || alias !== undefined;
+      link.hidden = !matches;
+      // A match by another library's name shows that name beside flow's.
+      link.textContent = wanted && !name.toLowerCase().includes(wanted) && alias ? name + " (" + alias + ")" : name;
+      if (matches) shown++;
+    }
+    group.hidden = Boolean(wanted) && shown === 0;
+    group.open = Boolean(wanted) && shown > 0;
+  }
+});
 
 async function open(path) {
   if (state.dirty && !confirm("Leave " + (state.path || "this example") + " without saving?")) return;
@@ -121,19 +145,40 @@ function updateButtons() {
   $("export-html").disabled = !(state.last && state.last.svg);
 }
 
+// The editor wraps long lines: each line's number is as tall as the line,
+// measured in a hidden copy of the editor's text at its width.
+const measure = document.createElement("div");
+measure.id = "measure";
+measure.setAttribute("aria-hidden", "true");
+document.body.appendChild(measure);
+
 function updateGutter(badLines) {
-  const count = editor.value.split("\n").length;
-  const bad = new Set(badLines);
+  if (badLines) state.badLines = badLines;
+  const lines = editor.value.split("\n");
+  const bad = new Set(state.badLines || []);
+  const style = getComputedStyle(editor);
+  measure.style.font = style.font;
+  measure.style.lineHeight = style.lineHeight;
+  measure.style.width = Math.max(1, editor.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight)) + "px";
+  measure.replaceChildren(...lines.map((text) => {
+    const row = document.createElement("div");
+    row.textContent = text || " ";
+    return row;
+  }));
+  const heights = Array.from(measure.children, (row) => row.getBoundingClientRect().height);
   const gutter = $("gutter");
   gutter.textContent = "";
-  for (let line = 1; line <= count; line++) {
+  heights.forEach((height, i) => {
     const span = document.createElement("span");
-    span.textContent = line + "\n";
-    if (bad.has(line)) span.className = "bad";
+    span.textContent = String(i + 1);
+    span.style.height = height + "px";
+    if (bad.has(i + 1)) span.className = "bad";
     gutter.appendChild(span);
-  }
+  });
+  measure.replaceChildren();
   gutter.scrollTop = editor.scrollTop;
 }
+new ResizeObserver(() => updateGutter()).observe(editor);
 
 editor.addEventListener("input", () => {
   stopLive();
@@ -151,8 +196,88 @@ $("dialect").addEventListener("change", () => {
   if (!state.live) render();
 });
 document.addEventListener("keydown", (event) => {
-  if ((event.ctrlKey || event.metaKey) && event.key === "s") { event.preventDefault(); save(); }
+  if ((event.ctrlKey || event.metaKey) && event.key === "s") { event.preventDefault(); save(); return; }
+  const presenting = document.body.classList.contains("presenting");
+  if (event.key === "Escape" && presenting) { present(false); return; }
+  // Single keys act only outside the editor and the fields.
+  if (event.ctrlKey || event.metaKey || event.altKey || event.target.closest("textarea, input, select")) return;
+  const actions = {
+    p: () => present(!presenting),
+    e: () => { if (presenting) { document.body.classList.toggle("with-editor"); applyZoom(); updateGutter(); } },
+    "+": () => zoom(1.25), "=": () => zoom(1.25), "-": () => zoom(1 / 1.25), "0": () => { state.zoom = 1; applyZoom(); },
+    "[": () => editorFont(-2), "]": () => editorFont(2),
+  };
+  const action = actions[event.key];
+  if (action) { event.preventDefault(); action(); }
 });
+
+// ---- sizes: the sidebar, zoom and presentation mode ----------------------
+
+// In presentation mode lane labels and values are drawn at least this
+// large, whatever the window: legible from the back of a room.
+const LEGIBLE_PX = 22;
+state.zoom = 1;
+
+// The picture's text size in its own units.
+function textUnits(svg) {
+  const text = svg.querySelector("text");
+  return text ? parseFloat(getComputedStyle(text).fontSize) || 12 : 12;
+}
+
+// Out of presentation, at zoom 1 the picture fits its pane; in it, the
+// picture is at least as large as its text needs to be legible.
+function applyZoom() {
+  const presenting = document.body.classList.contains("presenting");
+  const diagram = $("diagram");
+  const zoomed = presenting || state.zoom !== 1;
+  diagram.classList.toggle("zoomed", zoomed);
+  for (const svg of diagram.querySelectorAll("svg")) {
+    const box = svg.viewBox.baseVal;
+    if (!zoomed || !box || !box.width) { svg.style.width = ""; continue; }
+    const fit = Math.max(100, diagram.clientWidth - 4) / box.width;
+    const base = presenting ? Math.max(fit, LEGIBLE_PX / textUnits(svg)) : fit;
+    svg.style.width = box.width * base * state.zoom + "px";
+  }
+  $("zoom-out").title = "Smaller diagram (-), now " + Math.round(state.zoom * 100) + "%";
+}
+
+function zoom(factor) {
+  state.zoom = Math.min(8, Math.max(0.125, state.zoom * factor));
+  applyZoom();
+}
+
+function present(on) {
+  document.body.classList.toggle("presenting", on);
+  if (!on) document.body.classList.remove("with-editor");
+  if (on) document.body.style.setProperty("--editor-font", (state.editorFont || 20) + "px");
+  else document.body.style.removeProperty("--editor-font");
+  state.zoom = 1;
+  $("present").textContent = on ? "Leave" : "Present";
+  $("present").title = on ? "Leave presentation mode (Esc)" : $("present").dataset.title;
+  applyZoom();
+  updateGutter();
+}
+
+// The editor's font size beside the diagram in presentation mode.
+function editorFont(step) {
+  if (!document.body.classList.contains("presenting")) return;
+  state.editorFont = Math.min(40, Math.max(12, (state.editorFont || 20) + step));
+  document.body.style.setProperty("--editor-font", state.editorFont + "px");
+  updateGutter();
+}
+
+$("present").dataset.title = $("present").title;
+$("present").onclick = () => present(!document.body.classList.contains("presenting"));
+$("zoom-in").onclick = () => zoom(1.25);
+$("zoom-out").onclick = () => zoom(1 / 1.25);
+$("toggle-sidebar").onclick = () => {
+  document.body.classList.toggle("no-sidebar");
+  localStorage.setItem("flow.sidebar", document.body.classList.contains("no-sidebar") ? "hidden" : "shown");
+  applyZoom();
+  updateGutter();
+};
+if (localStorage.getItem("flow.sidebar") === "hidden") document.body.classList.add("no-sidebar");
+new ResizeObserver(() => applyZoom()).observe($("view-pane"));
 
 function offsetOf(line, column) {
   const lines = editor.value.split("\n");
@@ -186,6 +311,8 @@ function show(result) {
     return;
   }
   state.last = result;
+  // The marks are drawn anew: a tooltip over an old one would stay.
+  $("tooltip").hidden = true;
   $("diagram").classList.remove("stale");
   if (result.svg) $("diagram").innerHTML = result.svg;
   else {
@@ -193,8 +320,10 @@ function show(result) {
     note.textContent = result.notRun || (result.running ? "Running: nothing drawn yet" : "Nothing to draw: add marbles(stream, ...)");
     $("diagram").replaceChildren(note);
   }
+  if (result.inputs.length) makeRoomToDrag();
   showTests(result.tests);
   $("output").textContent = result.output;
+  applyZoom();
   prepareMarks(result);
   updateButtons();
   const failed = result.tests.filter((t) => !t.passed).length;
@@ -306,6 +435,20 @@ function prepareMarks(result) {
   showCursor();
 }
 
+// Room after the last column, so a marble (a completion at the end) can be
+// dragged later than anything drawn: the lane grows when it is dropped there.
+const DRAG_ROOM_COLUMNS = 4;
+function makeRoomToDrag() {
+  for (const svg of document.querySelectorAll("#diagram svg")) {
+    const box = svg.viewBox.baseVal;
+    if (!box || !box.width) continue;
+    const width = box.width + DRAG_ROOM_COLUMNS * COLUMN;
+    const shown = Number(svg.getAttribute("width")) || box.width;
+    svg.setAttribute("width", shown * width / box.width);
+    svg.setAttribute("viewBox", `${box.x} ${box.y} ${width} ${box.height}`);
+  }
+}
+
 function tooltip(event, mark) {
   const title = mark.querySelector("title");
   const tip = $("tooltip");
@@ -407,9 +550,36 @@ function showCursor() {
       if (life.start <= t && (life.end === null || life.end === undefined || t < life.end)) live.push(result.laneLabels[d][l]);
     }));
   }
+  drawCursorLines(t);
   $("cursor-readout").textContent = "frame " + t;
-  $("events-at").textContent = (now.length ? now.join("\n") : "nothing happens at this frame")
+  // A chain drawn and traced shows its events twice: each is named once.
+  const named = [...new Set(now)];
+  $("events-at").textContent = (named.length ? named.join("\n") : "nothing happens at this frame")
     + "\nlive: " + (live.length ? [...new Set(live)].join(", ") : "no subscription");
+}
+
+// A line across each diagram's lanes at the cursor's column. A mark of
+// column c is drawn at origin + (c + 0.5) columns: its place gives the origin.
+function drawCursorLines(t) {
+  for (const old of document.querySelectorAll("#diagram .cursor-line")) old.remove();
+  const byDiagram = new Map();
+  for (const mark of marks()) {
+    if (!byDiagram.has(mark.dataset.d)) byDiagram.set(mark.dataset.d, []);
+    byDiagram.get(mark.dataset.d).push(mark);
+  }
+  for (const [d, group] of byDiagram) {
+    const boxes = group.map((mark) => mark.getBBox());
+    const origins = group.map((mark, i) => boxes[i].x + boxes[i].width / 2 - (Number(mark.dataset.t) + 0.5) * COLUMN).sort((a, b) => a - b);
+    const x = origins[Math.floor(origins.length / 2)] + (t + 0.5) * COLUMN;
+    const line = document.createElementNS("http://www.w3.org/2000/svg", "line");
+    line.setAttribute("x1", x);
+    line.setAttribute("x2", x);
+    line.setAttribute("y1", Math.min(...boxes.map((b) => b.y)) - 8);
+    line.setAttribute("y2", Math.max(...boxes.map((b) => b.y + b.height)) + 8);
+    line.setAttribute("class", "cursor-line");
+    line.dataset.cursor = d;
+    group[0].ownerSVGElement.appendChild(line);
+  }
 }
 
 $("cursor").addEventListener("input", () => { $("cursor").dataset.moved = "yes"; showCursor(); });
@@ -430,21 +600,27 @@ function baseName() { return (state.path || "example.flow").split("/").pop().rep
 
 $("export-svg").onclick = () => { if (state.last) download(baseName() + ".svg", "image/svg+xml", state.last.svg); };
 
-// A page of its own: the diagram and a time cursor, nothing to install.
-$("export-html").onclick = () => {
-  if (!state.last) return;
-  const page = `<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><title>${baseName()}</title>
+// A page of its own: the diagram, a time cursor, and play, pause and a
+// speed to replay it in front of a class; nothing to install.
+function replayingPage() {
+  return `<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><title>${baseName()}</title>
 <style>body{font:14px system-ui,sans-serif;margin:16px}svg{max-width:100%;height:auto}.later{opacity:.2}.now{stroke-width:4}</style></head>
-<body><p><label>time <input id="t" type="range" min="0" value="0" step="1" style="width:60%"></label> <span id="r"></span></p>
+<body><p><button id="play">▶ Play</button> <label>speed <select id="speed"><option value="0.5">½×</option><option value="1" selected>1×</option><option value="2">2×</option><option value="4">4×</option></select></label>
+<label>time <input id="t" type="range" min="0" value="0" step="1" style="width:50%"></label> <span id="r"></span></p>
 ${state.last.svg.replace(/^<\?xml[^>]*>/, "")}
 <script>
-const marks=[...document.querySelectorAll("[data-t]")];const t=document.getElementById("t");
-t.max=Math.max(0,...marks.map(m=>+m.dataset.t));t.value=t.max;
+const marks=[...document.querySelectorAll("[data-t]")];const t=document.getElementById("t");const play=document.getElementById("play");
+t.max=Math.max(0,...marks.map(m=>+m.dataset.t));t.value=t.max;let timer=null;
 function show(){for(const m of marks){m.classList.toggle("later",+m.dataset.t>+t.value);m.classList.toggle("now",+m.dataset.t==+t.value)}document.getElementById("r").textContent="frame "+t.value}
-t.oninput=show;show();
+function stop(){clearInterval(timer);timer=null;play.textContent="▶ Play"}
+function step(){if(+t.value>=+t.max){stop();return}t.value=+t.value+1;show()}
+play.onclick=()=>{if(timer){stop();return}if(+t.value>=+t.max)t.value=0;show();play.textContent="❚❚ Pause";timer=setInterval(step,400/+document.getElementById("speed").value)};
+document.getElementById("speed").onchange=()=>{if(timer){stop();play.click()}};
+t.oninput=()=>{stop();show()};show();
 <\/script></body></html>`;
-  download(baseName() + ".html", "text/html", page);
-};
+}
+
+$("export-html").onclick = () => { if (state.last) download(baseName() + ".html", "text/html", replayingPage()); };
 
 $("save").onclick = save;
 start().catch((error) => status(error.message));
