@@ -128,7 +128,7 @@ public struct SVGDiagram {
                 let boxWidth = Swift.max(right - left, Double(label.terminalColumns) * Self.characterWidth + 24)
                 widest = Swift.max(widest, left + boxWidth + 16)
                 body.append(##"<rect x="\##(f(left))" y="\##(f(y))" width="\##(f(boxWidth))" height="\##(f(Self.boxHeight - 8))" rx="4" class="box"/>"##)
-                body.append(##"<text x="\##(f(left + boxWidth / 2))" y="\##(f(y + (Self.boxHeight - 8) / 2 + 4))" text-anchor="middle" class="ink">\##(Self.escape(label))</text>"##)
+                body.append(##"<text x="\##(f(left + boxWidth / 2))" y="\##(f(y + (Self.boxHeight - 8) / 2 + 4))" text-anchor="middle" class="ink">\##(Self.fullText(of: lane.label, shown: label))\##(Self.escape(label))</text>"##)
                 y += Self.boxHeight
             }
             let marks = placement.lanes[index]
@@ -138,7 +138,7 @@ public struct SVGDiagram {
             if !lane.isStage {
                 let label = LaneDiagram.displayLabel(lane.label).trimmingCharacters(in: " ")
                 let emoji = Self.emojiClass(String(label)).isEmpty ? "" : " emoji"
-                body.append(##"<text x="12" y="\##(f(mid + 4))" class="muted\##(emoji)">\##(Self.escape(String(label)))</text>"##)
+                body.append(##"<text x="12" y="\##(f(mid + 4))" class="muted\##(emoji)">\##(Self.fullText(of: lane.label, shown: String(label)))\##(Self.escape(String(label)))</text>"##)
             }
             if lane.isSubscription {
                 drawSubscription(lane, x: { x($0) }, y: mid, right: right)
@@ -202,6 +202,12 @@ public struct SVGDiagram {
         }
         width = Swift.max(width, widest)
         return y
+    }
+
+    /// A label cut to fit keeps its whole text in a `<title>`, shown on hover.
+    static func fullText(of label: String, shown: String) -> String {
+        let whole = label.trimmingCharacters(in: " ")
+        return shown.hasSuffix("…") ? "<title>\(escape(String(whole)))</title>" : ""
     }
 
     /// Tick marks every few frames, labelled in time (`0`, `5ms`, `1s`).

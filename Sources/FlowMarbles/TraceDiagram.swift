@@ -69,7 +69,7 @@ public enum TraceDiagram {
                 omitted += Swift.max(0, nodeRecords.count - mostSubscriptionsDrawn)
                 for (n, index) in nodeRecords.prefix(mostSubscriptionsDrawn).enumerated() {
                     let record = records[index]
-                    let label = (node.name ?? node.displayName) + (nodeRecords.count > 1 ? " #\(n + 1)" : "")
+                    let label = stageLabel(node) + (nodeRecords.count > 1 ? " #\(n + 1)" : "")
                     // A stage cut off before it ended (a request a timeout
                     // gave up on) shows `!` where it was cancelled.
                     // A re-subscription (`retry`, `repeat`, a late
@@ -86,7 +86,7 @@ public enum TraceDiagram {
                     omitted += Swift.max(0, innerRecords.count - mostInnerStreamsDrawn)
                     for inner in innerRecords.prefix(mostInnerStreamsDrawn) {
                         let innerRecord = records[inner]
-                        add(LaneDiagram.Lane(label: "  ↳ " + innerLabel(innerRecord.node), events: events(innerRecord),
+                        add(LaneDiagram.Lane(label: "  ↳ " + innerLabel(innerRecord, in: tracer), events: events(innerRecord),
                                              start: innerRecord.subscribed, cancelled: innerRecord.cancelled), record: inner)
                     }
                 }
@@ -110,6 +110,27 @@ public enum TraceDiagram {
             current = cause.event < record.causes.count ? record.causes[cause.event] : nil
         }
         return nil
+    }
+
+    /// A stage by its operator as written (`map { $0 * 10 }`), with the
+    /// `let` name it is bound to beside it (`tenfold = map { $0 * 10 }`);
+    /// a source by its name, or as written.
+    static func stageLabel(_ node: Observable) -> String {
+        let written = node.displayName
+        guard !node.inputs.isEmpty, let name = node.name, name != written else { return node.name ?? written }
+        return "\(name) = \(written)"
+    }
+
+    /// An inner stream by the value it was made for (`for b`), or, when it
+    /// was made from a stream (a `groupBy` group) or for no value, by its
+    /// operator and the group or window it reads.
+    static func innerLabel(_ record: Tracer.Record, in tracer: Tracer) -> String {
+        if let cause = record.subscribedFor, cause.event < tracer.records[cause.record].events.count,
+           case .next(let value) = tracer.records[cause.record].events[cause.event].event {
+            if case .stream = value { return innerLabel(record.node) }
+            return "for " + value.description
+        }
+        return innerLabel(record.node)
     }
 
     /// An inner stream by its operator, with the group or window it reads

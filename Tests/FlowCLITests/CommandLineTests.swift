@@ -323,6 +323,16 @@ extension CommandLineTests {
 }
 
 extension CommandLineTests {
+    /// The README's trace: each stage by its operator, each inner stream
+    /// by the value it was made for.
+    @Test func theReadmesTraceIsWhatFlowPrints() throws {
+        let path = try Self.script(#"cold("-a--b-|").flatMapLatest { v in cold("-x--y|") }.map { $0 + "!" }.sink { _ in }"# + "\n")
+        let result = try Self.flow(["run", "--trace", path])
+        #expect(result.status == 0)
+        let readme = try String(contentsOf: projectDirectory.appendingPathComponent("README.md"), encoding: .utf8)
+        #expect(readme.contains("$ flow run --trace latest.flow\n" + result.out), "\(result.out)")
+    }
+
     @Test func tracingEveryStage() throws {
         let path = try Self.script("""
             let source = cold("-a--b-|")
@@ -335,8 +345,8 @@ extension CommandLineTests {
             source                                 -a--b-|
               subscription                         ^-----!
             flatMapLatest { v in cold("-x--y|") }  --x--x--y|
-              ↳ cold("-x--y|")                      -x-!
-              ↳ cold("-x--y|")                         -x--y|
+              ↳ for a                               -x-!
+              ↳ for b                                  -x--y|
             map { $0 + "!" }                       --c--c--d|
             legend                                 c = "x!", d = "y!"
 

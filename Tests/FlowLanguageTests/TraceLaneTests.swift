@@ -25,9 +25,9 @@ import Testing
                                                0    5    10   15
             cold("-a-b-c|")                    -a-b-c|
             concatMap { x in cold("--x-y|") }  ---x-y--x-y--x-y|
-              ↳ cold("--x-y|")                  --x-y|
-              ↳ cold("--x-y|")                       --x-y|
-              ↳ cold("--x-y|")                            --x-y|
+              ↳ for a                           --x-y|
+              ↳ for b                                --x-y|
+              ↳ for c                                     --x-y|
             """)
     }
 
@@ -123,11 +123,12 @@ import Testing
             doubled         [12]a-b|
             src.map { $0 }  -   a-b|
             """)
+        // A stage by its operator as written, its name beside it.
         #expect(lanes[1] == """
-                     0
-            src      -   a-b|
-            started  [12]a-b|
-            doubled  [12]a-b|
+                                       0
+            src                        -   a-b|
+            started = startWith(1, 2)  [12]a-b|
+            doubled = map { $0 }       [12]a-b|
             """)
     }
 

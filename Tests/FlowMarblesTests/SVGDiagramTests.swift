@@ -123,6 +123,19 @@ import FoundationXML
         #expect(slide.text.contains("viewBox=\"0 0 \(Int(svg.width.rounded(.up)))"))
     }
 
+    /// A stage's label cut to fit keeps its whole text in a `<title>`;
+    /// one that fits has none.
+    @Test func aCutLabelKeepsItsWholeTextOnHover() throws {
+        let whole = #"results = flatMapLatest { query in http.get("https://example.test/search?q=\(query)").map { $0.body } }"#
+        var stage = LaneDiagram.Lane(label: whole, events: [TimedEvent(.milliseconds(Int64(1)), .next("a"))])
+        stage.isStage = true
+        let svg = SVGDiagram([LaneDiagram(lanes: [LaneDiagram.Lane(label: "query", events: []), stage])]).text
+        #expect(svg.contains("<title>" + XML.escape(whole) + "</title>"))
+        #expect(svg.contains("…</text>"))
+        let short = SVGDiagram([LaneDiagram(lanes: [LaneDiagram.Lane(label: "query", events: [])])]).text
+        #expect(!short.contains("<title>query"))
+    }
+
     @Test func eachValueHasItsOwnColour() throws {
         let events = (0..<30).map { TimedEvent(.milliseconds(Int64($0)), .next(.int(100 + $0))) }
         let svg = SVGDiagram([LaneDiagram(lanes: [LaneDiagram.Lane(label: "values", events: events + events.map {

@@ -43,8 +43,8 @@ import Testing
             "source          -a-b---|",
             "  subscription  ^------!",
             "flatMapLatest   --x-x-y|",
-            "  ↳ inner        -x!",
-            "  ↳ inner          -x-y|",
+            "  ↳ for a        -x!",
+            "  ↳ for b          -x-y|",
         ])
     }
 

@@ -45,6 +45,25 @@ public final class Tracer {
     /// The record of each node's latest subscription, to find the stage an
     /// inner stream feeds.
     private var latestRecord: [ObjectIdentifier: Int] = [:]
+    /// Inner streams made for a value but subscribed later (queued behind
+    /// a running one), with the values they were made for, oldest first.
+    private var madeFor: [ObjectIdentifier: [Cause]] = [:]
+
+    /// Notes that `node` was made for the value being delivered, for when
+    /// it is subscribed later.
+    func noteMadeForValueBeingDelivered(_ node: Observable) {
+        guard let cause = eventBeingDelivered else { return }
+        madeFor[ObjectIdentifier(node), default: []].append(cause)
+    }
+
+    /// The value a queued inner stream was made for, if one was noted.
+    private func takeMadeFor(_ node: Observable) -> Cause? {
+        let key = ObjectIdentifier(node)
+        guard var causes = madeFor[key], !causes.isEmpty else { return nil }
+        let first = causes.removeFirst()
+        madeFor[key] = causes.isEmpty ? nil : causes
+        return first
+    }
 
     public init() {}
 
@@ -92,7 +111,7 @@ public final class Tracer {
         }
         let index = records.count
         let parent = isTraced(node) || isWatched ? nil : innerOf
-        let subscribedFor = parent == nil ? nil : eventBeingDelivered
+        let subscribedFor = parent == nil ? nil : takeMadeFor(node) ?? eventBeingDelivered
         records.append(Record(node: node, parent: parent, subscriber: behind.record, subscribed: scheduler.now, subscribedFor: subscribedFor))
         latestRecord[ObjectIdentifier(node)] = index
         subscribing.append(node)

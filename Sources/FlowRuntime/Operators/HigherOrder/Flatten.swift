@@ -118,6 +118,9 @@ final class FlattenSink: Sink, InnerHost {
         }
         switch strategy {
         case .merge:
+            // A traced run remembers the value a queued inner was made for,
+            // to label its lane when it starts (`concatMap`'s, later).
+            if traced { scheduler.tracer?.noteMadeForValueBeingDelivered(inner) }
             queue.append(inner)
             drain()
         case .latest:
