@@ -44,12 +44,19 @@ public struct SVGDiagram {
     /// symbol and the legend says what each stands for. Never a mix, never
     /// text spilling out of a marble.
     private var valuesInside = true
+    /// Inner streams level, not slanting (a live run's growing picture).
+    private var straightInnerStreams = false
     static let widestValueInside = 2
 
     /// Lays out `diagrams` one under the other, under `title`; `width`
-    /// scales the picture to that many pixels (a slide's width).
-    public init(_ diagrams: [LaneDiagram], title: String = "flow marble diagram", width: Double? = nil) {
+    /// scales the picture to that many pixels (a slide's width). With
+    /// `straightInnerStreams` (a live run's picture, which grows as it
+    /// runs), inner streams are level rather than slanting from where they
+    /// started to where they ended.
+    public init(_ diagrams: [LaneDiagram], title: String = "flow marble diagram", width: Double? = nil,
+                straightInnerStreams: Bool = false) {
         self.title = title
+        self.straightInnerStreams = straightInnerStreams
         var y = 12.0
         body.append(##"<text x="12" y="\##(f(y + 14))" class="ink" font-size="15" font-weight="bold">\##(Self.escape(title))</text>"##)
         self.width = 24 + Double(title.terminalColumns) * 9
@@ -145,7 +152,8 @@ public struct SVGDiagram {
             } else {
                 let start = lane.start.map { x($0) }
                 // An inner stream slants down from the stage that started it.
-                let fromY = start == nil ? mid : mid - 12, toY = start == nil ? mid : mid + 8
+                let slants = start != nil && !straightInnerStreams
+                let fromY = slants ? mid - 12 : mid, toY = slants ? mid + 8 : mid
                 let begin = start ?? origin
                 let end = marks.last.map { x(placement.column(of: $0.frame) ?? 0) + Double($0.width) * Self.columnWidth } ?? begin + 40
                 // A lane cut off ends where it was cancelled.

@@ -29,6 +29,11 @@ final class Playground: Sendable {
     /// Modules whose use makes a run reach outside the process.
     static let outsideModules = IOModules.outsideNames
 
+    /// A live run's picture grows at this time per column, rather than
+    /// shrinking as time goes on: the page shows the latest seconds, and
+    /// keeps this scale for the first 200 s (2 000 columns).
+    static let liveFrame = TimeSpan.milliseconds(Int64(100))
+
     /// How often a live run's page is sent what it drew so far.
     static let liveSnapshotInterval = Duration.milliseconds(250)
     /// The most lines of a live run's output the page is sent (the latest).
@@ -144,6 +149,7 @@ final class Playground: Sendable {
             // One snapshot at a time: a loop busy with its events (or with
             // drawing a long run) is not handed a queue of them.
             let drawing = NIOLockedValueBox(false)
+
             let ticker = Task {
                 while !Task.isCancelled {
                     try? await Task.sleep(for: Self.liveSnapshotInterval)
@@ -151,8 +157,13 @@ final class Playground: Sendable {
                     // Drawn on the run's loop, where its lanes are recorded.
                     let asked = remote.snapshot { diagrams, errors in
                         defer { drawing.withLockedValue { $0 = false } }
-                        var rendering = Rendering(drawing: diagrams, name: name, output: printed.text,
-                                                  errors: errors.map { Self.problem($0, file: file) }, tests: [], inputs: [])
+                        let scaled = diagrams.map { diagram in
+                            var fixed = diagram
+                            fixed.options.frame = Self.liveFrame
+                            return fixed
+                        }
+                        var rendering = Rendering(drawing: scaled, name: name, output: printed.text,
+                                                  errors: errors.map { Self.problem($0, file: file) }, tests: [], inputs: [], snapshot: true)
                         rendering.live = true
                         rendering.running = true
                         continuation.yield(rendering)

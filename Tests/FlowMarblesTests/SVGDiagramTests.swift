@@ -136,6 +136,26 @@ import FoundationXML
         #expect(!short.contains("<title>query"))
     }
 
+    /// An inner stream slants from where it started; in a live run's
+    /// growing picture it is level.
+    @Test func innerStreamsSlantUnlessTheyGrow() throws {
+        let inner = LaneDiagram.Lane(label: "  ↳ for a", events: [TimedEvent(.milliseconds(Int64(3)), .next("x"))], start: .milliseconds(Int64(1)))
+        let lanes = [LaneDiagram.Lane(label: "outer", events: [TimedEvent(.milliseconds(Int64(1)), .next("a"))]), inner]
+        func innerLine(_ svg: String) throws -> (Double, Double) {
+            let lines = svg.split(separator: "\n").filter { $0.contains(#"class="line" stroke-width="2""#) }
+            let line = try #require(lines.last)
+            func attribute(_ name: String) -> Double {
+                let start = line.range(of: name + "=\"")!.upperBound
+                return Double(line[start...].prefix { $0 != "\"" })!
+            }
+            return (attribute("y1"), attribute("y2"))
+        }
+        let slanted = try innerLine(SVGDiagram([LaneDiagram(lanes: lanes)]).text)
+        #expect(slanted.0 < slanted.1)
+        let level = try innerLine(SVGDiagram([LaneDiagram(lanes: lanes)], straightInnerStreams: true).text)
+        #expect(level.0 == level.1)
+    }
+
     @Test func eachValueHasItsOwnColour() throws {
         let events = (0..<30).map { TimedEvent(.milliseconds(Int64($0)), .next(.int(100 + $0))) }
         let svg = SVGDiagram([LaneDiagram(lanes: [LaneDiagram.Lane(label: "values", events: events + events.map {

@@ -205,6 +205,13 @@ import Testing
         try await browser.run("document.getElementById('run-live').click()")
         try await browser.waitFor("live ticks", "return document.getElementById('output').textContent.split('\\n').length >= 3 && document.querySelectorAll('#diagram circle').length >= 3")
         #expect(try await browser.run("return document.getElementById('status').textContent") as? String == "running on the live clock…")
+        // The live picture grows at a fixed scale, one unit a pixel, rather than shrinking.
+        let liveScale = "const svg = document.querySelector('#diagram svg'); return svg.getBoundingClientRect().width / svg.viewBox.baseVal.width"
+        let firstWidth = try await browser.run("return document.querySelector('#diagram svg').viewBox.baseVal.width") as? Double ?? 0
+        try await browser.waitFor("the picture to grow", "return document.querySelector('#diagram svg').viewBox.baseVal.width > \(firstWidth)")
+        let scale = try await browser.run(liveScale) as? Double ?? 0
+        let growing = try await browser.run("return document.getElementById('diagram').classList.contains('live')") as? Bool
+        #expect(abs(scale - 1) < 0.01 && growing == true, "\(scale)")
         try await browser.run("document.getElementById('run-live').click()")
         try await browser.waitFor("the stop", "return document.getElementById('run-live').textContent === '▶ Run live' && document.getElementById('status').textContent === 'ok'")
         let ticks = try await browser.run("return document.getElementById('output').textContent.split('\\n').length") as? Int ?? 0

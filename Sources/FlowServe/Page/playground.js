@@ -226,15 +226,18 @@ function textUnits(svg) {
 
 // Out of presentation, at zoom 1 the picture fits its pane; in it, the
 // picture is at least as large as its text needs to be legible.
+// A live run's picture keeps its scale as it grows (one unit a pixel, or
+// what presentation mode needs) and scrolls to its latest events.
 function applyZoom() {
   const presenting = document.body.classList.contains("presenting");
   const diagram = $("diagram");
-  const zoomed = presenting || state.zoom !== 1;
+  const growing = diagram.classList.contains("live");
+  const zoomed = presenting || growing || state.zoom !== 1;
   diagram.classList.toggle("zoomed", zoomed);
   for (const svg of diagram.querySelectorAll("svg")) {
     const box = svg.viewBox.baseVal;
     if (!zoomed || !box || !box.width) { svg.style.width = ""; continue; }
-    const fit = Math.max(100, diagram.clientWidth - 4) / box.width;
+    const fit = growing ? 1 : Math.max(100, diagram.clientWidth - 4) / box.width;
     const base = presenting ? Math.max(fit, LEGIBLE_PX / textUnits(svg)) : fit;
     svg.style.width = box.width * base * state.zoom + "px";
   }
@@ -323,7 +326,12 @@ function show(result) {
   if (result.inputs.length) makeRoomToDrag();
   showTests(result.tests);
   $("output").textContent = result.output;
+  const diagram = $("diagram");
+  // Following the latest events unless the learner scrolled back to look.
+  const following = diagram.scrollLeft + diagram.clientWidth >= diagram.scrollWidth - 40;
+  diagram.classList.toggle("live", Boolean(result.running));
   applyZoom();
+  if (result.running && following) diagram.scrollLeft = diagram.scrollWidth;
   prepareMarks(result);
   updateButtons();
   const failed = result.tests.filter((t) => !t.passed).length;
