@@ -60,6 +60,18 @@ import Testing
         let found = try await browser.run("return [...document.querySelectorAll('#operators a')].filter(a => !a.hidden).map(a => a.textContent)") as? [String] ?? []
         #expect(found == ["flatMapLatest (switchMap)"], "\(found)")
 
+        // An operator's example opens with what each library does, drawn
+        // as the selected one does: Combine's first() of nothing finishes.
+        try await browser.run("const d = document.getElementById('dialect'); d.value = 'Combine'; d.dispatchEvent(new Event('change')); openDoc('first')")
+        try await browser.waitFor("first's example, as Combine", """
+            return document.getElementById('editor').value.includes('# drawn as Combine does')
+              && document.getElementById('editor').value.includes('# across libraries:')
+              && document.getElementById('status').textContent === 'ok' && document.querySelectorAll('#diagram circle').length > 0
+              && !document.querySelector('#diagram').textContent.includes('no elements')
+            """)
+        try await browser.run("const d = document.getElementById('dialect'); d.value = ''; d.dispatchEvent(new Event('change')); open('lesson.flow')")
+        try await browser.waitFor("the lesson", "return document.getElementById('title').textContent === 'lesson.flow' && document.getElementById('status').textContent === 'ok'")
+
         // The cursor: a line across each diagram at its column, and each event named once.
         try await browser.run("const c = document.getElementById('cursor'); c.value = 1; c.dispatchEvent(new Event('input'))")
         let placed = try await browser.run("""

@@ -91,9 +91,25 @@ async function openDoc(name) {
   const page = await api("/api/doc?name=" + encodeURIComponent(name));
   state.path = null;
   watch(null);
-  setText("# " + page.doc.split("\n")[0] + "\n# (an example: edit it freely; it is not saved)\n" + page.example, false);
+  // Where the libraries disagree, what each does, and whose way is drawn.
+  const across = page.doc.split("\n").find((line) => line.startsWith("  across libraries: "));
+  const dialect = $("dialect").value;
+  const notes = across ? wrapComment(across.trim()) + (dialect ? "\n# drawn as " + dialect + " does (the semantics selector)" : "") + "\n" : "";
+  setText("# " + page.doc.split("\n")[0] + "\n# (an example: edit it freely; it is not saved)\n" + notes + page.example, false);
   $("title").textContent = "operator " + page.name;
   render();
+}
+
+// A note as `#` comment lines of at most 100 characters.
+function wrapComment(text) {
+  const lines = [];
+  let line = "#";
+  for (const word of text.split(" ")) {
+    if (line.length + 1 + word.length > 100 && line !== "#") { lines.push(line); line = "#"; }
+    line += " " + word;
+  }
+  lines.push(line);
+  return lines.join("\n");
 }
 
 // The file on disk is the source of truth: a change there reloads it.
