@@ -20,10 +20,15 @@ import Testing
 
     @Test(.enabled(if: browserAvailable, "chromium and chromium-driver are not installed (.ci/run installs them)"))
     func editDragAndSeeTheDiagramChange() async throws {
+        try await withBrowser(check)
+    }
+
+    /// Runs `body` on a served lesson in a browser, which is stopped however it ends.
+    func withBrowser(_ body: (ServedFolder, Browser) async throws -> Void) async throws {
         let served = try ServedFolder()
         let browser = try await Browser.start()
         do {
-            try await check(served, in: browser)
+            try await body(served, browser)
             await browser.stop()
         } catch {
             await browser.stop()
@@ -38,15 +43,7 @@ import Testing
     /// page's play button.
     @Test(.enabled(if: browserAvailable, "chromium and chromium-driver are not installed (.ci/run installs them)"))
     func presentAndTeach() async throws {
-        let served = try ServedFolder()
-        let browser = try await Browser.start()
-        do {
-            try await checkClassroomTools(served, in: browser)
-            await browser.stop()
-        } catch {
-            await browser.stop()
-            throw error
-        }
+        try await withBrowser(checkClassroomTools)
     }
 
     func checkClassroomTools(_ served: ServedFolder, in browser: Browser) async throws {
