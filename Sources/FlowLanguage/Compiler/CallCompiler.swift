@@ -434,6 +434,8 @@ extension Compiler {
         }
         var bufferArguments = [CallArgument(label: "timeSpan", labelSpan: nil, value: stride, isTrailing: false)]
         if given.count == 3 { bufferArguments.append(CallArgument(label: "count", labelSpan: nil, value: given[2].value, isTrailing: false)) }
+        // The scheduler is checked as every `scheduler:` argument is, then dropped.
+        bufferArguments.append(CallArgument(label: "scheduler", labelSpan: nil, value: given[0].value, isTrailing: false))
         return .call(callee: .member(base, "buffer", nameSpan: nameSpan, span), arguments: bufferArguments, span)
     }
 
