@@ -184,6 +184,17 @@ public final class EventRecorder: Observer, Disposable {
     private let scheduler: Scheduler
     private var subscription: Disposable?
     public private(set) var isDisposed = false
+    /// The streams an operator made and emitted here (`groupBy`'s groups,
+    /// `window`'s windows), each recorded from when it was emitted: drawn
+    /// as lanes branching off this one. A stream the script wrote is not
+    /// subscribed for drawing: that would run it a second time.
+    public private(set) var branches: [Branch] = []
+
+    public struct Branch {
+        public let stream: Observable
+        public let started: TimeSpan
+        public let recorder: EventRecorder
+    }
 
     public init(scheduler: Scheduler) { self.scheduler = scheduler }
 
@@ -191,7 +202,13 @@ public final class EventRecorder: Observer, Disposable {
         if isDisposed { s.dispose() } else { subscription = s }
     }
 
-    public func onNext(_ value: Value) { record(.next(value)) }
+    public func onNext(_ value: Value) {
+        record(.next(value))
+        guard !isDisposed, case .stream(let made) = value, TraceDiagram.isOperatorMade(made) else { return }
+        let branch = EventRecorder(scheduler: scheduler)
+        branches.append(Branch(stream: made, started: scheduler.now, recorder: branch))
+        made.subscribe(branch, on: scheduler)
+    }
     public func onError(_ error: FlowError) { record(.error(error)) }
     public func onCompleted() { record(.completed) }
 
@@ -206,5 +223,20 @@ public final class EventRecorder: Observer, Disposable {
         let s = subscription
         subscription = nil
         s?.dispose()
+        for branch in branches { branch.recorder.dispose() }
+    }
+
+    /// This recorder's lane, then a lane for each stream that branched off
+    /// it, labelled by its key (`↳ group "odd"`) and blank before it began.
+    public func lanes(label: String) -> [LaneDiagram.Lane] {
+        var lane = LaneDiagram.Lane(label: label, events: events)
+        lane.node = stream
+        return [lane] + branches.flatMap { branch in
+            branch.recorder.lanes(label: "  ↳ " + (branch.stream.label ?? branch.stream.displayName)).enumerated().map { n, lane in
+                var lane = lane
+                if n == 0 { lane.start = branch.started }
+                return lane
+            }
+        }
     }
 }

@@ -107,6 +107,34 @@ import Testing
 
     /// Stages are labelled with their `let` names, a multi-line expression
     /// as one line, and the nodes `startWith` is made of are not drawn.
+    /// `groupBy`'s groups and `window`'s windows branch off their lane at
+    /// the time each began, labelled by its key; a stream the script wrote
+    /// is not subscribed again to be drawn.
+    @Test func groupsAndWindowsBranchOffTheirLane() throws {
+        let program = try Program(file: SourceFile(path: "groups.flow", text: """
+            let numbers = cold("-1-2-3-4|")
+            let parity = numbers.groupBy { $0 % 2 == 0 ? "even" : "odd" }
+            marbles(parity, numbers.window(count: 2), numbers.map { _ in cold("-x|") })
+            """), console: Console(out: { _ in }, err: { _ in }, color: false))
+        program.drawsLanes = false
+        let outcome = program.run(on: .virtual)
+        let text = try #require(outcome.diagrams.first?.text)
+        let rows = text.split(separator: "\n").map(String.init)
+        // Each lane from the ruler's 0 on.
+        let origin = try #require(rows.first?.firstIndex(of: "0")).utf16Offset(in: rows[0])
+        func lane(_ label: String) -> String? {
+            rows.first { $0.trimmingCharacters(in: .whitespaces).hasPrefix(label) }.map { String($0.dropFirst(origin)) }
+        }
+        #expect(lane("parity") == "-a-b----|", "\(text)")
+        #expect(lane(#"↳ group "odd""#) == " 1---3--|", "\(text)")
+        #expect(lane(#"↳ group "even""#) == "   2---4|", "\(text)")
+        #expect(lane("↳ window 2") == "   --3-(4|)", "\(text)")
+        #expect(!text.contains("↳ cold"), "\(text)")
+        // In the picture, a branch begins where its key was emitted.
+        let svg = SVGDiagram(outcome.laneDiagrams, title: "groups").text
+        #expect(svg.contains(#"data-l="1" data-e="0" data-t="1""#), "\(svg)")
+    }
+
     @Test func lanesAreLabelledWithTheirNames() throws {
         let lanes = try traced("""
             let src = cold("-a-b|")

@@ -47,10 +47,6 @@ public enum Report {
     /// Aligned lanes under a ruler, with a legend for values that do not
     /// read as themselves.
     static func lanes(_ group: [(label: String, recorder: EventRecorder)], options: LaneDiagram.Options, title: String? = nil) -> LaneDiagram {
-        LaneDiagram(lanes: group.map { label, recorder in
-            var lane = LaneDiagram.Lane(label: label, events: recorder.events)
-            lane.node = recorder.stream
-            return lane
-        }, options: options, title: title)
+        LaneDiagram(lanes: group.flatMap { label, recorder in recorder.lanes(label: label) }, options: options, title: title)
     }
 }

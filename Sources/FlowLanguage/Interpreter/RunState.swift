@@ -160,7 +160,7 @@ public final class RunState {
         lanes.flatMap { label, lane -> [LaneDiagram.Lane] in
             switch lane {
             case .recorded(let recorder):
-                return [LaneDiagram.Lane(label: label, events: recorder.events)]
+                return recorder.lanes(label: label)
             case .observed(let node):
                 let subscriptions = scheduler.tracer?.subscriptions(of: node) ?? []
                 return subscriptions.enumerated().map { n, record in

@@ -2,7 +2,8 @@ extension OperatorSpec {
     static let groupBy = method("groupBy", .transformation, "splits values into one stream per key", [arg("key", .function)],
         example: #"""
             let source = cold("-1-2-3-4|")
-            marbles(source, source.groupBy { $0 % 2 }.flatMap { $0.toArray() })
+            let groups = source.groupBy { $0 % 2 }
+            marbles(source, groups, groups.flatMap { $0.toArray() })
             """#,
         differences: "RxSwift's and RxJS's: each group is a stream with its `key`; Combine has none.") { $0.groupBy(try $1.function(0)) }
 }

@@ -7,7 +7,8 @@ extension OperatorSpec {
         },
     ], example: #"""
             let source = cold("-a-b-c-d|")
-            marbles(source, source.window(count: 2).flatMap { $0.toArray() })
+            let windows = source.window(count: 2)
+            marbles(source, windows, windows.flatMap { $0.toArray() })
             """#,
         differences: "RxSwift `window(timeSpan:count:scheduler:)`, RxJS `windowCount` and `windowTime`; Combine has none.")
 }
