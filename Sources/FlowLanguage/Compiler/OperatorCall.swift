@@ -100,8 +100,8 @@ extension Compiler.CompiledArguments {
     }
 }
 
-/// What a method call `receiver.name(...)` means, decided in one place for
-/// both compilers: an operator of the table, a collection helper on arrays
+/// What a method call `receiver.name(...)` means, decided in one place:
+/// an operator of the table, a collection helper on arrays
 /// and strings, or a module's method on the values it makes
 /// (`response.json()`). A name may be both an operator and a helper
 /// (`first`, `map`): the receiver decides when the script runs.

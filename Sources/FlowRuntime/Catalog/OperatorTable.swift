@@ -422,13 +422,6 @@ public final class OperatorTable: Sendable {
     /// Every name a user may type: canonical names and aliases.
     public var allNames: [String] { Set(byName.keys.map { String($0.prefix { $0 != "(" }) }).sorted() }
 
-    public enum CallError: Error, Equatable {
-        case unknown(String)
-        case notAFunction(String)
-        case notAMethod(String)
-        case noMatchingSignature(String)
-    }
-
     /// Calls an operator. `receiver` is the value a method is called on, or
     /// nil for a free-function call.
     public func call(
