@@ -160,7 +160,7 @@ final class Controller: SessionListener {
         let label = paint.cyan("#\(job.id)") + " " + paint.dim(Self.format(time)) + "  "
         switch event {
         case .next(let value): screen.show(label + value.literal)
-        case .completed: screen.show(label + (session.dialect == .combine ? "finished" : "completed"))
+        case .completed: screen.show(label + Value.event(.completed, session.dialect.completionSpelling).description)
         case .error(let error): screen.showError(label + session.describe(error))
         }
     }

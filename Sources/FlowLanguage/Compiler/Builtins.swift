@@ -40,7 +40,7 @@ enum Builtins {
         languageFunctions.contains(name) || operatorTable.lookup(name).map { $0.form != .method } == true
     }
 
-    static var allNames: [String] { Array(languageFunctions) + operatorFunctions + ["args", "EMPTY", "NEVER"] }
+    static var allNames: [String] { Array(languageFunctions) + operatorFunctions + ["args"] + SwiftVocabulary.streamConstants.keys.sorted() }
 
     static var allMethods: [String] {
         operatorMethods + Array(subscribingMethods) + Array(CollectionHelpers.names) + ["toBe"]

@@ -321,7 +321,10 @@ final class Compiler {
             error("'\(name)' is a module: call one of its functions, as in \(name).\(module.functions.first?.name ?? "f")(...)", span)
             return { _ in .null }
         }
-        if let stream = SwiftVocabulary.streamConstant(name) { return { _ in stream } }
+        if let make = SwiftVocabulary.streamConstants[name] {
+            let stream = Value.stream(make())
+            return { _ in stream }
+        }
         if SwiftVocabulary.schedulerConstants.contains(name) {
             let scheduler = SwiftVocabulary.scheduler(name)
             return { _ in scheduler }

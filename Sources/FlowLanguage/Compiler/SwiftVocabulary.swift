@@ -24,14 +24,8 @@ enum SwiftVocabulary {
     ]
 
     /// RxJS's stream constants, `EMPTY` and `NEVER`: a stream is an
-    /// immutable description, so one serves every use.
-    static func streamConstant(_ name: String) -> Value? {
-        switch name {
-        case "EMPTY": .stream(.empty())
-        case "NEVER": .stream(.never())
-        default: nil
-        }
-    }
+    /// immutable description, so one made when compiling serves every use.
+    static let streamConstants: [String: @Sendable () -> Observable] = ["EMPTY": { .empty() }, "NEVER": { .never() }]
 
     /// RxJS's scheduler constants.
     static let schedulerConstants: Set<String> = ["asyncScheduler", "asapScheduler", "queueScheduler", "animationFrameScheduler"]

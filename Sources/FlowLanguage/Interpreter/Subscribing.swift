@@ -78,24 +78,30 @@ struct Handlers {
         }
     }
 
+    /// Whether `resolved(for:)` has anything to do: most subscriptions
+    /// have neither a closure of every event nor an owner.
+    var needsResolving: Bool { events != nil || owner != nil }
+
     /// The handlers as the dialect reads them: `events` becomes handlers
     /// of values, errors and completion, and an owner is passed first.
     func resolved(for dialect: Dialect) -> Handlers {
         var handlers = self
         if let events {
             handlers.events = nil
+            // What the closure is given for each event: RxSwift's Event, or
+            // CwlSignal's Result (a value, or the end: an error or
+            // `complete`); elsewhere it is a handler of values alone.
+            let given: ((Event) -> Value)?
             switch dialect {
-            case .rxSwift:
-                handlers.next = Function.unary(name: "subscribe") { try events.call(.event(.next($0))) }
-                handlers.error = Function.unary(name: "subscribe") { try events.call(.event(.error(FlowError($0)))) }
-                handlers.completed = Function.variadic(name: "subscribe") { _ in try events.call(.event(.completed)) }
-            case .cwlSignal:
-                // CwlSignal's handler gets a Result: a value, or the end,
-                // which is an error or `complete`.
-                handlers.next = Function.unary(name: "subscribe") { try events.call(Event.next($0).asResult) }
-                handlers.error = Function.unary(name: "subscribe") { try events.call(Event.error(FlowError($0)).asResult) }
-                handlers.completed = Function.variadic(name: "subscribe") { _ in try events.call(Event.completed.asResult) }
-            default:
+            case .rxSwift: given = { .event($0) }
+            case .cwlSignal: given = { $0.asResult }
+            default: given = nil
+            }
+            if let given {
+                handlers.next = Function.unary(name: "subscribe") { try events.call(given(.next($0))) }
+                handlers.error = Function.unary(name: "subscribe") { try events.call(given(.error(FlowError($0)))) }
+                handlers.completed = Function.variadic(name: "subscribe") { _ in try events.call(given(.completed)) }
+            } else {
                 handlers.next = events
             }
         }
@@ -144,9 +150,9 @@ extension Environment {
     func subscribe(_ stream: Observable, at location: SourceLocation, handlers: Handlers) -> ScriptSubscriber {
         if tracesEverything { run.scheduler.tracer?.trace(stream) }
         // Most subscriptions have nothing to resolve: they skip the copy.
-        let subscriber = handlers.events == nil && handlers.owner == nil
-            ? ScriptSubscriber(handlers: handlers, location: location, environment: self)
-            : ScriptSubscriber(handlers: handlers.resolved(for: dialect), location: location, environment: self)
+        let subscriber = handlers.needsResolving
+            ? ScriptSubscriber(handlers: handlers.resolved(for: dialect), location: location, environment: self)
+            : ScriptSubscriber(handlers: handlers, location: location, environment: self)
         // A sink that writes after the fact (a database's) can end its stream.
         if let consumer = handlers.next?.streamConsumer { consumer.attach(to: subscriber) }
         run.track(subscriber)

@@ -65,6 +65,10 @@ public enum Dialect: String, CaseIterable, Sendable {
         }
     }
 
+    /// The dialect of an RxJS-only function (`firstValueFrom`): RxJS's own
+    /// behaviour unless a library was chosen.
+    public var orRxJS: Dialect { self == .flow ? .rxJS : self }
+
     /// How a completion or an error prints when a script prints it.
     public var completionSpelling: Event.Spelling { self == .combine ? .combine : .reactiveX }
 }

@@ -64,8 +64,7 @@ public enum Event {
     /// `.failure(e)` for an end, a completion's `e` being `"complete"`.
     public var asResult: Value {
         switch self {
-        case .next: .event(self, .result)
-        case .error: .event(self, .result)
+        case .next, .error: .event(self, .result)
         case .completed: .event(.error(FlowError(.string("complete"))), .result)
         }
     }

@@ -6,9 +6,7 @@ extension OperatorSpec {
         Signature([variadic("sources", .stream), optionalArg("combine", .function)]) { args in
             let completion = CombineLatestCompletion(args.context.dialect)
             if args.receiver != nil, try args.streams(0).isEmpty {
-                // RxJS's combineLatestAll emits arrays; RxSwift has no such form.
-                let combine = try args.optionalFunction(1) ?? (args.context.dialect == .rxJS ? CombinedShape.array.combine : nil)
-                return .stream(try args.source().combiningInnerStreams(name: "combineLatestAll", combine: combine) {
+                return .stream(try args.source().combiningInnerStreams(name: "combineLatestAll", combine: args.combineOfInnerStreams(1)) {
                     .combineLatest($0, combine: $1, completion: completion)
                 })
             }

@@ -92,4 +92,10 @@ extension Arguments {
         if let given = try optionalFunction(i) { return given }
         return CombinedShape.of(context.dialect, givenAsArray: all(sources).contains(where: \.isArray)).combine
     }
+
+    /// The same for a stream of streams (`combineLatestAll`, `zipAll`):
+    /// arrays in RxJS, whose forms these are; RxSwift has none.
+    func combineOfInnerStreams(_ i: Int) throws -> Function? {
+        try optionalFunction(i) ?? (context.dialect == .rxJS ? CombinedShape.array.combine : nil)
+    }
 }

@@ -4,8 +4,7 @@ extension OperatorSpec {
     static let zip = OperatorSpec("zip", aliases: ["zipWith", "Zip", "Zip3", "Zip4", "zipAll"], .combining, .both, "tuples of the n-th values of each stream", [
         Signature([variadic("sources", .stream), optionalArg("combine", .function)]) {
             if $0.receiver != nil, try $0.streams(0).isEmpty {
-                let combine = try $0.optionalFunction(1) ?? ($0.context.dialect == .rxJS ? CombinedShape.array.combine : nil)
-                return .stream(try $0.source().combiningInnerStreams(name: "zipAll", combine: combine) { .zip($0, combine: $1) })
+                return .stream(try $0.source().combiningInnerStreams(name: "zipAll", combine: $0.combineOfInnerStreams(1)) { .zip($0, combine: $1) })
             }
             if $0.receiver == nil, let arrays = swiftZip($0.all(0)), $0.value(1) == nil { return arrays }
             return .stream(.zip(try $0.allSources(0), combine: try $0.combine(1, sources: 0)))

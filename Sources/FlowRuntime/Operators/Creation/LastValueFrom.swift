@@ -6,6 +6,6 @@ extension OperatorSpec {
             marbles(source, lastValueFrom(source))
             """#,
         differences: "RxJS's `lastValueFrom(source)` returns a promise, which a stream of one value stands for here: it emits the last value when the source completes, or fails (RxJS's EmptyError) when it completes empty.") { args in
-        try args.stream(0).last(dialect: args.context.dialect == .flow ? .rxJS : args.context.dialect)
+        try args.stream(0).last(dialect: args.context.dialect.orRxJS)
     }
 }

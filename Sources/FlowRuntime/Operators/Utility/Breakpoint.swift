@@ -24,10 +24,14 @@ extension Observable {
         func check(_ closure: Function?, _ argument: Value, _ what: String) throws {
             if let closure, try closure.test(argument) { print("\(place): \(what)") }
         }
+        func checkEnd(_ event: Event) throws {
+            let end = Value.event(event, spelling)
+            try check(completion, end, "receive \(end)")
+        }
         return sideEffects("breakpoint", SideEffectHooks(
             next: output.map { _ in { value in try check(output, value, "receive value: (\(value.literal))") } },
-            error: completion.map { _ in { error in try check(completion, .event(.error(error), spelling), "receive \(Value.event(.error(error), spelling))") } },
-            completed: completion.map { _ in { try check(completion, .event(.completed, spelling), "receive \(Value.event(.completed, spelling))") } },
+            error: completion.map { _ in { error in try checkEnd(.error(error)) } },
+            completed: completion.map { _ in { try checkEnd(.completed) } },
             subscribe: subscription.map { _ in { try check(subscription, .null, "receive subscription") } }))
     }
 }
