@@ -83,20 +83,13 @@ import Testing
         #expect(!named.isEmpty && Set(named).count == named.count, "\(named)")
 
         // Dragging the source's completion past the end grows the lane.
-        let end = try #require(try await browser.run("""
-            const m = document.querySelector('#diagram [data-d="0"][data-l="0"][data-e="2"]');
-            const r = m.getBoundingClientRect();
-            const svg = document.querySelector('#diagram svg');
-            return [r.x + r.width / 2, r.y + r.height / 2, svg.getBoundingClientRect().width / svg.viewBox.baseVal.width];
-            """) as? [Double])
-        try await browser.drag(fromX: end[0], y: end[1], byX: 3 * 28 * end[2])
+        try await browser.drag(#"#diagram [data-d="0"][data-l="0"][data-e="2"]"#, columns: 3)
         try await browser.waitFor("the longer lane", #"return document.getElementById('editor').value.includes('cold("-a--b---|")')"#)
 
         // Long lines wrap, and their numbers are as tall as they are; a
         // failure's details are shown whole.
         let long = "let words = \"" + String(repeating: "many words ", count: 40) + "\""
-        try await browser.run("const e = document.getElementById('editor'); e.value = arguments[0]; e.dispatchEvent(new Event('input'))",
-                              [long + "\ntest \"long\" { expect(just(words)).toBe(\"(a|)\", a: \"few\") }\n"])
+        try await browser.setEditor(long + "\ntest \"long\" { expect(just(words)).toBe(\"(a|)\", a: \"few\") }\n")
         try await browser.waitFor("the failed test", "return document.getElementById('status').textContent === '1 test failed'")
         let sizes = try await browser.run("""
             const spans = document.querySelectorAll('#gutter span');
@@ -104,8 +97,7 @@ import Testing
             return [spans[0].getBoundingClientRect().height, spans[1].getBoundingClientRect().height, pre.scrollWidth - pre.clientWidth];
             """) as? [Double] ?? []
         #expect(sizes.count == 3 && sizes[0] > 2 * sizes[1] && sizes[2] <= 1, "\(sizes)")
-        try await browser.run("const e = document.getElementById('editor'); e.value = arguments[0]; e.dispatchEvent(new Event('input'))",
-                              [ServedFolder.lesson])
+        try await browser.setEditor(ServedFolder.lesson)
         try await browser.waitFor("the lesson again", "return document.getElementById('status').textContent === 'ok'")
 
         // Presentation mode: the diagram alone, its text at least 20 px.
@@ -165,18 +157,11 @@ import Testing
         try await browser.waitFor("the error", "return document.querySelector('#errors').textContent.includes('lesson.flow:\(line):')")
         #expect(try await browser.run("return document.querySelector('#gutter .bad').textContent.trim()") as? String == "\(line)")
         #expect(try await browser.run("return document.querySelectorAll('#diagram circle').length") as? Int ?? 0 > 0)
-        try await browser.run("const e = document.getElementById('editor'); e.value = arguments[0]; e.dispatchEvent(new Event('input'))",
-                              [ServedFolder.lesson])
+        try await browser.setEditor(ServedFolder.lesson)
         try await browser.waitFor("the errors to clear", "return document.querySelector('#errors').textContent === '' && !document.querySelector('#diagram').classList.contains('stale')")
 
         // Drag b of the source lane two columns later.
-        let at = try #require(try await browser.run("""
-            const m = document.querySelector('#diagram circle.draggable[data-d="0"][data-e="1"]');
-            const r = m.getBoundingClientRect();
-            const svg = document.querySelector('#diagram svg');
-            return [r.x + r.width / 2, r.y + r.height / 2, svg.getBoundingClientRect().width / svg.viewBox.baseVal.width];
-            """) as? [Double])
-        try await browser.drag(fromX: at[0], y: at[1], byX: 2 * 28 * at[2])
+        try await browser.drag(#"#diagram circle.draggable[data-d="0"][data-e="1"]"#, columns: 2)
         try await browser.waitFor("the rewritten marble", #"return document.getElementById('editor').value.includes('cold("-a----b|")')"#)
         // The lane computed from it moved too: shouted's b! is now at frame 6.
         try await browser.waitFor("the moved output lane", #"return document.querySelector('#diagram [data-d="0"][data-l="1"][data-e="1"]').dataset.t === "6""#)
@@ -208,8 +193,7 @@ import Testing
         }
 
         // A script with a timer runs live on request, and stops on request.
-        try await browser.run("const e = document.getElementById('editor'); e.value = arguments[0]; e.dispatchEvent(new Event('input'))",
-                              ["let ticks = interval(50ms)\nmarbles(ticks)\nticks.sink { print($0) }\n"])
+        try await browser.setEditor("let ticks = interval(50ms)\nmarbles(ticks)\nticks.sink { print($0) }\n")
         try await browser.waitFor("the offer to run live", "return !document.getElementById('run-live').hidden && document.getElementById('status').textContent === 'not run'")
         try await browser.run("document.getElementById('run-live').click()")
         try await browser.waitFor("live ticks", "return document.getElementById('output').textContent.split('\\n').length >= 3 && document.querySelectorAll('#diagram circle').length >= 3")
@@ -229,22 +213,19 @@ import Testing
         // Editing stops a live run, and the edited script is drawn.
         try await browser.run("document.getElementById('run-live').click()")
         try await browser.waitFor("the second live run", "return document.getElementById('status').textContent === 'running on the live clock…'")
-        try await browser.run("const e = document.getElementById('editor'); e.value = arguments[0]; e.dispatchEvent(new Event('input'))",
-                              [#"marbles(cold("-a-b|").map { $0 + "!" })"# + "\n"])
+        try await browser.setEditor(#"marbles(cold("-a-b|").map { $0 + "!" })"# + "\n")
         try await browser.waitFor("the edited script's diagram", """
             return document.getElementById('run-live').textContent === '▶ Run live' && document.getElementById('run-live').hidden
               && document.querySelector('#diagram').textContent.includes('map')
             """)
 
         // One failed test is "1 test failed".
-        try await browser.run("const e = document.getElementById('editor'); e.value = arguments[0]; e.dispatchEvent(new Event('input'))",
-                              [#"test "wrong" { expect(just(1)).toBe("(a|)", a: 2) }"# + "\n"])
+        try await browser.setEditor(#"test "wrong" { expect(just(1)).toBe("(a|)", a: 2) }"# + "\n")
         try await browser.waitFor("one failed test", "return document.getElementById('status').textContent === '1 test failed'")
 
         // What a page's script may reach: the served folder, not /etc. The
         // denial shows in the page, naming the flag that grants it.
-        try await browser.run("const e = document.getElementById('editor'); e.value = arguments[0]; e.dispatchEvent(new Event('input'))",
-                              [#"file.read("/etc/hostname").sink { print($0) }"# + "\n"])
+        try await browser.setEditor(#"file.read("/etc/hostname").sink { print($0) }"# + "\n")
         try await browser.waitFor("the offer to run the reading script", "return !document.getElementById('run-live').hidden")
         try await browser.run("document.getElementById('run-live').click()")
         try await browser.waitFor("the denial", """
@@ -254,8 +235,7 @@ import Testing
         // The semantics selector: the script's import, then RxJS's, whose
         // withLatestFrom emits an array of both rather than RxSwift's value
         // alone ("milk", of 4 characters).
-        try await browser.run("const e = document.getElementById('editor'); e.value = arguments[0]; e.dispatchEvent(new Event('input'))",
-                              ["import RxSwift\nlet tap = cold(\"-t|\")\nlet text = cold(\"a|\", a: \"milk\")\nmarbles(tap.withLatestFrom(text).map { \"size \\($0.count)\" })\n"])
+        try await browser.setEditor("import RxSwift\nlet tap = cold(\"-t|\")\nlet text = cold(\"a|\", a: \"milk\")\nmarbles(tap.withLatestFrom(text).map { \"size \\($0.count)\" })\n")
         try await browser.waitFor("RxSwift's result", "return document.querySelector('#diagram').textContent.includes('size 4')")
         try await browser.run("const d = document.getElementById('dialect'); d.value = 'RxJS'; d.dispatchEvent(new Event('change'))")
         try await browser.waitFor("RxJS's result", "return document.querySelector('#diagram').textContent.includes('size 2')")
@@ -358,6 +338,22 @@ final class Browser: @unchecked Sendable {
         let found = try await command("POST", "/element", ["using": "css selector", "value": selector]) as? [String: Any]
         guard let element = found?.values.first as? String else { throw ServedFolder.ServeError(description: "no \(selector)") }
         try await command("POST", "/element/\(element)/value", ["text": text])
+    }
+
+    /// Types `text` in place of the editor's, as an edit.
+    func setEditor(_ text: String) async throws {
+        try await run("const e = document.getElementById('editor'); e.value = arguments[0]; e.dispatchEvent(new Event('input'))", [text])
+    }
+
+    /// Drags the mark `selector` finds along its lane by `columns` columns
+    /// of the picture (28 of its units each), at the scale it is shown.
+    func drag(_ selector: String, columns: Double) async throws {
+        let at = try #require(try await run("""
+            const r = document.querySelector(arguments[0]).getBoundingClientRect();
+            const svg = document.querySelector('#diagram svg');
+            return [r.x + r.width / 2, r.y + r.height / 2, svg.getBoundingClientRect().width / svg.viewBox.baseVal.width];
+            """, [selector]) as? [Double])
+        try await drag(fromX: at[0], y: at[1], byX: columns * 28 * at[2])
     }
 
     func drag(fromX x: Double, y: Double, byX dx: Double) async throws {
