@@ -16,12 +16,18 @@ public struct MarbleMismatch: CustomStringConvertible {
     /// show where the actual events fall.
     var expectedAlone = ""
     var expectedAloneCaret = 0
+    /// When the first difference happens: the earlier of the two events
+    /// that differ (or the one event, where a lane has no more).
+    public var time = TimeSpan.zero
+
+    /// What kind of difference it is and at which frame, without the
+    /// actual lane's values or timing ("value differs at frame 5").
+    public var kind: String { reason.split(separator: ":", maxSplits: 1).first.map(String.init) ?? reason }
 
     /// Where the expected lane is wrong, and what kind of difference it is,
     /// without the actual lane, its values or its timing: a grader's view
     /// that does not give the answer away.
     public var withoutActual: String {
-        let kind = reason.split(separator: ":", maxSplits: 1).first.map(String.init) ?? reason
         return "expected: \(expectedAlone)\n" + String(repeating: " ", count: 10 + expectedAloneCaret) + "^ " + kind
     }
 
@@ -71,6 +77,8 @@ public enum MarbleComparison {
         var mismatch = MarbleMismatch(
             expected: expectedLane.text, actual: actualLane.text, caretColumn: column, reason: reason, legend: explanations,
             hint: inlineValueHint(index, expected, actual) ?? frameCountHint(index, expected, actual, errorGiven: errorGiven))
+        mismatch.time = [expected.indices.contains(index) ? expected[index].time : nil,
+                         actual.indices.contains(index) ? actual[index].time : nil].compactMap { $0 }.min() ?? .zero
         var ownLegend = MarbleLegend(presets: values)
         let alone = MarbleRenderer.render(lanes: [Array(shownExpected)], legend: &ownLegend)[0]
         mismatch.expectedAlone = alone.text + (window.end < expected.count ? " …" : "")

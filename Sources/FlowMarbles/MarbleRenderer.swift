@@ -86,7 +86,7 @@ public struct MarbleLegend {
     }
 
     /// The symbol that reads back as `value` with no legend: `1` for 1, `a` for "a".
-    static func naturalSymbol(for value: Value) -> Character? {
+    public static func naturalSymbol(for value: Value) -> Character? {
         switch value {
         case .int(let i) where (0...9).contains(i): return Character(String(i))
         case .string(let s) where s.count == 1:

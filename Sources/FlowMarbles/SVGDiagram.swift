@@ -29,6 +29,44 @@ public struct SVGDiagram {
     }
 
     public private(set) var marbles: [Marble] = []
+
+    /// A lane's place from top to bottom, in the picture's units.
+    public struct Band: Sendable, Codable {
+        public var top: Double
+        public var bottom: Double
+
+        public init(top: Double, bottom: Double) {
+            self.top = top
+            self.bottom = bottom
+        }
+    }
+    /// Where each diagram's lanes were drawn, lane by lane: a page that
+    /// lets a learner place marbles on a lane finds it here.
+    public private(set) var laneBands: [[Band]] = []
+    /// The x of each of a diagram's columns of time, from time 0 to the
+    /// last drawn: a click on the picture reads back as a time.
+    public private(set) var columnCenters: [[Double]] = []
+    /// Each diagram's time per column.
+    public private(set) var columnTimes: [TimeSpan] = []
+
+    /// A time to point at across some lanes of one diagram: the first
+    /// difference between an answer and the right lane.
+    public struct Marked {
+        public var diagram: Int
+        public var lanes: Range<Int>
+        public var time: TimeSpan
+        public var note: String
+
+        public init(diagram: Int, lanes: Range<Int>, time: TimeSpan, note: String) {
+            self.diagram = diagram
+            self.lanes = lanes
+            self.time = time
+            self.note = note
+        }
+    }
+    private var marked: Marked?
+    /// Every diagram's axis reaches at least this time.
+    private var reaching: TimeSpan?
     /// The picture's own size; `scaledWidth` is the size it is shown at.
     public private(set) var width = 0.0
     public private(set) var height = 0.0
@@ -53,10 +91,16 @@ public struct SVGDiagram {
     /// `straightInnerStreams` (a live run's picture, which grows as it
     /// runs), inner streams are level rather than slanting from where they
     /// started to where they ended.
+    ///
+    /// `reaching` draws every axis and open lane at least to that time
+    /// (room to place an answer's marbles); `marked` points at a time
+    /// across some lanes.
     public init(_ diagrams: [LaneDiagram], title: String = "flow marble diagram", width: Double? = nil,
-                straightInnerStreams: Bool = false) {
+                straightInnerStreams: Bool = false, reaching: TimeSpan? = nil, marked: Marked? = nil) {
         self.title = title
         self.straightInnerStreams = straightInnerStreams
+        self.reaching = reaching
+        self.marked = marked
         var y = 12.0
         body.append(##"<text x="12" y="\##(f(y + 14))" class="ink" font-size="15" font-weight="bold">\##(Self.escape(title))</text>"##)
         self.width = 24 + Double(title.terminalColumns) * 9
@@ -109,12 +153,33 @@ public struct SVGDiagram {
         symbolic.options.wide = false
         symbolic.options.color = false
         let rendered = symbolic.render()
-        guard let placement = rendered.placement else { return top }
-        let columns = Double(rendered.marbles.map(\.terminalColumns).max() ?? 1) + 1
+        guard let placement = rendered.placement else {
+            laneBands.append([])
+            columnCenters.append([])
+            columnTimes.append(rendered.frame)
+            return top
+        }
+        let reachedColumn = reaching.flatMap { placement.column(of: LaneDiagram.column($0, frame: rendered.frame, rounding: false)) } ?? 0
+        let columns = Double(Swift.max(rendered.marbles.map(\.terminalColumns).max() ?? 1, reachedColumn + 1)) + 1
         let origin = left + 12
         let right = origin + columns * Self.columnWidth + 16
         func x(_ column: Int) -> Double { origin + (Double(column) + 0.5) * Self.columnWidth }
         func x(frame: Int64) -> Double { x(placement.column(of: frame) ?? 0) }
+        // Every frame up to the right edge, for reading a click back as a
+        // time; inside a gap written as a time progression, the frame
+        // before it (that stretch has no column of its own).
+        var centers: [Double] = []
+        var lastColumn = 0
+        for frame in Int64(0)... {
+            let column = placement.column(of: frame) ?? lastColumn
+            lastColumn = column
+            guard x(column) < right - 16, centers.count < 100_000 else { break }
+            centers.append(x(column))
+        }
+        columnCenters.append(centers)
+        columnTimes.append(rendered.frame)
+        var bands: [Band] = []
+        defer { laneBands.append(bands) }
         // Times in columns as the text lanes count them (to the nearest
         // column for times read from the wall clock).
         func x(_ time: TimeSpan) -> Double {
@@ -177,7 +242,15 @@ public struct SVGDiagram {
                     body.append(##"<line x1="\##(f(cx - 7))" y1="\##(f(cy - 12))" x2="\##(f(cx + 7))" y2="\##(f(cy + 12))" class="cancel" stroke-width="4" stroke-linecap="round"><title>cancelled</title></line>"##)
                 }
             }
+            bands.append(Band(top: y, bottom: y + Self.laneHeight + Double(deepest - 1) * Self.stackStep))
             y += Self.laneHeight + Double(deepest - 1) * Self.stackStep
+        }
+        if let marked, marked.diagram == diagramIndex, !marked.lanes.isEmpty, marked.lanes.lowerBound >= 0,
+           marked.lanes.upperBound <= bands.count {
+            let (first, last) = (bands[marked.lanes.lowerBound], bands[marked.lanes.upperBound - 1])
+            // A band across the lanes at the first difference, with its note.
+            let cx = x(marked.time)
+            body.append(##"<rect x="\##(f(cx - Self.columnWidth / 2))" y="\##(f(first.top + 4))" width="\##(f(Self.columnWidth))" height="\##(f(last.bottom - first.top - 8))" rx="6" fill="#d62728" fill-opacity="0.16" stroke="#d62728" stroke-width="2" stroke-dasharray="5 3" class="difference" data-t="\##(LaneDiagram.column(marked.time, frame: rendered.frame, rounding: false))"><title>\##(Self.escape(marked.note))</title></rect>"##)
         }
         // Values written in their marbles need no legend.
         var notes = valuesInside ? [] : rendered.legend.map { "\($0.symbol) = \($0.value.literal)" }

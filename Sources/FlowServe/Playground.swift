@@ -50,6 +50,34 @@ final class Playground: Sendable {
         }
     }
 
+    /// A script's exercises, with the learner's answers drawn (and checked
+    /// with `check`); run as an edit is, one at a time.
+    func exercises(_ text: String, name: String, dialect: Dialect?, answers: [String: ExerciseSheet.Answer], check: Bool,
+                   gaveUp: Set<String>) async -> ExerciseSheet {
+        let modules = self.modules
+        return await withCheckedContinuation { continuation in
+            queue.async {
+                continuation.resume(returning: withLargeStack {
+                    ExerciseSheet.make(SourceFile(path: name, text: text), modules: modules, dialect: dialect, answers: answers, check: check,
+                                       gaveUp: gaveUp)
+                })
+            }
+        }
+    }
+
+    /// The script with its answered `???` lanes written in.
+    func answered(_ text: String, name: String, dialect: Dialect?, answers: [String: ExerciseSheet.Answer]) async throws -> String {
+        let modules = self.modules
+        let result: Result<String, Error> = await withCheckedContinuation { continuation in
+            queue.async {
+                continuation.resume(returning: withLargeStack {
+                    Result { try ExerciseSheet.answered(SourceFile(path: name, text: text), modules: modules, dialect: dialect, answers: answers) }
+                })
+            }
+        }
+        return try result.get()
+    }
+
     func move(_ text: String, start: Int, end: Int, event: Int, by frames: Int64) async throws -> String {
         let utf16 = Array(text.utf16)
         guard start >= 0, start <= end, end <= utf16.count else { throw MarbleEdit.Refused(description: "the marble is not in the script") }

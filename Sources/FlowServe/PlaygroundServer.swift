@@ -21,6 +21,11 @@ public enum PlaygroundServer {
         /// folder (resolved): by default that folder to read and write in,
         /// and no network (`Permissions.served`).
         public var permissions: @Sendable (_ servedFolder: String) -> Permissions
+        /// `--exercise`: `path` is one exercise file, served without the
+        /// editor, for a class; each student's answers are saved under
+        /// `answers` (by default a folder beside the file, named after it).
+        public var exercise = false
+        public var answers: String?
 
         public init(path: String, host: String = "127.0.0.1", port: Int = 8080,
                     permissions: @escaping @Sendable (String) -> Permissions = { Permissions.served(folder: $0) }) {
@@ -28,6 +33,11 @@ public enum PlaygroundServer {
             self.host = host
             self.port = port
             self.permissions = permissions
+        }
+
+        /// Where an exercise's answers go unless `answers` says.
+        public var answersFolder: String {
+            answers ?? ((path as NSString).deletingPathExtension + "-answers")
         }
 
         /// Reachable from this machine alone: scripts run from the page
@@ -46,14 +56,25 @@ public enum PlaygroundServer {
             throw ScriptFolder.Refused(description: "\(options.path): cannot work in \(folder.root)")
         }
         let page = try Page.load()
-        let playground = Playground(access: options.isLoopback ? Access(options.permissions(folder.root)) : nil)
         // Beyond loopback, anyone who reaches the address could use the
         // server: a request must carry the token the printed URL holds.
         let guardian = RequestGuard(host: options.host, token: options.isLoopback ? nil : RequestGuard.newToken())
+        let routes: Router<Context>
+        let playground: Playground
+        if options.exercise {
+            // Exercises run in virtual time, reading and writing nothing.
+            playground = Playground(access: nil)
+            let exercise = try ExerciseFile(folder: folder, answers: AnswerFolder(path: options.answersFolder), modules: playground.modules)
+            routes = exerciseRouter(exercise, page: page, playground: playground, guardian: guardian)
+        } else {
+            playground = Playground(access: options.isLoopback ? Access(options.permissions(folder.root)) : nil)
+            routes = router(folder: folder, page: page, playground: playground, guardian: guardian)
+        }
         let app = Application(
-            router: router(folder: folder, page: page, playground: playground, guardian: guardian),
+            router: routes,
             // A frame as large as the largest request: the page's script.
-            server: .http1WebSocketUpgrade(webSocketRouter: webSocketRouter(folder: folder, playground: playground, guardian: guardian),
+            server: .http1WebSocketUpgrade(webSocketRouter: options.exercise ? Router(context: Context.self)
+                                                : webSocketRouter(folder: folder, playground: playground, guardian: guardian),
                                            configuration: .init(ws: .init(maxFrameSize: largestRequest))),
             configuration: .init(address: .hostname(options.host, port: options.port), serverName: "flow"),
             onServerRunning: { channel in
@@ -127,6 +148,26 @@ public enum PlaygroundServer {
             guard let dialect = input.chosenDialect else { return problem(.badRequest, "unknown dialect: send one of \(Dialect.names)") }
             return json(await playground.render(input.text, name: input.name ?? "script.flow", dialect: dialect))
         }
+        router.post("/api/exercise") { request, _ in
+            guard let input: ExerciseRequest = await decode(request), let text = input.text else {
+                return problem(.badRequest, "send {\"text\": ..., \"answers\": {...}, \"check\": true}")
+            }
+            guard let dialect = input.chosenDialect else { return problem(.badRequest, "unknown dialect: send one of \(Dialect.names)") }
+            return json(await playground.exercises(text, name: input.name ?? "script.flow", dialect: dialect, answers: input.answers ?? [:],
+                                                   check: input.check ?? false, gaveUp: Set(input.gaveUp ?? [])))
+        }
+        router.post("/api/answers") { request, _ in
+            guard let input: ExerciseRequest = await decode(request), let text = input.text else {
+                return problem(.badRequest, "send {\"text\": ..., \"answers\": {...}}")
+            }
+            guard let dialect = input.chosenDialect else { return problem(.badRequest, "unknown dialect: send one of \(Dialect.names)") }
+            do {
+                return json(ScriptText(path: nil, text: try await playground.answered(text, name: input.name ?? "script.flow", dialect: dialect,
+                                                                                     answers: input.answers ?? [:])))
+            } catch {
+                return problem(.unprocessableContent, "\(error)")
+            }
+        }
         router.post("/api/move") { request, _ in
             guard let input: MoveRequest = await decode(request) else {
                 return problem(.badRequest, "send {\"text\", \"start\", \"end\", \"event\", \"frames\"}")
@@ -156,6 +197,46 @@ public enum PlaygroundServer {
                 return json(OperatorPage(name: spec.name, doc: OperatorDocs.text(for: spec), example: spec.example ?? ""))
             case .failure(let missing):
                 return problem(.notFound, missing.message)
+            }
+        }
+        return router
+    }
+
+    /// `flow serve --exercise`: the page, the exercise (read from disk at
+    /// each request, so the teacher may fix it during class), checking
+    /// answers and saving them. Nothing else: no editor, no other script,
+    /// no live run.
+    static func exerciseRouter(_ exercise: ExerciseFile, page: Page, playground: Playground, guardian: RequestGuard) -> Router<Context> {
+        let router = Router(context: Context.self)
+        router.add(middleware: guardian)
+        router.get("/") { _, _ in page.response("index.html") }
+        router.get("/playground.js") { _, _ in page.response("playground.js") }
+        router.get("/playground.css") { _, _ in page.response("playground.css") }
+        router.get("/api/files") { _, _ in
+            json(FileList(scripts: [], single: nil, exercise: exercise.name))
+        }
+        router.post("/api/exercise") { request, _ in
+            guard let input: ExerciseRequest = await decode(request) else { return problem(.badRequest, "send {\"answers\": {...}, \"check\": true}") }
+            guard let dialect = input.chosenDialect else { return problem(.badRequest, "unknown dialect: send one of \(Dialect.names)") }
+            do {
+                return json(await playground.exercises(try exercise.text(), name: exercise.name, dialect: dialect, answers: input.answers ?? [:],
+                                                       check: input.check ?? false, gaveUp: Set(input.gaveUp ?? [])))
+            } catch {
+                return problem(.internalServerError, "\(error)")
+            }
+        }
+        router.post("/api/answers") { request, _ in
+            guard let input: ExerciseRequest = await decode(request), let student = input.student else {
+                return problem(.badRequest, "send {\"student\": \"your name\", \"answers\": {...}}")
+            }
+            guard let dialect = input.chosenDialect else { return problem(.badRequest, "unknown dialect: send one of \(Dialect.names)") }
+            do {
+                let text = try await playground.answered(try exercise.text(), name: exercise.name, dialect: dialect, answers: input.answers ?? [:])
+                let header = "# \(exercise.name): the answers of \(student.filter { !$0.isNewline }.prefix(AnswerFolder.longestName))\n"
+                let saved = try exercise.answers.save(header + text, student: student)
+                return json(SavedAnswers(saved: saved))
+            } catch {
+                return problem(.unprocessableContent, "\(error)")
             }
         }
         return router
@@ -219,7 +300,22 @@ public enum PlaygroundServer {
         return router
     }
 
-    struct FileList: Codable { var scripts: [String]; var single: String? }
+    struct FileList: Codable { var scripts: [String]; var single: String?; var exercise: String? = nil }
+    struct SavedAnswers: Codable { var saved: String }
+    /// The page's exercise requests: the script (but in `--exercise`
+    /// mode, whose file is the server's), the answers by question, whether
+    /// to check them, the questions given up, and who answers.
+    struct ExerciseRequest: Codable {
+        var text: String?
+        var name: String?
+        var dialect: String?
+        var answers: [String: ExerciseSheet.Answer]?
+        var check: Bool?
+        var gaveUp: [String]?
+        var student: String?
+
+        var chosenDialect: Dialect?? { RenderRequest(text: "", dialect: dialect).chosenDialect }
+    }
     struct ScriptText: Codable { var path: String?; var text: String }
     struct Saved: Codable { var saved: Bool }
     struct RenderRequest: Codable {

@@ -11,6 +11,12 @@ struct Serve: ParsableCommand {
     @Argument(help: "A script, or a folder of scripts (the current folder by default).")
     var path: String = "."
 
+    @Option(name: .long, help: ArgumentHelp("Serve one exercise file to a class: students answer its toBe(\"???\") lanes by placing marbles, without the editor, and save their answers.", valueName: "FILE"))
+    var exercise: String?
+
+    @Option(name: .long, help: ArgumentHelp("With --exercise: where each student's answers are saved, one .flow file each, for flow grade (default: FILE's name + -answers, beside it).", valueName: "FOLDER"))
+    var answers: String?
+
     @Option(name: .long, help: "The port to listen on (0: any free port).")
     var port: Int = 8080
 
@@ -25,16 +31,24 @@ struct Serve: ParsableCommand {
     func validate() throws {
         guard (0...65535).contains(port) else { throw ValidationError("--port takes a number from 0 to 65535, not \(port)") }
         guard !host.isEmpty, !host.contains("/") else { throw ValidationError("--host takes an address such as 127.0.0.1, not '\(host)'") }
+        if exercise != nil, path != "." { throw ValidationError("--exercise serves its one file: give no other script or folder") }
+        if answers != nil, exercise == nil { throw ValidationError("--answers goes with --exercise FILE") }
     }
 
     func run() throws {
         memory.apply()
         do {
             let flags = permissions
-            let options = PlaygroundServer.Options(path: path, host: host, port: port) { flags.applied(to: .served(folder: $0)) }
-            try PlaygroundServer.run(options) { address in
+            var options = PlaygroundServer.Options(path: exercise ?? path, host: host, port: port) { flags.applied(to: .served(folder: $0)) }
+            options.exercise = exercise != nil
+            options.answers = answers
+            let serving = options
+            try PlaygroundServer.run(serving) { address in
                 Output.out("flow serve: \(address) (Ctrl-C stops it)")
-                if !options.isLoopback {
+                if serving.exercise {
+                    Output.out("flow serve: answers are saved in \(serving.answersFolder); grade them with flow grade \(serving.answersFolder)")
+                }
+                if !serving.isLoopback {
                     Output.err("flow serve: listening beyond loopback, so scripts run from the page cannot use the file and http modules")
                 }
             }

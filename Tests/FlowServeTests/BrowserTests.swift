@@ -46,6 +46,102 @@ import Testing
         try await withBrowser(checkClassroomTools)
     }
 
+    /// `flow serve --exercise`: a student answers by placing marbles
+    /// (click, drag, `|`) and by typing one, checks (wrong, then right),
+    /// sees the right lane only where the file allows it, and saves
+    /// answers that `flow grade` grades.
+    @Test(.enabled(if: browserAvailable, "chromium and chromium-driver are not installed (.ci/run installs them)"))
+    func answerAnExerciseByPlacingMarbles() async throws {
+        let served = try ServedFolder(files: ["zip.flow": ServedFolder.exercise], exercise: "zip.flow")
+        let browser = try await Browser.start()
+        do {
+            try await checkExercise(served, in: browser)
+            await browser.stop()
+        } catch {
+            await browser.stop()
+            throw error
+        }
+    }
+
+    func checkExercise(_ served: ServedFolder, in browser: Browser) async throws {
+        try await browser.command("POST", "/window/rect", ["width": 1280, "height": 720])
+        try await browser.open(served.address.absoluteString)
+        try await browser.waitFor("the exercises", "return document.querySelectorAll('#exercises .question').length === 2")
+        let tenfold = #"#exercises .question[data-id="tenfold#1"]"#
+        // No editor; the input drawn, the answer lane empty.
+        #expect(try await browser.run("return document.getElementById('editor-pane').offsetParent === null") as? Bool == true)
+        let drawn = try await browser.run("""
+            const svg = document.querySelector(arguments[0] + ' svg');
+            return [svg.querySelectorAll('circle[data-l="0"]').length, svg.querySelectorAll('[data-l="1"][data-e]').length,
+                    svg.textContent.includes('right answer') ? 1 : 0];
+            """, [tenfold]) as? [Int] ?? []
+        #expect(drawn == [3, 0, 0], "\(drawn)")
+
+        // Values placed by clicking the lane: 10 at 1, 20 at 3, 30 at 6
+        // (one frame late), and `|` at 7.
+        for (value, column) in [("10", 1), ("20", 3), ("30", 6)] {
+            let count = try await browser.run("return document.querySelectorAll(arguments[0] + ' svg [data-l=\"1\"][data-e]').length", [tenfold]) as? Int ?? -1
+            try await browser.run("const v = document.querySelector(arguments[0] + ' input.value'); v.value = arguments[1]; v.dispatchEvent(new Event('input'))",
+                                  [tenfold, value])
+            let at = try await browser.answerLanePoint(tenfold, column: column)
+            try await browser.click(x: at[0], y: at[1])
+            try await browser.waitFor("the marble \(value)", "return document.querySelectorAll(`\(tenfold) svg [data-l=\"1\"][data-e]`).length === \(count + 1)")
+        }
+        let end = try await browser.answerLanePoint(tenfold, column: 7)
+        try await browser.hover(x: end[0], y: end[1])
+        try await browser.press("|")
+        try await browser.waitFor("the completion", "return document.querySelector(`\(tenfold) input.marble`).value === '-a-b--c|'")
+
+        // Checked: wrong, where and how, and the right lane not shown.
+        try await browser.run("document.querySelector(`\(tenfold) button.check`).click()")
+        try await browser.waitFor("the verdict", "return !!document.querySelector(`\(tenfold) pre.result`)")
+        let verdict = try await browser.run("""
+            const card = document.querySelector(arguments[0]);
+            return [card.querySelector('pre.result').textContent, card.querySelector('svg').textContent.includes('right answer') ? 'shown' : 'hidden',
+                    card.querySelector('svg .difference') ? 'marked' : 'unmarked'];
+            """, [tenfold]) as? [String] ?? []
+        #expect(verdict.count == 3 && verdict[0].contains("answered: -a-b--c|") && verdict[0].contains("frame differs")
+                && !verdict[0].contains("right:"), "\(verdict)")
+        #expect(Array(verdict.dropFirst()) == ["hidden", "marked"], "\(verdict)")
+
+        // The late marble dragged a column earlier: right.
+        let late = try await browser.answerLanePoint(tenfold, column: 6)
+        let column = try await browser.run("const q = document.querySelector(arguments[0] + ' svg'); return q.getBoundingClientRect().width / q.viewBox.baseVal.width * 28",
+                                           [tenfold]) as? Double ?? 28
+        try await browser.drag(fromX: late[0], y: late[2], byX: -column)
+        try await browser.waitFor("the moved marble", "return document.querySelector(`\(tenfold) input.marble`).value === '-a-b-c-|'")
+        // Checked again it is still one frame off at the end; `|` at 6 fixes it.
+        let six = try await browser.answerLanePoint(tenfold, column: 6)
+        try await browser.hover(x: six[0], y: six[1])
+        try await browser.press("|")
+        try await browser.waitFor("the earlier end", "return document.querySelector(`\(tenfold) input.marble`).value === '-a-b-c|'")
+        try await browser.run("document.querySelector(`\(tenfold) button.check`).click()")
+        try await browser.waitFor("right", "return (document.querySelector(`\(tenfold) pre.result`) || {}).textContent === '✓ right'")
+
+        // A typed answer to the lane the file reveals: wrong, and the right lane shown.
+        let zip = #"#exercises .question[data-id="zip#1"]"#
+        try await browser.run("const m = document.querySelector(arguments[0] + ' input.marble'); m.value = '--a--b|'; m.dispatchEvent(new Event('change'))", [zip])
+        try await browser.waitFor("the typed answer", "return document.querySelectorAll(`\(zip) svg [data-l=\"2\"][data-e]`).length === 3")
+        try await browser.run("document.querySelector(`\(zip) button.check`).click()")
+        try await browser.waitFor("the revealed lane", "return document.querySelector(`\(zip) svg`).textContent.includes('right answer')")
+        let revealed = try await browser.run("return document.querySelector(arguments[0]).textContent", [zip]) as? String ?? ""
+        #expect(revealed.contains("right:    --c---d|"), "\(revealed)")
+        if let folder = ProcessInfo.processInfo.environment["FLOW_SCREENSHOT_TO"] {
+            try await browser.run("document.querySelector(arguments[0]).scrollIntoView()", [zip])
+            try await browser.screenshot().write(to: URL(fileURLWithPath: folder).appendingPathComponent("exercise.png"))
+        }
+
+        // Saved under the student's name; flow grade grades the file.
+        try await browser.type(into: "#student", "Ada Lovelace")
+        try await browser.run("document.getElementById('save-answers').click()")
+        try await browser.waitFor("the saved answers", "return document.getElementById('status').textContent === 'saved as ada-lovelace.flow'")
+        let answers = served.folder.appendingPathComponent("zip-answers")
+        let saved = try String(contentsOf: answers.appendingPathComponent("ada-lovelace.flow"), encoding: .utf8)
+        #expect(saved.contains(#"toBe("-a-b-c|", a: 10, b: 20, c: 30)"#), "\(saved)")
+        let graded = try FlowProcess.run(["grade", answers.path])
+        #expect(graded.out.contains("1 of 2") && graded.out.contains("2 of 3"), "\(graded.out)")
+    }
+
     func checkClassroomTools(_ served: ServedFolder, in browser: Browser) async throws {
         try await browser.command("POST", "/window/rect", ["width": 1280, "height": 720])
         try await browser.open(served.address.absoluteString + "?path=lesson.flow")
@@ -354,6 +450,44 @@ final class Browser: @unchecked Sendable {
             return [r.x + r.width / 2, r.y + r.height / 2, svg.getBoundingClientRect().width / svg.viewBox.baseVal.width];
             """, [selector]) as? [Double])
         try await drag(fromX: at[0], y: at[1], byX: columns * 28 * at[2])
+    }
+
+    /// Where column `column` of an exercise's answer lane is on the
+    /// screen: its x, the middle of the lane, and the lane's line.
+    func answerLanePoint(_ card: String, column: Int) async throws -> [Double] {
+        try #require(try await run("""
+            const card = document.querySelector(arguments[0]);
+            const question = exercise.sheet.questions.find((q) => q.id === card.dataset.id);
+            const ctm = card.querySelector('svg').getScreenCTM();
+            const x = question.columns[arguments[1]], band = question.answerBand;
+            const mid = (band.top + band.bottom) / 2;
+            return [ctm.a * x + ctm.e, ctm.d * (band.top + 8) + ctm.f, ctm.d * mid + ctm.f];
+            """, [card, column]) as? [Double])
+    }
+
+    func click(x: Double, y: Double) async throws {
+        try await command("POST", "/actions", ["actions": [[
+            "type": "pointer", "id": "mouse", "parameters": ["pointerType": "mouse"],
+            "actions": [
+                ["type": "pointerMove", "x": Int(x), "y": Int(y), "origin": "viewport"],
+                ["type": "pointerDown", "button": 0], ["type": "pointerUp", "button": 0],
+            ],
+        ]]])
+    }
+
+    func hover(x: Double, y: Double) async throws {
+        try await command("POST", "/actions", ["actions": [[
+            "type": "pointer", "id": "mouse", "parameters": ["pointerType": "mouse"],
+            "actions": [["type": "pointerMove", "x": Int(x), "y": Int(y), "origin": "viewport"]],
+        ]]])
+    }
+
+    /// A key pressed where the focus is.
+    func press(_ key: String) async throws {
+        try await command("POST", "/actions", ["actions": [[
+            "type": "key", "id": "keyboard",
+            "actions": [["type": "keyDown", "value": key], ["type": "keyUp", "value": key]],
+        ]]])
     }
 
     func drag(fromX x: Double, y: Double, byX dx: Double) async throws {

@@ -22,11 +22,31 @@ final class ServedFolder: @unchecked Sendable {
 
         """
 
-    init(files: [String: String] = ["lesson.flow": ServedFolder.lesson], options: [String] = []) throws {
+    /// An exercise for a class: two lanes to draw, the second shown once checked.
+    static let exercise = """
+        # Predict each lane.
+        let numbers = cold("-1-2-3|")
+        let letters = cold("--a---b|")
+
+        test "tenfold" (points: 2) {
+          expect(numbers.map { $0 * 10 }).toBe("???")
+        }
+
+        test "zip" {
+          expect(numbers.zip(letters)).toBe("???", reveal: true)
+        }
+
+        """
+
+    /// Serves `files`' folder; with `exercise`, that one file of them as
+    /// `flow serve --exercise` serves it to a class.
+    init(files: [String: String] = ["lesson.flow": ServedFolder.lesson], options: [String] = [], exercise: String? = nil) throws {
         folder = FileManager.default.temporaryDirectory.appendingPathComponent("flow-serve-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         for (name, text) in files { try text.write(to: folder.appendingPathComponent(name), atomically: true, encoding: .utf8) }
-        let (process, out, _) = try FlowProcess.start(["serve", folder.path, "--port", "0"] + options)
+        let root = folder
+        let serving = exercise.map { ["--exercise", root.appendingPathComponent($0).path] } ?? [root.path]
+        let (process, out, _) = try FlowProcess.start(["serve"] + serving + ["--port", "0"] + options)
         self.process = process
         // The address is the first line the server prints.
         let text = Self.firstLine(of: out)

@@ -298,14 +298,27 @@ extension Compiler {
         if case .member(let base, "subscriptions", _, _) = target.value {
             return compileSubscriptionExpectation(base, marbleArgument, toBe, location, in: scope)
         }
+        // `reveal: true`: an exercise's right lane is shown once the learner
+        // checks an answer. It stays in the file once the lane is answered.
+        var valueArguments = Array(toBe.dropFirst())
+        var reveals = false
+        if let r = valueArguments.firstIndex(where: { $0.label == "reveal" }) {
+            let argument = valueArguments.remove(at: r)
+            if case .literal(.bool(let flag), _) = argument.value { reveals = flag } else {
+                error("reveal: takes true or false", argument.value.span, help: "write toBe(\"???\", reveal: true)")
+            }
+        }
+        var placeholder: (text: String, span: Span)?
         if case .literal(.string(let text), let placeholderSpan) = marbleArgument.value, MarbleParser.isPlaceholder(text) {
             warning("this expectation is not answered yet", placeholderSpan, help: "write the marbles you expect in place of \"\(text)\"")
+            placeholder = (text, placeholderSpan)
         } else {
             checkMarble(marbleArgument, as: .expected)
         }
+        let prompt = file.text(of: target.value.span)
         let stream = compile(target.value, in: scope)
         let marble = compile(marbleArgument.value, in: scope)
-        let values = compileMarbleValues(Array(toBe.dropFirst()), in: scope)
+        let values = compileMarbleValues(valueArguments, in: scope)
         // `subscription:` and `unsubscribe:` marbles both count from frame 0
         // (spaces ignored, as in RxJS); an unsubscription needs no `^`.
         let subscription = expectArgs.dropFirst().first.map { argument -> Code in
@@ -315,10 +328,6 @@ extension Compiler {
         return { frame in
             let observable = try located(location) { try stream(frame).asStream() }
             let expected = try located(location) { try marble(frame).asString() }
-            if MarbleParser.isPlaceholder(expected) {
-                throw FlowError("not answered yet: write the marbles you expect in place of \"\(expected)\"", at: location)
-            }
-            let (symbols, errorValue) = try values(frame)
             var log = SubscriptionLog(subscribed: .zero, unsubscribed: nil)
             if let code = subscription {
                 let text = try located(location) { try code(frame).asString() }
@@ -328,6 +337,18 @@ extension Compiler {
                     } catch let e as MarbleSyntaxError { throw FlowError("bad marble: \(e.description)") }
                 }
             }
+            if MarbleParser.isPlaceholder(expected) {
+                // Answering exercises: what the stream does here is recorded
+                // as the right answer, for the page to check answers with.
+                if env.answersExercises, let placeholder, placeholder.text == expected {
+                    let recorder = env.run.marbles.observe(observable, subscription: log, location: location)
+                    env.run.unanswered.append(UnansweredLane(location: location, placeholder: placeholder.span, prompt: prompt, reveals: reveals,
+                                                             subscribed: log.subscribed, stream: observable, recorder: recorder))
+                    return .null
+                }
+                throw FlowError("not answered yet: write the marbles you expect in place of \"\(expected)\"", at: location)
+            }
+            let (symbols, errorValue) = try values(frame)
             try located(location) {
                 do {
                     try env.run.marbles.expect(observable, subscription: log, toBe: expected, values: symbols, error: errorValue, location: location)

@@ -120,6 +120,9 @@ public final class Program {
         public var laneDiagrams: [LaneDiagram] = []
         /// What stopped the live run from outside (Ctrl-C, SIGTERM), if anything did.
         public var interrupted: Interrupt?
+        /// With `answersExercises`: the exercises' unanswered lanes, in the
+        /// order they were checked.
+        public var questions: [ExerciseQuestion] = []
         public var passed: Bool { failures.isEmpty && errors.isEmpty }
     }
 
@@ -145,6 +148,14 @@ public final class Program {
     public var marblesForBindings = false
     /// Trace every chain a statement subscribes or draws (`flow run --trace`).
     public var tracesEverything = false
+    /// A test block's `toBe("???")` records the right answer in
+    /// `Outcome.questions` instead of failing "not answered yet".
+    public var answersExercises: Bool {
+        get { environment.answersExercises }
+        set { environment.answersExercises = newValue }
+    }
+    /// Where test block `index` is written, from `test` to its `}`.
+    public func span(ofTest index: Int) -> Span { tests[index].span }
     /// A live run ends on Ctrl-C, cancelling its subscriptions (the command line).
     public var stopsOnInterrupt = false
     /// With tracing, also draw when each source was subscribed (`--subscriptions`).
@@ -258,7 +269,19 @@ public final class Program {
         }
         let globals = self.globals ?? Frame(count: globalSize, parent: nil)
         let frame = Frame(count: test.scope.count, parent: globals)
-        return execute(test.body, in: frame, run: .virtual(name: test.name, location: file.location(of: test.span.start)))
+        let run = RunState.virtual(name: test.name, location: file.location(of: test.span.start))
+        var outcome = execute(test.body, in: frame, run: run)
+        if !run.unanswered.isEmpty {
+            // The marble streams bound by name, in the block and at the top.
+            let named = (test.scope.declaredNames.map { ($0.name, frame.slots[$0.slot]) } + bindings.map { ($0.name, globals.slots[$0.slot]) })
+                .compactMap { name, value -> (name: String, stream: Observable)? in
+                    guard case .stream(let stream) = value else { return nil }
+                    return (name, stream)
+                }
+            let text = file.text(of: test.span)
+            outcome.questions = run.unanswered.map { $0.question(named: named, mentioned: text) }
+        }
+        return outcome
     }
 
     private func execute(_ body: [Code], in frame: Frame, run: RunState) -> Outcome {

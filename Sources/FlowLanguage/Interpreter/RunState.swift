@@ -55,6 +55,8 @@ public final class RunState {
     }
     /// Expectations registered in this run (a test block with none passes trivially).
     var expectationCount = 0
+    /// Exercises' `toBe("???")` lanes met while answering exercises.
+    var unanswered: [UnansweredLane] = []
     /// Stream errors that reached a subscriber with no error handler.
     var streamErrors: [FlowError] = []
     /// Subscriptions still running, so an interrupt can cancel them all.
@@ -210,6 +212,9 @@ public final class Environment {
     lazy var note: (String) -> Void = { [unowned self] in output($0) }
     /// `flow run --trace`: every subscribed or drawn chain is traced.
     var tracesEverything = false
+    /// A `toBe("???")` records the right answer instead of failing (the
+    /// page's exercises).
+    var answersExercises = false
     /// Found while compiling: the script plays marble strings (`cold`,
     /// `hot`), and whether anything in it needs the wall clock (a timer,
     /// a file, a request, standard input). A script of marbles alone draws

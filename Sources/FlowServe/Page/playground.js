@@ -23,6 +23,7 @@ function status(text) { $("status").textContent = text; }
 
 async function start() {
   const files = await api("/api/files");
+  if (files.exercise) { startExercises(files.exercise); return; }
   const list = $("files");
   for (const path of files.scripts) {
     const item = document.createElement("li");
@@ -78,6 +79,7 @@ async function open(path) {
   if (state.dirty && !confirm("Leave " + (state.path || "this example") + " without saving?")) return;
   const file = await api("/api/file?path=" + encodeURIComponent(path));
   state.path = path;
+  forgetAnswers();
   setText(file.text, false);
   $("title").textContent = path;
   for (const item of document.querySelectorAll("#files li")) item.classList.toggle("current", item.dataset.path === path);
@@ -90,6 +92,7 @@ async function openDoc(name) {
   if (state.dirty && !confirm("Leave " + (state.path || "this example") + " without saving?")) return;
   const page = await api("/api/doc?name=" + encodeURIComponent(name));
   state.path = null;
+  forgetAnswers();
   watch(null);
   // Where the libraries disagree, what each does, and whose way is drawn.
   const across = page.doc.split("\n").find((line) => line.startsWith("  across libraries: "));
@@ -257,6 +260,14 @@ function applyZoom() {
     const base = presenting ? Math.max(fit, LEGIBLE_PX / textUnits(svg)) : fit;
     svg.style.width = box.width * base * state.zoom + "px";
   }
+  for (const picture of document.querySelectorAll("#exercises .picture")) {
+    picture.classList.toggle("zoomed", presenting || state.zoom !== 1);
+    const svg = picture.querySelector("svg");
+    const box = svg && svg.viewBox.baseVal;
+    if (!box || !box.width || !(presenting || state.zoom !== 1)) { if (svg) svg.style.width = ""; continue; }
+    const fit = Math.max(100, picture.clientWidth - 4) / box.width;
+    svg.style.width = box.width * (presenting ? Math.max(fit, LEGIBLE_PX / textUnits(svg)) : fit) * state.zoom + "px";
+  }
   $("zoom-out").title = "Smaller diagram (-), now " + Math.round(state.zoom * 100) + "%";
 }
 
@@ -316,7 +327,11 @@ async function render() {
   } catch (error) { status(error.message); return; }
   if (generation !== state.generation || state.live) return; // a newer edit, or a live run, is being drawn
   show(result);
+  // A script with `toBe("???")` lanes is a set of exercises: answered below.
+  if (result.ok && hasExercises(editor.value)) loadExercises(false); else $("exercises").hidden = true;
 }
+
+function hasExercises(text) { return /"\s*\?{3,}\s*"/.test(text); }
 
 function scriptName() { return state.path || "example.flow"; }
 
@@ -336,7 +351,9 @@ function show(result) {
   if (result.svg) $("diagram").innerHTML = result.svg;
   else {
     const note = document.createElement("p");
-    note.textContent = result.notRun || (result.running ? "Running: nothing drawn yet" : "Nothing to draw: add marbles(stream, ...)");
+    note.textContent = result.notRun || (result.running ? "Running: nothing drawn yet"
+      : hasExercises(editor.value) ? "Exercises: answer each lane below by placing marbles on it"
+      : "Nothing to draw: add marbles(stream, ...)");
     $("diagram").replaceChildren(note);
   }
   if (result.inputs.length) makeRoomToDrag();
@@ -609,6 +626,266 @@ function drawCursorLines(t) {
 $("cursor").addEventListener("input", () => { $("cursor").dataset.moved = "yes"; showCursor(); });
 $("step-back").onclick = () => { $("cursor").dataset.moved = "yes"; $("cursor").value = Math.max(0, Number($("cursor").value) - 1); showCursor(); };
 $("step-forward").onclick = () => { $("cursor").dataset.moved = "yes"; $("cursor").value = Math.min(Number($("cursor").max), Number($("cursor").value) + 1); showCursor(); };
+
+// ---- exercises -------------------------------------------------------------
+
+// A lane left as `toBe("???")` is answered by placing marbles on it: a click
+// places the value typed in the value box at that time, a drag moves a
+// marble, Delete removes the selected one, `|` and `#` end the lane at the
+// time under the pointer; or the marble is typed. The server draws every
+// answer, and says whether it is right; the right lane stays hidden until
+// the file allows it (`reveal: true`) or the learner gives up.
+const exercise = { classMode: false, answers: {}, gaveUp: new Set(), values: {}, generation: 0, sheet: null, focused: null, selected: null };
+
+// Another script's exercises start unanswered.
+function forgetAnswers() {
+  exercise.answers = {};
+  exercise.gaveUp = new Set();
+  exercise.values = {};
+  exercise.focused = null;
+  exercise.selected = null;
+}
+
+async function startExercises(name) {
+  exercise.classMode = true;
+  document.body.classList.add("exercise-mode");
+  $("title").textContent = name;
+  document.title = name + " · flow exercises";
+  await loadExercises(false);
+}
+
+async function loadExercises(check) {
+  const generation = ++exercise.generation;
+  const body = { answers: exercise.answers, check: Boolean(check), gaveUp: [...exercise.gaveUp] };
+  if (!exercise.classMode) Object.assign(body, { text: editor.value, name: scriptName(), dialect: $("dialect").value });
+  let sheet;
+  try { sheet = await api("/api/exercise", { method: "POST", body: JSON.stringify(body) }); } catch (error) { status(error.message); return; }
+  if (generation !== exercise.generation) return;
+  showExercises(sheet, Boolean(check));
+}
+
+function showExercises(sheet, checked) {
+  exercise.sheet = sheet;
+  const pane = $("exercises");
+  pane.hidden = !exercise.classMode && !sheet.questions.length;
+  pane.replaceChildren();
+  if (exercise.classMode) {
+    if (!sheet.ok) {
+      for (const error of sheet.errors) pane.appendChild(element("pre", "result", error.text));
+      status("the exercise does not run");
+      return;
+    }
+    if (sheet.preamble) pane.appendChild(element("pre", "preamble", sheet.preamble));
+  }
+  for (const question of sheet.questions) pane.appendChild(questionCard(question));
+  const row = element("div", "save");
+  if (exercise.classMode) {
+    const student = element("input");
+    student.id = "student";
+    student.placeholder = "your name";
+    student.value = localStorage.getItem("flow.student") || "";
+    const save = element("button", "", "Save my answers");
+    save.id = "save-answers";
+    save.onclick = saveAnswers;
+    row.append(student, save);
+  } else {
+    const write = element("button", "", "Write the answers into the script");
+    write.title = "Each answered ??? lane becomes its marble in the editor";
+    write.onclick = writeAnswers;
+    row.append(write);
+  }
+  pane.appendChild(row);
+  applyZoom();
+  if (exercise.focused) {
+    const picture = pane.querySelector(`.question[data-id="${CSS.escape(exercise.focused)}"] .picture`);
+    if (picture) picture.focus({ preventScroll: true });
+  }
+  const right = sheet.questions.filter((q) => q.check && q.check.passed).length;
+  if (checked || exercise.classMode) status(checked ? right + " of " + sheet.questions.length + " right" : sheet.questions.length + " exercises");
+}
+
+function element(tag, className, text) {
+  const made = document.createElement(tag);
+  if (className) made.className = className;
+  if (text !== undefined) made.textContent = text;
+  return made;
+}
+
+function questionCard(question) {
+  const card = element("div", "question");
+  card.dataset.id = question.id;
+  card.appendChild(element("h3", "", question.test));
+  card.appendChild(element("pre", "code", question.code));
+  const picture = element("div", "picture");
+  picture.tabIndex = 0;
+  picture.setAttribute("aria-label", "answer lane of " + question.test + ": click to place a value");
+  picture.innerHTML = question.svg;
+  card.appendChild(picture);
+  const tools = element("div", "tools");
+  const valueLabel = element("label", "", "value ");
+  const value = element("input", "value");
+  value.size = 8;
+  value.placeholder = "e.g. 10";
+  value.value = exercise.values[question.id] || "";
+  value.oninput = () => { exercise.values[question.id] = value.value; };
+  valueLabel.appendChild(value);
+  const marbleLabel = element("label", "", "marble ");
+  const marble = element("input", "marble");
+  marble.value = question.marble;
+  marble.placeholder = "or type it: -a-b|";
+  marble.onchange = () => answer(question, { marble: marble.value });
+  marbleLabel.appendChild(marble);
+  const check = element("button", "check", "Check");
+  check.onclick = () => { exercise.focused = question.id; loadExercises(true); };
+  tools.append(valueLabel, marbleLabel, check);
+  if (!question.revealed && !(question.check && question.check.passed)) {
+    const giveUp = element("button", "give-up", "Give up: show the answer");
+    giveUp.onclick = () => {
+      if (!confirm("Show the right lane of " + question.test + "?")) return;
+      exercise.gaveUp.add(question.id);
+      loadExercises(true);
+    };
+    tools.appendChild(giveUp);
+  }
+  tools.appendChild(element("span", "how", "click: place the value · drag: move · Delete: remove · | completes · # fails"));
+  card.appendChild(tools);
+  if (question.check) card.appendChild(element("pre", "result" + (question.check.passed ? " passed" : ""), (question.check.passed ? "✓ " : "") + question.check.text));
+  if (question.right !== undefined && question.right !== null) card.appendChild(element("pre", "result passed", "right answer: " + question.right));
+  placing(picture, question);
+  return card;
+}
+
+// The picture's units at a pointer event.
+function svgPoint(svg, event) {
+  const point = svg.createSVGPoint();
+  point.x = event.clientX;
+  point.y = event.clientY;
+  return point.matrixTransform(svg.getScreenCTM().inverse());
+}
+
+// The column nearest to x, and its time in frames.
+function frameAt(question, x) {
+  let best = 0;
+  question.columns.forEach((center, i) => { if (Math.abs(center - x) < Math.abs(question.columns[best] - x)) best = i; });
+  return best * question.columnFrames;
+}
+
+function placing(picture, question) {
+  const svg = picture.querySelector("svg");
+  if (!svg) return;
+  const band = question.answerBand;
+  const inBand = (p) => p.y >= band.top && p.y <= band.bottom;
+  const marks = [...svg.querySelectorAll(`[data-l="${question.answerLane}"][data-e]`)];
+  marks.forEach((mark) => mark.classList.add("answer-mark"));
+  if (exercise.focused === question.id && exercise.selected !== null && marks[exercise.selected]) marks[exercise.selected].classList.add("selected");
+  let hover = null;
+  let drag = null;
+  const line = document.createElementNS("http://www.w3.org/2000/svg", "line");
+  line.setAttribute("class", "hover-column");
+  line.setAttribute("y1", band.top + 2);
+  line.setAttribute("y2", band.bottom - 2);
+  line.style.display = "none";
+  svg.appendChild(line);
+  svg.addEventListener("pointermove", (event) => {
+    const p = svgPoint(svg, event);
+    hover = frameAt(question, p.x);
+    const x = question.columns[hover / question.columnFrames];
+    line.setAttribute("x1", x);
+    line.setAttribute("x2", x);
+    line.style.display = inBand(p) || drag ? "" : "none";
+    if (drag) drag.mark.setAttribute("transform", `translate(${p.x - drag.x},0)`);
+  });
+  svg.addEventListener("pointerleave", () => { line.style.display = "none"; });
+  svg.addEventListener("pointerdown", (event) => {
+    const p = svgPoint(svg, event);
+    // The marble under the pointer, or the answer's marble in that column.
+    const at = frameAt(question, p.x);
+    const mark = event.target.closest("[data-e]") || (inBand(p) ? marks.find((m) => Number(m.dataset.t) * question.columnFrames === at) : null);
+    exercise.focused = question.id;
+    picture.focus({ preventScroll: true });
+    if (mark && Number(mark.dataset.l) === question.answerLane) {
+      event.preventDefault();
+      svg.setPointerCapture(event.pointerId);
+      drag = { mark, index: Number(mark.dataset.e), x: p.x, from: frameAt(question, p.x) };
+      return;
+    }
+    if (!inBand(p)) return;
+    const text = (exercise.values[question.id] || "").trim();
+    if (!text) {
+      const field = picture.parentElement.querySelector("input.value");
+      field.focus();
+      status("type the value to place in the value box, then click the lane");
+      return;
+    }
+    exercise.selected = null;
+    answer(question, { events: question.answer.concat([{ t: frameAt(question, p.x), kind: "value", value: text }]) });
+  });
+  svg.addEventListener("pointerup", (event) => {
+    if (!drag) return;
+    const p = svgPoint(svg, event);
+    const { index, from } = drag;
+    drag = null;
+    const to = frameAt(question, p.x);
+    if (to === from) {
+      exercise.selected = exercise.selected === index ? null : index;
+      marks.forEach((m, i) => m.classList.toggle("selected", i === exercise.selected));
+      return;
+    }
+    exercise.selected = null;
+    const events = question.answer.map((e) => ({ ...e }));
+    events[index].t = Math.max(0, events[index].t + to - from);
+    answer(question, { events });
+  });
+  picture.addEventListener("keydown", (event) => {
+    const key = event.key;
+    const events = question.answer.map((e) => ({ ...e }));
+    const selected = exercise.selected;
+    if ((key === "|" || key === "#") && hover !== null) {
+      const ends = events.filter((e) => e.kind === "value");
+      ends.push({ t: hover, kind: key === "|" ? "complete" : "error" });
+      answer(question, { events: ends });
+    } else if ((key === "Delete" || key === "Backspace") && selected !== null && events[selected]) {
+      events.splice(selected, 1);
+      exercise.selected = null;
+      answer(question, { events });
+    } else if ((key === "ArrowLeft" || key === "ArrowRight") && selected !== null && events[selected]) {
+      events[selected].t = Math.max(0, events[selected].t + (key === "ArrowLeft" ? -1 : 1) * question.columnFrames);
+      answer(question, { events });
+    } else {
+      return;
+    }
+    event.preventDefault();
+    event.stopPropagation();
+  });
+}
+
+// A changed answer: drawn again by the server (not checked until asked).
+function answer(question, given) {
+  exercise.focused = question.id;
+  exercise.answers[question.id] = given;
+  loadExercises(false);
+}
+
+async function saveAnswers() {
+  const student = $("student").value.trim();
+  localStorage.setItem("flow.student", student);
+  try {
+    const saved = await api("/api/answers", { method: "POST", body: JSON.stringify({ student, answers: exercise.answers }) });
+    status("saved as " + saved.saved);
+  } catch (error) { status("not saved: " + error.message); }
+}
+
+async function writeAnswers() {
+  try {
+    const written = await api("/api/answers", {
+      method: "POST",
+      body: JSON.stringify({ text: editor.value, name: scriptName(), dialect: $("dialect").value, answers: exercise.answers }),
+    });
+    exercise.answers = {};
+    setText(written.text, true);
+    render();
+  } catch (error) { status(error.message); }
+}
 
 // ---- export --------------------------------------------------------------
 

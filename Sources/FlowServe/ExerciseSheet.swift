@@ -1,0 +1,308 @@
+import FlowLanguage
+import FlowMarbles
+import FlowRuntime
+
+/// A script's exercises as the page shows them: each `toBe("???")` lane
+/// with the marble streams it reads drawn above an answer lane the learner
+/// fills in, and, when asked, whether the answer is right. The right lane
+/// itself is shown only once the file allows it (`reveal: true`, after a
+/// check) or the learner gives up; until then a wrong answer is told where
+/// and how it is wrong, as `flow grade --hide-actual` tells it.
+struct ExerciseSheet: Codable, Sendable {
+    var ok: Bool
+    var errors: [Rendering.Problem]
+    /// The script outside its test blocks (the given streams and helpers).
+    var preamble: String
+    var questions: [QuestionView]
+
+    struct QuestionView: Codable, Sendable {
+        /// `test name#n`: the n-th unanswered lane of that test block.
+        var id: String
+        var test: String
+        /// The checked stream as written.
+        var prompt: String
+        /// The test block, as written.
+        var code: String
+        var line: Int
+        var svg: String
+        /// The x of each column of time in the picture, from time 0.
+        var columns: [Double]
+        /// Frames (ms) per column.
+        var columnFrames: Int64
+        /// Where the answer lane is drawn, in the picture's units.
+        var answerBand: SVGDiagram.Band
+        var answerLane: Int
+        /// The answer as the server read it, in time order.
+        var answer: [AnswerEvent]
+        /// The answer in marble notation, as it is written into the file.
+        var marble: String
+        var reveals: Bool
+        var revealed: Bool
+        /// The right lane, once it may be shown.
+        var right: String?
+        var check: CheckResult?
+    }
+
+    /// One event of an answer: at frame `t`, a value (written as in a
+    /// script: `10`, `"a b"`, `true`, or bare text for a string), `|` or `#`.
+    struct AnswerEvent: Codable, Sendable, Equatable {
+        var t: Int64
+        var kind: Kind
+        var value: String?
+
+        enum Kind: String, Codable, Sendable { case value, complete, error }
+    }
+
+    struct CheckResult: Codable, Sendable {
+        var passed: Bool
+        var text: String
+        /// The column of the first difference.
+        var column: Int64?
+    }
+
+    /// A learner's answer to one lane: placed events, or a typed marble.
+    struct Answer: Codable, Sendable {
+        var events: [AnswerEvent]?
+        var marble: String?
+    }
+
+    struct Refused: Error, CustomStringConvertible {
+        var description: String
+    }
+
+    /// The most events an answer may hold, and the latest frame one may
+    /// be placed at: a page sends what a learner can place by hand.
+    static let largestAnswer = 500
+    static let latestFrame: Int64 = 100_000
+}
+
+extension ExerciseSheet {
+    /// Runs `file`'s test blocks with their `???` lanes recorded, and
+    /// draws each with its answer (`answers` by question id); with `check`,
+    /// says whether each answered lane is right; `gaveUp` shows the right
+    /// lanes of those questions whatever the file says.
+    static func make(_ file: SourceFile, modules: [BuiltinModule], dialect: Dialect?, answers: [String: Answer], check: Bool,
+                     gaveUp: Set<String>) -> ExerciseSheet {
+        switch run(file, modules: modules, dialect: dialect) {
+        case .failure(let notRun):
+            return ExerciseSheet(ok: false, errors: notRun.errors, preamble: "", questions: [])
+        case .success(let run):
+            return ExerciseSheet(ok: true, errors: run.errors, preamble: preamble(of: file, tests: run.testSpans), questions: run.questions.map {
+                view(of: $0.question, id: $0.id, test: $0.test, code: file.text(of: $0.span), line: file.location(of: $0.span.start).line,
+                     answer: answers[$0.id], check: check, gaveUp: gaveUp.contains($0.id))
+            })
+        }
+    }
+
+    /// Why a script's exercises could not be run: its errors.
+    struct NotRun: Error {
+        var errors: [Rendering.Problem]
+    }
+
+    /// A run of a script's test blocks for their `???` lanes.
+    struct Run {
+        var questions: [(id: String, test: String, span: Span, question: ExerciseQuestion)] = []
+        var errors: [Rendering.Problem] = []
+        var testSpans: [Span] = []
+    }
+
+    static func run(_ file: SourceFile, modules: [BuiltinModule], dialect: Dialect?) -> Result<Run, NotRun> {
+        let program: Program
+        switch Playground.compile(file, console: Console(out: { _ in }, err: { _ in }, color: false), modules: modules, dialect: dialect) {
+        case .program(let compiled): program = compiled
+        case .failed(let failed): return .failure(NotRun(errors: failed.errors))
+        }
+        if program.needsLiveClock || !program.usedModules.isDisjoint(with: Playground.outsideModules) {
+            return .failure(NotRun(errors: [Rendering.Problem(line: 1, column: 1, message: exercisesRunInVirtualTime, text: exercisesRunInVirtualTime)]))
+        }
+        program.drawsLanes = false
+        program.reportsErrors = false
+        program.answersExercises = true
+        var run = Run()
+        run.errors = Playground.errors(of: program.run(on: .virtual), file: file)
+        var seen: Set<Int> = []
+        for (index, test) in program.testNames.enumerated() {
+            let span = program.span(ofTest: index)
+            run.testSpans.append(span)
+            let problems = program.problems(ofTest: index)
+            guard problems.isEmpty else {
+                run.errors += problems.map(Playground.problem)
+                continue
+            }
+            let outcome = program.runTest(index)
+            run.errors += outcome.errors.map { Playground.problem($0, file: file) }
+            var n = 0
+            // A lane met twice (in a loop) is one question.
+            for question in outcome.questions where seen.insert(question.placeholder.start).inserted {
+                n += 1
+                run.questions.append(("\(test)#\(n)", test, span, question))
+            }
+        }
+        return .success(run)
+    }
+
+    static let exercisesRunInVirtualTime =
+        "exercises run in virtual time: a script with timers, files or requests cannot be one (draw its inputs with cold(...) or hot(...))"
+
+    /// The script without its test blocks, blank lines at its ends trimmed.
+    static func preamble(of file: SourceFile, tests: [Span]) -> String {
+        var bytes = Array(file.text.utf8)
+        for span in tests.sorted(by: { $0.start > $1.start }) where span.end <= bytes.count {
+            bytes.removeSubrange(span.start..<span.end)
+        }
+        let lines = String(decoding: bytes, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false)
+        let kept = lines.drop { $0.allSatisfy(\.isWhitespace) }.reversed().drop { $0.allSatisfy(\.isWhitespace) }.reversed()
+        return kept.joined(separator: "\n")
+    }
+
+    static func view(of question: ExerciseQuestion, id: String, test: String, code: String, line: Int, answer: Answer?, check: Bool,
+                     gaveUp: Bool) -> QuestionView {
+        let answered: [TimedEvent]
+        var problem: String?
+        do { answered = try events(of: answer) } catch {
+            answered = []
+            problem = "\(error)"
+        }
+        var result: CheckResult?
+        var mismatch: MarbleMismatch?
+        if let problem {
+            result = CheckResult(passed: false, text: problem)
+        } else if check || gaveUp {
+            mismatch = MarbleComparison.compare(expected: answered, actual: question.answer)
+            if mismatch == nil {
+                result = CheckResult(passed: true, text: "right")
+            } else if answered.isEmpty, !gaveUp {
+                mismatch = nil
+                result = CheckResult(passed: false, text: "no answer yet: click the lane to place a value, or type the marble")
+            }
+        }
+        let revealed = gaveUp || (check && question.reveals && !answered.isEmpty)
+        var lanes = question.inputs
+        let answerLane = lanes.count
+        lanes.append(LaneDiagram.Lane(label: question.prompt, events: answered, start: question.subscribed == .zero ? nil : question.subscribed))
+        if revealed { lanes.append(LaneDiagram.Lane(label: "right answer", events: question.answer)) }
+        let diagram = LaneDiagram(lanes: lanes, options: LaneDiagram.Options(frame: MarbleParser.frame, maxColumns: 400))
+        // Room to place an answer's events after everything drawn so far;
+        // what the right lane holds plays no part (its length is a clue).
+        let drawnEnd = (question.inputs.flatMap(\.events) + answered).map(\.time).max() ?? .zero
+        let room = TimeSpan(nanoseconds: Swift.max(MarbleParser.frame.nanoseconds * 6, drawnEnd.nanoseconds * 4 / 10))
+        let shownEnd = revealed ? Swift.max(drawnEnd, question.answer.last?.time ?? .zero) : drawnEnd
+        if let mismatch {
+            // Told where and how the answer is wrong; the right lane's
+            // events only once it is shown.
+            let told = revealed ? mismatch.description : mismatch.withoutActual + (mismatch.hint.map { "\nhint:     " + $0 } ?? "")
+            result = CheckResult(passed: false, text: asAnswered(told), column: mismatch.time.frames)
+        }
+        let marked = result?.column.map { column in
+            SVGDiagram.Marked(diagram: 0, lanes: answerLane..<lanes.count, time: TimeSpan(nanoseconds: column * MarbleParser.frame.nanoseconds),
+                              note: result?.text.split(separator: "\n").last(where: { $0.contains("^") }).map(String.init) ?? "first difference")
+        }
+        let svg = SVGDiagram([diagram], title: test, reaching: shownEnd + room, marked: marked)
+        var legend = MarbleLegend()
+        let rightText = revealed ? MarbleRenderer.render(question.answer, legend: &legend).text : nil
+        return QuestionView(id: id, test: test, prompt: question.prompt, code: code, line: line, svg: svg.text, columns: svg.columnCenters.first ?? [],
+                            columnFrames: (svg.columnTimes.first ?? MarbleParser.frame).nanoseconds / MarbleParser.frame.nanoseconds,
+                            answerBand: svg.laneBands.first.flatMap { $0.indices.contains(answerLane) ? $0[answerLane] : nil }
+                                ?? SVGDiagram.Band(top: 0, bottom: 0),
+                            answerLane: answerLane, answer: answered.map(answerEvent), marble: written(answered).marble,
+                            reveals: question.reveals, revealed: revealed,
+                            right: rightText.map { text in
+                                legend.entries.isEmpty ? text : text + "   (" + legend.explanations(for: Set(text)).joined(separator: ", ") + ")"
+                            },
+                            check: result)
+    }
+
+    /// A failure as `flow test` words it, with its lanes named for a
+    /// learner: the expected lane is their answer, the actual one is right.
+    static func asAnswered(_ text: String) -> String {
+        text.split(separator: "\n", omittingEmptySubsequences: false).map { line in
+            if line.hasPrefix("expected: ") { return "answered: " + line.dropFirst(10) }
+            if line.hasPrefix("actual:   ") { return "right:    " + line.dropFirst(10) }
+            return String(line)
+        }.joined(separator: "\n")
+    }
+
+    // MARK: - answers
+
+    /// An answer's events, in time order; values of one frame keep their
+    /// order, and an end comes after them.
+    static func events(of answer: Answer?) throws -> [TimedEvent] {
+        guard let answer else { return [] }
+        if let marble = answer.marble, !marble.trimmingCharacters(in: .whitespaces).isEmpty {
+            guard marble.count <= 4 * largestAnswer else { throw Refused(description: "an answer is at most \(4 * largestAnswer) characters") }
+            do {
+                return try MarbleParser.parseEvents(marble, values: MarbleEdit.symbolValues(marble)).events
+            } catch {
+                throw Refused(description: "the marble does not read: \(error)")
+            }
+        }
+        let placed = answer.events ?? []
+        guard placed.count <= largestAnswer else { throw Refused(description: "an answer holds at most \(largestAnswer) events") }
+        guard placed.allSatisfy({ (0...latestFrame).contains($0.t) }) else {
+            throw Refused(description: "an answer's events are placed from frame 0 to \(latestFrame)")
+        }
+        // The first end wins; nothing follows it.
+        let end = placed.filter { $0.kind != .value }.min { $0.t < $1.t }
+        let values = placed.filter { $0.kind == .value && $0.t <= (end?.t ?? .max) }
+        var events = values.enumerated().sorted { ($0.element.t, $0.offset) < ($1.element.t, $1.offset) }.map { _, placed in
+            TimedEvent(TimeSpan(nanoseconds: placed.t * MarbleParser.frame.nanoseconds), .next(value(of: placed.value ?? "")))
+        }
+        if let end {
+            let time = TimeSpan(nanoseconds: end.t * MarbleParser.frame.nanoseconds)
+            events.append(TimedEvent(time, end.kind == .complete ? .completed : .error(FlowError("error"))))
+        }
+        return events
+    }
+
+    /// A value as a learner writes it: as in a script (`10`, `"a b"`,
+    /// `(1, "a")`, `[1, 2]`), or any other text as that string.
+    static func value(of text: String) -> Value {
+        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        return ConstantValue.read(trimmed) ?? .string(trimmed)
+    }
+
+    /// A value written so that `value(of:)` reads it back.
+    static func text(of value: Value) -> String {
+        if case .string(let s) = value, Self.value(of: s) != value { return value.literal }
+        return value.description
+    }
+
+    static func answerEvent(_ event: TimedEvent) -> AnswerEvent {
+        let t = event.time.nanoseconds / MarbleParser.frame.nanoseconds
+        switch event.event {
+        case .next(let value): return AnswerEvent(t: t, kind: .value, value: text(of: value))
+        case .completed: return AnswerEvent(t: t, kind: .complete)
+        case .error: return AnswerEvent(t: t, kind: .error)
+        }
+    }
+
+    /// An answer as `toBe`'s arguments: the marble, and a value for each
+    /// symbol that does not stand for itself (`"-a-|", a: 10`).
+    static func written(_ events: [TimedEvent]) -> (marble: String, arguments: String) {
+        var legend = MarbleLegend()
+        let lane = MarbleRenderer.render(events, legend: &legend)
+        let values = legend.entries.filter { lane.symbols.contains($0.symbol) && MarbleLegend.naturalSymbol(for: $0.value) != $0.symbol }
+            .map { "\($0.symbol): \($0.value.literal)" }
+        return (lane.text, ([Value.string(lane.text).literal] + values).joined(separator: ", "))
+    }
+
+    /// `file`'s text with each answered `???` lane replaced by its answer;
+    /// lanes left unanswered stay `???` (and fail "not answered yet").
+    static func answered(_ file: SourceFile, modules: [BuiltinModule], dialect: Dialect?, answers: [String: Answer]) throws -> String {
+        let run: Run
+        switch Self.run(file, modules: modules, dialect: dialect) {
+        case .success(let done): run = done
+        case .failure(let notRun): throw Refused(description: notRun.errors.first?.text ?? "the exercises do not compile")
+        }
+        var replacements: [(span: Span, text: String)] = []
+        for question in run.questions {
+            let events = try events(of: answers[question.id])
+            if !events.isEmpty { replacements.append((question.question.placeholder, written(events).arguments)) }
+        }
+        var bytes = Array(file.text.utf8)
+        for (span, text) in replacements.sorted(by: { $0.span.start > $1.span.start }) where span.end <= bytes.count {
+            bytes.replaceSubrange(span.start..<span.end, with: Array(text.utf8))
+        }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+}

@@ -1,0 +1,117 @@
+import FlowTestSupport
+import Foundation
+import Testing
+
+/// Exercises over the API: `flow serve --exercise` serves one file and
+/// nothing else, checks answers without giving the right lane away (until
+/// the file or the learner allows it), and saves each student's answers
+/// for `flow grade`; the playground answers the exercises of the script
+/// it edits and writes the answers into it.
+@Suite struct ExerciseServerTests {
+    static func answers(_ answers: [String: Any], check: Bool = true, gaveUp: [String] = [], more: [String: Any] = [:]) -> String {
+        ServedFolder.encode(["answers": answers, "check": check, "gaveUp": gaveUp].merging(more) { $1 })
+    }
+
+    static func events(_ events: [(Int, String)]) -> [String: Any] {
+        ["events": events.map { t, value -> [String: Any] in
+            value == "|" ? ["t": t, "kind": "complete"] : value == "#" ? ["t": t, "kind": "error"] : ["t": t, "kind": "value", "value": value]
+        }]
+    }
+
+    static func questions(_ sheet: [String: Any]) -> [String: [String: Any]] {
+        Dictionary(uniqueKeysWithValues: (sheet["questions"] as? [[String: Any]] ?? []).map { ($0["id"] as? String ?? "", $0) })
+    }
+
+    @Test func anExerciseIsServedAloneAndCheckedWithoutGivingTheAnswerAway() async throws {
+        let served = try ServedFolder(files: ["zip.flow": ServedFolder.exercise], exercise: "zip.flow")
+        #expect(try await served.json("/api/files")["exercise"] as? String == "zip.flow")
+        // Nothing but the exercise: no other script, no editing, no live run.
+        for (path, method) in [("/api/render", "POST"), ("/api/file?path=zip.flow", "GET"), ("/api/move", "POST")] {
+            #expect(try await served.request(path, method: method, body: method == "GET" ? nil : "{}").status == 404, "\(path)")
+        }
+
+        let unanswered = Self.questions(try await served.json("/api/exercise", method: "POST", body: Self.answers([:], check: false)))
+        let tenfold = try #require(unanswered["tenfold#1"])
+        #expect(tenfold["prompt"] as? String == "numbers.map { $0 * 10 }")
+        #expect(tenfold["answerLane"] as? Int == 1)
+        #expect((tenfold["svg"] as? String)?.contains("numbers") == true)
+        #expect(tenfold["check"] == nil)
+
+        // Wrong by a frame: told where and how, never what the stream sent.
+        let late = Self.events([(1, "10"), (3, "20"), (6, "30"), (7, "|")])
+        let wrong = try #require(Self.questions(try await served.json("/api/exercise", method: "POST", body: Self.answers(["tenfold#1": late])))["tenfold#1"])
+        let told = try #require((wrong["check"] as? [String: Any])?["text"] as? String)
+        #expect(told.contains("answered: -a-b--c|") && told.contains("^ frame differs"), "\(told)")
+        #expect(!told.contains("right:") && !(wrong["svg"] as? String ?? "").contains("right answer") && wrong["right"] == nil)
+        #expect((wrong["check"] as? [String: Any])?["column"] as? Int == 5)
+        #expect((wrong["svg"] as? String)?.contains(#"class="difference" data-t="5""#) == true)
+
+        // Given up: the right lane is shown.
+        let shown = try #require(Self.questions(try await served.json("/api/exercise", method: "POST",
+                                                                        body: Self.answers(["tenfold#1": late], gaveUp: ["tenfold#1"])))["tenfold#1"])
+        #expect((shown["svg"] as? String)?.contains("right answer") == true)
+        #expect(shown["right"] as? String == "-a-b-c|   (a = 10, b = 20, c = 30)")
+
+        // Values typed as a script writes them: zip's tuples are right.
+        let pairs = Self.events([(2, #"(1, "a")"#), (6, #"(2, "b")"#), (7, "|")])
+        let zip = try #require(Self.questions(try await served.json("/api/exercise", method: "POST", body: Self.answers(["zip#1": pairs])))["zip#1"])
+        #expect((zip["check"] as? [String: Any])?["passed"] as? Bool == true, "\(zip["check"] ?? "")")
+        // A marble that does not read is said to, as the answer's problem.
+        let bad = try #require(Self.questions(try await served.json("/api/exercise", method: "POST",
+                                                                      body: Self.answers(["zip#1": ["marble": "--(a"]])))["zip#1"])
+        #expect(((bad["check"] as? [String: Any])?["text"] as? String)?.hasPrefix("the marble does not read") == true)
+    }
+
+    @Test func answersAreSavedUnderTheStudentsNameAndGraded() async throws {
+        let served = try ServedFolder(files: ["zip.flow": ServedFolder.exercise], exercise: "zip.flow")
+        let right = Self.events([(1, "10"), (3, "20"), (5, "30"), (6, "|")])
+        let saved = try await served.json("/api/answers", method: "POST",
+                                          body: Self.answers(["tenfold#1": right], more: ["student": "../../Ada Lovelace"]))
+        #expect(saved["saved"] as? String == "ada-lovelace.flow", "\(saved)")
+        let folder = served.folder.appendingPathComponent("zip-answers")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == ["ada-lovelace.flow"])
+        // No name, no file.
+        let nameless = try await served.request("/api/answers", method: "POST", body: Self.answers([:], more: ["student": " ../ "]))
+        #expect(nameless.status == 422 && nameless.body.contains("type your name"))
+        // Saved again, replaced; graded as a class.
+        _ = try await served.json("/api/answers", method: "POST",
+                                  body: Self.answers(["tenfold#1": right, "zip#1": ["marble": "--a---b|"]], more: ["student": "Ada Lovelace"]))
+        let text = try String(contentsOf: folder.appendingPathComponent("ada-lovelace.flow"), encoding: .utf8)
+        #expect(text.hasPrefix("# zip.flow: the answers of Ada Lovelace\n"))
+        #expect(text.contains(#"toBe("-a-b-c|", a: 10, b: 20, c: 30)"#) && text.contains(#"toBe("--a---b|", reveal: true)"#), "\(text)")
+        let graded = try FlowProcess.run(["grade", folder.path])
+        #expect(graded.status == 0)
+        #expect(graded.out.contains("ada-lovelace.flow") && graded.out.contains("1 of 2") && graded.out.contains("2 of 3"), "\(graded.out)")
+    }
+
+    @Test func thePlaygroundAnswersTheExercisesOfTheScriptItEdits() async throws {
+        let served = try ServedFolder()
+        let request = Self.answers(["tenfold#1": Self.events([(1, "10"), (3, "20"), (5, "30"), (6, "|")])],
+                                   more: ["text": ServedFolder.exercise, "name": "zip.flow"])
+        let sheet = try await served.json("/api/exercise", method: "POST", body: request)
+        #expect(sheet["preamble"] as? String == "# Predict each lane.\nlet numbers = cold(\"-1-2-3|\")\nlet letters = cold(\"--a---b|\")")
+        #expect((Self.questions(sheet)["tenfold#1"]?["check"] as? [String: Any])?["passed"] as? Bool == true)
+        let written = try await served.json("/api/answers", method: "POST", body: request)
+        let text = try #require(written["text"] as? String)
+        #expect(text.contains(#"toBe("-a-b-c|", a: 10, b: 20, c: 30)"#) && text.contains(#"toBe("???", reveal: true)"#), "\(text)")
+    }
+
+    @Test func anExerciseThatCannotBeServedIsRefusedAtTheStart() throws {
+        let folder = URL(fileURLWithPath: temporaryPath("exercises"))
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        for (name, text) in ["plain.flow": "test \"t\" { expect(just(1)).toBe(\"(1|)\") }\n",
+                             "broken.flow": "let x = cold(\"-1|\"\ntest \"t\" { expect(x).toBe(\"???\") }\n",
+                             "timer.flow": "test \"t\" { expect(interval(1.0).take(1)).toBe(\"???\") }\n"] {
+            try text.write(to: folder.appendingPathComponent(name), atomically: true, encoding: .utf8)
+        }
+        let plain = try FlowProcess.run(["serve", "--exercise", folder.appendingPathComponent("plain.flow").path, "--port", "0"])
+        #expect(plain.status == 2 && plain.err.contains("holds no exercise"), "\(plain.err)")
+        let broken = try FlowProcess.run(["serve", "--exercise", folder.appendingPathComponent("broken.flow").path, "--port", "0"])
+        #expect(broken.status == 2 && broken.err.contains("broken.flow:2:1: error: expected ')' to close the call"), "\(broken.err)")
+        let timer = try FlowProcess.run(["serve", "--exercise", folder.appendingPathComponent("timer.flow").path, "--port", "0"])
+        #expect(timer.status == 2 && timer.err.contains("exercises run in virtual time"), "\(timer.err)")
+        let both = try FlowProcess.run(["serve", folder.path, "--exercise", folder.appendingPathComponent("plain.flow").path])
+        #expect(both.status == 2 && both.err.contains("--exercise serves its one file"), "\(both.err)")
+    }
+}
