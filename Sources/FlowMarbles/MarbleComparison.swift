@@ -51,6 +51,17 @@ public enum MarbleComparison {
         expected: [TimedEvent], actual: [TimedEvent], values: [String: Value] = [:], errorGiven: Bool = false
     ) -> MarbleMismatch? {
         guard let index = firstDifference(expected, actual, errorGiven: errorGiven) else { return nil }
+        // A recorded inner stream that matches an expected `cold(...)` is
+        // drawn with that one's symbol.
+        let expectedStreams = expected.compactMap { timed -> ColdStream? in
+            if case .next(.stream(let cold as ColdStream)) = timed.event { cold } else { nil }
+        }
+        let actual = expectedStreams.isEmpty ? actual : actual.map { timed in
+            guard case .next(.stream(let recorded as ColdStream)) = timed.event,
+                  let same = expectedStreams.first(where: { matches(.next(.stream($0)), .next(.stream(recorded)), errorGiven: true) })
+            else { return timed }
+            return TimedEvent(timed.time, .next(.stream(same)))
+        }
         var legend = MarbleLegend(presets: values)
         // Long lanes are shown around the first difference: a few of the
         // events before it (the same in both), and a few after.
@@ -139,6 +150,11 @@ public enum MarbleComparison {
 
     public static func matches(_ expected: Event, _ actual: Event, errorGiven: Bool) -> Bool {
         switch (expected, actual) {
+        case let (.next(.stream(a as ColdStream)), .next(.stream(b as ColdStream))):
+            // An expected `cold(...)` value and a recorded inner stream (a
+            // group, a window): the same events at the same times.
+            return a === b || (a.events.count == b.events.count
+                && zip(a.events, b.events).allSatisfy { $0.time == $1.time && matches($0.event, $1.event, errorGiven: true) })
         case let (.next(a), .next(b)): return a == b
         case (.completed, .completed): return true
         case let (.error(e), .error(a)):

@@ -47,7 +47,7 @@ public final class MarbleRun {
         verdicts[verdicts.count - 1].expected = expected
         verdicts[verdicts.count - 1].errorGiven = error != nil
         checks.append {
-            MarbleComparison.compare(expected: expected, actual: recorder.events, values: values, errorGiven: error != nil)
+            MarbleComparison.compare(expected: expected, actual: recorder.eventsAsWritten, values: values, errorGiven: error != nil)
                 .map { ExpectationFailure(location: location, message: $0.description, mismatch: $0) }
         }
     }

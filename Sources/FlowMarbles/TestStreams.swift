@@ -39,10 +39,29 @@ public final class RunEnding {
 /// `cold(marbles)`: each subscription plays the marble from its own start.
 public final class ColdStream: Observable, LoggedStream {
     public let events: [TimedEvent]
+    /// A recording's text as a script writes it (`recording(_:)`).
+    private var written: String?
 
     public init(events: [TimedEvent]) {
         self.events = events
         super.init(operatorName: "cold")
+    }
+
+    /// What a stream sent, from when it began, as the `cold` stream that
+    /// sends the same: a lane's group or window, printed so that it can be
+    /// pasted into an expectation (`a: cold("1---3|")`).
+    public static func recording(_ events: [TimedEvent]) -> ColdStream { ColdStream(events: events) }
+
+    /// `cold("-a-|", a: 10)`: written once, when first printed.
+    override public var writtenAs: String? {
+        if let written { return written }
+        var legend = MarbleLegend()
+        let lane = MarbleRenderer.render(events, legend: &legend)
+        let values = legend.entries.filter { lane.symbols.contains($0.symbol) && MarbleLegend.naturalSymbol(for: $0.value) != $0.symbol }
+            .map { "\($0.symbol): \($0.value.literal)" }
+        let text = "cold(" + ([Value.string(lane.text).literal] + values).joined(separator: ", ") + ")"
+        written = text
+        return text
     }
 
     public convenience init(_ marbles: String, values: [String: Value] = [:], error: Value? = nil) throws {
@@ -226,10 +245,26 @@ public final class EventRecorder: Observer, Disposable {
         for branch in branches { branch.recorder.dispose() }
     }
 
+    /// The events, each stream that branched off written as what it sent
+    /// from when it began (`cold("1---3--|")`): what an expectation of a
+    /// stream of streams compares, and what its lane's legend prints.
+    public var eventsAsWritten: [TimedEvent] {
+        guard !branches.isEmpty else { return events }
+        var recorded: [ObjectIdentifier: ColdStream] = [:]
+        for branch in branches where recorded[ObjectIdentifier(branch.stream)] == nil {
+            let relative = branch.recorder.eventsAsWritten.map { TimedEvent($0.time - branch.started, $0.event) }
+            recorded[ObjectIdentifier(branch.stream)] = ColdStream.recording(relative)
+        }
+        return events.map { timed in
+            guard case .next(.stream(let made)) = timed.event, let written = recorded[ObjectIdentifier(made)] else { return timed }
+            return TimedEvent(timed.time, .next(.stream(written)))
+        }
+    }
+
     /// This recorder's lane, then a lane for each stream that branched off
     /// it, labelled by its key (`↳ group "odd"`) and blank before it began.
     public func lanes(label: String) -> [LaneDiagram.Lane] {
-        var lane = LaneDiagram.Lane(label: label, events: events)
+        var lane = LaneDiagram.Lane(label: label, events: eventsAsWritten)
         lane.node = stream
         return [lane] + branches.flatMap { branch in
             branch.recorder.lanes(label: "  ↳ " + (branch.stream.label ?? branch.stream.displayName)).enumerated().map { n, lane in

@@ -99,6 +99,23 @@ import Testing
         #expect(lanes.last?.contains("e = <window 1>") == true)
     }
 
+    /// A lane of groups prints each as the `cold` stream it was, which an
+    /// expectation takes as a value; a group that differs is told by its events.
+    @Test func groupLanesPasteIntoAnExpectation() throws {
+        let drawn = try runScript(#"marbles(cold("-1-2-3-4|").groupBy { $0 % 2 == 0 ? "even" : "odd" })"#).out.joined(separator: "\n")
+        #expect(drawn.contains(#"a = cold("1---3--|"), b = cold("2---4|")"#), "\(drawn)")
+        let source = #"""
+            let groups = cold("-1-2-3-4|").groupBy { $0 % 2 == 0 ? "even" : "odd" }
+            test "pasted" { expect(groups).toBe("-a-b----|", a: cold("1---3--|"), b: cold("2---4|")) }
+            test "one frame off" { expect(groups).toBe("-a-b----|", a: cold("1---3--|"), b: cold("2--4|")) }
+            """#
+        let tests = try runScript(source).tests
+        #expect(tests[0].1.passed)
+        let told = try #require(tests[1].1.failures.first?.message)
+        #expect(told.contains("actual:   -a-c----|"), "\(told)")
+        #expect(told.contains(#"expected next(cold("2--4|")) 'b', got next(cold("2---4|")) 'c'"#), "\(told)")
+    }
+
     @Test func groupsAreNamedByTheirKeys() throws {
         let lanes = try traced(#"marbles(cold("-1-2-3-4|").groupBy { $0 % 2 }.flatMap { $0.toArray() })"#)
         #expect(lanes.last?.contains("  ↳ toArray of group 1") == true)

@@ -120,6 +120,11 @@ open class Observable {
     /// How a node prints in graphs and traces: its label, else its operator name.
     public var displayName: String { label ?? operatorName }
 
+    /// How a script writes this stream, when it can be written: a group
+    /// or window recorded for a lane prints as `cold("1---3|")`, which an
+    /// expectation's value may be. nil for the rest.
+    open var writtenAs: String? { nil }
+
     /// The name a script bound the node to (`let prices = ...`): its lane's
     /// label. Set once, where the script binds it.
     public var name: String? {

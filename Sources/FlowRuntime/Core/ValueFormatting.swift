@@ -36,7 +36,9 @@ extension Value: CustomStringConvertible {
         case .function(let f): return "<closure \(f.name)>"
         // A stream an operator made and named (a `groupBy` group, a
         // `window`) prints by its name; one a script wrote, by its kind.
-        case .stream(let s): return s.location == nil && s.label != nil ? "<\(s.displayName)>" : "<stream \(s.operatorName)>"
+        case .stream(let s):
+            if let written = s.writtenAs { return written }
+            return s.location == nil && s.label != nil ? "<\(s.displayName)>" : "<stream \(s.operatorName)>"
         case .event(let e, let spelling): return Self.format(e, spelling)
         }
     }
