@@ -97,6 +97,40 @@ import FoundationXML
         #expect(ticks.contains(x0) && ticks.contains(x5), "\(ticks)")
     }
 
+    /// A long wait is not shortened in the picture, as the text lanes'
+    /// time progressions (`a 10s b`) shorten it: the scale coarsens, and
+    /// every event and tick stays at its time.
+    @Test func aLongWaitKeepsTheAxisLinear() throws {
+        let svg = try diagram([("src", "ab 10s c-d|", [:])])
+        var xByTime: [(x: Double, t: Double)] = []
+        for match in svg.text.matches(of: #/(?:cx|x1)="([0-9.]+)"[^>]*data-t="(\d+)"/#) { xByTime.append((Double(match.1)!, Double(match.2)!)) }
+        let first = try #require(xByTime.first), last = try #require(xByTime.last)
+        #expect(last.t > first.t)
+        let scale = (last.x - first.x) / (last.t - first.t)
+        for mark in xByTime { #expect(abs(first.x + (mark.t - first.t) * scale - mark.x) < 0.01, "\(xByTime)") }
+        let ticks = svg.text.matches(of: #/<line x1="([0-9.]+)" y1="[0-9.]+" x2="[0-9.]+" y2="[0-9.]+" class="axis" stroke-width="1"/>/#).map { Double($0.1)! }
+            .dropFirst()
+        let steps = Set(zip(ticks, ticks.dropFirst()).map { (($1 - $0) * 10).rounded() })
+        #expect(ticks.count >= 5 && steps.count == 1, "\(ticks)")
+    }
+
+    /// The geometry a page reads to place an answer's marbles: each
+    /// column's x from time 0 to the right edge, each lane's band, and a
+    /// marked time.
+    @Test func thePictureSaysWhereItsColumnsAndLanesAre() throws {
+        let lanes = [LaneDiagram.Lane(label: "in", events: try MarbleParser.parseEvents("-1-2|").events), LaneDiagram.Lane(label: "answer", events: [])]
+        let svg = SVGDiagram([LaneDiagram(lanes: lanes)], reaching: .milliseconds(Int64(12)),
+                             marked: SVGDiagram.Marked(diagram: 0, lanes: 1..<2, time: .milliseconds(Int64(3)), note: "here"))
+        let columns = try #require(svg.columnCenters.first)
+        #expect(columns.count >= 13, "\(columns)")
+        #expect(zip(columns, columns.dropFirst()).allSatisfy { abs($1 - $0 - SVGDiagram.columnWidth) < 0.001 }, "\(columns)")
+        let bands = try #require(svg.laneBands.first)
+        #expect(bands.count == 2 && bands[0].bottom <= bands[1].top)
+        let marked = try #require(svg.text.firstMatch(of: #/<rect x="([0-9.]+)" y="([0-9.]+)"[^>]*class="difference" data-t="3"/#))
+        #expect(abs(Double(marked.1)! + SVGDiagram.columnWidth / 2 - columns[3]) < 0.01)
+        #expect(Double(marked.2)! >= bands[1].top)
+    }
+
     /// Values are written in their marbles when all fit; when one does not,
     /// every marble shows its symbol and the legend says what it stands for.
     @Test func oneRuleForValuesInTheWholePicture() throws {

@@ -96,6 +96,14 @@ import Testing
         #expect(text.contains(#"toBe("-a-b-c|", a: 10, b: 20, c: 30)"#) && text.contains(#"toBe("???", reveal: true)"#), "\(text)")
     }
 
+    /// The README's walkthrough is of the exercise these tests serve.
+    @Test func theReadmesExerciseIsTheOneTested() throws {
+        let readme = try String(contentsOf: projectDirectory.appendingPathComponent("README.md"), encoding: .utf8)
+        #expect(readme.contains("```swift\n" + ServedFolder.exercise + "```"))
+        #expect(readme.contains(#"toBe("-a-b-c|", a: 10, b: 20, c: 30)"#) && readme.contains("zip-answers/ada-lovelace.flow"))
+        #expect(FileManager.default.fileExists(atPath: projectDirectory.appendingPathComponent("docs/exercise.png").path))
+    }
+
     @Test func anExerciseThatCannotBeServedIsRefusedAtTheStart() throws {
         let folder = URL(fileURLWithPath: temporaryPath("exercises"))
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)

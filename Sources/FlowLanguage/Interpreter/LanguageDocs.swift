@@ -58,7 +58,10 @@ extension OperatorDocs {
               In a test block: subscribes (at frame 0, or at ^ of subscription:), runs the virtual
               clock until nothing is left to do, and compares every event and its frame.
               expect(s.subscriptions).toBe("^--!") compares when a source was subscribed and left.
-              toBe("???") marks an exercise not answered yet.
+              toBe("???") marks an exercise not answered yet: answered by placing marbles in
+              flow serve; reveal: true shows its right lane once an answer is checked.
+              A stream of streams (groupBy, window) is expected with cold(...) values, each
+              timed from when it was emitted: toBe("-a-b|", a: cold("1-3|"), b: cold("2|")).
             example:
               test "take ends early" {
                 expect(cold("-a-b-c|").take(2)).toBe("-a-(b|)")
