@@ -193,8 +193,14 @@ import Testing
             return [spans[0].getBoundingClientRect().height, spans[1].getBoundingClientRect().height, pre.scrollWidth - pre.clientWidth];
             """) as? [Double] ?? []
         #expect(sizes.count == 3 && sizes[0] > 2 * sizes[1] && sizes[2] <= 1, "\(sizes)")
+        // A script with ??? lanes shows its exercises under the diagram.
+        try await browser.setEditor(ServedFolder.exercise)
+        try await browser.waitFor("the script's exercises", """
+            return document.querySelectorAll('#exercises .question').length === 2 && !document.getElementById('exercises').hidden
+              && document.getElementById('diagram').textContent.includes('answer each lane below')
+            """)
         try await browser.setEditor(ServedFolder.lesson)
-        try await browser.waitFor("the lesson again", "return document.getElementById('status').textContent === 'ok'")
+        try await browser.waitFor("the lesson again", "return document.getElementById('status').textContent === 'ok' && document.getElementById('exercises').hidden")
 
         // Presentation mode: the diagram alone, its text at least 20 px.
         try await browser.run("document.activeElement.blur(); document.getElementById('present').click()")
