@@ -157,7 +157,12 @@ struct Scaling {
     let script: (Int) -> String
     /// Compile only (`flow check`), or compile and run in virtual time.
     let runs: Bool
+    /// The same work in Swift, for its figure at 10n beside flow's.
+    var swift: ((Int) -> Int)? = nil
 }
+
+/// Keeps a result alive, so the optimiser cannot drop the loop that made it.
+@inline(never) func keep(_ value: Int) -> Int { value }
 
 let scalings = [
     Scaling(id: "L1", title: "a startWith chain built in a loop", n: 2_000, script: { n in
@@ -169,6 +174,29 @@ let scalings = [
     Scaling(id: "L3", title: "one mistake repeated, one a line (checked; diagnostics capped)", n: 10_000, script: { n in
         String(repeating: "nope()\n", count: n)
     }, runs: false),
+    // Value semantics at Swift's cost: a var collection changed in a loop
+    // is copied only when shared, so each loop is linear.
+    Scaling(id: "L4", title: "a.append(i) in a loop", n: 20_000, script: { n in
+        "var a: [Int] = []\nfor i in 0..<\(n) { a.append(i) }\nprint(a.count)\n"
+    }, runs: true, swift: { n in var a: [Int] = []; for i in 0..<n { a.append(i) }; return keep(a.count) }),
+    Scaling(id: "L5", title: "d[i] = i in a loop (dictionary inserts)", n: 20_000, script: { n in
+        "var d: [Int: Int] = [:]\nfor i in 0..<\(n) { d[i] = i }\nprint(d.count)\n"
+    }, runs: true, swift: { n in var d: [Int: Int] = [:]; for i in 0..<n { d[i] = i }; return keep(d.count) }),
+    Scaling(id: "L6", title: "a[i] = i in a loop (element writes)", n: 20_000, script: { n in
+        "var a = [Int](repeating: 0, count: \(n))\nfor i in 0..<\(n) { a[i] = i }\nprint(a.count)\n"
+    }, runs: true, swift: { n in var a = [Int](repeating: 0, count: n); for i in 0..<n { a[i] = i }; return keep(a.count) }),
+    Scaling(id: "L7", title: "a += [i] in a loop", n: 20_000, script: { n in
+        "var a: [Int] = []\nfor i in 0..<\(n) { a += [i] }\nprint(a.count)\n"
+    }, runs: true, swift: { n in var a: [Int] = []; for i in 0..<n { a += [i] }; return keep(a.count) }),
+    Scaling(id: "L8", title: "reduce(into: []) { $0.append($1) }", n: 20_000, script: { n in
+        "print((0..<\(n)).reduce(into: [Int]()) { $0.append($1) }.count)\n"
+    }, runs: true, swift: { n in keep((0..<n).reduce(into: [Int]()) { $0.append($1) }.count) }),
+    // Each step's state is sent on: counted, it is not kept, so the next
+    // step changes it in place (a `last()` keeping each one would make
+    // every step copy, in Swift's libraries as here).
+    Scaling(id: "L9", title: "scan(into: []) { $0.append($1) } of a stream, counted", n: 20_000, script: { n in
+        "range(0, \(n)).scan(into: [Int]()) { $0.append($1) }.map { $0.count }.last().sink { print($0) }\n"
+    }, runs: true, swift: { n in var a: [Int] = []; for i in 0..<n { a.append(i) }; return keep(a.count) }),
 ]
 
 func seconds(_ scaling: Scaling, _ n: Int) -> Double {
@@ -188,13 +216,20 @@ func seconds(_ scaling: Scaling, _ n: Int) -> Double {
 let chosenScalings = scalings.filter { selected.isEmpty || selected.contains($0.id) }
 if !chosenScalings.isEmpty {
     print("")
-    print(pad("id", 4), pad("n", 8), pad("time", 10), pad("10n", 8), pad("time", 10), pad("ratio", 8), "  input")
+    print(pad("id", 4), pad("n", 8), pad("time", 10), pad("10n", 8), pad("time", 10), pad("ratio", 8), pad("Swift, 10n", 12), "  input")
     for scaling in chosenScalings {
         _ = seconds(scaling, scaling.n)
         let small = (0..<3).map { _ in seconds(scaling, scaling.n) }.min()!
         let large = (0..<3).map { _ in seconds(scaling, scaling.n * 10) }.min()!
+        let native = scaling.swift.map { loop in
+            (0..<3).map { _ in
+                let elapsed = ContinuousClock().measure { _ = loop(scaling.n * 10) }
+                return Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+            }.min()!
+        }
         print(pad(scaling.id, 4), pad(String(scaling.n), 8), pad(format(small * 1000) + " ms", 10), pad(String(scaling.n * 10), 8),
-              pad(format(large * 1000) + " ms", 10), pad(format(large / small) + "x", 8), "  " + scaling.title)
+              pad(format(large * 1000) + " ms", 10), pad(format(large / small) + "x", 8),
+              pad(native.map { format($0 * 1000) + " ms" } ?? "", 12), "  " + scaling.title)
     }
 }
 

@@ -189,8 +189,21 @@ extension Compiler {
     }
 
     private func compileConversion(_ name: String, _ nameSpan: Span, _ arguments: [CallArgument], in scope: Scope) -> Code {
+        if name == "Array", arguments.map(\.label) == ["repeating", "count"] {
+            let element = compile(arguments[0].value, in: scope), count = compile(arguments[1].value, in: scope)
+            let location = self.location(nameSpan)
+            return { frame in
+                let value = try element(frame)
+                return try located(location) {
+                    let n = try count(frame).asInt()
+                    guard n >= 0 else { throw FlowError("Array(repeating:count:) takes a count of 0 or more, not \(n)") }
+                    try MemoryBudget.checkElements(n, "Array(repeating:count:)")
+                    return .array(Array(repeating: value, count: n))
+                }
+            }
+        }
         guard arguments.count == 1, arguments[0].label == nil else {
-            error("\(name) takes one value, as in \(name)(x)", nameSpan)
+            error("\(name) takes one value, as in \(name)(x)" + (name == "Array" ? ", or Array(repeating: x, count: n)" : ""), nameSpan)
             return { _ in .null }
         }
         let value = compile(arguments[0].value, in: scope)

@@ -90,6 +90,25 @@ extension Compiler {
         let function = compile(callee, in: scope)
         let args = compileArguments(arguments, in: scope)
         let location = self.location(span)
+        // `reducer(&state, action)`: each `&x` gets what the closure's
+        // parameter holds when it returns.
+        let changed: [(index: Int, place: Modify)] = arguments.enumerated().compactMap { i, argument in
+            guard case .inoutArgument(let target, _) = argument.value, let place = compilePlace(target, in: scope) else { return nil }
+            return (i, place)
+        }
+        if !changed.isEmpty {
+            return { frame in
+                var values = try args.evaluate(frame)
+                guard StackSpace.hasRoom() else { throw StackSpace.recursionTooDeep.located(at: location) }
+                let f = try located(location) { try function(frame).asFunction() }
+                // Moved out of their places, so the closure changes them without a copy.
+                for (i, place) in changed { try place(frame) { values[i] = $0; $0 = .null } }
+                let result = Result { try located(location) { try f.callChanging(&values) } }
+                // Put back even when the call failed: the vars keep their values.
+                for (i, place) in changed where i < values.count { try place(frame) { $0 = values[i] } }
+                return try result.get()
+            }
+        }
         return { frame in
             let f = try function(frame)
             let values = try args.evaluate(frame)

@@ -99,6 +99,16 @@ final class FrameFunction: Function {
         }
     }
 
+    override func callChanging(_ args: inout [Value]) throws -> Value {
+        let values = try shape.bind(args)
+        // A frame of its own, read after the call: the parameters' last values.
+        let frame = Frame(count: shape.frameSize, parent: captured)
+        for (i, v) in values.enumerated() { frame.slots[i] = v }
+        args = []
+        defer { args = (0..<values.count).map { frame.slots[$0] } }
+        return try run(frame)
+    }
+
     override func call(_ args: [Value]) throws -> Value {
         let values = try shape.bind(args)
         return try invoke { frame in for (i, v) in values.enumerated() { frame.slots[i] = v } }
@@ -107,6 +117,19 @@ final class FrameFunction: Function {
     override func callUpdating(_ accumulator: Value, _ value: Value) throws -> Value {
         guard shape.updatesFirstParameter, shape.parameterCount == 2 else { return try call(accumulator, value) }
         return try callWithState(accumulator, value).state
+    }
+
+    override func update(_ state: inout Value, with value: Value) throws {
+        guard shape.updatesFirstParameter, shape.parameterCount == 2 else {
+            state = try call(state, value)
+            return
+        }
+        let frame = Frame(count: shape.frameSize, parent: captured)
+        // Moved in and out, never copied: the state stays referenced once.
+        swap(&frame.slots[0], &state)
+        frame.slots[1] = value
+        defer { swap(&state, &frame.slots[0]) }
+        _ = try run(frame)
     }
 
     override func callWithState(_ state: Value, _ value: Value) throws -> (state: Value, result: Value) {

@@ -117,7 +117,11 @@ enum CollectionHelpers {
         case "filter": try args.expect(1); let f = try args.function(0); return .array(try a.filter { try f.test($0) })
         case "reduce":
             try args.expect(2); let f = try args.function(1)
-            if args.labels.first == "into" { return try a.reduce(args.values[0]) { try f.callUpdating($0, $1) } }
+            if args.labels.first == "into" {
+                var state = args.values[0]
+                for element in a { try f.update(&state, with: element) }
+                return state
+            }
             return try a.reduce(args.values[0]) { try f.call($0, $1) }
         case "contains":
             if args.labels == ["where"] { let f = try args.function(0); return .bool(try a.contains { try f.test($0) }) }

@@ -37,48 +37,58 @@ enum CollectionMutation {
     }
 
     /// Changes `value` in place and returns what the method returns.
+    ///
+    /// The collection is taken out of `value` (left nil) before it changes,
+    /// so that it is referenced once and Swift's copy on write does not
+    /// copy it: a loop of appends is linear. (`if case` then clearing the
+    /// value does this; a `switch` over it would keep a second reference
+    /// for as long as the switch lasts.)
     static func apply(_ name: String, labels: [String?], to value: inout Value, arguments: [Value]) throws -> Value {
-        switch value {
-        case .array(var array):
+        if case .array(var array) = value {
             value = .null
             defer { value = .array(array) }
             return try apply(name, labels: labels, to: &array, arguments: arguments)
-        case .dictionary(var dictionary):
-            value = .null
-            defer { value = .dictionary(dictionary) }
+        }
+        if case .dictionary(var dictionary) = value {
             switch (name, labels) {
-            case ("removeValue", _): return dictionary.removeValue(forKey: arguments[0]) ?? .null
-            case ("updateValue", _): return dictionary.updateValue(arguments[0], forKey: arguments[1]) ?? .null
-            case ("removeAll", []):
-                dictionary.removeAll()
-                return .null
+            case ("removeValue", _), ("updateValue", _), ("removeAll", []):
+                value = .null
+                defer { value = .dictionary(dictionary) }
+                switch name {
+                case "removeValue": return dictionary.removeValue(forKey: arguments[0]) ?? .null
+                case "updateValue": return dictionary.updateValue(arguments[0], forKey: arguments[1]) ?? .null
+                default:
+                    dictionary.removeAll()
+                    return .null
+                }
             default: break
             }
-        case .string(var string):
-            value = .null
-            defer { value = .string(string) }
+        }
+        if case .string(var string) = value {
             switch (name, labels) {
             case ("append", _):
                 let added = try arguments[0].asString()
                 try MemoryBudget.checkString(bytes: string.utf8.count + added.utf8.count, "appending to a string")
+                value = .null
                 string += added
+                value = .string(string)
                 return .null
             case ("removeAll", []):
-                string = ""
+                value = .string("")
                 return .null
-            case ("removeLast", []):
-                guard !string.isEmpty else { throw FlowError("cannot remove the last character of an empty string") }
-                return .string(String(string.removeLast()))
-            case ("removeFirst", []):
-                guard !string.isEmpty else { throw FlowError("cannot remove the first character of an empty string") }
-                return .string(String(string.removeFirst()))
+            case ("removeLast", []), ("removeFirst", []):
+                let which = name == "removeLast" ? "last" : "first"
+                guard !string.isEmpty else { throw FlowError("cannot remove the \(which) character of an empty string") }
+                value = .null
+                let removed = name == "removeLast" ? string.removeLast() : string.removeFirst()
+                value = .string(string)
+                return .string(String(removed))
             default: break
             }
-        case .bool(let b) where name == "toggle":
+        }
+        if case .bool(let b) = value, name == "toggle" {
             value = .bool(!b)
             return .null
-        default:
-            break
         }
         throw FlowError("\(value.typeName) \(value.literal) has no mutating method \(name)(\(labels.map { "\($0 ?? "_"):" }.joined()))")
     }
@@ -159,7 +169,7 @@ extension Compiler {
                     return try operatorCall(frame)
                 }
             }
-            guard scope.resolve(root)?.entry.binding.isMutable == true || isImplicitSelf(root, in: scope) else { return nil }
+            guard isChangeable(root: root, in: scope) else { return nil }
         }
         guard let labels else {
             error("no form of '\(name)' takes these arguments; it takes \(CollectionMutation.describe(name))", nameSpan)

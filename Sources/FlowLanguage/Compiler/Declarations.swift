@@ -658,8 +658,7 @@ extension Compiler {
         let mutating = fits.contains { $0.1.declaration.isMutating } || mutation != nil
         var place: Modify?
         if mutating {
-            if Self.isPlace(base), let root = Self.placeRoot(base), root == "self" || scope.resolve(root)?.entry.binding.isMutable == true
-                || isImplicitSelf(root, in: scope) {
+            if Self.isPlace(base), let root = Self.placeRoot(base), root == "self" || isChangeable(root: root, in: scope) {
                 place = compilePlace(base, in: scope)
             } else if mutation == nil, fits.allSatisfy({ $0.1.declaration.isMutating }) {
                 let what = Self.placeRoot(base).map { "'\($0)' is not a var" } ?? "its receiver is not a var"
@@ -744,7 +743,7 @@ extension Compiler {
     /// A variable, or a member or element of one.
     static func isPlace(_ expr: Expr) -> Bool {
         switch expr {
-        case .name: return true
+        case .name, .shorthand: return true
         case .member(let base, _, _, _), .subscriptAccess(let base, _, _), .forceUnwrap(let base, _): return isPlace(base)
         default: return false
         }
@@ -753,8 +752,17 @@ extension Compiler {
     static func placeRoot(_ expr: Expr) -> String? {
         switch expr {
         case .name(let name, _): return name
+        case .shorthand(let n, _): return "$\(n)"
         case .member(let base, _, _, _), .subscriptAccess(let base, _, _), .forceUnwrap(let base, _): return placeRoot(base)
         default: return nil
         }
+    }
+
+    /// Whether a place rooted at `root` may change: a `var`, a closure's
+    /// parameter (named or `$0`: an accumulator's `inout` state), or `self`'s
+    /// stored property in a mutating method.
+    func isChangeable(root: String, in scope: Scope) -> Bool {
+        if root.hasPrefix("$") { return scope.enclosingClosure != nil }
+        return scope.resolve(root)?.entry.binding.isMutable == true || isImplicitSelf(root, in: scope)
     }
 }

@@ -337,6 +337,16 @@ extension Compiler {
             }
         }
         let binary = BinaryOperator(rawValue: String(op.dropLast()))!
+        if binary == .add {
+            return { frame in
+                let v = try value(frame)
+                try place(frame) { current in
+                    if try located(location, { try Value.appendInPlace(&current, v) }) { return }
+                    current = try binary.apply(current, v, at: location)
+                }
+                return .null
+            }
+        }
         return { frame in
             let v = try value(frame)
             try place(frame) { current in current = try binary.apply(current, v, at: location) }
@@ -350,7 +360,7 @@ extension Compiler {
     /// in a `var` record, `value` is an ordinary field.
     private func compileSubjectAssignment(_ base: Expr, _ op: String, _ value: @escaping Code, _ opSpan: Span, in scope: Scope) -> Code? {
         var field: Modify?
-        if Self.isPlace(base), let root = Self.placeRoot(base), scope.resolve(root)?.entry.binding.isMutable == true || isImplicitSelf(root, in: scope) {
+        if Self.isPlace(base), let root = Self.placeRoot(base), isChangeable(root: root, in: scope) {
             field = compilePlace(.member(base, "value", nameSpan: opSpan, base.span), in: scope)
         }
         let subject = compile(base, in: scope)
@@ -394,6 +404,23 @@ extension Compiler {
                 var value = owner.slots[slot]
                 owner.slots[slot] = .null
                 defer { owner.slots[slot] = value }
+                try body(&value)
+            }
+        case .shorthand(let n, let span):
+            // `$0` of an accumulator (`reduce(into:) { $0 += $1 }`): its
+            // `inout` state, changed where it is.
+            guard let closure = scope.enclosingClosure else {
+                error("'$\(n)' can only be used inside a closure", span, help: "write a closure, as in { $0 * 2 }")
+                return nil
+            }
+            closure.shorthandCount = Swift.max(closure.shorthandCount, n + 1)
+            closure.changedParameters.insert(n)
+            let depth = scope.depth(to: closure)
+            return { frame, body in
+                let owner = depth == 0 ? frame : frame.ancestor(depth)
+                var value = owner.slots[n]
+                owner.slots[n] = .null
+                defer { owner.slots[n] = value }
                 try body(&value)
             }
         case .member(let base, let name, let nameSpan, _):
@@ -630,9 +657,10 @@ extension Value {
     /// Changes a member in place: a struct's or record's field, a tuple's
     /// position, a dictionary's key (nil removes it).
     mutating func updateMember(_ name: String, _ body: (inout Value) throws -> Void) throws {
-        switch self {
-        case .tuple(var t):
-            guard let i = t.labels?.firstIndex(of: name) ?? Int(name).flatMap({ t.elements.indices.contains($0) ? $0 : nil }) else { break }
+        // Taken out before it changes (see `CollectionMutation.apply`): a
+        // tuple and the element changed are then referenced once.
+        if case .tuple(var t) = self,
+           let i = t.labels?.firstIndex(of: name) ?? Int(name).flatMap({ t.elements.indices.contains($0) ? $0 : nil }) {
             self = .null
             defer { self = .tuple(t) }
             var element = t.elements[i]
@@ -640,11 +668,10 @@ extension Value {
             defer { t.elements[i] = element }
             try body(&element)
             return
-        case .dictionary:
+        }
+        if case .dictionary = self {
             try updateSubscript(.string(name), body)
             return
-        default:
-            break
         }
         throw FlowError("\(typeName) \(literal) has no member '\(name)' to change")
     }
@@ -652,8 +679,7 @@ extension Value {
     /// Changes an element in place: an array's (by index) or a
     /// dictionary's (by key; nil removes it, as in Swift).
     mutating func updateSubscript(_ key: Value, _ body: (inout Value) throws -> Void) throws {
-        switch self {
-        case .array(var a):
+        if case .array(var a) = self {
             let i = try key.asInt()
             guard a.indices.contains(i) else {
                 throw FlowError("index \(i) out of range for an array of \(a.count) element\(a.count == 1 ? "" : "s")")
@@ -664,20 +690,19 @@ extension Value {
             a[i] = .null
             defer { a[i] = element }
             try body(&element)
-        case .dictionary(var d):
-            self = .null
-            defer { self = .dictionary(d) }
-            var element = d[key] ?? .null
-            // Kept in place (not removed) while it changes: a dictionary
-            // keeps its keys in the order they were added.
-            if !element.isNull { d[key] = .null }
-            do { try body(&element) } catch {
-                if !element.isNull { d[key] = element }
-                throw error
-            }
-            d[key] = element.isNull ? Value?.none : element
-        default:
-            throw FlowError("\(typeName) \(literal) cannot be changed by subscript")
+            return
         }
+        guard case .dictionary(var d) = self else { throw FlowError("\(typeName) \(literal) cannot be changed by subscript") }
+        self = .null
+        defer { self = .dictionary(d) }
+        var element = d[key] ?? .null
+        // Kept in place (not removed) while it changes: a dictionary
+        // keeps its keys in the order they were added.
+        if !element.isNull { d[key] = .null }
+        do { try body(&element) } catch {
+            if !element.isNull { d[key] = element }
+            throw error
+        }
+        d[key] = element.isNull ? Value?.none : element
     }
 }

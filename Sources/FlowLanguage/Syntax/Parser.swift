@@ -552,6 +552,8 @@ public struct Parser {
                     expr = .array([], expr.span.to(close.span))
                 }
             } else if token.isSymbol("(") && onSameLine(token) {
+                // `[Int](repeating: 0, count: 3)`: Array's initialiser.
+                if Self.isCollectionType(expr), case .array = expr { expr = .name("Array", expr.span) }
                 let open = advance()
                 var arguments = try bracketed(open) { parser in
                     try parser.withNewlines(significant: false) { try $0.parseArguments(closing: ")") }

@@ -53,10 +53,18 @@ open class Function {
         (state, try call(state, value))
     }
 
-    /// This function as an accumulator that returns what `callUpdating` gives.
-    public var updatingFirstArgument: Function {
-        Function.binary(name: name) { [self] accumulator, value in try callUpdating(accumulator, value) }
+    /// Calls an accumulator whose first parameter is `inout` (`reduce(into:)`,
+    /// `scan(into:)`), changing `state` where it is: a script's closure
+    /// takes the state over for the call, so a collection it holds is
+    /// changed without a copy when nothing else holds it.
+    open func update(_ state: inout Value, with value: Value) throws {
+        state = try callUpdating(state, value)
     }
+
+    /// Calls with `inout` arguments (`reducer(&state, action)`): `args`
+    /// holds, after the call, what the parameters hold at its end. A
+    /// function that is not a script's closure changes none of them.
+    open func callChanging(_ args: inout [Value]) throws -> Value { try call(args) }
 
     /// Calls a predicate: its result must be a Bool.
     @inline(__always)

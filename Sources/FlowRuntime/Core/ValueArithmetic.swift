@@ -12,6 +12,27 @@ extension Value {
         return try addSlowly(a, b)
     }
 
+    /// `a += b` for an array or a string, changed where it is: taken out
+    /// of `a` first (left nil), so that it is referenced once and copy on
+    /// write does not copy it. False when `a += b` is not such an append.
+    public static func appendInPlace(_ a: inout Value, _ b: Value) throws -> Bool {
+        if case .array(var x) = a, case .array(let y) = b {
+            try MemoryBudget.checkElements(x.count + y.count, "appending to an array with +=")
+            a = .null
+            x += y
+            a = .array(x)
+            return true
+        }
+        if case .string(var x) = a, case .string(let y) = b {
+            try MemoryBudget.checkString(bytes: x.utf8.count + y.utf8.count, "appending to a string with +=")
+            a = .null
+            x += y
+            a = .string(x)
+            return true
+        }
+        return false
+    }
+
     @usableFromInline
     static func addSlowly(_ a: Value, _ b: Value) throws -> Value {
         switch (a, b) {

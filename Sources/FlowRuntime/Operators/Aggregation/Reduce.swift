@@ -2,7 +2,7 @@ extension OperatorSpec {
     static let reduce = OperatorSpec("reduce", .aggregation, .method, "folds all values into one, emitted at completion", [
         Signature([arg("seed", .value), arg("accumulator", .function)]) { .stream(try $0.source().reduce($0.value(0), $0.function(1))) },
         Signature([labelled("into", .value), arg("accumulator", .function)]) {
-            .stream(try $0.source().reduce($0.value(0), $0.function(1).updatingFirstArgument))
+            .stream(try $0.source().reduce(into: $0.value(0) ?? .null, $0.function(1)))
         },
         Signature([arg("accumulator", .function)]) { .stream(try $0.source().reduce(nil, $0.function(0))) },
         // RxJS: reduce(accumulator, seed).
@@ -26,6 +26,12 @@ extension Observable {
             guard let state else { throw FlowError.noElements }
             return state
         }
+    }
+
+    /// `reduce(into:)`: the accumulator changes its `inout` state in place,
+    /// so folding values into a collection is linear.
+    public func reduce(into seed: Value, _ accumulator: Function) -> Observable {
+        SinkNode("reduce", self) { observer, _ in ReduceIntoSink(observer, seed: seed, accumulator: accumulator) }
     }
 
     func aggregate(
@@ -59,5 +65,27 @@ final class AggregateSink: Sink {
         } catch {
             sendError(FlowError.wrap(error))
         }
+    }
+}
+
+final class ReduceIntoSink: Sink {
+    @exclusivity(unchecked) private var state: Value
+    private let accumulator: Function
+
+    init(_ downstream: Observer, seed: Value, accumulator: Function) {
+        self.state = seed
+        self.accumulator = accumulator
+        super.init(downstream)
+    }
+
+    override func onNext(_ value: Value) {
+        do { try accumulator.update(&state, with: value) } catch { sendError(FlowError.wrap(error)) }
+    }
+
+    override func onCompleted() {
+        let result = state
+        state = .null
+        sendNext(result)
+        sendCompleted()
     }
 }
