@@ -225,7 +225,7 @@ final class Harness {
         #expect(shown.contains("source.take(2)  -a-(b|)"))
         #expect(repl.enter(":doc prefix").out.hasPrefix("take(Int)"))
         #expect(repl.enter(":doc http.get").out.hasPrefix("http.get("))
-        #expect(repl.enter(":doc debounc").err == "no operator 'debounc'; did you mean 'debounce'?")
+        #expect(repl.enter(":doc debounc").err == "no operator or method 'debounc'; did you mean 'debounce'?")
         #expect(repl.enter(":doc").err.hasPrefix("usage: :doc NAME"))
     }
 

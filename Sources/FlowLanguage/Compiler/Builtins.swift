@@ -43,7 +43,7 @@ enum Builtins {
     static var allNames: [String] { Array(languageFunctions) + operatorFunctions + ["args"] + SwiftVocabulary.streamConstants.keys.sorted() }
 
     static var allMethods: [String] {
-        operatorMethods + Array(subscribingMethods) + Array(CollectionHelpers.names) + ["toBe"]
+        operatorMethods + Array(subscribingMethods) + Array(ValueMethods.groups.keys) + ["toBe"]
     }
 }
 

@@ -201,7 +201,7 @@ extension Compiler {
             }
         }
         let labels = arguments.map(\.label)
-        guard CollectionMutation.names.contains(name) || scope.visibleTypes.contains(where: { $0.methods[name] != nil }) else {
+        guard ValueMethods.changingNames.contains(name) || scope.visibleTypes.contains(where: { $0.methods[name] != nil }) else {
             return compileValueMethodCall(base, name, nameSpan, arguments, span, in: scope)
         }
         let hasOtherMeaning = Builtins.isSubscribing(name, labels: labels) || methodMeaning(name, labels: labels) != nil
@@ -215,7 +215,7 @@ extension Compiler {
         // The operators that share a mutating method's name (`append`) take
         // unlabelled values: a labelled form is the mutating method's.
         let operatorMayFit = hasOtherMeaning && labels.allSatisfy { $0 == nil }
-        if let mutation = compileCollectionMutation(base, name, nameSpan, arguments, in: scope, fallback: operatorMayFit ? { receiver in
+        if let mutation = compileChangingMethodCall(base, name, nameSpan, arguments, in: scope, fallback: operatorMayFit ? { receiver in
             self.compileValueMethodCall(receiver, name, nameSpan, arguments, span, in: scope)
         } : nil) {
             directResult = nil
@@ -249,18 +249,17 @@ extension Compiler {
         // A helper's call is checked against its forms; a name shared with a
         // stream operator (`first`, `map`) may fit either, as the receiver
         // decides when the script runs.
-        let helperLabels = isHelper
-            ? CollectionHelpers.bind(name, labels: args.labels, values: args.constants, trailingClosure: arguments.last?.isTrailing == true)
-            : nil
-        if isHelper, helperLabels == nil, call == nil {
-            error("no form of '\(name)' takes these arguments; it takes \(CollectionHelpers.describe(name))", nameSpan)
+        let methods = isHelper ? ValueMethods.group(named: name) : nil
+        let helperLabels = methods?.bind(labels: args.labels, values: args.constants, trailingClosure: arguments.last?.isTrailing == true)
+        if let methods, helperLabels == nil, call == nil {
+            error("no form of '\(name)' takes these arguments; it takes \(methods.formsDescription)", nameSpan)
             return { _ in .null }
         }
         let helper: ((Value, Frame) throws -> Value)?
-        if let helperLabels {
+        if let methods, let helperLabels {
             var helperArgs = args
             helperArgs.labels = helperLabels
-            helper = helperInvoker(name, nameSpan, helperArgs)
+            helper = helperInvoker(methods, nameSpan, helperArgs)
         } else {
             helper = nil
         }
@@ -339,12 +338,12 @@ extension Compiler {
         return spec.family == .creation && operatorTable.lookup(spec.name) !== spec
     }
 
-    /// Calls a collection helper on an evaluated receiver.
-    private func helperInvoker(_ name: String, _ nameSpan: Span, _ args: CompiledArguments) -> (Value, Frame) throws -> Value {
+    /// Calls a method of values on an evaluated receiver.
+    private func helperInvoker(_ methods: ValueMethods.Group, _ nameSpan: Span, _ args: CompiledArguments) -> (Value, Frame) throws -> Value {
         let location = self.location(nameSpan)
         return { target, frame in
             let values = try args.evaluate(frame)
-            return try located(location) { try CollectionHelpers.call(name, on: target, labels: args.labels, arguments: values) }
+            return try located(location) { try methods.call(on: target, labels: args.labels, arguments: values) }
         }
     }
 

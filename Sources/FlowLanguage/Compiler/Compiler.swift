@@ -442,9 +442,10 @@ final class Compiler {
         if let dynamic = compileDynamicMember(b, name, nameSpan, in: scope) { return dynamic }
         let location = self.location(nameSpan)
         specialise { Self.directMember(bd, name, location) }
+        let methods = ValueMethods.property(named: name)
         return { frame in
             let value = try b(frame)
-            return try located(location) { try value.member(name) }
+            return try located(location) { try value.property(name, methods: methods) }
         }
     }
 

@@ -628,12 +628,13 @@ extension Compiler {
         }
         guard !getters.isEmpty else { return nil }
         let location = self.location(nameSpan)
+        let methods = ValueMethods.property(named: name)
         return { frame in
             let value = try base(frame)
             if case .tuple(let t) = value, let type = t.nominal?.type, let (info, depth) = getters[type] {
                 return try info.run(parent: frame.ancestor(depth), self: value, arguments: [])
             }
-            return try located(location) { try value.member(name) }
+            return try located(location) { try value.property(name, methods: methods) }
         }
     }
 
@@ -654,7 +655,8 @@ extension Compiler {
             return fallback.map { $0(base) }
         }
         // The same name may be a mutating method of arrays or Bools (`toggle`).
-        let mutation = CollectionMutation.labels(of: name, given: arguments.map(\.label), trailingClosure: arguments.last?.isTrailing == true)
+        let changing = ValueMethods.group(named: name).flatMap { $0.changesReceiver ? $0 : nil }
+        let mutation = changing?.bind(labels: arguments.map(\.label), values: arguments.map { _ in nil }, trailingClosure: arguments.last?.isTrailing == true)
         let mutating = fits.contains { $0.1.declaration.isMutating } || mutation != nil
         var place: Modify?
         if mutating {
@@ -689,7 +691,7 @@ extension Compiler {
                         handled = true
                         let values = try mutationArguments.evaluate(frame)
                         result = try located(location) {
-                            try CollectionMutation.apply(name, labels: mutation, to: &selfValue, arguments: values)
+                            try changing!.apply(to: &selfValue, labels: mutation, arguments: values)
                         }
                         return
                     }

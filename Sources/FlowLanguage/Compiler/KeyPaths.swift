@@ -12,7 +12,7 @@ final class KeyPathFunction: Function {
     }
 
     override func call(_ value: Value) throws -> Value {
-        do { return try path.reduce(value) { try $0.member($1) } } catch { throw FlowError.wrap(error).located(at: location) }
+        do { return try path.reduce(value) { try $0.property($1, methods: ValueMethods.property(named: $1)) } } catch { throw FlowError.wrap(error).located(at: location) }
     }
 
     override func call(_ args: [Value]) throws -> Value {

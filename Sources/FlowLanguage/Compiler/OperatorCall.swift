@@ -113,7 +113,7 @@ struct MethodMeaning {
 
     /// Nil when the name is none of these.
     init?(_ name: String, labels: [String?], modules: [String: BuiltinModule]) {
-        isHelper = CollectionHelpers.names.contains(name)
+        isHelper = ValueMethods.readingNames.contains(name)
         if let call = OperatorCall(name, labels: labels, method: true), call.spec.form != .function {
             self.call = call
         } else if !isHelper, let method = Self.moduleMethod(name, in: modules) {

@@ -154,9 +154,10 @@ extension Compiler {
 
     static func directMember(_ base: DirectCode?, _ name: String, _ location: SourceLocation) -> DirectCode? {
         guard let base else { return nil }
+        let methods = ValueMethods.property(named: name)
         return { a, b, f in
             let v = try base(a, b, f)
-            return try located(location) { try v.member(name) }
+            return try located(location) { try v.property(name, methods: methods) }
         }
     }
 
@@ -208,13 +209,13 @@ extension Compiler {
                 return try OperatorTable.call(site, receiver: receiver, arguments: [try value(a, b, f)])
             }
         }
-        if let target = receiver?.code, let helper {
-            // The same name on an array or a string is the collection helper.
+        if let target = receiver?.code, let helper, let methods = ValueMethods.group(named: helper.name) {
+            // The same name on an array or a string is the method of values.
             return { a, b, f in
                 let receiver = try target(a, b, f)
                 let values = try written(a, b, f)
                 if !receiver.isStream {
-                    return try located(location) { try CollectionHelpers.call(helper.name, on: receiver, labels: helper.labels, arguments: values) }
+                    return try located(location) { try methods.call(on: receiver, labels: helper.labels, arguments: values) }
                 }
                 return try OperatorTable.call(site, receiver: receiver, arguments: call.arguments(values))
             }

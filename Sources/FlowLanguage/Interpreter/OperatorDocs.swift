@@ -87,8 +87,8 @@ public enum OperatorDocs {
     /// The spec of a name or alias, or a suggestion when there is none.
     public static func lookup(_ name: String) -> Result<OperatorSpec, DocError> {
         if let spec = operatorTable.lookup(name) { return .success(spec) }
-        return .failure(DocError(message: "no operator '\(name)'" +
-            (Suggestions.didYouMean(name, among: operatorTable.allNames).map { "; \($0)" } ?? "")))
+        return .failure(DocError(message: "no operator or method '\(name)'" +
+            (Suggestions.didYouMean(name, among: operatorTable.allNames + ValueMethods.groups.keys).map { "; \($0)" } ?? "")))
     }
 
     /// A module's functions (`http`), or one of them (`http.get`); nil when
@@ -125,6 +125,8 @@ public enum OperatorDocs {
             let hint = Suggestions.didYouMean(name, among: qualified).map { "; " + $0 } ?? ""
             return .failure(DocError(message: "no module function '\(name)'" + hint))
         }
+        // `flow doc Array`: a receiver's methods.
+        if let receiver = ValueMethod.Receiver(rawValue: name) { return .success(ValueMethods.text(for: receiver)) }
         if operatorTable.lookup(name) == nil {
             // A module's method (`decode`, `json`), found by its name alone.
             for module in modules {
@@ -132,8 +134,27 @@ public enum OperatorDocs {
                     return .success(text + "\n(from the \(module.name) module)")
                 }
             }
+            if let methods = ValueMethods.group(named: name) { return .success(ValueMethods.text(for: methods, run: printed(by:))) }
         }
-        return lookup(name).map(text(for:))
+        return lookup(name).map { spec in
+            // The same name on arrays and strings is a method of values too.
+            guard let methods = ValueMethods.group(named: name) else { return text(for: spec) }
+            let receivers = methods.methods.map(\.receiver.rawValue).joined(separator: ", ")
+            return text(for: spec) + "\n\nOn values (\(receivers)): \(methods.formsDescription); flow doc Array says more"
+        }
+    }
+
+    /// What an example prints, run in virtual time (its errors too).
+    static func printed(by example: String) -> String {
+        final class Lines: @unchecked Sendable { var text: [String] = [] }
+        let lines = Lines()
+        let console = Console(out: { lines.text.append($0) }, err: { lines.text.append($0) }, color: false)
+        do {
+            _ = try Program(file: SourceFile(path: "example.flow", text: example), console: console).run(on: .virtual)
+        } catch {
+            lines.text.append("\(error)")
+        }
+        return lines.text.joined(separator: "\n")
     }
 
     public struct DocError: Error {

@@ -1,6 +1,7 @@
 /// Named members of values: record (labelled tuple) fields, dictionary
 /// keys, tuple positions (`t.0`), an event's `kind`/`value`/`error`, a
-/// group's `key`, and the sizes of collections.
+/// group's `key`. (An array's, a string's and a dictionary's properties,
+/// `count`, `first`, `keys`, are methods of values in the language.)
 extension Value {
     public func member(_ name: String) throws -> Value {
         switch self {
@@ -10,12 +11,7 @@ extension Value {
             if let i = Int(name), t.elements.indices.contains(i) { return t.elements[i] }
             if name == "count" { return .int(t.elements.count) }
         case .dictionary(let d):
-            if let v = d[.string(name)] { return v }
-            if name == "count" { return .int(d.count) }
-            if name == "isEmpty" { return .bool(d.isEmpty) }
-            if name == "keys" { return .array(Array(d.keys)) }
-            if name == "values" { return .array(Array(d.values)) }
-            return .null
+            return d[.string(name)] ?? .null
         case .event(let e, _):
             switch (name, e) {
             case ("kind", .next): return "next"
@@ -31,15 +27,8 @@ extension Value {
             if name == "key", let group = s as? GroupedSubject { return group.key }
             if name == "value", let behavior = s as? BehaviorSubject { return behavior.value }
         case .array(let a):
-            if name == "count" { return .int(a.count) }
-            if name == "isEmpty" { return .bool(a.isEmpty) }
-            if name == "first" { return a.first ?? .null }
-            if name == "last" { return a.last ?? .null }
             // Combine's `[1, 2, 3].publisher`.
             if name == "publisher" { return .stream(.from(a)) }
-        case .string(let s):
-            if name == "count" { return .int(s.count) }
-            if name == "isEmpty" { return .bool(s.isEmpty) }
         case .duration(let t):
             if name == "seconds" { return .double(t.seconds) }
             if name == "milliseconds" { return .double(t.milliseconds) }

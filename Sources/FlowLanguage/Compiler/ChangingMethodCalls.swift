@@ -1,0 +1,62 @@
+import FlowRuntime
+
+extension Compiler {
+    /// `list.append(x)`, `counts.removeValue(forKey: k)`, `done.toggle()`:
+    /// a method of values that changes its receiver where it lives.
+    /// Where the name is also a stream operator (`fallback`), a `var`
+    /// holding a stream gets the operator.
+    func compileChangingMethodCall(_ base: Expr, _ name: String, _ nameSpan: Span, _ arguments: [CallArgument], in scope: Scope,
+                                   fallback: ((Expr) -> Code)?) -> Code? {
+        guard let methods = ValueMethods.group(named: name), methods.changesReceiver else { return nil }
+        // Bound by their labels and literal values: the arguments are
+        // compiled once it is sure this is the call (not the operator).
+        let literals = arguments.map { argument -> Value? in if case .literal(let value, _) = argument.value { value } else { nil } }
+        let labels = methods.bind(labels: arguments.map(\.label), values: literals, trailingClosure: arguments.last?.isTrailing == true)
+        if let fallback {
+            // Only a var can be changed; anything else is the operator.
+            guard labels != nil, Self.isPlace(base), let root = Self.placeRoot(base) else { return nil }
+            if let entry = scope.resolve(root)?.entry, !entry.binding.isMutable {
+                // A constant holding an array: say why it cannot change.
+                let read = compile(base, in: scope), operatorCall = fallback(base)
+                let location = self.location(nameSpan)
+                return { frame in
+                    if try !read(frame).isStream {
+                        throw FlowError("'\(name)' changes the value it is called on, and '\(root)' is a constant: declare it with var",
+                                        at: location)
+                    }
+                    return try operatorCall(frame)
+                }
+            }
+            guard isChangeable(root: root, in: scope) else { return nil }
+        }
+        guard let labels else {
+            error("no form of '\(name)' takes these arguments; it takes \(methods.formsDescription)", nameSpan)
+            return { _ in .null }
+        }
+        guard Self.isPlace(base) else {
+            error("'\(name)' changes the value it is called on: call it on a var", nameSpan,
+                  help: "as in var list = [1]; list.\(name)(...)")
+            return { _ in .null }
+        }
+        guard let place = compilePlace(base, in: scope) else { return { _ in .null } }
+        let args = compileArguments(arguments, in: scope)
+        let location = self.location(nameSpan)
+        let (slot, other) = compileThroughHiddenSlot(fallback, base, nameSpan, in: scope)
+        return { frame in
+            if let other {
+                var stream: Value?
+                try place(frame) { value in if value.isStream { stream = value } }
+                if let stream {
+                    frame.slots[slot] = stream
+                    return try other(frame)
+                }
+            }
+            let values = try args.evaluate(frame)
+            var result = Value.null
+            try place(frame) { value in
+                result = try located(location) { try methods.apply(to: &value, labels: labels, arguments: values) }
+            }
+            return result
+        }
+    }
+}
