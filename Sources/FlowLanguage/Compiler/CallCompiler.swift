@@ -152,7 +152,7 @@ extension Compiler {
             }
             return compileOperator(call, receiver: nil, nameSpan, arguments, span, in: scope)
         }
-        error("unknown function '\(name)'", nameSpan, help: suggestion(for: name, among: scope.visibleNames + Builtins.allNames))
+        unknownName(name, nameSpan, calling: true, in: scope)
         return { _ in .null }
     }
 

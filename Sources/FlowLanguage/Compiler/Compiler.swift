@@ -38,6 +38,8 @@ final class Compiler {
     /// "did you mean" for the first hundred problems only: a file with
     /// thousands of errors is still reported at once.
     private var suggestionsLeft = 100
+    /// The `let`s whose values are being compiled, innermost last.
+    var namesBeingBound: [String] = []
 
     func suggestion(for name: String, among candidates: @autoclosure () -> [String]) -> String? {
         guard suggestionsLeft > 0 else { return nil }
@@ -126,7 +128,11 @@ final class Compiler {
     func compileStatement(_ statement: Statement, in scope: Scope) -> Code {
         switch statement {
         case .binding(let name, let nameSpan, let valueExpr, let isVariable, _):
+            // While its value compiles, the name is not declared yet: a
+            // closure that calls it is told so (`unknownName`).
+            namesBeingBound.append(name)
             let value = valueExpr.map { compile($0, in: scope) }
+            namesBeingBound.removeLast()
             guard let slot = scope.declare(name, at: nameSpan, as: isVariable ? .variable : .constant) else {
                 let previous = scope.previousDeclaration(of: name).map { file.lineAndColumn(of: $0.start).line }
                 error("'\(name)' is already declared in this scope" + (previous.map { " (line \($0))" } ?? ""), nameSpan,
@@ -337,8 +343,20 @@ final class Compiler {
             error("'\(name)' is a function: call it, as in \(name)(...)", span)
             return { _ in .null }
         }
-        error("unknown name '\(name)'", span, help: suggestion(for: name, among: scope.visibleNames + Builtins.allNames + modules.keys))
+        unknownName(name, span, in: scope)
         return { _ in .null }
+    }
+
+    /// An unknown name: the `let` whose value uses it (a closure calling
+    /// itself, which Swift refuses too), or a likely misspelling.
+    func unknownName(_ name: String, _ span: Span, calling: Bool = false, in scope: Scope) {
+        if namesBeingBound.contains(name) {
+            error("'\(name)' is used in its own value: a closure cannot refer to the let it is assigned to", span,
+                  help: "declare a func, which can call itself: func \(name)(...) { ... }")
+            return
+        }
+        error("unknown \(calling ? "function" : "name") '\(name)'", span,
+              help: suggestion(for: name, among: scope.visibleNames + Builtins.allNames + (calling ? [] : Array(modules.keys))))
     }
 
     @inline(never)
