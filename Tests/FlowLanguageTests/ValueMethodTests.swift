@@ -50,3 +50,34 @@ extension ValueMethodTests {
         #expect(printed == "2 3 a c 5 [\"a\"] 3 true\n[1, 2]", "\(printed)")
     }
 }
+
+/// The language's free functions, from their one list: every example
+/// runs, a call that fits no form is told the forms, and print's
+/// separator: and terminator: write what Swift's do.
+@Suite struct FreeFunctionTests {
+    @Test(arguments: FreeFunctions.all.map(\.name))
+    func everyExampleRuns(_ name: String) throws {
+        let function = try #require(FreeFunctions.named(name))
+        let printed = OperatorDocs.printed(by: function.example)
+        #expect(!printed.contains("error"), "\(name): \(function.example)\n→ \(printed)")
+    }
+
+    @Test func printWritesWhatSwiftWrites() {
+        // The same lines in Swift (swiftc) print the same.
+        let printed = OperatorDocs.printed(by: #"""
+            print("a", terminator: "")
+            print("b", 1, separator: "-")
+            print("x", terminator: "!\ny")
+            print(String(describing: [1, 2]), TimeInterval(2), min(3, 1, 2), max(1, 2), abs(-2))
+            print(stride(from: 0, to: 10, by: 3), stride(from: 1.0, through: 2.0, by: 0.5))
+            print("end", terminator: "")
+            """#)
+        #expect(printed == "ab-1\nx!\ny[1, 2] 2.0 1 2 2\n[0, 3, 6, 9] [1.0, 1.5, 2.0]\nend", "\(printed)")
+    }
+
+    @Test func aCallThatFitsNoFormIsToldTheForms() {
+        let told = diagnostics(of: "print(min(1))\nprint(String(x: 1))\n")
+        #expect(told.contains("no form of 'min' takes these arguments; it takes min(Value, Value, Value...?)"), "\(told)")
+        #expect(told.contains("it takes String(Value) or String(describing: Value)"), "\(told)")
+    }
+}

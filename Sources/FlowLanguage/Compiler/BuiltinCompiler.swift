@@ -9,29 +9,38 @@ extension Compiler {
         case "cold", "hot": return compileMarbleSource(name, nameSpan, arguments, in: scope)
         case "time": return compileTime(nameSpan, arguments, in: scope)
         case "marbles": return compileMarbles(nameSpan, arguments, in: scope)
-        case "min", "max", "abs", "stride": return compileMath(name, nameSpan, arguments, in: scope)
         case "expect":
             error("an expectation needs toBe, as in expect(s).toBe(\"-a-|\")", span)
             return { _ in .null }
-        default: return compileConversion(name, nameSpan, arguments, in: scope)
+        default:
+            guard let function = FreeFunctions.named(name), case .value(let body) = function.body else {
+                error("unknown function '\(name)'", nameSpan)
+                return { _ in .null }
+            }
+            return compileFreeFunction(function, body, nameSpan, arguments, in: scope)
         }
     }
 
-    /// `print(a, b)`: the values' descriptions, separated by spaces.
+    /// `print(a, b, separator: "-", terminator: "")`: the values'
+    /// descriptions, separated by spaces, ended by a line.
     private func compilePrint(_ arguments: [CallArgument], in scope: Scope) -> Code {
-        for argument in arguments where argument.label != nil && argument.label != "separator" {
-            error("print has no argument labelled '\(argument.label!)'", argument.labelSpan!, help: "it takes values and separator:")
+        for argument in arguments where argument.label != nil && argument.label != "separator" && argument.label != "terminator" {
+            error("print has no argument labelled '\(argument.label!)'", argument.labelSpan!, help: "it takes values, separator: and terminator:")
         }
         let args = compileArguments(arguments, in: scope)
         let env = environment
         return { frame in
             let values = try args.evaluate(frame)
-            var separator = " "
+            var separator = " ", terminator = "\n"
             var shown: [String] = []
             for (label, value) in zip(args.labels, values) {
-                if label == "separator" { separator = value.description } else { shown.append(value.description) }
+                switch label {
+                case "separator": separator = value.description
+                case "terminator": terminator = value.description
+                default: shown.append(value.description)
+                }
             }
-            env.output(shown.joined(separator: separator))
+            env.print(shown.joined(separator: separator), terminator: terminator)
             return .null
         }
     }
@@ -188,104 +197,20 @@ extension Compiler {
         }
     }
 
-    private func compileConversion(_ name: String, _ nameSpan: Span, _ arguments: [CallArgument], in scope: Scope) -> Code {
-        if name == "Array", arguments.map(\.label) == ["repeating", "count"] {
-            let element = compile(arguments[0].value, in: scope), count = compile(arguments[1].value, in: scope)
-            let location = self.location(nameSpan)
-            return { frame in
-                let value = try element(frame)
-                return try located(location) {
-                    let n = try count(frame).asInt()
-                    guard n >= 0 else { throw FlowError("Array(repeating:count:) takes a count of 0 or more, not \(n)") }
-                    try MemoryBudget.checkElements(n, "Array(repeating:count:)")
-                    return .array(Array(repeating: value, count: n))
-                }
-            }
-        }
-        guard arguments.count == 1, arguments[0].label == nil else {
-            error("\(name) takes one value, as in \(name)(x)" + (name == "Array" ? ", or Array(repeating: x, count: n)" : ""), nameSpan)
+    /// `min(3, 1)`, `String(describing: x)`, `stride(from:to:by:)`: a free
+    /// function computed from its arguments, checked against its forms.
+    private func compileFreeFunction(_ function: FreeFunction, _ body: @escaping @Sendable (MethodArguments) throws -> Value, _ nameSpan: Span,
+                                     _ arguments: [CallArgument], in scope: Scope) -> Code {
+        let args = compileArguments(arguments, in: scope)
+        guard function.forms.contains(where: { Signature.bind($0, labels: args.labels, values: args.constants) != nil }) else {
+            error("no form of '\(function.name)' takes these arguments; it takes \(function.formsDescription)", nameSpan)
             return { _ in .null }
         }
-        let value = compile(arguments[0].value, in: scope)
         let location = self.location(nameSpan)
-        return { frame in
-            let v = try value(frame)
-            return try located(location) {
-                switch (name, v) {
-                case ("String", _): return .string(v.description)
-                case ("Int", .string(let s)): return Int(s.trimmingWhitespace()).map(Value.int) ?? .null
-                case ("Int", .double(let d)):
-                    guard d.isFinite, abs(d) < 9.2e18 else { throw FlowError("\(d) does not fit in an Int") }
-                    return .int(Int(d))
-                case ("Int", .int), ("Double", .double): return v
-                case ("Double", .int(let i)): return .double(Double(i))
-                case ("Double", .string(let s)): return Double(s.trimmingWhitespace()).map(Value.double) ?? .null
-                case ("Array", .array): return v
-                case ("Array", .string(let s)): return .array(s.map { .string(String($0)) })
-                default: throw FlowError("cannot convert \(v.typeName) \(v.literal) to \(name)")
-                }
-            }
-        }
-    }
-
-    /// Swift's free `min(a, b, ...)`, `max(a, b, ...)`, `abs(x)` and
-    /// `stride(from:to:by:)` / `stride(from:through:by:)` (an array).
-    private func compileMath(_ name: String, _ nameSpan: Span, _ arguments: [CallArgument], in scope: Scope) -> Code {
-        let labels = arguments.map(\.label)
-        let form: String
-        switch name {
-        case "min", "max":
-            form = "\(name)(a, b, ...)"
-            if arguments.count < 2 || labels.contains(where: { $0 != nil }) { error("\(name) takes two or more values, as in \(form)", nameSpan) }
-        case "abs":
-            form = "abs(x)"
-            if labels != [nil] { error("abs takes one number, as in abs(x)", nameSpan) }
-        default:
-            form = "stride(from: a, to: b, by: step)"
-            if labels != ["from", "to", "by"] && labels != ["from", "through", "by"] {
-                error("stride takes from:, to: (or through:) and by:, as in \(form)", nameSpan)
-            }
-        }
-        let args = compileArguments(arguments, in: scope)
-        let location = self.location(nameSpan)
+        let name = function.name, labels = args.labels
         return { frame in
             let values = try args.evaluate(frame)
-            return try located(location) {
-                switch name {
-                case "min", "max":
-                    var best = values[0]
-                    for v in values.dropFirst() where try name == "min" ? v.compare(to: best) < 0 : v.compare(to: best) > 0 { best = v }
-                    return best
-                case "abs":
-                    switch values[0] {
-                    case .int(let i) where i != .min: return .int(Swift.abs(i))
-                    case .int: throw FlowError("integer overflow in abs: abs(Int.min) is larger than Int.max")
-                    case .double(let d): return .double(Swift.abs(d))
-                    case .duration(let t) where t.nanoseconds != .min: return .duration(TimeSpan(nanoseconds: Swift.abs(t.nanoseconds)))
-                    case .duration: throw FlowError("duration overflow in abs")
-                    default: throw FlowError("abs needs a number, got \(values[0].typeName) \(values[0].literal)")
-                    }
-                default:
-                    return try Self.stride(values[0], values[1], values[2], through: args.labels[1] == "through")
-                }
-            }
-        }
-    }
-
-    /// The values of `stride(from:to:by:)`, as an array.
-    private static func stride(_ from: Value, _ to: Value, _ by: Value, through: Bool) throws -> Value {
-        switch (from, to, by) {
-        case (.int(let a), .int(let b), .int(let step)):
-            guard step != 0 else { throw FlowError("stride's step cannot be 0") }
-            let (distance, overflow) = b.subtractingReportingOverflow(a)
-            guard !overflow, distance / step < BinaryOperator.rangeLimit else { throw FlowError("a stride holds at most \(BinaryOperator.rangeLimit) numbers") }
-            return .array(through ? Swift.stride(from: a, through: b, by: step).map(Value.int) : Swift.stride(from: a, to: b, by: step).map(Value.int))
-        default:
-            guard let a = try? from.asDouble(), let b = try? to.asDouble(), let step = try? by.asDouble(), step != 0, step.isFinite else {
-                throw FlowError("stride needs numbers and a step other than 0")
-            }
-            guard abs((b - a) / step) < Double(BinaryOperator.rangeLimit) else { throw FlowError("a stride holds at most \(BinaryOperator.rangeLimit) numbers") }
-            return .array(through ? Swift.stride(from: a, through: b, by: step).map(Value.double) : Swift.stride(from: a, to: b, by: step).map(Value.double))
+            return try located(location) { try body(MethodArguments(name: name, labels: labels, values: values)) }
         }
     }
 

@@ -3,9 +3,7 @@ import FlowRuntime
 /// Names the language provides besides the runtime's operators.
 enum Builtins {
     /// Free functions of the language itself.
-    static let languageFunctions: Set<String> = [
-        "print", "cold", "hot", "time", "expect", "marbles", "String", "Int", "Double", "Array", "min", "max", "abs", "stride",
-    ]
+    static var languageFunctions: Set<String> { FreeFunctions.names }
 
     /// Methods that subscribe (the end of a chain), and the labels of their
     /// handlers: flow's and Combine's `sink`, RxSwift's and RxJS's

@@ -125,6 +125,11 @@ public enum OperatorDocs {
             let hint = Suggestions.didYouMean(name, among: qualified).map { "; " + $0 } ?? ""
             return .failure(DocError(message: "no module function '\(name)'" + hint))
         }
+        if let function = FreeFunctions.named(name), case .value = function.body {
+            let example = function.example.split(separator: "\n").map { "  " + $0 }
+            let printed = printed(by: function.example).split(separator: "\n", omittingEmptySubsequences: false).map { "  → " + $0 }
+            return .success(([function.formsDescription + " — " + function.summary, ""] + example + printed).joined(separator: "\n"))
+        }
         // `flow doc Array`: a receiver's methods.
         if let receiver = ValueMethod.Receiver(rawValue: name) { return .success(ValueMethods.text(for: receiver)) }
         if operatorTable.lookup(name) == nil {

@@ -329,6 +329,8 @@ public final class Program {
         }
         let (failures, diagrams) = run.conclude(laneOptions: laneOptions, showsSubscriptions: showsSubscriptions,
                                                     hotStreams: environment.liveHotStreams)
+        // A line `print(..., terminator:)` left open ends with the run, before its lanes.
+        environment.finishPrinting()
         if drawsLanes { for diagram in diagrams { console.out(diagram.render().text) } }
         return (failures, diagrams)
     }

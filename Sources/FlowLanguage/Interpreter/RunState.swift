@@ -215,6 +215,30 @@ public final class Environment {
     /// A `toBe("???")` records the right answer instead of failing (the
     /// page's exercises).
     var answersExercises = false
+    /// What `print(..., terminator:)` wrote after the last line it ended:
+    /// written out with the next line, or when the run ends.
+    private var unfinishedLine = ""
+
+    /// Writes `text` and `terminator` to the output: everything up to the
+    /// last line break now (one piece, as one print wrote it), the rest
+    /// with the next line.
+    func print(_ text: String, terminator: String) {
+        let written = unfinishedLine + text + terminator
+        guard let end = written.lastIndex(of: "\n") else {
+            unfinishedLine = written
+            return
+        }
+        unfinishedLine = String(written[written.index(after: end)...])
+        output(String(written[..<end]))
+    }
+
+    /// Writes out a line `print` left unfinished.
+    func finishPrinting() {
+        guard !unfinishedLine.isEmpty else { return }
+        let line = unfinishedLine
+        unfinishedLine = ""
+        output(line)
+    }
     /// Found while compiling: the script plays marble strings (`cold`,
     /// `hot`), and whether anything in it needs the wall clock (a timer,
     /// a file, a request, standard input). A script of marbles alone draws
