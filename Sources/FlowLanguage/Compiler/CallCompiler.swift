@@ -313,7 +313,7 @@ extension Compiler {
         let location = self.location(nameSpan)
         let origin = NodeOrigin(label: label, location: location)
         let site = OperatorTable.CallSite(spec, labels: args.labels, context: env.context(at: location), form: form)
-        if spec.name == "send", args.labels == [nil] {
+        if spec.traits.contains(.sendsIntoSubject), args.labels == [nil] {
             // Sending into a subject happens per event in loops: skip the table.
             return { target, frame in
                 if case .stream(let stream)? = target, let subject = stream as? Subject {
@@ -334,7 +334,7 @@ extension Compiler {
     /// Sources of events in real time: timers, and what a module reads
     /// from outside (files, requests, standard input).
     static func needsLiveClock(_ spec: OperatorSpec) -> Bool {
-        if spec.name == "interval" || spec.name == "timer" { return true }
+        if spec.traits.contains(.readsTheClock) { return true }
         return spec.family == .creation && operatorTable.lookup(spec.name) !== spec
     }
 

@@ -195,8 +195,8 @@ final class Compiler {
     /// Whether an expression statement subscribes its own stream as it is
     /// evaluated (`s.print()`), so that nothing subscribes it again.
     static func subscribesItself(_ expr: Expr) -> Bool {
-        if case .call(.member(_, "print", _, _), _, _) = expr { return true }
-        return false
+        guard case .call(.member(_, let name, _, _), _, _) = expr else { return false }
+        return operatorTable.lookup(name)?.traits.contains(.subscribedAsAStatement) == true
     }
 
     // MARK: - Expressions

@@ -185,7 +185,7 @@ extension Compiler {
         let labels = call.passesArgumentsAsWritten ? arguments.map(\.label) : call.labels
         let location = self.location(nameSpan)
         let site = OperatorTable.CallSite(spec, labels: labels, context: environment.context(at: location), form: call.form)
-        if spec.name == "send", labels == [nil], let receiver, case .outer(let up, let slot)? = operand(receiver.expr, in: scope),
+        if spec.traits.contains(.sendsIntoSubject), labels == [nil], let receiver, case .outer(let up, let slot)? = operand(receiver.expr, in: scope),
            let parameter = parameterIndex(arguments[0].value, in: scope) {
             // `subject.send($0)` with a subject from outside the closure, the
             // line that drives most subject scripts: both read in place.
@@ -199,7 +199,7 @@ extension Compiler {
                 return try OperatorTable.call(site, receiver: target, arguments: [value])
             }
         }
-        if spec.name == "send", labels == [nil], let target = receiver?.code, let value = args.writtenDirects.first ?? nil {
+        if spec.traits.contains(.sendsIntoSubject), labels == [nil], let target = receiver?.code, let value = args.writtenDirects.first ?? nil {
             return { a, b, f in
                 let receiver = try target(a, b, f)
                 if case .stream(let stream) = receiver, let subject = stream as? Subject {

@@ -128,7 +128,10 @@ public enum OperatorDocs {
         if let function = FreeFunctions.named(name), case .value = function.body {
             let example = function.example.split(separator: "\n").map { "  " + $0 }
             let printed = printed(by: function.example).split(separator: "\n", omittingEmptySubsequences: false).map { "  → " + $0 }
-            return .success(([function.formsDescription + " — " + function.summary, ""] + example + printed).joined(separator: "\n"))
+            let text = ([function.formsDescription + " — " + function.summary, ""] + example + printed).joined(separator: "\n")
+            // `flow doc String`: the conversion, then the type's methods.
+            guard let receiver = ValueMethod.Receiver(rawValue: name) else { return .success(text) }
+            return .success(text + "\n\n" + ValueMethods.text(for: receiver))
         }
         // `flow doc Array`: a receiver's methods.
         if let receiver = ValueMethod.Receiver(rawValue: name) { return .success(ValueMethods.text(for: receiver)) }

@@ -90,21 +90,21 @@ extension OperatorSpec {
     /// A method on a stream whose builder only needs the source and the arguments.
     static func method(
         _ name: String, aliases: [Spelling] = [], _ family: Family, _ summary: String, _ parameters: [Parameter],
-        example: String? = nil, differences: String? = nil,
+        example: String? = nil, differences: String? = nil, traits: Traits = [],
         _ build: @escaping @Sendable (Observable, Arguments) throws -> Observable
     ) -> OperatorSpec {
         OperatorSpec(name, aliases: aliases, family, .method, summary, [
             Signature(parameters) { args in .stream(try build(args.source(), args)) },
-        ], example: example, differences: differences)
+        ], example: example, differences: differences, traits: traits)
     }
 
     /// A free function that makes a stream.
     static func source(
         _ name: String, aliases: [Spelling] = [], _ summary: String, _ parameters: [Parameter],
-        example: String? = nil, differences: String? = nil, _ build: @escaping @Sendable (Arguments) throws -> Observable
+        example: String? = nil, differences: String? = nil, traits: Traits = [], _ build: @escaping @Sendable (Arguments) throws -> Observable
     ) -> OperatorSpec {
         OperatorSpec(name, aliases: aliases, .creation, .function, summary, [Signature(parameters) { .stream(try build($0)) }],
-                     example: example, differences: differences)
+                     example: example, differences: differences, traits: traits)
     }
 }
 

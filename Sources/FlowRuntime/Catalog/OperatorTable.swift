@@ -32,11 +32,29 @@ public final class OperatorSpec: Sendable {
     /// Where RxSwift, Combine and RxJS disagree about this operator: what
     /// each does, which flow does, and how to get the others.
     public let differences: String?
+    /// What the language needs to know of the operator beyond its
+    /// signatures, so that no compile step matches its name.
+    public let traits: Traits
+
+    public struct Traits: OptionSet, Sendable {
+        public let rawValue: Int
+        public init(rawValue: Int) { self.rawValue = rawValue }
+        /// Its events come from the wall clock (`interval`, `timer`): a
+        /// script that uses it runs live, and the playground does not run
+        /// it as it is typed.
+        public static let readsTheClock = Traits(rawValue: 1)
+        /// Sends one value into a subject (`send`, `onNext`): called on
+        /// the subject directly, in loops, without the table.
+        public static let sendsIntoSubject = Traits(rawValue: 2)
+        /// A statement that ends in it subscribes its stream, as `sink`
+        /// would (`source.print()` alone on a line logs the events).
+        public static let subscribedAsAStatement = Traits(rawValue: 4)
+    }
 
     // A class: every call passes the spec along, and a struct of arrays and
     // strings would be copied, one retain per field, each time.
     public init(_ name: String, aliases: [Spelling] = [], _ family: Family, _ form: Form, _ summary: String, _ signatures: [Signature],
-                example: String? = nil, differences: String? = nil) {
+                example: String? = nil, differences: String? = nil, traits: Traits = []) {
         self.name = name
         self.aliases = aliases
         self.family = family
@@ -45,6 +63,7 @@ public final class OperatorSpec: Sendable {
         self.signatures = signatures
         self.example = example
         self.differences = differences
+        self.traits = traits
     }
 
     /// `name(label: Type, ...)` for each signature.

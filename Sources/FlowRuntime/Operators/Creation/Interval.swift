@@ -3,7 +3,7 @@ extension OperatorSpec {
         example: #"""
             marbles(interval(2ms).take(4))
             """#,
-        differences: "A bare number is milliseconds, as in RxJS (`interval(1000)`); after Combine's `Timer.publish(every:)` label it is seconds. All three emit 0, 1, 2, ... starting one period after subscription.") { .interval(try $0.duration(0)) }
+        differences: "A bare number is milliseconds, as in RxJS (`interval(1000)`); after Combine's `Timer.publish(every:)` label it is seconds. All three emit 0, 1, 2, ... starting one period after subscription.", traits: .readsTheClock) { .interval(try $0.duration(0)) }
 }
 
 extension Observable {

@@ -16,7 +16,7 @@ extension OperatorSpec {
     ], example: #"""
             marbles(timer(3ms), timer(2ms, period: 3ms).take(3))
             """#,
-        differences: "A bare number is milliseconds, as in RxJS (`timer(1000)`); Combine and RxSwift write durations (`.seconds(1)`), which flow reads too. RxJS's `timer(due, period)` is `timer(due, period: p)`; CwlSignal's `Signal.timer(interval: d, value: v)` emits v at d.")
+        differences: "A bare number is milliseconds, as in RxJS (`timer(1000)`); Combine and RxSwift write durations (`.seconds(1)`), which flow reads too. RxJS's `timer(due, period)` is `timer(due, period: p)`; CwlSignal's `Signal.timer(interval: d, value: v)` emits v at d.", traits: .readsTheClock)
 }
 
 extension Observable {

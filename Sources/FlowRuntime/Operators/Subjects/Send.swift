@@ -24,7 +24,7 @@ extension OperatorSpec {
             timer(3ms).sink { _ in s.send(completion: .finished) }
             marbles(s)
             """#,
-        differences: "Combine's `send`; RxSwift's `onNext` (`accept` on a relay), RxJS's `next`.")
+        differences: "Combine's `send`; RxSwift's `onNext` (`accept` on a relay), RxJS's `next`.", traits: .sendsIntoSubject)
 }
 
 extension Arguments {

@@ -4,7 +4,7 @@ extension OperatorSpec {
             let source = cold("-a|")
             marbles(source.print("source"))
             """#,
-        differences: "Combine's format (`label: receive value: (v)`). RxSwift's `debug` format is the `debug` operator; RxJS's `tap(console.log)` is `tap { print($0) }`.") { s, args in
+        differences: "Combine's format (`label: receive value: (v)`). RxSwift's `debug` format is the `debug` operator; RxJS's `tap(console.log)` is `tap { print($0) }`.", traits: .subscribedAsAStatement) { s, args in
         s.print(try args.string(0, default: ""), to: args.context.output)
     }
 }
