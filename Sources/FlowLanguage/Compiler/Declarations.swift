@@ -113,6 +113,8 @@ final class DeclaredType {
 
     func hasInstanceMember(_ name: String) -> Bool {
         declaration.stored.contains { $0.name == name } || computed[name] != nil || methods[name] != nil
+            // An enum with raw values reads its own (`rawValue.uppercased()`).
+            || (isEnum && name == "rawValue" && !rawValues.isEmpty)
     }
 
     func hasStaticMember(_ name: String) -> Bool {

@@ -3,6 +3,9 @@
 extension Value: CustomStringConvertible {
     public var description: String {
         if case .string(let s) = self { return s }
+        // An enum case prints bare, as Swift's `print` shows it (`usd`,
+        // `loaded(3)`); in a collection it keeps its dot (`[.usd]`).
+        if case .tuple(let t) = self, let nominal = t.nominal, nominal.caseName != nil { return String(literal.dropFirst()) }
         return literal
     }
 
