@@ -18,6 +18,17 @@ import Testing
         #expect(!assembler.isContinuing)
     }
 
+    @Test func aLineEndingWithAnOperatorAsksForMore() {
+        var assembler = InputAssembler()
+        #expect(assembler.add("let total = 1 +", moreInputWaiting: false) == [])
+        #expect(assembler.isContinuing)
+        #expect(assembler.add("  2", moreInputWaiting: false) == [.input("let total = 1 +\n  2")])
+        #expect(assembler.add("let label =", moreInputWaiting: false) == [])
+        #expect(assembler.add("\"x\"", moreInputWaiting: false) == [.input("let label =\n\"x\"")])
+        // A finished line is not held: `x!` and `a > b` end where they are.
+        #expect(assembler.add("let y = 2 > 1", moreInputWaiting: false) == [.input("let y = 2 > 1")])
+    }
+
     @Test func bracketsInStringsAndCommentsDoNotCount() {
         var assembler = InputAssembler()
         #expect(assembler.add(#"just("(").print() # {"#, moreInputWaiting: false) == [.input(#"just("(").print() # {"#)])

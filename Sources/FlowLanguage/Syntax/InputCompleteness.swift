@@ -1,6 +1,7 @@
 /// Whether an interactive input is unfinished and needs another line.
 public enum InputCompleteness {
-    /// True while a `{`, `(`, `[` or `/*` is still open. Brackets inside strings
+    /// True while a `{`, `(`, `[` or `/*` is still open, or the text ends
+    /// with an operator. Brackets inside strings
     /// and comments do not count (the lexer skips them); an input the lexer
     /// rejects is finished, so its error shows at once.
     public static func needsMoreInput(_ text: String) -> Bool {
@@ -19,7 +20,12 @@ public enum InputCompleteness {
             default: break
             }
         }
-        return depth > 0
+        if depth > 0 { return true }
+        // A line that ends with an operator (`1 +`, `let x =`, `a,`)
+        // continues on the next, as in a script.
+        let last = tokens.last { !$0.kind.isEnd && !$0.kind.isNewline }
+        if case .symbol(let symbol)? = last?.kind, Lexer.continuingSymbols.contains(symbol) { return true }
+        return false
     }
 
     /// A line that starts with `.member` continues the chain before it, as

@@ -8,6 +8,13 @@ struct Lexer {
     private var position: Int
     private let end: Int
     private(set) var diagnostics: [Diagnostic] = []
+    /// The last token read was an operator no line can end with (`+`, `=`,
+    /// `->`, `,`, `&&`): a line break after it continues the line, as in Swift.
+    private var lineContinues = false
+    static let continuingSymbols: Set<String> = [
+        "+", "-", "*", "/", "%", "==", "!=", "<", "<=", ">=", "&&", "||", "??", "..<", "...",
+        "=", "+=", "-=", "*=", "/=", "%=", "->", ",",
+    ]
     /// A `/*` comment ran to the end of the text (the REPL then reads
     /// another line).
     private(set) var hasUnterminatedComment = false
@@ -49,6 +56,8 @@ struct Lexer {
     }
 
     private mutating func next() -> Token {
+        let continuing = lineContinues
+        lineContinues = false
         let commentStart = position
         let brokeLine = skipSpaceAndComments()
         guard position < end else { return Token(kind: .end, span: Span(end, end)) }
@@ -57,14 +66,15 @@ struct Lexer {
         // A block comment that spans lines ends the line it started on, as
         // in Swift.
         if brokeLine {
-            if continuesPreviousLine() { return next() }
+            if continuesPreviousLine() || continuing { return next() }
             return Token(kind: .newline, span: Span(commentStart, commentStart + 1))
         }
         if c == UInt8(ascii: "\n") {
             position += 1
             // A line that begins with `.` (or with an operator no statement
-            // can start with) continues the previous one.
-            if continuesPreviousLine() { return next() }
+            // can start with) continues the previous one, as does a line
+            // that ends with an operator.
+            if continuesPreviousLine() || continuing { return next() }
             return Token(kind: .newline, span: Span(start, start + 1))
         }
         if c == UInt8(ascii: ";") {
@@ -79,6 +89,7 @@ struct Lexer {
         if c == UInt8(ascii: "$") { return shorthand() }
         for candidate in Self.symbolsByFirstByte[Int(c)] where matches(candidate.bytes) {
             position += candidate.bytes.count
+            lineContinues = Self.continuingSymbols.contains(candidate.symbol)
             return Token(kind: .symbol(candidate.symbol), span: Span(start, position))
         }
         return unexpectedCharacter()
@@ -164,6 +175,7 @@ struct Lexer {
         }
         if peek() == UInt8(ascii: "."), peek(1).isIdentifierStart { return true }
         if peek() == UInt8(ascii: "?") || peek() == UInt8(ascii: ":") { return true }
+        if matches("->") { return true }
         if matches("&&") || matches("||") { return true }
         return false
     }

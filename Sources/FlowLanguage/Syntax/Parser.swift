@@ -898,6 +898,8 @@ public struct Parser {
     /// Consumed if present.
     mutating func parseClosureParameters() -> [(name: String, span: Span)]? {
         let start = index
+        // The signature may sit on the line after `{`.
+        while peek().kind.isNewline { advance() }
         let captures = skipCaptureList()
         var names: [(String, Span)] = []
         let parenthesized = accept("(") != nil
