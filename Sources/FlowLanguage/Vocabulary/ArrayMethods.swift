@@ -31,6 +31,13 @@ extension ValueMethod {
             let f = try args.function(0)
             return .array(try a.flatMap { try f.call($0).asArray() })
         },
+        .array("forEach", [[closureArg()]], "calls the closure with each element, in order",
+               example: "[1, 2].forEach { print($0 * 10) }") { a, args in
+            try args.expect(1)
+            let f = try args.function(0)
+            for element in a { _ = try f.call(element) }
+            return .null
+        },
         .array("filter", [[closureArg()]], "the elements that satisfy the closure", example: "print([1, 2, 3, 4].filter { $0 % 2 == 0 })") { a, args in
             try args.expect(1)
             let f = try args.function(0)

@@ -37,6 +37,18 @@ enum FreeFunctions {
         language("time", "the duration a marble spans", example: #"print(time("---|"))"#),
         language("expect", "in a test block, compares a stream's events with a marble", example: #"expect(just(1)).toBe("(1|)")"#),
         language("marbles", "draws streams' lanes when the run ends", example: #"marbles(cold("-a|"))"#),
+        // Where Swift traps, flow stops the run with a located error: nothing
+        // a script does traps the process.
+        FreeFunction(name: "fatalError", forms: [noArguments, [arg("message", .string)]],
+                     summary: "stops the run with an error at the call (Swift traps)",
+                     example: #"let check = { (n: Int) in n > 0 ? n : fatalError("not positive") }"#,
+                     body: .value { args in throw FlowError("fatal error" + (args.values.first.map { ": \($0.description)" } ?? "")) }),
+        FreeFunction(name: "precondition", forms: [[arg("condition", .bool)], [arg("condition", .bool), arg("message", .string)]],
+                     summary: "stops the run with an error at the call when the condition is false",
+                     example: #"precondition(1 < 2, "order")"#, body: .value { args in try check(args, "precondition failed") }),
+        FreeFunction(name: "assert", forms: [[arg("condition", .bool)], [arg("condition", .bool), arg("message", .string)]],
+                     summary: "as precondition (flow has no release build that would skip it)",
+                     example: #"assert([1].count == 1, "one")"#, body: .value { args in try check(args, "assertion failed") }),
         FreeFunction(name: "min", forms: [[arg("a", .value), arg("b", .value), variadicValues("rest")]], summary: "the least of two or more values",
                      example: "print(min(3, 1, 2))", body: .value { args in try extreme(args, least: true) }),
         FreeFunction(name: "max", forms: [[arg("a", .value), arg("b", .value), variadicValues("rest")]], summary: "the greatest of two or more values",
@@ -73,6 +85,13 @@ enum FreeFunctions {
     }
 
     private static func variadicValues(_ name: String) -> Parameter { variadic(name, .value) }
+
+    private static func check(_ args: MethodArguments, _ failure: String) throws -> Value {
+        guard try args.values[0].asBool() else {
+            throw FlowError(failure + (args.values.count > 1 ? ": \(args.values[1].description)" : ""))
+        }
+        return .null
+    }
 
     private static func extreme(_ args: MethodArguments, least: Bool) throws -> Value {
         var best = args.values[0]

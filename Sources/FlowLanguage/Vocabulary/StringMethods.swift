@@ -20,6 +20,17 @@ extension ValueMethod {
             try args.expect(0)
             return .string(s.lowercased())
         },
+        .string("capitalized", [noArguments], "each word with a capital first letter and the rest small (Foundation's)",
+                example: #"print("hello wORLD".capitalized)"#) { s, args in
+            try args.expect(0)
+            var out = ""
+            var atWordStart = true
+            for c in s {
+                out += atWordStart ? c.uppercased() : c.lowercased()
+                atWordStart = c.isWhitespace || c.isPunctuation
+            }
+            return .string(out)
+        },
         .string("trimmed", [noArguments], "without white space at either end (flow's, for trimmingCharacters(in: .whitespaces))",
                 example: #"print("[" + "  a b ".trimmed() + "]")"#) { s, args in
             try args.expect(0)

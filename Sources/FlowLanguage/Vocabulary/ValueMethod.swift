@@ -42,7 +42,7 @@ struct ValueMethod: Sendable {
 
     /// Read as a property in Swift (`a.count`, `d.keys`): written so.
     var isProperty: Bool { Self.properties.contains(name) && receiver != .subscription }
-    static let properties: Set<String> = ["count", "isEmpty", "first", "last", "keys", "values"]
+    static let properties: Set<String> = ["count", "isEmpty", "first", "last", "keys", "values", "capitalized"]
 
     /// `sorted() or sorted(by: Closure)`, for messages and docs.
     var formsDescription: String {
