@@ -273,7 +273,7 @@ final class Compiler {
             return { _ in keyPath }
         case .optionalChain, .optionalBind, .forceUnwrap:
             return compileOptional(expr, in: scope)
-        case .inoutArgument, .conditional, .switchOver:
+        case .inoutArgument, .conditional, .switchOver, .typeCheck:
             return compileSwiftExpression(expr, in: scope)
         }
     }
@@ -541,6 +541,8 @@ extension Compiler {
             return compile(inner, in: scope)
         case .conditional(let conditional):
             return compileIf(conditional, in: scope)
+        case .typeCheck(let inner, let check, let type, let typeSpan, _):
+            return compileTypeCheck(inner, check, type, typeSpan, in: scope)
         case .switchOver(let switchExpr):
             return compileSwitch(switchExpr, in: scope)
         default:

@@ -631,7 +631,8 @@ extension Compiler {
         switch expr {
         case .shorthand(let n, _): return n + 1
         case .literal, .name, .closure, .implicitMember, .keyPath: return 0
-        case .optionalBind(let e, _), .optionalChain(let e, _), .forceUnwrap(let e, _), .inoutArgument(let e, _): return shorthandCount(e)
+        case .optionalBind(let e, _), .optionalChain(let e, _), .forceUnwrap(let e, _), .inoutArgument(let e, _), .typeCheck(let e, _, _, _, _):
+            return shorthandCount(e)
         case .string(let parts, _):
             return parts.reduce(0) { if case .interpolation(let e) = $1 { Swift.max($0, shorthandCount(e)) } else { $0 } }
         case .array(let es, _), .tuple(let es, _, _): return es.map(shorthandCount).max() ?? 0

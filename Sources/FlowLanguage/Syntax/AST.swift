@@ -31,6 +31,9 @@ public indirect enum Expr {
     case forceUnwrap(Expr, Span)
     /// `&x`: a variable passed to an `inout` parameter.
     case inoutArgument(Expr, Span)
+    /// `x is T`, `x as? T`, `x as! T`: a test of the value's type, written
+    /// as the type's text (`[Int]`, `Currency`) with its span.
+    case typeCheck(Expr, TypeCheck, type: String, typeSpan: Span, Span)
     /// `if` used for its value (`let x = if c { 1 } else { 2 }`), or as a
     /// statement: the value of the branch taken.
     case conditional(IfExpression)
@@ -43,13 +46,22 @@ public indirect enum Expr {
              .dictionary(_, let s), .tuple(_, _, let s), .unary(_, _, let s), .binary(_, _, _, _, let s),
              .ternary(_, _, _, let s), .member(_, _, _, let s), .subscriptAccess(_, _, let s), .call(_, _, let s),
              .implicitMember(_, let s), .keyPath(_, let s), .optionalBind(_, let s), .optionalChain(_, let s), .forceUnwrap(_, let s),
-             .inoutArgument(_, let s):
+             .inoutArgument(_, let s), .typeCheck(_, _, _, _, let s):
             return s
         case .closure(let c): return c.span
         case .conditional(let c): return c.span
         case .switchOver(let s): return s.span
         }
     }
+}
+
+public enum TypeCheck: Sendable {
+    /// `is`: whether the value is of the type.
+    case test
+    /// `as?`: the value if it is of the type, else nil.
+    case conditional
+    /// `as!`: the value, or an error where it is not of the type.
+    case forced
 }
 
 public enum StringPart {

@@ -534,14 +534,20 @@ public struct Parser {
                 default: throw fail("expected a member name after '.'", at: nameToken.span)
                 }
             } else if case .identifier(let word) = token.kind, word == "as" || word == "is" {
-                // `x as Int`, `x as? String`: values are dynamic, so a cast
-                // leaves the value as it is. `is` would need a type test.
+                // `x as Int` leaves the value as it is (values are dynamic);
+                // `x is T`, `x as? T` and `x as! T` test its type.
                 advance()
-                guard word == "as" else {
-                    throw fail("flow has no 'is' type test", at: token.span, help: "compare what the value holds instead")
+                var check = TypeCheck.test
+                if word == "as" {
+                    if accept("?") != nil { check = .conditional } else if accept("!") != nil { check = .forced } else {
+                        guard skipType() else { throw fail("expected a type after 'as'", at: peek().span) }
+                        continue
+                    }
                 }
-                if check("?") || check("!") { advance() }
-                guard skipType() else { throw fail("expected a type after 'as'", at: peek().span) }
+                let typeStart = peek().span.start
+                guard skipType() else { throw fail("expected a type after '\(word)'", at: peek().span) }
+                let typeSpan = Span(typeStart, tokens[index - 1].span.end)
+                expr = .typeCheck(expr, check, type: file.text(of: typeSpan), typeSpan: typeSpan, expr.span.to(typeSpan))
             } else if token.isSymbol("(") && onSameLine(token), Self.isCollectionType(expr), tokens[index + 1].isSymbol(")") {
                 // `[Int]()`, `[String: Int]()`: an empty collection.
                 advance()

@@ -1,0 +1,99 @@
+import FlowRuntime
+
+/// `x is T`, `x as? T`, `x as! T`: values carry their kind, so a type test
+/// asks the value. The types a value can be told apart by are the value
+/// core's (`Int`, `Double`, `String`, `Bool`, arrays, dictionaries, sets,
+/// optionals, `Any`) and the script's own structs and enums; any other
+/// name (a protocol, a class flow does not know) is a compile error, not a
+/// silent false.
+extension Compiler {
+    func compileTypeCheck(_ inner: Expr, _ check: TypeCheck, _ type: String, _ typeSpan: Span, in scope: Scope) -> Code {
+        let value = compile(inner, in: scope)
+        guard let matches = typeTest(type, typeSpan, in: scope) else { return { _ in .null } }
+        let location = self.location(typeSpan)
+        switch check {
+        case .test:
+            return { frame in .bool(matches(try value(frame))) }
+        case .conditional:
+            return { frame in
+                let v = try value(frame)
+                return matches(v) ? v : .null
+            }
+        case .forced:
+            return { frame in
+                let v = try value(frame)
+                guard matches(v) else { throw FlowError("could not cast \(v.typeName) \(v.literal) to \(type)", at: location) }
+                return v
+            }
+        }
+    }
+
+    /// A test of values for the type written `text`; nil, with the error
+    /// reported, for a type flow cannot tell values of apart.
+    func typeTest(_ text: String, _ span: Span, in scope: Scope) -> ((Value) -> Bool)? {
+        let type = text.trimmingWhitespace()
+        if type.hasSuffix("?") || type.hasSuffix("!") {
+            guard let wrapped = typeTest(String(type.dropLast()), span, in: scope) else { return nil }
+            return { $0.isNull || wrapped($0) }
+        }
+        if let (head, arguments) = Self.genericParts(type) {
+            switch (head, arguments.count) {
+            case ("[]", 1), ("Array", 1), ("Set", 1):
+                guard let element = typeTest(arguments[0], span, in: scope) else { return nil }
+                return { if case .array(let a) = $0 { a.allSatisfy { element($0) } } else { false } }
+            case ("[]", 2), ("Dictionary", 2):
+                guard let key = typeTest(arguments[0], span, in: scope), let item = typeTest(arguments[1], span, in: scope) else { return nil }
+                return { if case .dictionary(let d) = $0 { d.allSatisfy { key($0.key) && item($0.value) } } else { false } }
+            default:
+                break
+            }
+        }
+        switch type {
+        case "Int": return { if case .int = $0 { true } else { false } }
+        case "Double", "Float", "CGFloat", "TimeInterval": return { if case .double = $0 { true } else { false } }
+        case "String": return { if case .string = $0 { true } else { false } }
+        case "Character": return { if case .string(let s) = $0 { s.count == 1 } else { false } }
+        case "Bool": return { if case .bool = $0 { true } else { false } }
+        case "Any": return { _ in true }
+        default: break
+        }
+        if let declared = resolveType(type, in: scope) {
+            let name = declared.name
+            return { if case .tuple(let t) = $0 { t.nominal?.type == name } else { false } }
+        }
+        error("flow cannot test a value for the type '\(type)'", span,
+              help: "it tests Int, Double, String, Bool, Character, arrays, dictionaries, sets, optionals, Any and the script's structs and enums")
+        return nil
+    }
+
+    /// `[Int]` → ("[]", ["Int"]), `[String: Int]` → ("[]", ["String", "Int"]),
+    /// `Array<Int>` → ("Array", ["Int"]); nil for a plain name.
+    static func genericParts(_ type: String) -> (String, [String])? {
+        if type.hasPrefix("["), type.hasSuffix("]") {
+            let inside = String(type.dropFirst().dropLast())
+            return ("[]", splitAtTopLevel(inside, separator: ":"))
+        }
+        guard let open = type.firstIndex(of: "<"), type.hasSuffix(">") else { return nil }
+        let inside = String(type[type.index(after: open)..<type.index(before: type.endIndex)])
+        return (String(type[..<open]), splitAtTopLevel(inside, separator: ","))
+    }
+
+    /// The parts of a type's text between separators outside brackets.
+    private static func splitAtTopLevel(_ text: String, separator: Character) -> [String] {
+        var parts: [String] = []
+        var current = ""
+        var depth = 0
+        for c in text {
+            if c == "[" || c == "<" || c == "(" { depth += 1 }
+            if c == "]" || c == ">" || c == ")" { depth -= 1 }
+            if c == separator && depth == 0 {
+                parts.append(current.trimmingWhitespace())
+                current = ""
+            } else {
+                current.append(c)
+            }
+        }
+        parts.append(current.trimmingWhitespace())
+        return parts
+    }
+}
