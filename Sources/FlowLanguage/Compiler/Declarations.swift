@@ -12,6 +12,13 @@ final class FunctionInfo {
     var frameSize = 0
     /// Each parameter's default value, evaluated in the call's frame.
     var defaults: [Code?] = []
+    /// The other funcs of this name in its scope, told apart by their
+    /// argument labels or their number (`events(forLast:)` beside
+    /// `events(forLast:closed:)`), each in a slot of its own.
+    var overloads: [(slot: Int, info: FunctionInfo)] = []
+
+    /// `events(forLast:closed:)`: the name with its argument labels.
+    var fullName: String { name + "(" + parameters.map { ($0.label ?? "_") + ":" }.joined() + ")" }
 
     init(_ declaration: FunctionDeclaration, location: SourceLocation, hasSelf: Bool) {
         self.declaration = declaration
@@ -154,9 +161,24 @@ extension Compiler {
                 register(declaration, in: scope)
             case .function(let declaration):
                 let info = FunctionInfo(declaration, location: location(declaration.nameSpan), hasSelf: false)
+                if let first = scope.entries[declaration.name]?.function {
+                    // Overloading by labels and number of arguments, as Swift
+                    // does; the same labels twice is the same func twice.
+                    let same = ([first] + first.overloads.map(\.info)).first { $0.fullName == info.fullName }
+                    if let same {
+                        let line = file.lineAndColumn(of: same.declaration.nameSpan.start).line
+                        error("'\(info.fullName)' is already declared in this scope (line \(line))", declaration.nameSpan,
+                              help: "give it other argument labels or another name")
+                        continue
+                    }
+                    let slot = scope.reserve()
+                    first.overloads.append((slot, info))
+                    functions.append((slot, info))
+                    continue
+                }
                 guard let slot = scope.declare(declaration.name, at: declaration.nameSpan, as: .function, function: info) else {
                     error("'\(declaration.name)' is already declared in this scope", declaration.nameSpan,
-                          help: "flow has no overloading: give each func its own name")
+                          help: "a func's name is not also a variable's: give it another name")
                     continue
                 }
                 functions.append((slot, info))
@@ -216,7 +238,9 @@ extension Compiler {
     func compileDeclaration(_ statement: Statement, in scope: Scope) {
         switch statement {
         case .function(let declaration):
-            if let info = scope.entries[declaration.name]?.function, info.declaration === declaration { compileFunction(info, in: scope) }
+            guard let first = scope.entries[declaration.name]?.function else { break }
+            if first.declaration === declaration { compileFunction(first, in: scope) }
+            for overload in first.overloads where overload.info.declaration === declaration { compileFunction(overload.info, in: scope) }
         case .type(let declaration):
             if let type = scope.types[declaration.name], type.declaration === declaration { compileMembers(of: type) }
         default:
@@ -485,8 +509,19 @@ extension Compiler {
     // MARK: - Calls of funcs
 
     /// `f(label: x)` where `f` is a func declared in scope.
-    func compileUserFunctionCall(_ info: FunctionInfo, depth: Int, slot: Int, _ arguments: [CallArgument], _ span: Span,
+    func compileUserFunctionCall(_ primary: FunctionInfo, depth: Int, slot primarySlot: Int, _ arguments: [CallArgument], _ span: Span,
                                  in scope: Scope) -> Code {
+        // Among overloads, the one whose labels and arguments fit.
+        var (info, slot) = (primary, primarySlot)
+        if !primary.overloads.isEmpty {
+            let candidates = [(primarySlot, primary)] + primary.overloads.map { ($0.slot, $0.info) }
+            guard let fit = candidates.first(where: { bindArguments(arguments, to: $0.1.parameters, of: $0.1.name, at: span, report: false) != nil })
+            else {
+                error("no '\(primary.name)' takes these arguments; there are " + candidates.map(\.1.fullName).joined(separator: ", "), span)
+                return { _ in .null }
+            }
+            (slot, info) = fit
+        }
         guard let binding = bindArguments(arguments, to: info.parameters, of: info.name, at: span) else { return { _ in .null } }
         let bound = compileBoundArguments(arguments, binding, info.parameters, in: scope)
         let location = self.location(span)
