@@ -273,7 +273,7 @@ final class Compiler {
             return { _ in keyPath }
         case .optionalChain, .optionalBind, .forceUnwrap:
             return compileOptional(expr, in: scope)
-        case .inoutArgument, .conditional, .switchOver, .typeCheck:
+        case .inoutArgument, .conditional, .switchOver, .typeCheck, .attempt:
             return compileSwiftExpression(expr, in: scope)
         }
     }
@@ -543,6 +543,11 @@ extension Compiler {
             return compileIf(conditional, in: scope)
         case .typeCheck(let inner, let check, let type, let typeSpan, _):
             return compileTypeCheck(inner, check, type, typeSpan, in: scope)
+        case .attempt(let inner, _):
+            let value = compile(inner, in: scope)
+            return { frame in
+                do { return try value(frame) } catch let thrown as FlowError where thrown.isThrown { return .null }
+            }
         case .switchOver(let switchExpr):
             return compileSwitch(switchExpr, in: scope)
         default:

@@ -52,6 +52,16 @@ extension Compiler {
     /// Swift's statements beyond `let` and expressions.
     func compileSwiftStatement(_ statement: Statement, in scope: Scope) -> Code {
         switch statement {
+        case .throw(let valueExpr, let span):
+            let value = compile(valueExpr, in: scope)
+            let location = self.location(span)
+            return { frame in
+                var thrown = FlowError(try value(frame), at: location)
+                thrown.isThrown = true
+                throw thrown
+            }
+        case .doCatch(let body, let catches, _):
+            return compileDoCatch(body, catches, in: scope)
         case .destructuring(let pattern, let valueExpr, let span):
             let value = compile(valueExpr, in: scope)
             if case .wildcard = pattern { return { frame in _ = try value(frame); return .null } }
@@ -615,6 +625,8 @@ extension Compiler {
         case .repeat(let body, let condition, _): return Swift.max(shorthandCount(body), shorthandCount(condition))
         case .for(_, let sequence, let filter, let body, _):
             return Swift.max(shorthandCount(sequence), filter.map(shorthandCount) ?? 0, shorthandCount(body))
+        case .throw(let e, _): return shorthandCount(e)
+        case .doCatch(let body, let catches, _): return Swift.max(shorthandCount(body), catches.map { shorthandCount($0.body) }.max() ?? 0)
         case .test, .break, .continue, .function, .type: return 0
         }
     }
@@ -631,7 +643,8 @@ extension Compiler {
         switch expr {
         case .shorthand(let n, _): return n + 1
         case .literal, .name, .closure, .implicitMember, .keyPath: return 0
-        case .optionalBind(let e, _), .optionalChain(let e, _), .forceUnwrap(let e, _), .inoutArgument(let e, _), .typeCheck(let e, _, _, _, _):
+        case .optionalBind(let e, _), .optionalChain(let e, _), .forceUnwrap(let e, _), .inoutArgument(let e, _), .typeCheck(let e, _, _, _, _),
+             .attempt(let e, _):
             return shorthandCount(e)
         case .string(let parts, _):
             return parts.reduce(0) { if case .interpolation(let e) = $1 { Swift.max($0, shorthandCount(e)) } else { $0 } }

@@ -34,6 +34,8 @@ public indirect enum Expr {
     /// `x is T`, `x as? T`, `x as! T`: a test of the value's type, written
     /// as the type's text (`[Int]`, `Currency`) with its span.
     case typeCheck(Expr, TypeCheck, type: String, typeSpan: Span, Span)
+    /// `try? e`: nil where `e` throws.
+    case attempt(Expr, Span)
     /// `if` used for its value (`let x = if c { 1 } else { 2 }`), or as a
     /// statement: the value of the branch taken.
     case conditional(IfExpression)
@@ -46,13 +48,26 @@ public indirect enum Expr {
              .dictionary(_, let s), .tuple(_, _, let s), .unary(_, _, let s), .binary(_, _, _, _, let s),
              .ternary(_, _, _, let s), .member(_, _, _, let s), .subscriptAccess(_, _, let s), .call(_, _, let s),
              .implicitMember(_, let s), .keyPath(_, let s), .optionalBind(_, let s), .optionalChain(_, let s), .forceUnwrap(_, let s),
-             .inoutArgument(_, let s), .typeCheck(_, _, _, _, let s):
+             .inoutArgument(_, let s), .typeCheck(_, _, _, _, let s), .attempt(_, let s):
             return s
         case .closure(let c): return c.span
         case .conditional(let c): return c.span
         case .switchOver(let s): return s.span
         }
     }
+}
+
+/// One `catch` of a `do`: bare (binding `error`), `catch let e`,
+/// `catch let e as T`, `catch is T`, or a pattern (`catch Failure.tooBig(let n)`).
+public struct CatchClause {
+    public var pattern: Pattern?
+    /// `as T` or `is T`: the thrown value must be of that type.
+    public var type: (name: String, span: Span)?
+    public var body: [Statement]
+    public var span: Span
+
+    /// A bare `catch`, which catches everything as `error`.
+    public var isBare: Bool { pattern == nil && type == nil }
 }
 
 public enum TypeCheck: Sendable {
@@ -109,12 +124,16 @@ public enum Statement {
     case `continue`(Span)
     case function(FunctionDeclaration)
     case type(TypeDeclaration)
+    /// `throw e`
+    case `throw`(Expr, Span)
+    /// `do { } catch pattern { } catch { }`
+    case doCatch(body: [Statement], catches: [CatchClause], Span)
 
     public var span: Span {
         switch self {
         case .binding(_, _, _, _, let s), .destructuring(_, _, let s), .test(_, _, let s), .return(_, let s),
              .assignment(_, _, _, _, let s), .guard(_, _, let s), .while(_, _, let s), .repeat(_, _, let s),
-             .for(_, _, _, _, let s), .break(let s), .continue(let s):
+             .for(_, _, _, _, let s), .break(let s), .continue(let s), .throw(_, let s), .doCatch(_, _, let s):
             return s
         case .expression(let e): return e.span
         case .function(let f): return f.span

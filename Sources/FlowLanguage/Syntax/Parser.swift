@@ -288,7 +288,6 @@ public struct Parser {
             "protocol": ("flow has no protocols", "values are dynamic: any value with the members you use will do", false),
             "extension": ("flow has no extensions", "write the function as a closure, as in let double = { $0 * 2 }", false),
             "typealias": ("flow has no type aliases", "types are not written in flow; remove it", false),
-            "do": ("flow has no do/catch", "errors travel as stream errors: handle them with catchError or sink's error handler", true),
             "defer": ("flow has no defer", "run clean-up when a stream ends with do(onDispose:) or finalize", true),
             "fallthrough": ("flow has no fallthrough", "list several patterns in one case, as in case 1, 2:", false),
         ]
@@ -440,9 +439,13 @@ public struct Parser {
         // and stop a statement, so Swift's markers are read and dropped.
         if case .identifier("try") = peek().kind, !tokens[index + 1].kind.isNewline,
            !["=", ".", ")", ",", "]", "}", ":"].contains(where: { tokens[index + 1].isSymbol($0) }) {
+            // `try` and `try!` mark a call that may throw, which stops the
+            // statement either way; `try?` makes a thrown error nil.
             let marker = advance()
-            if check("?") || check("!") { advance() }
-            return try nested(at: marker.span) { try $0.parsePrefix() }
+            let optional = accept("?") != nil
+            if !optional, check("!") { advance() }
+            let inner = try nested(at: marker.span) { try $0.parsePrefix() }
+            return optional ? .attempt(inner, marker.span.to(inner.span)) : inner
         }
         // `&x` passes a variable for a function to change (`store(in: &bag)`,
         // a func's `inout` parameter).

@@ -104,6 +104,11 @@ extension Parser {
         case "repeat" where next.isSymbol("{"): return try parseRepeat()
         case "for": return try parseFor()
         case "break", "continue": return try parseJump(word)
+        case "throw" where !next.kind.isNewline:
+            let throwToken = advance()
+            let value = try parseExpression()
+            return .throw(value, throwToken.span.to(value.span))
+        case "do" where next.isSymbol("{"): return try parseDoCatch()
         case "func", "mutating", "static":
             let start = peek()
             var isMutating = false, isStatic = false
@@ -240,6 +245,43 @@ extension Parser {
         let conditions = try parseConditions(of: "while")
         let (body, close) = try parseLoopBody("body of the while loop")
         return .while(conditions, body: body, whileToken.span.to(close.span))
+    }
+
+    /// `do { ... } catch Failure.tooBig(let n) { ... } catch let e as T { ... } catch { ... }`
+    private mutating func parseDoCatch() throws -> Statement {
+        let doToken = advance()
+        let (body, bodyClose) = try parseBlock("body of do")
+        var catches: [CatchClause] = []
+        var end = bodyClose.span
+        while takeFollowing("catch") {
+            let catchToken = tokens[index - 1]
+            var pattern: Pattern?
+            var type: (name: String, span: Span)?
+            if isWord("is") {
+                advance()
+                type = try catchType()
+            } else if !check("{") {
+                pattern = try parsePattern(binding: false)
+                if isWord("as") {
+                    advance()
+                    type = try catchType()
+                }
+            }
+            let (catchBody, close) = try parseBlock("body of catch")
+            catches.append(CatchClause(pattern: pattern, type: type, body: catchBody, span: catchToken.span.to(close.span)))
+            end = close.span
+        }
+        if catches.isEmpty {
+            throw fail("expected 'catch' after the body of do", at: peek().span, help: "as in do { try f() } catch { print(error) }")
+        }
+        return .doCatch(body: body, catches: catches, doToken.span.to(end))
+    }
+
+    private mutating func catchType() throws -> (name: String, span: Span) {
+        let start = peek().span.start
+        guard skipType() else { throw fail("expected a type", at: peek().span) }
+        let span = Span(start, tokens[index - 1].span.end)
+        return (file.text(of: span), span)
     }
 
     private mutating func parseRepeat() throws -> Statement {

@@ -6,6 +6,9 @@
 public struct FlowError: Error, @unchecked Sendable, CustomStringConvertible {
     public var value: Value
     public var location: SourceLocation?
+    /// Raised by a script's `throw`: what `do`/`catch` and `try?` handle.
+    /// (An index out of range is not: Swift would trap there.)
+    public var isThrown = false
 
     public init(_ value: Value, at location: SourceLocation? = nil) {
         self.value = value
