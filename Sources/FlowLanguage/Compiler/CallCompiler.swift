@@ -168,6 +168,7 @@ extension Compiler {
             environment.usedModules.insert(moduleName)
             return compileModuleCall(module, name, nameSpan, arguments, span, in: scope)
         }
+        if Self.dispatchMethods.contains(name) { return compileDispatchCall(base, name, nameSpan, arguments, in: scope) }
         if let type = resolveType(base, in: scope) {
             if let nested = resolveType(.member(base, name, nameSpan: nameSpan, nameSpan), in: scope) {
                 return compileConstruction(nested, nameSpan, arguments, span, in: scope)

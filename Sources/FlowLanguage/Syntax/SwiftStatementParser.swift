@@ -134,7 +134,7 @@ extension Parser {
 
     static let statementKeywords = [
         "func", "var", "let", "if", "guard", "switch", "for", "while", "repeat", "struct", "enum", "return", "break", "continue",
-        "mutating", "static",
+        "mutating", "static", "do", "catch", "throw",
     ]
 
     /// `{ statements }`: the body of an `if`, a loop or a func.
