@@ -29,6 +29,7 @@ extension Compiler {
         }
         let args = compileArguments(arguments, in: scope)
         let env = environment
+        let describe = describer(in: scope)
         return { frame in
             let values = try args.evaluate(frame)
             var separator = " ", terminator = "\n"
@@ -37,7 +38,7 @@ extension Compiler {
                 switch label {
                 case "separator": separator = value.description
                 case "terminator": terminator = value.description
-                default: shown.append(value.description)
+                default: shown.append(try describe(value, frame))
                 }
             }
             env.print(shown.joined(separator: separator), terminator: terminator)
@@ -208,9 +209,12 @@ extension Compiler {
         }
         let location = self.location(nameSpan)
         let name = function.name, labels = args.labels
+        let describe = describer(in: scope)
         return { frame in
             let values = try args.evaluate(frame)
-            return try located(location) { try body(MethodArguments(name: name, labels: labels, values: values)) }
+            return try located(location) {
+                try body(MethodArguments(name: name, labels: labels, values: values, describe: { try describe($0, frame) }))
+            }
         }
     }
 

@@ -287,8 +287,9 @@ final class Compiler {
             }
         }
         let location = self.location(span)
+        let describe = describer(in: scope)
         return { frame in
-            let texts = try pieces.map { try $0(frame).description }
+            let texts = try pieces.map { try describe($0(frame), frame) }
             try located(location) { try MemoryBudget.checkString(bytes: texts.reduce(0) { $0 + $1.utf8.count }, "building an interpolated string") }
             return .string(texts.joined())
         }

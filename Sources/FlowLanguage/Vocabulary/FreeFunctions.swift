@@ -62,7 +62,7 @@ enum FreeFunctions {
                      body: .value { args in try stride(args.values[0], args.values[1], args.values[2], through: args.labels[1] == "through") }),
         FreeFunction(name: "String", forms: [[arg("value", .value)], [labelled("describing", .value)]],
                      summary: "the value as text, as print shows it", example: #"print(String(42) + String(describing: [1]))"#,
-                     body: .value { args in .string(args.values[0].description) }),
+                     body: .value { args in .string(try args.text(of: args.values[0])) }),
         FreeFunction(name: "Int", forms: [[arg("value", .value)]], summary: "a whole number from a number or a text (nil if the text is none)",
                      example: #"print(Int("42")!, Int(2.9), Int("x") == nil)"#, body: .value { args in try integer(args.values[0]) }),
         FreeFunction(name: "Double", forms: [[arg("value", .value)]], summary: "a number with a fraction, from a number or a text",

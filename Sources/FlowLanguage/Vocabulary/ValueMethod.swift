@@ -55,6 +55,10 @@ struct MethodArguments {
     let name: String
     let labels: [String?]
     let values: [Value]
+    /// How a value prints where the call is (a type's `description`).
+    var describe: ((Value) throws -> String)? = nil
+
+    func text(of value: Value) throws -> String { try describe?(value) ?? value.description }
 
     func expect(_ count: Int, labels wanted: [String?]? = nil) throws {
         guard values.count == count, wanted == nil || labels == wanted! else {
