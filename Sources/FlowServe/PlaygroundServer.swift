@@ -116,12 +116,18 @@ public enum PlaygroundServer {
 
     typealias Context = BasicWebSocketRequestContext
 
-    static func router(folder: ScriptFolder, page: Page, playground: Playground, guardian: RequestGuard) -> Router<Context> {
+    /// A router behind the guard that serves the page's files.
+    static func pageRouter(_ page: Page, guardian: RequestGuard) -> Router<Context> {
         let router = Router(context: Context.self)
         router.add(middleware: guardian)
         router.get("/") { _, _ in page.response("index.html") }
         router.get("/playground.js") { _, _ in page.response("playground.js") }
         router.get("/playground.css") { _, _ in page.response("playground.css") }
+        return router
+    }
+
+    static func router(folder: ScriptFolder, page: Page, playground: Playground, guardian: RequestGuard) -> Router<Context> {
+        let router = pageRouter(page, guardian: guardian)
         router.get("/api/files") { _, _ in
             json(FileList(scripts: folder.scripts(), single: folder.single))
         }
@@ -207,11 +213,7 @@ public enum PlaygroundServer {
     /// answers and saving them. Nothing else: no editor, no other script,
     /// no live run.
     static func exerciseRouter(_ exercise: ExerciseFile, page: Page, playground: Playground, guardian: RequestGuard) -> Router<Context> {
-        let router = Router(context: Context.self)
-        router.add(middleware: guardian)
-        router.get("/") { _, _ in page.response("index.html") }
-        router.get("/playground.js") { _, _ in page.response("playground.js") }
-        router.get("/playground.css") { _, _ in page.response("playground.css") }
+        let router = pageRouter(page, guardian: guardian)
         router.get("/api/files") { _, _ in
             json(FileList(scripts: [], single: nil, exercise: exercise.name))
         }

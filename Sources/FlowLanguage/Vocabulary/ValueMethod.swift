@@ -110,35 +110,34 @@ extension ValueMethod {
     /// A method that changes an array where it lives.
     static func changingArray(_ name: String, _ forms: [[Parameter]], _ summary: String, example: String,
                               _ body: @escaping @Sendable (inout [Value], MethodArguments) throws -> Value) -> ValueMethod {
-        ValueMethod(name: name, receiver: .array, forms: forms, summary: summary, example: example, body: .changing { receiver, args in
-            // Taken out of the value (left nil) before it changes, so that it
-            // is referenced once and copy on write does not copy it. (`if
-            // case` then clearing the value does this; a `switch` over it
-            // would keep a second reference for as long as it lasts.)
-            guard case .array(var array) = receiver else { throw ValueMethods.notMine(name, receiver) }
-            receiver = .null
-            defer { receiver = .array(array) }
-            return try body(&array, args)
-        })
+        changing(name, .array, forms, summary, example: example, take: { if case .array(let a) = $0 { a } else { nil } }, put: Value.array, body)
     }
 
     static func changingString(_ name: String, _ forms: [[Parameter]], _ summary: String, example: String,
                                _ body: @escaping @Sendable (inout String, MethodArguments) throws -> Value) -> ValueMethod {
-        ValueMethod(name: name, receiver: .string, forms: forms, summary: summary, example: example, body: .changing { receiver, args in
-            guard case .string(var string) = receiver else { throw ValueMethods.notMine(name, receiver) }
-            receiver = .null
-            defer { receiver = .string(string) }
-            return try body(&string, args)
-        })
+        changing(name, .string, forms, summary, example: example, take: { if case .string(let s) = $0 { s } else { nil } }, put: Value.string, body)
     }
 
     static func changingDictionary(_ name: String, _ forms: [[Parameter]], _ summary: String, example: String,
                                    _ body: @escaping @Sendable (inout OrderedDictionary<Value, Value>, MethodArguments) throws -> Value) -> ValueMethod {
-        ValueMethod(name: name, receiver: .dictionary, forms: forms, summary: summary, example: example, body: .changing { receiver, args in
-            guard case .dictionary(var dictionary) = receiver else { throw ValueMethods.notMine(name, receiver) }
-            receiver = .null
-            defer { receiver = .dictionary(dictionary) }
-            return try body(&dictionary, args)
+        changing(name, .dictionary, forms, summary, example: example, take: { if case .dictionary(let d) = $0 { d } else { nil } },
+                 put: Value.dictionary, body)
+    }
+
+    /// The collection is taken out of the value (left nil) before it
+    /// changes, so that it is referenced once and copy on write does not
+    /// copy it. (Taking it then clearing the value does this; a `switch`
+    /// over the value would keep a second reference while it lasts.)
+    private static func changing<Collection>(
+        _ name: String, _ receiver: Receiver, _ forms: [[Parameter]], _ summary: String, example: String,
+        take: @escaping @Sendable (Value) -> Collection?, put: @escaping @Sendable (Collection) -> Value,
+        _ body: @escaping @Sendable (inout Collection, MethodArguments) throws -> Value
+    ) -> ValueMethod {
+        ValueMethod(name: name, receiver: receiver, forms: forms, summary: summary, example: example, body: .changing { value, args in
+            guard var collection = take(value) else { throw ValueMethods.notMine(name, value) }
+            value = .null
+            defer { value = put(collection) }
+            return try body(&collection, args)
         })
     }
 }
