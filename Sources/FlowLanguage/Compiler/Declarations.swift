@@ -122,6 +122,8 @@ final class DeclaredType {
         declaration.stored.contains { $0.name == name } || computed[name] != nil || methods[name] != nil
             // An enum with raw values reads its own (`rawValue.uppercased()`).
             || (isEnum && name == "rawValue" && !rawValues.isEmpty)
+            // An extension of a built-in type reads its methods (`count`, `uppercased()`).
+            || (declaration.kind == .extension && ValueMethods.names(of: self.name).contains(name))
     }
 
     func hasStaticMember(_ name: String) -> Bool {
@@ -150,15 +152,18 @@ extension Compiler {
     /// compiles; returns the code that makes the funcs when the list runs.
     func hoist(_ statements: [Statement], in scope: Scope) -> ((Frame) throws -> Void)? {
         var functions: [(slot: Int, info: FunctionInfo)] = []
+        var extensions: [TypeDeclaration] = []
+        defer { for declaration in extensions { extend(declaration, in: scope) } }
         for statement in statements {
             switch statement {
             case .type(let declaration):
                 guard scope.kind == .script || scope.kind == .test else {
                     error("types are declared at the top level of a script or test", declaration.nameSpan,
-                          help: "move the \(declaration.kind == .struct ? "struct" : "enum") out of the block")
+                          help: "move the \(declaration.kind.word) out of the block")
                     continue
                 }
-                register(declaration, in: scope)
+                // An extension adds to its type wherever the type is declared.
+                if declaration.kind == .extension { extensions.append(declaration) } else { register(declaration, in: scope) }
             case .function(let declaration):
                 let info = FunctionInfo(declaration, location: location(declaration.nameSpan), hasSelf: false)
                 if let first = scope.entries[declaration.name]?.function {
@@ -189,6 +194,52 @@ extension Compiler {
         guard !functions.isEmpty else { return nil }
         return { frame in
             for (slot, info) in functions { frame.slots[slot] = .function(UserFunction(info, captured: frame)) }
+        }
+    }
+
+    /// The built-in types an `extension` may add computed properties and
+    /// methods to, as the values they hold (`extension Int { var doubled: Int { self * 2 } }`).
+    static let extensibleTypes: Set<String> = ["Int", "Double", "String", "Bool", "Array", "Dictionary"]
+
+    /// The script's type, or the built-in one, that an extension adds to.
+    func extendedType(_ name: String, in scope: Scope) -> DeclaredType? {
+        scope.lookupType(name) ?? scope.lookupBuiltinExtension(name)
+    }
+
+    /// `extension Cart { ... }`: its computed properties and methods join
+    /// the type's, as in Swift (stored properties and cases cannot be
+    /// added, as Swift says too).
+    private func extend(_ declaration: TypeDeclaration, in scope: Scope) {
+        let type: DeclaredType
+        if let own = scope.lookupType(declaration.name) {
+            type = own
+        } else if Self.extensibleTypes.contains(declaration.name) {
+            type = scope.lookupBuiltinExtension(declaration.name) ?? {
+                let made = DeclaredType(declaration, scope: scope)
+                scope.builtinExtensions[declaration.name] = made
+                return made
+            }()
+        } else {
+            error("flow cannot extend '\(declaration.name)'", declaration.nameSpan,
+                  help: "extend one of the script's structs or enums, or Int, Double, String, Bool, Array or Dictionary")
+            return
+        }
+        if let stored = declaration.staticStored.first {
+            error("flow's extensions add computed properties and methods; a static let belongs in the type itself", stored.span)
+        }
+        for method in declaration.methods {
+            if type.hasInstanceMember(method.name) || type.staticMethods[method.name] != nil, type.declaration !== declaration {
+                error("'\(method.name)' is already a member of \(type.name)", method.nameSpan, help: "give it another name")
+                continue
+            }
+            let info = FunctionInfo(method, location: location(method.nameSpan), hasSelf: !method.isStatic)
+            if method.isStatic { type.staticMethods[method.name] = info } else { type.methods[method.name] = info }
+        }
+        for property in declaration.computed {
+            let getter = FunctionDeclaration(name: property.name, nameSpan: property.span, parameters: [], body: property.body,
+                                             isMutating: false, isStatic: property.isStatic, span: property.span)
+            let info = FunctionInfo(getter, location: location(property.span), hasSelf: !property.isStatic)
+            if property.isStatic { type.staticComputed[property.name] = info } else { type.computed[property.name] = info }
         }
     }
 
@@ -241,6 +292,14 @@ extension Compiler {
             guard let first = scope.entries[declaration.name]?.function else { break }
             if first.declaration === declaration { compileFunction(first, in: scope) }
             for overload in first.overloads where overload.info.declaration === declaration { compileFunction(overload.info, in: scope) }
+        case .type(let declaration) where declaration.kind == .extension:
+            guard let type = extendedType(declaration.name, in: scope) else { break }
+            for method in declaration.methods {
+                compileFunction((method.isStatic ? type.staticMethods : type.methods)[method.name]!, in: type.scope, selfType: type)
+            }
+            for property in declaration.computed {
+                compileFunction((property.isStatic ? type.staticComputed : type.computed)[property.name]!, in: type.scope, selfType: type)
+            }
         case .type(let declaration):
             if let type = scope.types[declaration.name], type.declaration === declaration { compileMembers(of: type) }
         default:
@@ -668,7 +727,7 @@ extension Compiler {
         let methods = ValueMethods.property(named: name)
         return { frame in
             let value = try base(frame)
-            if case .tuple(let t) = value, let type = t.nominal?.type, let (info, depth) = getters[type] {
+            if let type = value.memberTypeName, let (info, depth) = getters[type] {
                 return try info.run(parent: frame.ancestor(depth), self: value, arguments: [])
             }
             return try located(location) { try value.property(name, methods: methods) }
@@ -723,7 +782,7 @@ extension Compiler {
                 var result = Value.null
                 var handled = false
                 try place(frame) { selfValue in
-                    guard case .tuple(let t) = selfValue, let type = t.nominal?.type, let entry = table[type] else {
+                    guard let type = selfValue.memberTypeName, let entry = table[type] else {
                         guard let mutation, let mutationArguments, !selfValue.isStream else { return }
                         handled = true
                         let values = try mutationArguments.evaluate(frame)
@@ -754,7 +813,7 @@ extension Compiler {
         }
         return { frame in
             let value = try receiver!(frame)
-            if case .tuple(let t) = value, let type = t.nominal?.type, let entry = table[type] {
+            if let type = value.memberTypeName, let entry = table[type] {
                 if entry.info.declaration.isMutating {
                     throw FlowError("'\(name)' is mutating: call it on a var", at: location)
                 }
@@ -803,5 +862,22 @@ extension Compiler {
     func isChangeable(root: String, in scope: Scope) -> Bool {
         if root.hasPrefix("$") { return scope.enclosingClosure != nil }
         return scope.resolve(root)?.entry.binding.isMutable == true || isImplicitSelf(root, in: scope)
+    }
+}
+
+extension Value {
+    /// The type whose members a value has: its struct's or enum's name, or
+    /// the built-in type an `extension` may add to (`Int`, `Array`, …).
+    var memberTypeName: String? {
+        switch self {
+        case .tuple(let t): t.nominal?.type
+        case .int: "Int"
+        case .double: "Double"
+        case .string: "String"
+        case .bool: "Bool"
+        case .array: "Array"
+        case .dictionary: "Dictionary"
+        default: nil
+        }
     }
 }

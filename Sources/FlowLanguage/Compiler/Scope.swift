@@ -55,6 +55,18 @@ final class Scope {
     var createsClosures = false
     /// Structs and enums declared here.
     var types: [String: DeclaredType] = [:]
+    /// `extension Int { ... }`: what extensions add to the built-in types,
+    /// by name; kept apart from `types`, so `Int(x)` is still a conversion.
+    var builtinExtensions: [String: DeclaredType] = [:]
+
+    func lookupBuiltinExtension(_ name: String) -> DeclaredType? {
+        var scope: Scope? = self
+        while let s = scope {
+            if let type = s.builtinExtensions[name] { return type }
+            scope = s.parent
+        }
+        return nil
+    }
     /// The struct or enum whose method or computed property this is.
     var selfType: DeclaredType?
     /// A static method's scope: it has no `self`.
@@ -185,7 +197,7 @@ final class Scope {
         var types: [DeclaredType] = []
         var scope: Scope? = self
         while let s = scope {
-            types += s.types.values.sorted { $0.name < $1.name }
+            types += s.types.values.sorted { $0.name < $1.name } + s.builtinExtensions.values.sorted { $0.name < $1.name }
             scope = s.parent
         }
         return types

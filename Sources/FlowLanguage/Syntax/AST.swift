@@ -245,7 +245,17 @@ public final class FunctionDeclaration {
 
 /// A `struct` or `enum` declaration.
 public final class TypeDeclaration {
-    public enum Kind { case `struct`, `enum` }
+    public enum Kind {
+        case `struct`, `enum`, `extension`
+
+        public var word: String {
+            switch self {
+            case .struct: "struct"
+            case .enum: "enum"
+            case .extension: "extension"
+            }
+        }
+    }
 
     public struct StoredProperty {
         public var name: String

@@ -124,7 +124,7 @@ extension Parser {
                 throw fail("'\(isMutating ? "mutating" : "static")' can only be used on a func of a struct or enum", at: start.span)
             }
             return .function(try parseFunction(isMutating: false, isStatic: false))
-        case "struct", "enum":
+        case "struct", "enum", "extension":
             guard case .identifier = next.kind else { return nil }
             return .type(try parseTypeDeclaration())
         default:
@@ -509,10 +509,20 @@ extension Parser {
 
     mutating func parseTypeDeclaration() throws -> TypeDeclaration {
         let keyword = advance()
-        let kind: TypeDeclaration.Kind = keyword.kind == .identifier("struct") ? .struct : .enum
+        let kind: TypeDeclaration.Kind = switch keyword.kind {
+        case .identifier("struct"): .struct
+        case .identifier("extension"): .extension
+        default: .enum
+        }
         let nameToken = advance()
-        guard case .identifier(let name) = nameToken.kind else {
-            throw fail("expected the name of the \(kind == .struct ? "struct" : "enum")", at: nameToken.span)
+        guard case .identifier(var name) = nameToken.kind else {
+            throw fail("expected the name of the \(kind.word)", at: nameToken.span)
+        }
+        // `extension Cart.Line`: the type a nested name names.
+        while kind == .extension, check("."), case .identifier(let inner) = tokens[index + 1].kind {
+            advance()
+            advance()
+            name = inner
         }
         skipGenericParameters()
         var inherited: [String] = []
@@ -544,7 +554,7 @@ extension Parser {
                 }
             }
         }
-        let close = try close("}", opened: open, kind == .struct ? "struct" : "enum")
+        let close = try close("}", opened: open, kind.word)
         let rawType = kind == .enum ? inherited.first.flatMap { Self.rawValueTypes.contains($0) ? $0 : nil } : nil
         return TypeDeclaration(kind: kind, name: name, nameSpan: nameToken.span, rawType: rawType, conformances: inherited,
                                stored: members.stored, staticStored: members.staticStored, computed: members.computed,
@@ -629,7 +639,8 @@ extension Parser {
             return
         }
         guard kind == .struct else {
-            throw fail("an enum cannot have stored properties", at: nameToken.span, help: "use a computed property, or a case with an associated value")
+            throw fail("\(kind == .enum ? "an enum" : "an extension") cannot have stored properties", at: nameToken.span,
+                       help: kind == .enum ? "use a computed property, or a case with an associated value" : "use a computed property")
         }
         if !typed && defaultValue == nil { throw fail("expected a type or a default value for '\(name)'", at: peek().span) }
         members.stored.append(.init(name: name, span: nameToken.span, defaultValue: defaultValue, isVariable: isVariable))

@@ -124,6 +124,19 @@ enum ValueMethods {
     /// The names of the methods that change their receiver where it lives.
     static let changingNames = Set(groups.values.filter(\.changesReceiver).map(\.name))
 
+    /// The names of a built-in type's methods (`String`: its own and
+    /// Array's, which it has on its characters), for an extension of it.
+    static func names(of type: String) -> Set<String> {
+        let receivers: Set<ValueMethod.Receiver> = switch type {
+        case "Array": [.array]
+        case "String": [.string, .array]
+        case "Dictionary": [.dictionary, .array]
+        case "Bool": [.bool]
+        default: []
+        }
+        return Set(all.filter { receivers.contains($0.receiver) }.map(\.name))
+    }
+
     /// The methods read as properties (`a.count`, `s.first`, `d.keys`), by
     /// name: a member access of one of these names finds its group here.
     static func property(named name: String) -> Group? {
