@@ -126,6 +126,10 @@ extension Compiler {
     }
 
     private func compileFunctionCall(_ name: String, _ nameSpan: Span, _ arguments: [CallArgument], _ span: Span, in scope: Scope) -> Code {
+        // `Price(3)` for `typealias Price = Double`: the named type's conversion.
+        if let aliased = scope.lookupAlias(name), aliased != name, resolveType(name, in: scope) == nil, FreeFunctions.named(aliased) != nil {
+            return compileFunctionCall(aliased, nameSpan, arguments, span, in: scope)
+        }
         if let type = resolveType(name, in: scope) {
             return compileConstruction(type, nameSpan, arguments, span, in: scope)
         }

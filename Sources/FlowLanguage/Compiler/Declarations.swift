@@ -164,6 +164,12 @@ extension Compiler {
                 }
                 // An extension adds to its type wherever the type is declared.
                 if declaration.kind == .extension { extensions.append(declaration) } else { register(declaration, in: scope) }
+            case .typeAlias(let name, let nameSpan, let type, _):
+                if scope.typeAliases[name] != nil || scope.types[name] != nil {
+                    error("'\(name)' is already a type in this scope", nameSpan)
+                } else {
+                    scope.typeAliases[name] = type
+                }
             case .function(let declaration):
                 let info = FunctionInfo(declaration, location: location(declaration.nameSpan), hasSelf: false)
                 if let first = scope.entries[declaration.name]?.function {
@@ -401,7 +407,9 @@ extension Compiler {
 
     func resolveType(_ name: String, in scope: Scope) -> DeclaredType? {
         if name == "Self" { return scope.methodScope?.selfType }
-        return scope.lookupType(name)
+        if let type = scope.lookupType(name) { return type }
+        // An alias of one of the script's types.
+        return scope.lookupAlias(name).flatMap { $0 == name ? nil : scope.lookupType($0) }
     }
 
     /// The type an expression names: `Cart`, or a nested `Cart.Line`; nil

@@ -58,6 +58,17 @@ final class Scope {
     /// `extension Int { ... }`: what extensions add to the built-in types,
     /// by name; kept apart from `types`, so `Int(x)` is still a conversion.
     var builtinExtensions: [String: DeclaredType] = [:]
+    /// `typealias Price = Double`: the type each alias names, as written.
+    var typeAliases: [String: String] = [:]
+
+    func lookupAlias(_ name: String) -> String? {
+        var scope: Scope? = self
+        while let s = scope {
+            if let type = s.typeAliases[name] { return type }
+            scope = s.parent
+        }
+        return nil
+    }
 
     func lookupBuiltinExtension(_ name: String) -> DeclaredType? {
         var scope: Scope? = self

@@ -62,6 +62,9 @@ extension Compiler {
             }
         case .doCatch(let body, let catches, _):
             return compileDoCatch(body, catches, in: scope)
+        case .typeAlias:
+            // Registered where its block is hoisted; nothing to run.
+            return { _ in .null }
         case .destructuring(let pattern, let valueExpr, let span):
             let value = compile(valueExpr, in: scope)
             if case .wildcard = pattern { return { frame in _ = try value(frame); return .null } }
@@ -626,6 +629,7 @@ extension Compiler {
         case .for(_, let sequence, let filter, let body, _):
             return Swift.max(shorthandCount(sequence), filter.map(shorthandCount) ?? 0, shorthandCount(body))
         case .throw(let e, _): return shorthandCount(e)
+        case .typeAlias: return 0
         case .doCatch(let body, let catches, _): return Swift.max(shorthandCount(body), catches.map { shorthandCount($0.body) }.max() ?? 0)
         case .test, .break, .continue, .function, .type: return 0
         }

@@ -31,7 +31,10 @@ extension Compiler {
     /// A test of values for the type written `text`; nil, with the error
     /// reported, for a type flow cannot tell values of apart.
     func typeTest(_ text: String, _ span: Span, in scope: Scope) -> ((Value) -> Bool)? {
-        let type = text.trimmingWhitespace()
+        var type = text.trimmingWhitespace()
+        // An alias tests for the type it names (once: an alias of an alias is read again below).
+        if let aliased = scope.lookupAlias(type), aliased != type { return typeTest(aliased, span, in: scope) }
+        type = type.trimmingWhitespace()
         if type.hasSuffix("?") || type.hasSuffix("!") {
             guard let wrapped = typeTest(String(type.dropLast()), span, in: scope) else { return nil }
             return { $0.isNull || wrapped($0) }

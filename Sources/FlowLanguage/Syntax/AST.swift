@@ -126,6 +126,8 @@ public enum Statement {
     case type(TypeDeclaration)
     /// `throw e`
     case `throw`(Expr, Span)
+    /// `typealias Price = Double`: another name for a type.
+    case typeAlias(name: String, nameSpan: Span, type: String, Span)
     /// `do { } catch pattern { } catch { }`
     case doCatch(body: [Statement], catches: [CatchClause], Span)
 
@@ -133,7 +135,7 @@ public enum Statement {
         switch self {
         case .binding(_, _, _, _, let s), .destructuring(_, _, let s), .test(_, _, let s), .return(_, let s),
              .assignment(_, _, _, _, let s), .guard(_, _, let s), .while(_, _, let s), .repeat(_, _, let s),
-             .for(_, _, _, _, let s), .break(let s), .continue(let s), .throw(_, let s), .doCatch(_, _, let s):
+             .for(_, _, _, _, let s), .break(let s), .continue(let s), .throw(_, let s), .doCatch(_, _, let s), .typeAlias(_, _, _, let s):
             return s
         case .expression(let e): return e.span
         case .function(let f): return f.span

@@ -286,7 +286,6 @@ public struct Parser {
         return [
             "class": noClasses, "actor": noClasses,
             "protocol": ("flow has no protocols", "values are dynamic: any value with the members you use will do", false),
-            "typealias": ("flow has no type aliases", "types are not written in flow; remove it", false),
             "defer": ("flow has no defer", "run clean-up when a stream ends with do(onDispose:) or finalize", true),
             "fallthrough": ("flow has no fallthrough", "list several patterns in one case, as in case 1, 2:", false),
         ]

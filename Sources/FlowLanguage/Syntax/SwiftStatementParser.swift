@@ -109,6 +109,16 @@ extension Parser {
             let value = try parseExpression()
             return .throw(value, throwToken.span.to(value.span))
         case "do" where next.isSymbol("{"): return try parseDoCatch()
+        case "typealias":
+            let keyword = advance()
+            let nameToken = advance()
+            guard case .identifier(let name) = nameToken.kind else { throw fail("expected the alias's name", at: nameToken.span) }
+            skipGenericParameters()
+            _ = try expect("=", "'=' and the type it names")
+            let start = peek().span.start
+            guard skipType() else { throw fail("expected a type after '='", at: peek().span) }
+            let typeSpan = Span(start, tokens[index - 1].span.end)
+            return .typeAlias(name: name, nameSpan: nameToken.span, type: file.text(of: typeSpan), keyword.span.to(typeSpan))
         case "func", "mutating", "static":
             let start = peek()
             var isMutating = false, isStatic = false
