@@ -82,6 +82,23 @@ final class UserFunction: Function {
 /// A `struct` or `enum` of the script, with the code of its members.
 final class DeclaredType {
     let declaration: TypeDeclaration
+    /// Protocols an `extension Cart: Named` adds.
+    var addedConformances: [String] = []
+    /// Members a protocol's extension gives it (defaults it did not declare).
+    var protocolDefaults: [ObjectIdentifier: [FunctionInfo]] = [:]
+
+    /// Whether it conforms to `name`, directly or through a protocol that
+    /// inherits it.
+    func conforms(to name: String, in scope: Scope) -> Bool {
+        var pending = declaration.conformances + addedConformances
+        var seen: Set<String> = []
+        while let next = pending.popLast() {
+            if next == name { return true }
+            guard seen.insert(next).inserted, let inherited = scope.lookupProtocol(next) else { continue }
+            pending += inherited.conformances
+        }
+        return false
+    }
     /// Where it was declared: its members' code runs in frames under that
     /// scope's frame.
     let scope: Scope
@@ -153,7 +170,12 @@ extension Compiler {
     func hoist(_ statements: [Statement], in scope: Scope) -> ((Frame) throws -> Void)? {
         var functions: [(slot: Int, info: FunctionInfo)] = []
         var extensions: [TypeDeclaration] = []
-        defer { for declaration in extensions { extend(declaration, in: scope) } }
+        defer {
+            // A type's own extensions first: a protocol's defaults go to the
+            // types that conform by then, and only where they lack the member.
+            for declaration in extensions where scope.lookupProtocol(declaration.name) == nil { extend(declaration, in: scope) }
+            for declaration in extensions where scope.lookupProtocol(declaration.name) != nil { extendProtocol(declaration, in: scope) }
+        }
         for statement in statements {
             switch statement {
             case .type(let declaration):
@@ -163,7 +185,16 @@ extension Compiler {
                     continue
                 }
                 // An extension adds to its type wherever the type is declared.
-                if declaration.kind == .extension { extensions.append(declaration) } else { register(declaration, in: scope) }
+                switch declaration.kind {
+                case .extension: extensions.append(declaration)
+                case .protocol:
+                    if scope.protocols[declaration.name] != nil || scope.types[declaration.name] != nil {
+                        error("'\(declaration.name)' is already declared in this scope", declaration.nameSpan)
+                    } else {
+                        scope.protocols[declaration.name] = declaration
+                    }
+                default: register(declaration, in: scope)
+                }
             case .typeAlias(let name, let nameSpan, let type, _):
                 if scope.typeAliases[name] != nil || scope.types[name] != nil {
                     error("'\(name)' is already a type in this scope", nameSpan)
@@ -233,6 +264,7 @@ extension Compiler {
         if let stored = declaration.staticStored.first {
             error("flow's extensions add computed properties and methods; a static let belongs in the type itself", stored.span)
         }
+        type.addedConformances += declaration.conformances
         for method in declaration.methods {
             if type.hasInstanceMember(method.name) || type.staticMethods[method.name] != nil, type.declaration !== declaration {
                 error("'\(method.name)' is already a member of \(type.name)", method.nameSpan, help: "give it another name")
@@ -246,6 +278,33 @@ extension Compiler {
                                              isMutating: false, isStatic: property.isStatic, span: property.span)
             let info = FunctionInfo(getter, location: location(property.span), hasSelf: !property.isStatic)
             if property.isStatic { type.staticComputed[property.name] = info } else { type.computed[property.name] = info }
+        }
+    }
+
+    /// `extension Named { func greet() -> String { ... } }`: each type that
+    /// conforms to the protocol and does not declare the member gets it, as
+    /// Swift's default implementations.
+    private func extendProtocol(_ declaration: TypeDeclaration, in scope: Scope) {
+        if let stored = declaration.staticStored.first {
+            error("a protocol's extension adds computed properties and methods", stored.span)
+        }
+        for type in scope.visibleTypes where type.conforms(to: declaration.name, in: scope) {
+            var infos: [FunctionInfo] = []
+            for method in declaration.methods where (method.isStatic ? type.staticMethods[method.name] : type.methods[method.name]) == nil
+                && !(type.declaration.stored.contains { $0.name == method.name }) {
+                let info = FunctionInfo(method, location: location(method.nameSpan), hasSelf: !method.isStatic)
+                if method.isStatic { type.staticMethods[method.name] = info } else { type.methods[method.name] = info }
+                infos.append(info)
+            }
+            for property in declaration.computed where (property.isStatic ? type.staticComputed[property.name] : type.computed[property.name]) == nil
+                && !(type.declaration.stored.contains { $0.name == property.name }) {
+                let getter = FunctionDeclaration(name: property.name, nameSpan: property.span, parameters: [], body: property.body,
+                                                 isMutating: false, isStatic: property.isStatic, span: property.span)
+                let info = FunctionInfo(getter, location: location(property.span), hasSelf: !property.isStatic)
+                if property.isStatic { type.staticComputed[property.name] = info } else { type.computed[property.name] = info }
+                infos.append(info)
+            }
+            type.protocolDefaults[ObjectIdentifier(declaration)] = infos
         }
     }
 
@@ -298,6 +357,10 @@ extension Compiler {
             guard let first = scope.entries[declaration.name]?.function else { break }
             if first.declaration === declaration { compileFunction(first, in: scope) }
             for overload in first.overloads where overload.info.declaration === declaration { compileFunction(overload.info, in: scope) }
+        case .type(let declaration) where declaration.kind == .extension && scope.lookupProtocol(declaration.name) != nil:
+            for type in scope.visibleTypes {
+                for info in type.protocolDefaults[ObjectIdentifier(declaration)] ?? [] { compileFunction(info, in: type.scope, selfType: type) }
+            }
         case .type(let declaration) where declaration.kind == .extension:
             guard let type = extendedType(declaration.name, in: scope) else { break }
             for method in declaration.methods {

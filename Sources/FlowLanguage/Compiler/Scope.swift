@@ -58,6 +58,18 @@ final class Scope {
     /// `extension Int { ... }`: what extensions add to the built-in types,
     /// by name; kept apart from `types`, so `Int(x)` is still a conversion.
     var builtinExtensions: [String: DeclaredType] = [:]
+    /// `protocol Named { ... }`, by name.
+    var protocols: [String: TypeDeclaration] = [:]
+
+    func lookupProtocol(_ name: String) -> TypeDeclaration? {
+        var scope: Scope? = self
+        while let s = scope {
+            if let declared = s.protocols[name] { return declared }
+            scope = s.parent
+        }
+        return nil
+    }
+
     /// `typealias Price = Double`: the type each alias names, as written.
     var typeAliases: [String: String] = [:]
 

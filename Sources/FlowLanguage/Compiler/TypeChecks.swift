@@ -3,9 +3,9 @@ import FlowRuntime
 /// `x is T`, `x as? T`, `x as! T`: values carry their kind, so a type test
 /// asks the value. The types a value can be told apart by are the value
 /// core's (`Int`, `Double`, `String`, `Bool`, arrays, dictionaries, sets,
-/// optionals, `Any`) and the script's own structs and enums; any other
-/// name (a protocol, a class flow does not know) is a compile error, not a
-/// silent false.
+/// optionals, `Any`), the script's own structs and enums, and its
+/// protocols (the types that conform); any other name (a class, a protocol
+/// flow does not know) is a compile error, not a silent false.
 extension Compiler {
     func compileTypeCheck(_ inner: Expr, _ check: TypeCheck, _ type: String, _ typeSpan: Span, in scope: Scope) -> Code {
         let value = compile(inner, in: scope)
@@ -60,12 +60,17 @@ extension Compiler {
         case "Any": return { _ in true }
         default: break
         }
+        if scope.lookupProtocol(type) != nil {
+            // The types that conform to it, by name (and the built-in ones an extension made conform).
+            let conforming = Set(scope.visibleTypes.filter { $0.conforms(to: type, in: scope) }.map(\.name))
+            return { $0.memberTypeName.map(conforming.contains) ?? false }
+        }
         if let declared = resolveType(type, in: scope) {
             let name = declared.name
             return { if case .tuple(let t) = $0 { t.nominal?.type == name } else { false } }
         }
         error("flow cannot test a value for the type '\(type)'", span,
-              help: "it tests Int, Double, String, Bool, Character, arrays, dictionaries, sets, optionals, Any and the script's structs and enums")
+              help: "it tests Int, Double, String, Bool, Character, arrays, dictionaries, sets, optionals, Any and the script's structs, enums and protocols")
         return nil
     }
 

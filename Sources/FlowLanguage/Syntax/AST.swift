@@ -248,13 +248,14 @@ public final class FunctionDeclaration {
 /// A `struct` or `enum` declaration.
 public final class TypeDeclaration {
     public enum Kind {
-        case `struct`, `enum`, `extension`
+        case `struct`, `enum`, `extension`, `protocol`
 
         public var word: String {
             switch self {
             case .struct: "struct"
             case .enum: "enum"
             case .extension: "extension"
+            case .protocol: "protocol"
             }
         }
     }

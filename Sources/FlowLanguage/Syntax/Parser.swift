@@ -285,7 +285,6 @@ public struct Parser {
         let noClasses = ("flow has no classes", "use a struct for data and closures or subjects for behaviour", false)
         return [
             "class": noClasses, "actor": noClasses,
-            "protocol": ("flow has no protocols", "values are dynamic: any value with the members you use will do", false),
             "defer": ("flow has no defer", "run clean-up when a stream ends with do(onDispose:) or finalize", true),
             "fallthrough": ("flow has no fallthrough", "list several patterns in one case, as in case 1, 2:", false),
         ]

@@ -137,6 +137,9 @@ extension Parser {
         case "struct", "enum", "extension":
             guard case .identifier = next.kind else { return nil }
             return .type(try parseTypeDeclaration())
+        case "protocol":
+            guard case .identifier = next.kind else { return nil }
+            return .type(try parseProtocol())
         default:
             return nil
         }
@@ -255,6 +258,35 @@ extension Parser {
         let conditions = try parseConditions(of: "while")
         let (body, close) = try parseLoopBody("body of the while loop")
         return .while(conditions, body: body, whileToken.span.to(close.span))
+    }
+
+    /// `protocol Named: Other { var name: String { get }; func greet() -> String }`:
+    /// its name and what it inherits; the requirements are read and dropped
+    /// (values are dynamic), and an `extension` of it gives its conforming
+    /// types default members.
+    private mutating func parseProtocol() throws -> TypeDeclaration {
+        let keyword = advance()
+        let nameToken = advance()
+        guard case .identifier(let name) = nameToken.kind else { throw fail("expected the protocol's name", at: nameToken.span) }
+        var inherited: [String] = []
+        if accept(":") != nil {
+            repeat {
+                if case .identifier(let type) = peek().kind { inherited.append(type) }
+                guard skipType() else { throw fail("expected a protocol name after ':'", at: peek().span) }
+            } while accept(",") != nil
+        }
+        skipWhereClause()
+        guard check("{") else { throw fail("expected '{' and the requirements of \(name)", at: peek().span) }
+        let open = advance()
+        var depth = 1
+        while depth > 0, !peek().kind.isEnd {
+            let token = advance()
+            if token.isSymbol("{") { depth += 1 }
+            if token.isSymbol("}") { depth -= 1 }
+        }
+        guard depth == 0 else { throw fail("expected '}' to close \(name)", at: open.span) }
+        return TypeDeclaration(kind: .protocol, name: name, nameSpan: nameToken.span, rawType: nil, conformances: inherited, stored: [],
+                               staticStored: [], computed: [], methods: [], cases: [], nested: [], span: keyword.span.to(tokens[index - 1].span))
     }
 
     /// `do { ... } catch Failure.tooBig(let n) { ... } catch let e as T { ... } catch { ... }`
