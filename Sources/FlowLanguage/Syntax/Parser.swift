@@ -284,7 +284,9 @@ public struct Parser {
     private static let swiftConstructs: [String: (message: String, help: String, needsBrace: Bool)] = {
         let noClasses = ("flow has no classes", "use a struct for data and closures or subjects for behaviour", false)
         return [
-            "class": noClasses, "actor": noClasses,
+            "class": noClasses,
+            "actor": ("flow has no actors", "every event already runs on one loop: use a struct for the state and a subject for its changes", false),
+            "Task": ("flow has no Task { }", "async work is a stream in flow: a request (http.get), a Future, or DispatchQueue.main.async { }", true),
             "defer": ("flow has no defer", "run clean-up when a stream ends with do(onDispose:) or finalize", true),
             "fallthrough": ("flow has no fallthrough", "list several patterns in one case, as in case 1, 2:", false),
         ]
@@ -432,6 +434,11 @@ public struct Parser {
     }
 
     mutating func parsePrefix() throws -> Expr {
+        // `await load()`: one error that names it, not an unknown name.
+        if case .identifier("await") = peek().kind, case .identifier = tokens[index + 1].kind {
+            throw fail("flow has no async/await", at: peek().span,
+                       help: "a value that arrives later is a stream: subscribe to it (sink, subscribe) or use its operators")
+        }
         // `try`, `try?` and `try!`: errors travel as stream errors in flow
         // and stop a statement, so Swift's markers are read and dropped.
         if case .identifier("try") = peek().kind, !tokens[index + 1].kind.isNewline,
