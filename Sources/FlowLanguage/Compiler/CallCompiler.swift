@@ -248,7 +248,16 @@ extension Compiler {
             }
             return { _ in .null }
         }
-        let call = meaning.call, isHelper = meaning.isHelper
+        let call = meaning.call
+        // On a receiver that is surely a stream, the name is the operator:
+        // its forms and ranges are checked now, not when the script runs.
+        let onStream = isSurelyStream(base, in: scope)
+        if onStream, call == nil {
+            error("'\(name)' is a method of arrays and strings, and this is a stream", nameSpan,
+                  help: "collect its values first, as in toArray().map { $0.\(name)(...) }")
+            return { _ in .null }
+        }
+        let isHelper = meaning.isHelper && !onStream
         let receiver = compile(base, in: scope), receiverDirect = lastDirect
         var args = compileArguments(arguments, in: scope)
         // A helper's call is checked against its forms; a name shared with a
@@ -341,6 +350,38 @@ extension Compiler {
     static func needsLiveClock(_ spec: OperatorSpec) -> Bool {
         if spec.traits.contains(.readsTheClock) { return true }
         return spec.family == .creation && operatorTable.lookup(spec.name) !== spec
+    }
+
+    /// Whether an expression's value is surely a stream: `cold`, `hot` and
+    /// the operators' free functions (`just`, `merge`), an operator called on
+    /// a surely-stream receiver, and a `let` bound to one. Conservative: a
+    /// value it cannot be sure of is checked when the script runs.
+    func isSurelyStream(_ expr: Expr, in scope: Scope) -> Bool {
+        // Asked at every link of a chain about the chain before it: each
+        // link is worked out once.
+        if case .call = expr, let known = surelyStreams[expr.span] { return known }
+        let sure = workOutSurelyStream(expr, in: scope)
+        if case .call = expr { surelyStreams[expr.span] = sure }
+        return sure
+    }
+
+    private func workOutSurelyStream(_ expr: Expr, in scope: Scope) -> Bool {
+        switch expr {
+        case .name(let name, _):
+            return scope.isKnownStream(name)
+        case .call(.name(let name, _), _, _):
+            guard scope.lookup(name) == nil, resolveType(name, in: scope) == nil else { return false }
+            if name == "cold" || name == "hot" { return true }
+            guard FreeFunctions.named(name) == nil, let spec = operatorTable.lookup(name) else { return false }
+            return spec.form != .method
+        case .call(.member(let base, let name, _, _), let arguments, _):
+            guard let spec = operatorTable.lookup(name), spec.form != .function,
+                  !Builtins.isSubscribing(name, labels: arguments.map(\.label)), !ValueMethods.changingNames.contains(name),
+                  !scope.visibleTypes.contains(where: { $0.methods[name] != nil }) else { return false }
+            return isSurelyStream(base, in: scope)
+        default:
+            return false
+        }
     }
 
     /// Calls a method of values on an evaluated receiver.

@@ -38,6 +38,8 @@ final class Compiler {
     /// "did you mean" for the first hundred problems only: a file with
     /// thousands of errors is still reported at once.
     private var suggestionsLeft = 100
+    /// What `isSurelyStream` worked out for each call, by where it is written.
+    var surelyStreams: [Span: Bool] = [:]
     /// The `let`s whose values are being compiled, innermost last.
     var namesBeingBound: [String] = []
 
@@ -140,6 +142,7 @@ final class Compiler {
                           ? "assign to it without 'var', as in \(name) = ..." : "choose another name; a script's names are declared once")
                 return { _ in .null }
             }
+            if !isVariable, let valueExpr, isSurelyStream(valueExpr, in: scope) { scope.knownStreams.insert(name) }
             guard let value else {
                 // `var x: Int?` starts as nil, also in a frame reused between calls.
                 return { frame in

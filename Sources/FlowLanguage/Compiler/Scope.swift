@@ -98,6 +98,19 @@ final class Scope {
     var isMutating = false
     /// Slots of parameters the closure's body assigns or changes.
     var changedParameters: Set<Int> = []
+    /// The `let`s of this scope whose value is surely a stream (`let s =
+    /// cold("-a|").map { }`): a method called on one is checked as the
+    /// operator's before the script runs.
+    var knownStreams: Set<String> = []
+
+    func isKnownStream(_ name: String) -> Bool {
+        var scope: Scope? = self
+        while let s = scope {
+            if s.entries[name] != nil { return s.knownStreams.contains(name) }
+            scope = s.parent
+        }
+        return false
+    }
 
     init(kind: Kind, parent: Scope?) {
         self.kind = kind
