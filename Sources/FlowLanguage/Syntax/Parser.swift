@@ -315,6 +315,9 @@ public struct Parser {
     }
 
     mutating func parseStatement(context: Context) throws -> Statement {
+        // `@discardableResult`, `final`, `public`: read and dropped, so that
+        // what follows them is the statement (`final class` is a class).
+        skipModifiers()
         let first = peek()
         if let construct = swiftConstruct() {
             // One error for the whole declaration or statement, then on to

@@ -21,6 +21,17 @@ extension Parser {
             if token.isSymbol("@"), let name = tokens[index + 1].labelText, Self.ignoredAttributes.contains(name) {
                 advance()
                 advance()
+                // `@available(iOS 15, *)`: its arguments too.
+                if check("("), peek().span.start == tokens[index - 1].span.end {
+                    var depth = 0
+                    repeat {
+                        if check("(") { depth += 1 }
+                        if check(")") { depth -= 1 }
+                        advance()
+                    } while depth > 0 && !peek().kind.isEnd
+                }
+                // An attribute on a line of its own applies to the next one.
+                while peek().kind.isNewline { advance() }
                 continue
             }
             guard case .identifier(let word) = token.kind, Self.ignoredModifiers.contains(word) else { return }
@@ -38,7 +49,10 @@ extension Parser {
     private static let ignoredModifiers: Set<String> = [
         "private", "fileprivate", "public", "internal", "open", "final", "lazy", "nonisolated", "indirect", "override",
     ]
-    private static let ignoredAttributes: Set<String> = ["discardableResult", "MainActor", "inlinable", "objc", "Sendable", "escaping"]
+    private static let ignoredAttributes: Set<String> = [
+        "discardableResult", "MainActor", "inlinable", "objc", "Sendable", "escaping", "available", "usableFromInline", "frozen",
+        "autoclosure", "preconcurrency",
+    ]
 
     // MARK: - Bindings
 
