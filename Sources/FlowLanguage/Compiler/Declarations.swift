@@ -265,20 +265,32 @@ extension Compiler {
             error("flow's extensions add computed properties and methods; a static let belongs in the type itself", stored.span)
         }
         type.addedConformances += declaration.conformances
-        for method in declaration.methods {
-            if type.hasInstanceMember(method.name) || type.staticMethods[method.name] != nil, type.declaration !== declaration {
-                error("'\(method.name)' is already a member of \(type.name)", method.nameSpan, help: "give it another name")
-                continue
-            }
+        addMembers(of: declaration, to: type) { name, span in
+            guard type.declaration !== declaration, type.hasInstanceMember(name) || type.staticMethods[name] != nil else { return true }
+            error("'\(name)' is already a member of \(type.name)", span, help: "give it another name")
+            return false
+        }
+    }
+
+    /// Adds a declaration's methods and computed properties to `type`,
+    /// those that `adds` lets in; the infos added, to compile later.
+    @discardableResult
+    private func addMembers(of declaration: TypeDeclaration, to type: DeclaredType,
+                            where adds: (_ name: String, _ span: Span) -> Bool = { _, _ in true }) -> [FunctionInfo] {
+        var added: [FunctionInfo] = []
+        for method in declaration.methods where adds(method.name, method.nameSpan) {
             let info = FunctionInfo(method, location: location(method.nameSpan), hasSelf: !method.isStatic)
             if method.isStatic { type.staticMethods[method.name] = info } else { type.methods[method.name] = info }
+            added.append(info)
         }
-        for property in declaration.computed {
+        for property in declaration.computed where adds(property.name, property.span) {
             let getter = FunctionDeclaration(name: property.name, nameSpan: property.span, parameters: [], body: property.body,
                                              isMutating: false, isStatic: property.isStatic, span: property.span)
             let info = FunctionInfo(getter, location: location(property.span), hasSelf: !property.isStatic)
             if property.isStatic { type.staticComputed[property.name] = info } else { type.computed[property.name] = info }
+            added.append(info)
         }
+        return added
     }
 
     /// `extension Named { func greet() -> String { ... } }`: each type that
@@ -289,22 +301,10 @@ extension Compiler {
             error("a protocol's extension adds computed properties and methods", stored.span)
         }
         for type in scope.visibleTypes where type.conforms(to: declaration.name, in: scope) {
-            var infos: [FunctionInfo] = []
-            for method in declaration.methods where (method.isStatic ? type.staticMethods[method.name] : type.methods[method.name]) == nil
-                && !(type.declaration.stored.contains { $0.name == method.name }) {
-                let info = FunctionInfo(method, location: location(method.nameSpan), hasSelf: !method.isStatic)
-                if method.isStatic { type.staticMethods[method.name] = info } else { type.methods[method.name] = info }
-                infos.append(info)
+            // What the type declares itself wins over the default.
+            type.protocolDefaults[ObjectIdentifier(declaration)] = addMembers(of: declaration, to: type) { name, _ in
+                !type.hasInstanceMember(name) && type.staticMethods[name] == nil && type.staticComputed[name] == nil
             }
-            for property in declaration.computed where (property.isStatic ? type.staticComputed[property.name] : type.computed[property.name]) == nil
-                && !(type.declaration.stored.contains { $0.name == property.name }) {
-                let getter = FunctionDeclaration(name: property.name, nameSpan: property.span, parameters: [], body: property.body,
-                                                 isMutating: false, isStatic: property.isStatic, span: property.span)
-                let info = FunctionInfo(getter, location: location(property.span), hasSelf: !property.isStatic)
-                if property.isStatic { type.staticComputed[property.name] = info } else { type.computed[property.name] = info }
-                infos.append(info)
-            }
-            type.protocolDefaults[ObjectIdentifier(declaration)] = infos
         }
     }
 
@@ -321,16 +321,7 @@ extension Compiler {
         }
         let type = DeclaredType(declaration, scope: scope)
         scope.types[declaration.name] = type
-        for method in declaration.methods {
-            let info = FunctionInfo(method, location: location(method.nameSpan), hasSelf: !method.isStatic)
-            if method.isStatic { type.staticMethods[method.name] = info } else { type.methods[method.name] = info }
-        }
-        for property in declaration.computed {
-            let getter = FunctionDeclaration(name: property.name, nameSpan: property.span, parameters: [], body: property.body,
-                                             isMutating: false, isStatic: property.isStatic, span: property.span)
-            let info = FunctionInfo(getter, location: location(property.span), hasSelf: !property.isStatic)
-            if property.isStatic { type.staticComputed[property.name] = info } else { type.computed[property.name] = info }
-        }
+        addMembers(of: declaration, to: type)
         // Raw values are literals: known before any code uses a case.
         if declaration.kind == .enum { compileRawValues(of: type) }
         for nested in declaration.nested { register(nested, in: scope) }

@@ -61,35 +61,14 @@ final class Scope {
     /// `protocol Named { ... }`, by name.
     var protocols: [String: TypeDeclaration] = [:]
 
-    func lookupProtocol(_ name: String) -> TypeDeclaration? {
-        var scope: Scope? = self
-        while let s = scope {
-            if let declared = s.protocols[name] { return declared }
-            scope = s.parent
-        }
-        return nil
-    }
+    func lookupProtocol(_ name: String) -> TypeDeclaration? { nearest { $0.protocols[name] } }
 
     /// `typealias Price = Double`: the type each alias names, as written.
     var typeAliases: [String: String] = [:]
 
-    func lookupAlias(_ name: String) -> String? {
-        var scope: Scope? = self
-        while let s = scope {
-            if let type = s.typeAliases[name] { return type }
-            scope = s.parent
-        }
-        return nil
-    }
+    func lookupAlias(_ name: String) -> String? { nearest { $0.typeAliases[name] } }
 
-    func lookupBuiltinExtension(_ name: String) -> DeclaredType? {
-        var scope: Scope? = self
-        while let s = scope {
-            if let type = s.builtinExtensions[name] { return type }
-            scope = s.parent
-        }
-        return nil
-    }
+    func lookupBuiltinExtension(_ name: String) -> DeclaredType? { nearest { $0.builtinExtensions[name] } }
     /// The struct or enum whose method or computed property this is.
     var selfType: DeclaredType?
     /// A static method's scope: it has no `self`.
@@ -102,6 +81,16 @@ final class Scope {
     /// cold("-a|").map { }`): a method called on one is checked as the
     /// operator's before the script runs.
     var knownStreams: Set<String> = []
+
+    /// The first answer `find` gives, from this scope outwards.
+    func nearest<T>(_ find: (Scope) -> T?) -> T? {
+        var scope: Scope? = self
+        while let s = scope {
+            if let found = find(s) { return found }
+            scope = s.parent
+        }
+        return nil
+    }
 
     func isKnownStream(_ name: String) -> Bool {
         var scope: Scope? = self
@@ -219,14 +208,7 @@ final class Scope {
         return false
     }
 
-    func lookupType(_ name: String) -> DeclaredType? {
-        var scope: Scope? = self
-        while let s = scope {
-            if let type = s.types[name] { return type }
-            scope = s.parent
-        }
-        return nil
-    }
+    func lookupType(_ name: String) -> DeclaredType? { nearest { $0.types[name] } }
 
     /// Every struct and enum visible from here, innermost first.
     var visibleTypes: [DeclaredType] {
