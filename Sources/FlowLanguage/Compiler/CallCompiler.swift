@@ -127,7 +127,8 @@ extension Compiler {
 
     private func compileFunctionCall(_ name: String, _ nameSpan: Span, _ arguments: [CallArgument], _ span: Span, in scope: Scope) -> Code {
         // `Price(3)` for `typealias Price = Double`: the named type's conversion.
-        if let aliased = scope.lookupAlias(name), aliased != name, resolveType(name, in: scope) == nil, FreeFunctions.named(aliased) != nil {
+        if declaresAliases, let aliased = scope.lookupAlias(name), aliased != name, resolveType(name, in: scope) == nil,
+           FreeFunctions.named(aliased) != nil {
             return compileFunctionCall(aliased, nameSpan, arguments, span, in: scope)
         }
         if let type = resolveType(name, in: scope) {
@@ -172,7 +173,7 @@ extension Compiler {
             environment.usedModules.insert(moduleName)
             return compileModuleCall(module, name, nameSpan, arguments, span, in: scope)
         }
-        if Self.dispatchMethods.contains(name) { return compileDispatchCall(base, name, nameSpan, arguments, in: scope) }
+        if name == "async" || name == "asyncAfter" || name == "sync" { return compileDispatchCall(base, name, nameSpan, arguments, in: scope) }
         if let type = resolveType(base, in: scope) {
             if let nested = resolveType(.member(base, name, nameSpan: nameSpan, nameSpan), in: scope) {
                 return compileConstruction(nested, nameSpan, arguments, span, in: scope)
@@ -356,16 +357,10 @@ extension Compiler {
     /// the operators' free functions (`just`, `merge`), an operator called on
     /// a surely-stream receiver, and a `let` bound to one. Conservative: a
     /// value it cannot be sure of is checked when the script runs.
-    func isSurelyStream(_ expr: Expr, in scope: Scope) -> Bool {
-        // Asked at every link of a chain about the chain before it: each
-        // link is worked out once.
-        if case .call = expr, let known = surelyStreams[expr.span] { return known }
-        let sure = workOutSurelyStream(expr, in: scope)
-        if case .call = expr { surelyStreams[expr.span] = sure }
-        return sure
-    }
-
-    private func workOutSurelyStream(_ expr: Expr, in scope: Scope) -> Bool {
+    /// Asked at every link of a chain about the links before it, so it
+    /// looks back a bounded number of links: a longer chain is checked
+    /// when the script runs.
+    func isSurelyStream(_ expr: Expr, in scope: Scope, linksLeft: Int = 32) -> Bool {
         switch expr {
         case .name(let name, _):
             return scope.isKnownStream(name)
@@ -375,10 +370,13 @@ extension Compiler {
             guard FreeFunctions.named(name) == nil, let spec = operatorTable.lookup(name) else { return false }
             return spec.form != .method
         case .call(.member(let base, let name, _, _), let arguments, _):
+            // The receiver first: most calls are on values, and that is the cheapest answer.
+            guard linksLeft > 0, isSurelyStream(base, in: scope, linksLeft: linksLeft - 1) else { return false }
             guard let spec = operatorTable.lookup(name), spec.form != .function,
                   !Builtins.isSubscribing(name, labels: arguments.map(\.label)), !ValueMethods.changingNames.contains(name),
-                  !scope.visibleTypes.contains(where: { $0.methods[name] != nil }) else { return false }
-            return isSurelyStream(base, in: scope)
+                  scope.nearest({ s in (s.types.values.contains { $0.methods[name] != nil }
+                      || s.builtinExtensions.values.contains { $0.methods[name] != nil }) ? true : nil }) == nil else { return false }
+            return true
         default:
             return false
         }

@@ -38,8 +38,9 @@ final class Compiler {
     /// "did you mean" for the first hundred problems only: a file with
     /// thousands of errors is still reported at once.
     private var suggestionsLeft = 100
-    /// What `isSurelyStream` worked out for each call, by where it is written.
-    var surelyStreams: [Span: Bool] = [:]
+    /// Whether the script declares a `typealias` at all: most do not, and a
+    /// call then needs no alias lookup.
+    var declaresAliases = false
     /// The `let`s whose values are being compiled, innermost last.
     var namesBeingBound: [String] = []
 
@@ -135,14 +136,14 @@ final class Compiler {
             namesBeingBound.append(name)
             let value = valueExpr.map { compile($0, in: scope) }
             namesBeingBound.removeLast()
-            guard let slot = scope.declare(name, at: nameSpan, as: isVariable ? .variable : .constant) else {
+            let knownStream = !isVariable && valueExpr.map { isSurelyStream($0, in: scope) } == true
+            guard let slot = scope.declare(name, at: nameSpan, as: isVariable ? .variable : .constant, isKnownStream: knownStream) else {
                 let previous = scope.previousDeclaration(of: name).map { file.lineAndColumn(of: $0.start).line }
                 error("'\(name)' is already declared in this scope" + (previous.map { " (line \($0))" } ?? ""), nameSpan,
                       help: isVariable || scope.resolve(name)?.entry.binding == .variable
                           ? "assign to it without 'var', as in \(name) = ..." : "choose another name; a script's names are declared once")
                 return { _ in .null }
             }
-            if !isVariable, let valueExpr, isSurelyStream(valueExpr, in: scope) { scope.knownStreams.insert(name) }
             guard let value else {
                 // `var x: Int?` starts as nil, also in a frame reused between calls.
                 return { frame in

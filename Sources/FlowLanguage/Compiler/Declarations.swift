@@ -200,6 +200,7 @@ extension Compiler {
                     error("'\(name)' is already a type in this scope", nameSpan)
                 } else {
                     scope.typeAliases[name] = type
+                    declaresAliases = true
                 }
             case .function(let declaration):
                 let info = FunctionInfo(declaration, location: location(declaration.nameSpan), hasSelf: false)
@@ -463,6 +464,7 @@ extension Compiler {
         if name == "Self" { return scope.methodScope?.selfType }
         if let type = scope.lookupType(name) { return type }
         // An alias of one of the script's types.
+        guard declaresAliases else { return nil }
         return scope.lookupAlias(name).flatMap { $0 == name ? nil : scope.lookupType($0) }
     }
 

@@ -6,8 +6,6 @@ import FlowRuntime
 /// sent to one runs there, in order, at its time; `sync` runs it at once.
 /// A run lasts until work it scheduled has run.
 extension Compiler {
-    static let dispatchMethods: Set<String> = ["async", "asyncAfter", "sync"]
-
     func compileDispatchCall(_ base: Expr, _ name: String, _ nameSpan: Span, _ arguments: [CallArgument], in scope: Scope) -> Code {
         let location = self.location(nameSpan)
         let queue = compile(base, in: scope)

@@ -37,6 +37,8 @@ final class Scope {
         let span: Span
         /// For a `func`: its declaration and code, for calls with labels.
         var function: FunctionInfo?
+        /// A `let` whose value is surely a stream (`Compiler.isSurelyStream`).
+        var isKnownStream = false
     }
 
     let kind: Kind
@@ -77,10 +79,6 @@ final class Scope {
     var isMutating = false
     /// Slots of parameters the closure's body assigns or changes.
     var changedParameters: Set<Int> = []
-    /// The `let`s of this scope whose value is surely a stream (`let s =
-    /// cold("-a|").map { }`): a method called on one is checked as the
-    /// operator's before the script runs.
-    var knownStreams: Set<String> = []
 
     /// The first answer `find` gives, from this scope outwards.
     func nearest<T>(_ find: (Scope) -> T?) -> T? {
@@ -92,14 +90,10 @@ final class Scope {
         return nil
     }
 
-    func isKnownStream(_ name: String) -> Bool {
-        var scope: Scope? = self
-        while let s = scope {
-            if s.entries[name] != nil { return s.knownStreams.contains(name) }
-            scope = s.parent
-        }
-        return false
-    }
+    /// Whether `name` is a `let` whose value is surely a stream (`let s =
+    /// cold("-a|").map { }`): a method called on one is checked as the
+    /// operator's before the script runs.
+    func isKnownStream(_ name: String) -> Bool { resolve(name)?.entry.isKnownStream ?? false }
 
     init(kind: Kind, parent: Scope?) {
         self.kind = kind
@@ -111,10 +105,11 @@ final class Scope {
     var ownsFrame: Bool { kind != .block }
 
     /// Adds a slot; nil when the name is already declared in this scope.
-    func declare(_ name: String, at span: Span, as binding: Binding = .constant, function: FunctionInfo? = nil) -> Int? {
+    func declare(_ name: String, at span: Span, as binding: Binding = .constant, function: FunctionInfo? = nil,
+                 isKnownStream: Bool = false) -> Int? {
         if entries[name] != nil { return nil }
         let slot = frameOwner.allocate()
-        entries[name] = Entry(slot: slot, binding: binding, span: span, function: function)
+        entries[name] = Entry(slot: slot, binding: binding, span: span, function: function, isKnownStream: isKnownStream)
         declaredNames.append((name, slot))
         return slot
     }

@@ -33,7 +33,7 @@ extension Compiler {
     func typeTest(_ text: String, _ span: Span, in scope: Scope) -> ((Value) -> Bool)? {
         var type = text.trimmingWhitespace()
         // An alias tests for the type it names (once: an alias of an alias is read again below).
-        if let aliased = scope.lookupAlias(type), aliased != type { return typeTest(aliased, span, in: scope) }
+        if declaresAliases, let aliased = scope.lookupAlias(type), aliased != type { return typeTest(aliased, span, in: scope) }
         type = type.trimmingWhitespace()
         if type.hasSuffix("?") || type.hasSuffix("!") {
             guard let wrapped = typeTest(String(type.dropLast()), span, in: scope) else { return nil }

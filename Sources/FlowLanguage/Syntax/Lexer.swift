@@ -89,7 +89,7 @@ struct Lexer {
         if c == UInt8(ascii: "$") { return shorthand() }
         for candidate in Self.symbolsByFirstByte[Int(c)] where matches(candidate.bytes) {
             position += candidate.bytes.count
-            lineContinues = Self.continuingSymbols.contains(candidate.symbol)
+            lineContinues = candidate.continues
             return Token(kind: .symbol(candidate.symbol), span: Span(start, position))
         }
         return unexpectedCharacter()
@@ -97,9 +97,9 @@ struct Lexer {
 
     /// `symbols` by their first byte, longest first: a token is matched
     /// against the two or three that may start with its character.
-    private static let symbolsByFirstByte: [[(bytes: [UInt8], symbol: String)]] = {
-        var table = [[(bytes: [UInt8], symbol: String)]](repeating: [], count: 256)
-        for symbol in symbols { table[Int(symbol.utf8.first!)].append((Array(symbol.utf8), symbol)) }
+    private static let symbolsByFirstByte: [[(bytes: [UInt8], symbol: String, continues: Bool)]] = {
+        var table = [[(bytes: [UInt8], symbol: String, continues: Bool)]](repeating: [], count: 256)
+        for symbol in symbols { table[Int(symbol.utf8.first!)].append((Array(symbol.utf8), symbol, continuingSymbols.contains(symbol))) }
         return table
     }()
 
@@ -175,7 +175,7 @@ struct Lexer {
         }
         if peek() == UInt8(ascii: "."), peek(1).isIdentifierStart { return true }
         if peek() == UInt8(ascii: "?") || peek() == UInt8(ascii: ":") { return true }
-        if matches("->") { return true }
+        if peek() == UInt8(ascii: "-"), peek(1) == UInt8(ascii: ">") { return true }
         if matches("&&") || matches("||") { return true }
         return false
     }

@@ -437,11 +437,6 @@ public struct Parser {
     }
 
     mutating func parsePrefix() throws -> Expr {
-        // `await load()`: one error that names it, not an unknown name.
-        if case .identifier("await") = peek().kind, case .identifier = tokens[index + 1].kind {
-            throw fail("flow has no async/await", at: peek().span,
-                       help: "a value that arrives later is a stream: subscribe to it (sink, subscribe) or use its operators")
-        }
         // `try`, `try?` and `try!`: errors travel as stream errors in flow
         // and stop a statement, so Swift's markers are read and dropped.
         if case .identifier("try") = peek().kind, !tokens[index + 1].kind.isNewline,
@@ -762,6 +757,10 @@ public struct Parser {
         case .string(let segments): advance(); return try parseString(segments, token.span)
         case .identifier("if"): return try parseIf()
         case .identifier("switch"): return try parseSwitch()
+        case .identifier("await") where tokens[index + 1].kind.isIdentifier:
+            // `await load()`: one error that names it, not an unknown name.
+            throw fail("flow has no async/await", at: token.span,
+                       help: "a value that arrives later is a stream: subscribe to it (sink, subscribe) or use its operators")
         case .identifier(let name):
             advance()
             skipGenericArguments(after: name)

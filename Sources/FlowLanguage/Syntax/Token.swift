@@ -28,6 +28,7 @@ public enum TokenKind: Equatable, Sendable {
 extension TokenKind {
     var isNewline: Bool { if case .newline = self { true } else { false } }
     var isEnd: Bool { if case .end = self { true } else { false } }
+    var isIdentifier: Bool { if case .identifier = self { true } else { false } }
 }
 
 public struct Token: Sendable {
