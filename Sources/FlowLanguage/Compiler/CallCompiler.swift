@@ -252,7 +252,9 @@ extension Compiler {
         let call = meaning.call
         // On a receiver that is surely a stream, the name is the operator:
         // its forms and ranges are checked now, not when the script runs.
-        let onStream = isSurelyStream(base, in: scope)
+        // (Only a name arrays have too needs to know: an operator-only name
+        // is the operator's whatever the receiver.)
+        let onStream = meaning.isHelper && isSurelyStream(base, in: scope)
         if onStream, call == nil {
             error("'\(name)' is a method of arrays and strings, and this is a stream", nameSpan,
                   help: "collect its values first, as in toArray().map { $0.\(name)(...) }")

@@ -210,7 +210,8 @@ final class Scope {
         var types: [DeclaredType] = []
         var scope: Scope? = self
         while let s = scope {
-            types += s.types.values.sorted { $0.name < $1.name } + s.builtinExtensions.values.sorted { $0.name < $1.name }
+            if !s.types.isEmpty { types += s.types.values.sorted { $0.name < $1.name } }
+            if !s.builtinExtensions.isEmpty { types += s.builtinExtensions.values.sorted { $0.name < $1.name } }
             scope = s.parent
         }
         return types
