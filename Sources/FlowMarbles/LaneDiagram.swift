@@ -290,7 +290,7 @@ public struct LaneDiagram {
             }
             lines.append(line)
         }
-        let legendEntries = legend.entries.filter { used.contains($0.symbol) && MarbleLegend.naturalSymbol(for: $0.value) != $0.symbol }
+        let legendEntries = legend.entries(explaining: used)
         return Rendered(frame: frame, marbles: marbles, events: lanes.map(\.events),
                         isPlain: lanes.map { $0.start == nil && $0.cancelled == nil && !$0.isSubscription },
                         legend: legendEntries, errors: errors, lines: lines, drawnLanes: lanes, wide: options.wide,

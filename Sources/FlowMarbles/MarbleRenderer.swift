@@ -98,10 +98,14 @@ public struct MarbleLegend {
         }
     }
 
+    /// The entries of the symbols in `used` that do not read back by themselves.
+    public func entries(explaining used: Set<Character>) -> [(symbol: Character, value: Value)] {
+        entries.filter { used.contains($0.symbol) && Self.naturalSymbol(for: $0.value) != $0.symbol }
+    }
+
     /// Legend lines for the symbols that do not read back by themselves.
     public func explanations(for used: Set<Character>) -> [String] {
-        entries.filter { used.contains($0.symbol) && Self.naturalSymbol(for: $0.value) != $0.symbol }
-            .map { "\($0.symbol) = \($0.value.literal)" }
+        entries(explaining: used).map { "\($0.symbol) = \($0.value.literal)" }
     }
 }
 
@@ -122,6 +126,16 @@ public enum MarbleRenderer {
 
     public static func render(_ events: some Collection<TimedEvent>, legend: inout MarbleLegend) -> Lane {
         render(lanes: [Array(events)], legend: &legend)[0]
+    }
+
+    /// Events as a script writes them in `cold(...)` or `toBe(...)`: the
+    /// marble, and a value for each symbol that does not stand for itself
+    /// (`"-a-|", a: 10`).
+    public static func arguments(for events: [TimedEvent]) -> (marble: String, arguments: String) {
+        var legend = MarbleLegend()
+        let lane = render(events, legend: &legend)
+        let values = legend.entries(explaining: lane.symbols).map { "\($0.symbol): \($0.value.literal)" }
+        return (lane.text, ([Value.string(lane.text).literal] + values).joined(separator: ", "))
     }
 
     /// Lanes drawn one above the other, an event under the events of the

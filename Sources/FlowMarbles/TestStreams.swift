@@ -55,11 +55,7 @@ public final class ColdStream: Observable, LoggedStream {
     /// `cold("-a-|", a: 10)`: written once, when first printed.
     override public var writtenAs: String? {
         if let written { return written }
-        var legend = MarbleLegend()
-        let lane = MarbleRenderer.render(events, legend: &legend)
-        let values = legend.entries.filter { lane.symbols.contains($0.symbol) && MarbleLegend.naturalSymbol(for: $0.value) != $0.symbol }
-            .map { "\($0.symbol): \($0.value.literal)" }
-        let text = "cold(" + ([Value.string(lane.text).literal] + values).joined(separator: ", ") + ")"
+        let text = "cold(" + MarbleRenderer.arguments(for: events).arguments + ")"
         written = text
         return text
     }

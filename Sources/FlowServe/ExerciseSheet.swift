@@ -204,7 +204,7 @@ extension ExerciseSheet {
                             columnFrames: (svg.columnTimes.first ?? MarbleParser.frame).nanoseconds / MarbleParser.frame.nanoseconds,
                             answerBand: svg.laneBands.first.flatMap { $0.indices.contains(answerLane) ? $0[answerLane] : nil }
                                 ?? SVGDiagram.Band(top: 0, bottom: 0),
-                            answerLane: answerLane, answer: answered.map(answerEvent), marble: written(answered).marble,
+                            answerLane: answerLane, answer: answered.map(answerEvent), marble: MarbleRenderer.arguments(for: answered).marble,
                             reveals: question.reveals, revealed: revealed,
                             right: rightText.map { text in
                                 legend.entries.isEmpty ? text : text + "   (" + legend.explanations(for: Set(text)).joined(separator: ", ") + ")"
@@ -276,16 +276,6 @@ extension ExerciseSheet {
         }
     }
 
-    /// An answer as `toBe`'s arguments: the marble, and a value for each
-    /// symbol that does not stand for itself (`"-a-|", a: 10`).
-    static func written(_ events: [TimedEvent]) -> (marble: String, arguments: String) {
-        var legend = MarbleLegend()
-        let lane = MarbleRenderer.render(events, legend: &legend)
-        let values = legend.entries.filter { lane.symbols.contains($0.symbol) && MarbleLegend.naturalSymbol(for: $0.value) != $0.symbol }
-            .map { "\($0.symbol): \($0.value.literal)" }
-        return (lane.text, ([Value.string(lane.text).literal] + values).joined(separator: ", "))
-    }
-
     /// `file`'s text with each answered `???` lane replaced by its answer;
     /// lanes left unanswered stay `???` (and fail "not answered yet").
     static func answered(_ file: SourceFile, modules: [BuiltinModule], dialect: Dialect?, answers: [String: Answer]) throws -> String {
@@ -297,7 +287,7 @@ extension ExerciseSheet {
         var replacements: [(span: Span, text: String)] = []
         for question in run.questions {
             let events = try events(of: answers[question.id])
-            if !events.isEmpty { replacements.append((question.question.placeholder, written(events).arguments)) }
+            if !events.isEmpty { replacements.append((question.question.placeholder, MarbleRenderer.arguments(for: events).arguments)) }
         }
         var bytes = Array(file.text.utf8)
         for (span, text) in replacements.sorted(by: { $0.span.start > $1.span.start }) where span.end <= bytes.count {

@@ -43,10 +43,15 @@ final class Playground: Sendable {
     /// "as imported").
     func render(_ text: String, name: String, dialect: Dialect? = nil) async -> Rendering {
         let modules = self.modules
-        return await withCheckedContinuation { continuation in
-            // On a thread with a large stack, as the command line runs
-            // scripts: a deep chain fails the same way here as there.
-            queue.async { continuation.resume(returning: withLargeStack { Self.runNow(text, name: name, modules: modules, dialect: dialect) }) }
+        return await onQueue { Self.runNow(text, name: name, modules: modules, dialect: dialect) }
+    }
+
+    /// Runs `work` on the playground's queue, one at a time, on a thread
+    /// with a large stack, as the command line runs scripts: a deep chain
+    /// fails the same way here as there.
+    private func onQueue<T: Sendable>(_ work: @escaping @Sendable () -> T) async -> T {
+        await withCheckedContinuation { continuation in
+            queue.async { continuation.resume(returning: withLargeStack(work)) }
         }
     }
 
@@ -55,27 +60,17 @@ final class Playground: Sendable {
     func exercises(_ text: String, name: String, dialect: Dialect?, answers: [String: ExerciseSheet.Answer], check: Bool,
                    gaveUp: Set<String>) async -> ExerciseSheet {
         let modules = self.modules
-        return await withCheckedContinuation { continuation in
-            queue.async {
-                continuation.resume(returning: withLargeStack {
-                    ExerciseSheet.make(SourceFile(path: name, text: text), modules: modules, dialect: dialect, answers: answers, check: check,
-                                       gaveUp: gaveUp)
-                })
-            }
+        return await onQueue {
+            ExerciseSheet.make(SourceFile(path: name, text: text), modules: modules, dialect: dialect, answers: answers, check: check, gaveUp: gaveUp)
         }
     }
 
     /// The script with its answered `???` lanes written in.
     func answered(_ text: String, name: String, dialect: Dialect?, answers: [String: ExerciseSheet.Answer]) async throws -> String {
         let modules = self.modules
-        let result: Result<String, Error> = await withCheckedContinuation { continuation in
-            queue.async {
-                continuation.resume(returning: withLargeStack {
-                    Result { try ExerciseSheet.answered(SourceFile(path: name, text: text), modules: modules, dialect: dialect, answers: answers) }
-                })
-            }
-        }
-        return try result.get()
+        return try await onQueue {
+            Result { try ExerciseSheet.answered(SourceFile(path: name, text: text), modules: modules, dialect: dialect, answers: answers) }
+        }.get()
     }
 
     func move(_ text: String, start: Int, end: Int, event: Int, by frames: Int64) async throws -> String {

@@ -274,6 +274,20 @@ extension Parser {
         return .while(conditions, body: body, whileToken.span.to(close.span))
     }
 
+    /// `: Equatable, Named where T: X`: the names inherited or conformed to
+    /// (a type's own arguments and a `where` clause are read and dropped).
+    private mutating func parseInheritance(_ what: String) throws -> [String] {
+        var inherited: [String] = []
+        if accept(":") != nil {
+            repeat {
+                if case .identifier(let type) = peek().kind { inherited.append(type) }
+                guard skipType() else { throw fail("expected \(what) after ':'", at: peek().span) }
+            } while accept(",") != nil
+        }
+        skipWhereClause()
+        return inherited
+    }
+
     /// `protocol Named: Other { var name: String { get }; func greet() -> String }`:
     /// its name and what it inherits; the requirements are read and dropped
     /// (values are dynamic), and an `extension` of it gives its conforming
@@ -282,14 +296,7 @@ extension Parser {
         let keyword = advance()
         let nameToken = advance()
         guard case .identifier(let name) = nameToken.kind else { throw fail("expected the protocol's name", at: nameToken.span) }
-        var inherited: [String] = []
-        if accept(":") != nil {
-            repeat {
-                if case .identifier(let type) = peek().kind { inherited.append(type) }
-                guard skipType() else { throw fail("expected a protocol name after ':'", at: peek().span) }
-            } while accept(",") != nil
-        }
-        skipWhereClause()
+        let inherited = try parseInheritance("a protocol name")
         guard check("{") else { throw fail("expected '{' and the requirements of \(name)", at: peek().span) }
         let open = advance()
         var depth = 1
@@ -581,14 +588,7 @@ extension Parser {
             name = inner
         }
         skipGenericParameters()
-        var inherited: [String] = []
-        if accept(":") != nil {
-            repeat {
-                if case .identifier(let type) = peek().kind { inherited.append(type) }
-                guard skipType() else { throw fail("expected a type name after ':'", at: peek().span) }
-            } while accept(",") != nil
-        }
-        skipWhereClause()
+        let inherited = try parseInheritance("a type name")
         guard check("{") else { throw fail("expected '{' and the members of \(name)", at: peek().span) }
         let open = advance()
         var members = Members()
