@@ -22,10 +22,12 @@ extension Compiler {
         var directs: [DirectCode?] = []
         var evaluate: (Frame) throws -> [Value] = { _ in [] }
         let count = arguments.count
+        let specialising = scope.frameOwner.specialising != nil
         for argument in arguments {
-            let code = compile(argument.value, in: scope)
+            let compiled = self.compiled(argument.value, in: scope)
+            let code = compiled.code
             codes.append(code)
-            if specialising != nil { directs.append(lastDirect) }
+            if specialising { directs.append(compiled.direct) }
             let before = evaluate
             evaluate = { frame in
                 var values = try before(frame)
@@ -56,29 +58,30 @@ extension Compiler {
 
     private static var placeholderFunction: Function { Function.variadic { _ in .null } }
 
-    func compileCall(_ callee: Expr, _ arguments: [CallArgument], _ span: Span, in scope: Scope) -> Code {
+    func compileCall(_ callee: Expr, _ arguments: [CallArgument], _ span: Span, in scope: Scope) -> Compiled {
         if case .member(let base, "toBe", _, _) = callee, case .call(.name("expect", _), let expectArgs, let expectSpan) = base,
            scope.lookup("expect") == nil {
-            return compileExpectation(expectArgs, expectSpan, toBe: arguments, span, in: scope)
+            return Compiled(compileExpectation(expectArgs, expectSpan, toBe: arguments, span, in: scope))
         }
         switch callee {
         case .implicitMember(let name, let nameSpan):
-            return compileImplicitMember(name, nameSpan, arguments: arguments, in: scope)
+            return Compiled(compileImplicitMember(name, nameSpan, arguments: arguments, in: scope))
         case .name(let name, let nameSpan) where isImplicitSelf(name, in: scope):
             return compileMethodCall(.name("self", nameSpan), name, nameSpan, arguments, span, in: scope)
         case .name(let name, let nameSpan) where implicitStaticType(name, in: scope) != nil:
-            return compileStaticCall(implicitStaticType(name, in: scope)!, name, nameSpan, arguments, span, in: scope)
-        case .name(let name, let nameSpan) where scope.lookup(name) == nil:
-            return compileFunctionCall(name, nameSpan, arguments, span, in: scope)
-        case .name(let name, _):
-            if let (depth, entry) = scope.resolve(name), let info = entry.function {
-                return compileUserFunctionCall(info, depth: depth, slot: entry.slot, arguments, span, in: scope)
+            return Compiled(compileStaticCall(implicitStaticType(name, in: scope)!, name, nameSpan, arguments, span, in: scope))
+        case .name(let name, let nameSpan):
+            guard let (depth, entry) = scope.resolve(name) else {
+                return compileFunctionCall(name, nameSpan, arguments, span, in: scope)
             }
-            return compileValueCall(callee, arguments, span, in: scope)
+            if let info = entry.function {
+                return Compiled(compileUserFunctionCall(info, depth: depth, slot: entry.slot, arguments, span, in: scope))
+            }
+            return Compiled(compileValueCall(callee, arguments, span, in: scope))
         case .member(let base, let name, let nameSpan, _):
             return compileMethodCall(base, name, nameSpan, arguments, span, in: scope)
         default:
-            return compileValueCall(callee, arguments, span, in: scope)
+            return Compiled(compileValueCall(callee, arguments, span, in: scope))
         }
     }
 
@@ -125,60 +128,66 @@ extension Compiler {
         }
     }
 
-    private func compileFunctionCall(_ name: String, _ nameSpan: Span, _ arguments: [CallArgument], _ span: Span, in scope: Scope) -> Code {
+    private func compileFunctionCall(_ name: String, _ nameSpan: Span, _ arguments: [CallArgument], _ span: Span, in scope: Scope) -> Compiled {
         // `Price(3)` for `typealias Price = Double`: the named type's conversion.
         if declaresAliases, let aliased = scope.lookupAlias(name), aliased != name, resolveType(name, in: scope) == nil,
            FreeFunctions.named(aliased) != nil {
             return compileFunctionCall(aliased, nameSpan, arguments, span, in: scope)
         }
         if let type = resolveType(name, in: scope) {
-            return compileConstruction(type, nameSpan, arguments, span, in: scope)
+            return Compiled(compileConstruction(type, nameSpan, arguments, span, in: scope))
         }
         if Builtins.languageFunctions.contains(name) {
-            return compileBuiltin(name, nameSpan, arguments, span, in: scope)
+            return Compiled(compileBuiltin(name, nameSpan, arguments, span, in: scope), isStream: name == "cold" || name == "hot")
         }
+        return compileVocabularyCall(name, nameSpan, arguments, span, in: scope)
+    }
+
+    /// A free function that is neither the script's nor the language's:
+    /// Swift's and the libraries' types and constructors, and operators.
+    private func compileVocabularyCall(_ name: String, _ nameSpan: Span, _ arguments: [CallArgument], _ span: Span, in scope: Scope) -> Compiled {
         if name == "DisposeBag" || name == "Set", arguments.isEmpty {
             // RxSwift's `DisposeBag()`, Combine's `Set<AnyCancellable>()`.
-            return { _ in name == "DisposeBag" ? .function(DisposeBagValue()) : .array([]) }
+            return Compiled { _ in name == "DisposeBag" ? .function(DisposeBagValue()) : .array([]) }
         }
         if SwiftVocabulary.coders.contains(name), arguments.isEmpty {
             let coder = SwiftVocabulary.coder(name)
-            return { _ in coder }
+            return Compiled { _ in coder }
         }
         if SwiftVocabulary.schedulerTypes.contains(name) {
             _ = compileArguments(arguments, in: scope)
             let scheduler = SwiftVocabulary.scheduler(name)
-            return { _ in scheduler }
+            return Compiled { _ in scheduler }
         }
         if let call = OperatorCall(name, labels: arguments.map(\.label), method: false) {
             if call.spec.form == .method {
                 error("'\(name)' is a method: call it on a stream, as in source.\(name)(...)", nameSpan)
-                return { _ in .null }
+                return Compiled { _ in .null }
             }
             return compileOperator(call, receiver: nil, nameSpan, arguments, span, in: scope)
         }
         unknownName(name, nameSpan, calling: true, in: scope)
-        return { _ in .null }
+        return Compiled { _ in .null }
     }
 
     private func compileMethodCall(
         _ base: Expr, _ name: String, _ nameSpan: Span, _ arguments: [CallArgument], _ span: Span, in scope: Scope
-    ) -> Code {
+    ) -> Compiled {
         if case .call(.name("expect", _), _, _) = base, scope.lookup("expect") == nil {
             error("an expectation is completed with toBe, as in expect(s).toBe(\"-a-|\")", nameSpan,
                   help: Suggestions.didYouMean(name, among: ["toBe"]))
-            return { _ in .null }
+            return Compiled { _ in .null }
         }
         if case .name(let moduleName, _) = base, scope.lookup(moduleName) == nil, let module = modules[moduleName] {
             environment.usedModules.insert(moduleName)
-            return compileModuleCall(module, name, nameSpan, arguments, span, in: scope)
+            return Compiled(compileModuleCall(module, name, nameSpan, arguments, span, in: scope))
         }
-        if name == "async" || name == "asyncAfter" || name == "sync" { return compileDispatchCall(base, name, nameSpan, arguments, in: scope) }
+        if name == "async" || name == "asyncAfter" || name == "sync" { return Compiled(compileDispatchCall(base, name, nameSpan, arguments, in: scope)) }
         if let type = resolveType(base, in: scope) {
             if let nested = resolveType(.member(base, name, nameSpan: nameSpan, nameSpan), in: scope) {
-                return compileConstruction(nested, nameSpan, arguments, span, in: scope)
+                return Compiled(compileConstruction(nested, nameSpan, arguments, span, in: scope))
             }
-            return compileStaticCall(type, name, nameSpan, arguments, span, in: scope)
+            return Compiled(compileStaticCall(type, name, nameSpan, arguments, span, in: scope))
         }
         if case .name(let type, let typeSpan) = base, scope.lookup(type) == nil {
             // `Observable.just(1)`, `Publishers.Merge(a, b)`, `ReplaySubject.create(bufferSize: 2)`:
@@ -193,7 +202,7 @@ extension Compiler {
                 if args.codes.count > 1 || args.labels.contains(where: { $0 != nil }) {
                     error("Disposables.create takes nothing or one closure, run when the subscription ends", nameSpan)
                 }
-                return { frame in try args.evaluate(frame).first ?? .null }
+                return Compiled { frame in try args.evaluate(frame).first ?? .null }
             }
             if SwiftVocabulary.namespaces.contains(type) {
                 return compileFunctionCall(name, nameSpan, arguments, span, in: scope)
@@ -203,7 +212,7 @@ extension Compiler {
                 // mistakes, then a scheduler like the others.
                 _ = compileArguments(arguments, in: scope)
                 let scheduler = SwiftVocabulary.scheduler("\(type).\(name)")
-                return { _ in scheduler }
+                return Compiled { _ in scheduler }
             }
         }
         let labels = arguments.map(\.label)
@@ -212,34 +221,36 @@ extension Compiler {
         }
         let hasOtherMeaning = Builtins.isSubscribing(name, labels: labels) || methodMeaning(name, labels: labels) != nil
         if let dispatch = compileMethodDispatch(base, name, nameSpan, arguments, span, in: scope, fallback: hasOtherMeaning ? { receiver in
-            self.compileValueMethodCall(receiver, name, nameSpan, arguments, span, in: scope)
+            self.compileValueMethodCall(receiver, name, nameSpan, arguments, span, in: scope).code
         } : nil) {
-            // The fallback's specialised form is not this call's: the type decides.
-            directResult = nil
-            return dispatch
+            // Neither a specialised form nor a stream: the value's type decides when it runs.
+            return Compiled(dispatch)
         }
         // The operators that share a mutating method's name (`append`) take
         // unlabelled values: a labelled form is the mutating method's.
         let operatorMayFit = hasOtherMeaning && labels.allSatisfy { $0 == nil }
         if let mutation = compileChangingMethodCall(base, name, nameSpan, arguments, in: scope, fallback: operatorMayFit ? { receiver in
-            self.compileValueMethodCall(receiver, name, nameSpan, arguments, span, in: scope)
+            self.compileValueMethodCall(receiver, name, nameSpan, arguments, span, in: scope).code
         } : nil) {
-            directResult = nil
-            return mutation
+            return Compiled(mutation)
         }
-        return compileValueMethodCall(base, name, nameSpan, arguments, span, in: scope)
+        var call = compileValueMethodCall(base, name, nameSpan, arguments, span, in: scope)
+        // A method of the script's types, or one that changes its receiver,
+        // shares the name: the value is not surely the operator's stream.
+        call.isStream = false
+        return call
     }
 
     /// A method of a value that is not a script's type: a stream operator,
     /// a subscription, a collection helper.
     private func compileValueMethodCall(
         _ base: Expr, _ name: String, _ nameSpan: Span, _ arguments: [CallArgument], _ span: Span, in scope: Scope
-    ) -> Code {
+    ) -> Compiled {
         if Builtins.isSubscribing(name, labels: arguments.map(\.label)) {
             return compileSubscription(base, name, nameSpan, arguments, span, in: scope)
         }
-        if name == "pipe" { return compile(piped(base, nameSpan, arguments), in: scope) }
-        if name == "collect", let buffer = collectingByTime(base, nameSpan, arguments, span) { return compile(buffer, in: scope) }
+        if name == "pipe" { return compiled(piped(base, nameSpan, arguments), in: scope) }
+        if name == "collect", let buffer = collectingByTime(base, nameSpan, arguments, span) { return compiled(buffer, in: scope) }
         guard let meaning = methodMeaning(name, labels: arguments.map(\.label)) else {
             if let function = operatorTable.lookup(name), function.form == .function {
                 error("'\(name)' is a free function, not a method: call it as \(name)(...)", nameSpan)
@@ -247,21 +258,19 @@ extension Compiler {
                 error("unknown method '\(name)'", nameSpan,
                       help: suggestion(for: name, among: Builtins.allMethods + modules.values.flatMap { $0.methods.map(\.name) }))
             }
-            return { _ in .null }
+            return Compiled { _ in .null }
         }
         let call = meaning.call
+        let compiledReceiver = compiled(base, in: scope), receiver = compiledReceiver.code
         // On a receiver that is surely a stream, the name is the operator:
         // its forms and ranges are checked now, not when the script runs.
-        // (Only a name arrays have too needs to know: an operator-only name
-        // is the operator's whatever the receiver.)
-        let onStream = meaning.isHelper && isSurelyStream(base, in: scope)
+        let onStream = meaning.isHelper && compiledReceiver.isStream
         if onStream, call == nil {
             error("'\(name)' is a method of arrays and strings, and this is a stream", nameSpan,
                   help: "collect its values first, as in toArray().map { $0.\(name)(...) }")
-            return { _ in .null }
+            return Compiled { _ in .null }
         }
         let isHelper = meaning.isHelper && !onStream
-        let receiver = compile(base, in: scope), receiverDirect = lastDirect
         var args = compileArguments(arguments, in: scope)
         // A helper's call is checked against its forms; a name shared with a
         // stream operator (`first`, `map`) may fit either, as the receiver
@@ -270,7 +279,7 @@ extension Compiler {
         let helperLabels = methods?.bind(labels: args.labels, values: args.constants, trailingClosure: arguments.last?.isTrailing == true)
         if let methods, helperLabels == nil, call == nil {
             error("no form of '\(name)' takes these arguments; it takes \(methods.formsDescription)", nameSpan)
-            return { _ in .null }
+            return Compiled { _ in .null }
         }
         let helper: ((Value, Frame) throws -> Value)?
         if let methods, let helperLabels {
@@ -281,30 +290,35 @@ extension Compiler {
             helper = nil
         }
         guard let call else {
-            return { frame in try helper!(try receiver(frame), frame) }
+            return Compiled { frame in try helper!(try receiver(frame), frame) }
         }
         args = args.adapted(to: call, impliedAt: nameSpan)
         let invoke = operatorInvoker(call, nameSpan, args, span, check: helper == nil)
-        specialise {
-            directOperatorCall(call, receiver: (base, receiverDirect), arguments, args, helper: helperLabels.map { (name, $0) }, nameSpan, in: scope)
+        let direct = specialised(in: scope) {
+            directOperatorCall(call, receiver: (base, compiledReceiver.direct), arguments, args,
+                               helper: helperLabels.map { (name, $0) }, nameSpan, in: scope)
         }
-        return { frame in
+        return Compiled({ frame in
             let value = try receiver(frame)
             // The same name on an array or a string is the collection helper.
             if let helper, !value.isStream { return try helper(value, frame) }
             return try invoke(value, frame)
-        }
+        }, direct: direct, isStream: compiledReceiver.isStream && !call.spec.traits.contains(.sendsIntoSubject))
     }
 
+    /// An operator's call: on a receiver, or as a free function (`just(1)`),
+    /// whose value is a stream.
     func compileOperator(
         _ call: OperatorCall, receiver: Code?, _ nameSpan: Span, _ arguments: [CallArgument], _ span: Span, in scope: Scope
-    ) -> Code {
+    ) -> Compiled {
         let args = compileArguments(arguments, in: scope).adapted(to: call, impliedAt: nameSpan)
         let invoke = operatorInvoker(call, nameSpan, args, span, check: true)
-        if receiver == nil {
-            specialise { directOperatorCall(call, receiver: nil, arguments, args, helper: nil, nameSpan, in: scope) }
+        guard let receiver else {
+            return Compiled({ frame in try invoke(nil, frame) },
+                            direct: specialised(in: scope) { directOperatorCall(call, receiver: nil, arguments, args, helper: nil, nameSpan, in: scope) },
+                            isStream: true)
         }
-        return { frame in try invoke(try receiver?(frame), frame) }
+        return Compiled { frame in try invoke(try receiver(frame), frame) }
     }
 
     /// Calls an operator of the table on an evaluated receiver (nil for a
@@ -314,14 +328,25 @@ extension Compiler {
     ) -> (Value?, Frame) throws -> Value {
         let spec = call.spec, form = call.form
         if check {
-            let plans = spec.signatures.compactMap { signature in
-                signature.bind(labels: args.labels, values: args.constants).map { (signature, $0) }
+            // Which parameter takes each argument matters only for a literal
+            // number or duration, whose range and unit are checked.
+            let rangesToCheck = args.constants.contains { constant in
+                switch constant { case .int?, .double?, .duration?: true; default: false }
             }
-            if plans.isEmpty {
-                reportBadCall(call, args, nameSpan)
+            if !rangesToCheck {
+                if !spec.signatures.contains(where: { $0.fits(labels: args.labels, values: args.constants) }) {
+                    reportBadCall(call, args, nameSpan)
+                }
             } else {
-                reportOutOfRange(call, args, plans)
-                warnAboutBareDurations(call, args, plans)
+                let plans = spec.signatures.compactMap { signature in
+                    signature.bind(labels: args.labels, values: args.constants).map { (signature, $0) }
+                }
+                if plans.isEmpty {
+                    reportBadCall(call, args, nameSpan)
+                } else {
+                    reportOutOfRange(call, args, plans)
+                    warnAboutBareDurations(call, args, plans)
+                }
             }
         }
         let env = environment
@@ -353,35 +378,6 @@ extension Compiler {
     static func needsLiveClock(_ spec: OperatorSpec) -> Bool {
         if spec.traits.contains(.readsTheClock) { return true }
         return spec.family == .creation && operatorTable.lookup(spec.name) !== spec
-    }
-
-    /// Whether an expression's value is surely a stream: `cold`, `hot` and
-    /// the operators' free functions (`just`, `merge`), an operator called on
-    /// a surely-stream receiver, and a `let` bound to one. Conservative: a
-    /// value it cannot be sure of is checked when the script runs.
-    /// Asked at every link of a chain about the links before it, so it
-    /// looks back a bounded number of links: a longer chain is checked
-    /// when the script runs.
-    func isSurelyStream(_ expr: Expr, in scope: Scope, linksLeft: Int = 32) -> Bool {
-        switch expr {
-        case .name(let name, _):
-            return scope.isKnownStream(name)
-        case .call(.name(let name, _), _, _):
-            guard scope.lookup(name) == nil, resolveType(name, in: scope) == nil else { return false }
-            if name == "cold" || name == "hot" { return true }
-            guard FreeFunctions.named(name) == nil, let spec = operatorTable.lookup(name) else { return false }
-            return spec.form != .method
-        case .call(.member(let base, let name, _, _), let arguments, _):
-            // The receiver first: most calls are on values, and that is the cheapest answer.
-            guard linksLeft > 0, isSurelyStream(base, in: scope, linksLeft: linksLeft - 1) else { return false }
-            guard let spec = operatorTable.lookup(name), spec.form != .function,
-                  !Builtins.isSubscribing(name, labels: arguments.map(\.label)), !ValueMethods.changingNames.contains(name),
-                  scope.nearest({ s in (s.types.values.contains { $0.methods[name] != nil }
-                      || s.builtinExtensions.values.contains { $0.methods[name] != nil }) ? true : nil }) == nil else { return false }
-            return true
-        default:
-            return false
-        }
     }
 
     /// Calls a method of values on an evaluated receiver.
@@ -436,7 +432,7 @@ extension Compiler {
                 return
             }
         }
-        let shapeFits = spec.signatures.contains { $0.bind(labels: args.labels, values: args.labels.map { _ in nil }) != nil }
+        let shapeFits = spec.signatures.contains { $0.fits(labels: args.labels, values: args.labels.map { _ in nil }) }
         if shapeFits {
             for (i, constant) in args.constants.enumerated() {
                 guard let constant else { continue }
@@ -507,21 +503,21 @@ extension Compiler {
 
     private func compileSubscription(
         _ base: Expr, _ name: String, _ nameSpan: Span, _ arguments: [CallArgument], _ span: Span, in scope: Scope
-    ) -> Code {
-        if name == "assign" { return compileAssign(compile(base, in: scope), arguments, nameSpan, span, in: scope) }
+    ) -> Compiled {
+        if name == "assign" { return Compiled(compileAssign(compile(base, in: scope), arguments, nameSpan, span, in: scope)) }
         let allowed = Builtins.subscribingLabels[name] ?? []
         for argument in arguments where !allowed.contains(argument.label) {
             error("'\(name)' has no argument labelled '\(argument.label!)'", argument.labelSpan ?? argument.value.span,
                   help: "it takes " + allowed.compactMap { $0.map { "\($0):" } }.joined(separator: ", ")
                       + (allowed.contains(nil) ? " or a trailing closure" : ""))
         }
-        let stream = compile(base, in: scope), streamDirect = lastDirect
+        let compiledStream = compiled(base, in: scope), stream = compiledStream.code
         let args = compileArguments(arguments, in: scope)
         let env = environment
         let location = self.location(span)
         if name == "bind", args.labels.contains("to") {
             // RxSwift's `bind(to: subject, ...)`: each value is sent to every target.
-            return { frame in
+            return Compiled { frame in
                 let observable = try located(location) { try stream(frame).asStream() }
                 let targets = try args.evaluate(frame).map { target in
                     try located(location) {
@@ -540,14 +536,13 @@ extension Compiler {
             }
         }
         let roles = Handlers.roles(of: args.labels, in: name)
-        specialise { directSubscription(name, streamDirect, arguments, args, span, in: scope) }
-        return { frame in
+        return Compiled({ frame in
             let observable = try located(location) { try stream(frame).asStream() }
             var handlers = Handlers()
             for (role, code) in zip(roles, args.codes) {
                 try located(location) { try handlers.set(role, value: code(frame)) }
             }
             return .function(env.subscribe(observable, at: location, handlers: handlers))
-        }
+        }, direct: specialised(in: scope) { directSubscription(name, compiledStream.direct, arguments, args, span, in: scope) })
     }
 }

@@ -62,14 +62,6 @@ final class Compiler {
     /// long script calls the same few operators thousands of times.
     private var meanings: [MeaningKey: MethodMeaning?] = [:]
 
-    /// While the body of a closure that may be specialised is compiled (see
-    /// Specialisation.swift): how many parameters the closure takes.
-    var specialising: Int?
-    /// The specialised form of the expression compiled last, if it has one.
-    var lastDirect: DirectCode?
-    /// Set by an expression's compile function, as its last act.
-    var directResult: DirectCode?
-
     func methodMeaning(_ name: String, labels: [String?]) -> MethodMeaning? {
         let key = MeaningKey(name: name, labels: labels)
         if let known = meanings[key] { return known }
@@ -134,9 +126,10 @@ final class Compiler {
             // While its value compiles, the name is not declared yet: a
             // closure that calls it is told so (`unknownName`).
             namesBeingBound.append(name)
-            let value = valueExpr.map { compile($0, in: scope) }
+            let compiledValue = valueExpr.map { compiled($0, in: scope) }
             namesBeingBound.removeLast()
-            let knownStream = !isVariable && valueExpr.map { isSurelyStream($0, in: scope) } == true
+            let value = compiledValue?.code
+            let knownStream = !isVariable && compiledValue?.isStream == true
             guard let slot = scope.declare(name, at: nameSpan, as: isVariable ? .variable : .constant, isKnownStream: knownStream) else {
                 let previous = scope.previousDeclaration(of: name).map { file.lineAndColumn(of: $0.start).line }
                 error("'\(name)' is already declared in this scope" + (previous.map { " (line \($0))" } ?? ""), nameSpan,
@@ -170,7 +163,7 @@ final class Compiler {
                 return .null
             }
         case .expression(let expr):
-            return compileExpressionStatement(expr, in: scope)
+            return compileExpressionStatement(expr, in: scope).code
         case .return(let expr, _):
             let value = expr.map { compile($0, in: scope) }
             return { frame in throw ReturnSignal(value: try value?(frame) ?? .null) }
@@ -184,12 +177,13 @@ final class Compiler {
 
     /// A statement that ends in `.print(...)` subscribes the stream, as
     /// `sink` does; any other expression is evaluated for its effects.
-    func compileExpressionStatement(_ expr: Expr, in scope: Scope) -> Code {
-        let code = compile(expr, in: scope)
-        guard Self.subscribesItself(expr), case .call(_, _, let span) = expr else { return code }
+    func compileExpressionStatement(_ expr: Expr, in scope: Scope) -> Compiled {
+        let compiled = self.compiled(expr, in: scope)
+        guard Self.subscribesItself(expr), case .call(_, _, let span) = expr else { return compiled }
+        let code = compiled.code
         let env = environment
         let location = self.location(span)
-        return { frame in
+        return Compiled { frame in
             let value = try code(frame)
             if case .stream(let stream) = value { env.subscribe(stream, at: location, handlers: Handlers()) }
             return value
@@ -205,80 +199,75 @@ final class Compiler {
 
     // MARK: - Expressions
 
+    /// An expression's code, when nothing else about it is wanted.
     func compile(_ expr: Expr, in scope: Scope) -> Code {
-        let code = compileExpression(expr, in: scope)
-        // What this expression's compile function specialised, after its
-        // parts (whose own forms it was made from) were compiled.
-        lastDirect = directResult
-        directResult = nil
-        return code
+        compiled(expr, in: scope).code
     }
 
-    private func compileExpression(_ expr: Expr, in scope: Scope) -> Code {
+    /// An expression's code, its specialised form, and whether it is surely
+    /// a stream: each made from what compiling its parts returned.
+    func compiled(_ expr: Expr, in scope: Scope) -> Compiled {
         guard StackSpace.remaining() > 128 * 1024 else {
             error("expression too deeply nested to compile", expr.span, help: "split it with let bindings")
-            return { _ in .null }
+            return Compiled { _ in .null }
         }
         switch expr {
         case .literal(let value, _):
-            specialise { { _, _, _ in value } }
-            return { _ in value }
+            return Compiled({ _ in value }, direct: specialised(in: scope) { { _, _, _ in value } })
         case .string(let parts, let span):
-            return compileInterpolation(parts, span, in: scope)
+            return Compiled(compileInterpolation(parts, span, in: scope))
         case .name(let name, let span):
             return compileName(name, span, in: scope)
         case .shorthand(let n, let span):
             return compileShorthand(n, span, in: scope)
         case .array(let elements, _):
             let codes = elements.map { compile($0, in: scope) }
-            return { frame in .array(try codes.map { try $0(frame) }) }
+            return Compiled { frame in .array(try codes.map { try $0(frame) }) }
         case .dictionary(let pairs, _):
             let codes = pairs.map { (compile($0.key, in: scope), compile($0.value, in: scope)) }
-            return { frame in
+            return Compiled { frame in
                 var dictionary = OrderedDictionary<Value, Value>(minimumCapacity: codes.count)
                 for (key, value) in codes { dictionary[try key(frame)] = try value(frame) }
                 return .dictionary(dictionary)
             }
         case .tuple(let elements, let labels, _):
             let codes = elements.map { compile($0, in: scope) }
-            return { frame in .tuple(Tuple(try codes.map { try $0(frame) }, labels: labels)) }
+            return Compiled { frame in .tuple(Tuple(try codes.map { try $0(frame) }, labels: labels)) }
         case .closure(let closure):
-            return compileClosure(closure, in: scope)
+            return Compiled(compileClosure(closure, in: scope))
         case .unary(let op, let operand, let span):
             return compileUnary(op, operand, span, in: scope)
         case .binary(let op, let lhs, let rhs, let opSpan, _):
             return compileBinary(op, lhs, rhs, opSpan, in: scope)
         case .ternary(let condition, let whenTrue, let whenFalse, _):
-            let c = compile(condition, in: scope), cd = lastDirect
-            let t = compile(whenTrue, in: scope), td = lastDirect
-            let f = compile(whenFalse, in: scope), fd = lastDirect
+            let c = compiled(condition, in: scope), t = compiled(whenTrue, in: scope), f = compiled(whenFalse, in: scope)
             let location = self.location(condition.span)
-            specialise { Self.directTernary(cd, td, fd, location) }
-            return { frame in try located(location) { try c(frame).asBool() } ? try t(frame) : try f(frame) }
+            let (cc, tc, fc) = (c.code, t.code, f.code)
+            return Compiled({ frame in try located(location) { try cc(frame).asBool() } ? try tc(frame) : try fc(frame) },
+                            direct: specialised(in: scope) { Self.directTernary(c.direct, t.direct, f.direct, location) })
         case .member(let base, let name, let nameSpan, _):
             return compileMember(base, name, nameSpan, in: scope)
         case .subscriptAccess(let base, .tuple(let parts, [nil, "default"], _), let span):
-            return compileDefaultedSubscript(base, parts[0], parts[1], span, in: scope)
+            return Compiled(compileDefaultedSubscript(base, parts[0], parts[1], span, in: scope))
         case .subscriptAccess(let base, let index, let span):
-            let b = compile(base, in: scope), bd = lastDirect
-            let i = compile(index, in: scope), id = lastDirect
+            let b = compiled(base, in: scope), i = compiled(index, in: scope)
             let location = self.location(span)
-            specialise { Self.directSubscript(bd, id, location) }
-            return { frame in
-                let container = try b(frame), key = try i(frame)
+            let (bc, ic) = (b.code, i.code)
+            return Compiled({ frame in
+                let container = try bc(frame), key = try ic(frame)
                 return try located(location) { try container.subscripted(by: key) }
-            }
+            }, direct: specialised(in: scope) { Self.directSubscript(b.direct, i.direct, location) })
         case .call(let callee, let arguments, let span):
             return compileCall(callee, arguments, span, in: scope)
         case .implicitMember(let name, let span):
-            return compileImplicitMember(name, span, arguments: nil, in: scope)
+            return Compiled(compileImplicitMember(name, span, arguments: nil, in: scope))
         case .keyPath(let path, let span):
             let keyPath = Value.function(KeyPathFunction(path, location: location(span)))
-            return { _ in keyPath }
+            return Compiled { _ in keyPath }
         case .optionalChain, .optionalBind, .forceUnwrap:
-            return compileOptional(expr, in: scope)
+            return Compiled(compileOptional(expr, in: scope))
         case .inoutArgument, .conditional, .switchOver, .typeCheck, .attempt:
-            return compileSwiftExpression(expr, in: scope)
+            return Compiled(compileSwiftExpression(expr, in: scope))
         }
     }
 
@@ -300,25 +289,33 @@ final class Compiler {
     }
 
     @inline(never)
-    private func compileName(_ name: String, _ span: Span, in scope: Scope) -> Code {
+    private func compileName(_ name: String, _ span: Span, in scope: Scope) -> Compiled {
         if name == "_" {
             error("'_' can only name an ignored closure parameter", span)
-            return { _ in .null }
+            return Compiled { _ in .null }
         }
         if isImplicitSelf(name, in: scope) {
-            return compile(.member(.name("self", span), name, nameSpan: span, span), in: scope)
+            return compiled(.member(.name("self", span), name, nameSpan: span, span), in: scope)
         }
         if let type = implicitStaticType(name, in: scope) {
-            return compileStaticMember(type, name, span, in: scope)
+            return Compiled(compileStaticMember(type, name, span, in: scope))
         }
-        if let (depth, slot) = scope.lookup(name) {
-            specialise { directRead(depth: depth, slot: slot) }
-            switch depth {
-            case 0: return { frame in frame.slots[slot] }
-            case 1: return { frame in frame.parent!.slots[slot] }
-            default: return { frame in frame.ancestor(depth).slots[slot] }
+        if let (depth, entry) = scope.resolve(name) {
+            let slot = entry.slot
+            let direct = specialised(in: scope) { directRead(depth: depth, slot: slot, in: scope) }
+            let code: Code = switch depth {
+            case 0: { frame in frame.slots[slot] }
+            case 1: { frame in frame.parent!.slots[slot] }
+            default: { frame in frame.ancestor(depth).slots[slot] }
             }
+            return Compiled(code, direct: direct, isStream: entry.isKnownStream)
         }
+        return Compiled(compileUnboundName(name, span, in: scope))
+    }
+
+    /// A name that is not a `let`, `var` or parameter: a type, a module, a
+    /// constant of the vocabulary, or a mistake.
+    private func compileUnboundName(_ name: String, _ span: Span, in scope: Scope) -> Code {
         if name == "self" {
             error("'self' is only meaningful inside a struct's or enum's methods", span,
                   help: "flow has no classes: outside a type, use the name itself")
@@ -365,30 +362,29 @@ final class Compiler {
     }
 
     @inline(never)
-    private func compileShorthand(_ n: Int, _ span: Span, in scope: Scope) -> Code {
+    private func compileShorthand(_ n: Int, _ span: Span, in scope: Scope) -> Compiled {
         guard let closure = scope.enclosingClosure else {
             error("'$\(n)' can only be used inside a closure", span, help: "write a closure, as in { $0 * 2 }")
-            return { _ in .null }
+            return Compiled { _ in .null }
         }
         closure.shorthandCount = Swift.max(closure.shorthandCount, n + 1)
         let depth = scope.depth(to: closure)
-        if depth > 0 { return { frame in frame.ancestor(depth).slots[n] } }
-        specialise { directRead(depth: 0, slot: n) }
-        return { frame in frame.slots[n] }
+        if depth > 0 { return Compiled { frame in frame.ancestor(depth).slots[n] } }
+        return Compiled({ frame in frame.slots[n] }, direct: specialised(in: scope) { directRead(depth: 0, slot: n, in: scope) })
     }
 
     @inline(never)
-    private func compileUnary(_ op: String, _ operand: Expr, _ span: Span, in scope: Scope) -> Code {
-        let value = compile(operand, in: scope)
+    private func compileUnary(_ op: String, _ operand: Expr, _ span: Span, in scope: Scope) -> Compiled {
+        let compiledOperand = compiled(operand, in: scope), value = compiledOperand.code
         let location = self.location(span)
-        specialise { Self.directUnary(op, lastDirect, location) }
+        let direct = specialised(in: scope) { Self.directUnary(op, compiledOperand.direct, location) }
         switch op {
-        case "-": return { frame in try located(location) { try Value.negate(try value(frame)) } }
-        default: return { frame in try located(location) { .bool(!(try value(frame).asBool())) } }
+        case "-": return Compiled({ frame in try located(location) { try Value.negate(try value(frame)) } }, direct: direct)
+        default: return Compiled({ frame in try located(location) { .bool(!(try value(frame).asBool())) } }, direct: direct)
         }
     }
 
-    private func compileBinary(_ op: String, _ lhs: Expr, _ rhs: Expr, _ opSpan: Span, in scope: Scope) -> Code {
+    private func compileBinary(_ op: String, _ lhs: Expr, _ rhs: Expr, _ opSpan: Span, in scope: Scope) -> Compiled {
         // A long left-leaning chain (`1 + 2 + ... + n`) is compiled in a
         // loop down its left side, not by recursing once per operator.
         var spine: [(op: String, rhs: Expr, opSpan: Span)] = [(op, rhs, opSpan)]
@@ -397,23 +393,23 @@ final class Compiler {
             spine.append((innerOp, innerRight, innerSpan))
             left = innerLeft
         }
-        var code = compile(left, in: scope)
-        var direct = lastDirect
+        let first = compiled(left, in: scope)
+        var code = first.code
+        var direct = first.direct
+        let specialising = scope.frameOwner.specialising != nil
         var leftOperand: Expr? = left
         for step in spine.reversed() {
-            code = compileBinaryStep(step.op, code, step.rhs, step.opSpan, in: scope)
-            // compileBinaryStep compiled the right side last.
-            if specialising != nil {
-                direct = directBinary(step.op, direct, lastDirect, left: leftOperand, right: step.rhs, location(step.opSpan), in: scope)
+            let right = compiled(step.rhs, in: scope)
+            code = compileBinaryStep(step.op, code, right.code, step.rhs, step.opSpan)
+            if specialising {
+                direct = directBinary(step.op, direct, right.direct, left: leftOperand, right: step.rhs, location(step.opSpan), in: scope)
             }
             leftOperand = nil
         }
-        specialise { direct }
-        return code
+        return Compiled(code, direct: specialising ? direct : nil)
     }
 
-    private func compileBinaryStep(_ op: String, _ l: @escaping Code, _ rhs: Expr, _ opSpan: Span, in scope: Scope) -> Code {
-        let r = compile(rhs, in: scope)
+    private func compileBinaryStep(_ op: String, _ l: @escaping Code, _ r: @escaping Code, _ rhs: Expr, _ opSpan: Span) -> Code {
         let location = self.location(opSpan)
         switch op {
         case "&&":
@@ -441,35 +437,34 @@ final class Compiler {
     }
 
     @inline(never)
-    private func compileMember(_ base: Expr, _ name: String, _ nameSpan: Span, in scope: Scope) -> Code {
+    private func compileMember(_ base: Expr, _ name: String, _ nameSpan: Span, in scope: Scope) -> Compiled {
         if name == "subscriptions" {
             error("'subscriptions' can only be checked inside expect, as in expect(s.subscriptions).toBe(\"^--!\")", nameSpan)
-            return { _ in .null }
+            return Compiled { _ in .null }
         }
-        if let scheduler = schedulerValue(base, name, in: scope) { return { _ in scheduler } }
+        if let scheduler = schedulerValue(base, name, in: scope) { return Compiled { _ in scheduler } }
         if case .name(let typeName, _) = base, scope.lookup(typeName) == nil, let constant = SwiftVocabulary.numberConstant(typeName, name) {
-            return { _ in constant }
+            return Compiled { _ in constant }
         }
         if let type = resolveType(base, in: scope) {
             if let nested = resolveType(.member(base, name, nameSpan: nameSpan, nameSpan), in: scope) {
                 let value = SwiftVocabulary.type(nested.name)
-                return { _ in value }
+                return Compiled { _ in value }
             }
-            return compileStaticMember(type, name, nameSpan, in: scope)
+            return Compiled(compileStaticMember(type, name, nameSpan, in: scope))
         }
         if name == "self", let type = SwiftVocabulary.typeName(base), !type.split(separator: ".").contains(where: { scope.lookup(String($0)) != nil }) {
             let value = SwiftVocabulary.type(type)
-            return { _ in value }
+            return Compiled { _ in value }
         }
-        let b = compile(base, in: scope), bd = lastDirect
-        if let dynamic = compileDynamicMember(b, name, nameSpan, in: scope) { return dynamic }
+        let receiver = compiled(base, in: scope), b = receiver.code
+        if let dynamic = compileDynamicMember(b, name, nameSpan, in: scope) { return Compiled(dynamic) }
         let location = self.location(nameSpan)
-        specialise { Self.directMember(bd, name, location) }
         let methods = ValueMethods.property(named: name)
-        return { frame in
+        return Compiled({ frame in
             let value = try b(frame)
             return try located(location) { try value.property(name, methods: methods) }
-        }
+        }, direct: specialised(in: scope) { Self.directMember(receiver.direct, name, location) })
     }
 
     // MARK: - Closures
@@ -496,16 +491,13 @@ final class Compiler {
         // The body's names may shadow the parameters (`var x = x`), as in Swift.
         let block = Scope(kind: .block, parent: inner)
         let parameterCount = declared?.count ?? shorthandSlots
-        let outer = specialising
-        defer { specialising = outer }
         let body: Code
         let direct: DirectCode?
         if parameterCount <= 2, inner.methodScope == nil, let expressions = Self.expressionStatements(closure.body) {
             // Compiled once, with a specialised form made alongside.
-            specialising = parameterCount
+            inner.specialising = parameterCount
             (body, direct) = compileSpecialisable(expressions, in: block)
         } else {
-            specialising = nil
             (body, direct) = (compileBody(closure.body, in: block), nil)
         }
         let shape = ClosureShape(

@@ -38,6 +38,7 @@ extension Compiler {
                       ?? "it has " + module.functions.map { "\(module.name).\($0.name)" }.joined(separator: ", "))
             return { _ in .null }
         }
-        return compileOperator(OperatorCall(spec), receiver: nil, nameSpan, arguments, span, in: scope)
+        // Not marked a stream: a module's function may give a plain value.
+        return compileOperator(OperatorCall(spec), receiver: nil, nameSpan, arguments, span, in: scope).code
     }
 }

@@ -37,7 +37,7 @@ final class Scope {
         let span: Span
         /// For a `func`: its declaration and code, for calls with labels.
         var function: FunctionInfo?
-        /// A `let` whose value is surely a stream (`Compiler.isSurelyStream`).
+        /// A `let` whose value is surely a stream (`Compiled.isStream`).
         var isKnownStream = false
     }
 
@@ -77,6 +77,10 @@ final class Scope {
     var isStatic = false
     /// Inside a `mutating` method.
     var isMutating = false
+    /// While the body of a closure that may be specialised compiles (see
+    /// Specialisation.swift): how many parameters it takes. Kept on the
+    /// closure's scope, which owns the frame its body's blocks share.
+    var specialising: Int?
     /// Slots of parameters the closure's body assigns or changes.
     var changedParameters: Set<Int> = []
 

@@ -11,9 +11,29 @@ import FlowRuntime
 /// part has no specialised form (a `let`, a nested closure, a method of
 /// the script's types), the closure runs in a frame.
 ///
-/// An expression's compile function gives its form with `specialise` as
-/// its last act; `compile` hands it to the caller as `lastDirect`.
+/// An expression's compile function returns its form in `Compiled.direct`,
+/// beside its code.
 typealias DirectCode = (Value, Value, Frame) throws -> Value
+
+/// What compiling an expression made: its code, and what the compiler
+/// learned of it on the way, for the expression around it to build on.
+struct Compiled {
+    let code: Code
+    /// Its specialised form, made only while a closure's body is specialised.
+    var direct: DirectCode?
+    /// Its value is surely a stream: `cold(...)`, an operator's free
+    /// function (`just`, `merge`), an operator called on a stream, or a
+    /// `let` bound to one. A method called on it is checked as the
+    /// operator's before the script runs. Conservative: what it cannot be
+    /// sure of is checked when the script runs.
+    var isStream: Bool
+
+    init(_ code: @escaping Code, direct: DirectCode? = nil, isStream: Bool = false) {
+        self.code = code
+        self.direct = direct
+        self.isStream = isStream
+    }
+}
 
 /// A value read in place by the code that uses it, rather than through a
 /// closure call of its own: for the receivers and arguments of calls made
@@ -25,8 +45,10 @@ enum Operand {
 }
 
 extension Compiler {
-    func specialise(_ make: () -> DirectCode?) {
-        if specialising != nil { directResult = make() }
+    /// The specialised form `make` builds, when the closure being compiled
+    /// is specialised; otherwise nothing is built.
+    func specialised(in scope: Scope, _ make: () -> DirectCode?) -> DirectCode? {
+        scope.frameOwner.specialising != nil ? make() : nil
     }
 
     /// A closure's statements when they are all expressions.
@@ -48,9 +70,10 @@ extension Compiler {
         var direct: DirectCode?
         var specialised = true
         for expr in expressions {
-            let code = compileExpressionStatement(expr, in: scope)
+            let compiled = compileExpressionStatement(expr, in: scope)
+            let code = compiled.code
             // A statement that subscribes itself (`s.print()`) runs as compiled for a frame.
-            let form = Self.subscribesItself(expr) ? nil : lastDirect
+            let form = Self.subscribesItself(expr) ? nil : compiled.direct
             if let before = body {
                 body = { frame in
                     _ = try before(frame)
@@ -81,9 +104,9 @@ extension Compiler {
     }
 
     /// A name's value: a parameter (depth 0) or a name of an enclosing scope.
-    func directRead(depth: Int, slot: Int) -> DirectCode? {
+    func directRead(depth: Int, slot: Int, in scope: Scope) -> DirectCode? {
         if depth == 0 {
-            guard let count = specialising, slot < count else { return nil }
+            guard let count = scope.frameOwner.specialising, slot < count else { return nil }
             return Self.directParameter(slot)
         }
         let up = depth - 1
@@ -109,7 +132,7 @@ extension Compiler {
 
     /// Which parameter of the closure being specialised an expression is.
     func parameterIndex(_ expr: Expr, in scope: Scope) -> Int? {
-        guard let count = specialising else { return nil }
+        guard let count = scope.frameOwner.specialising else { return nil }
         switch expr {
         case .shorthand(let n, _) where n < count: return n
         case .name(let name, _):

@@ -182,14 +182,22 @@ public struct Signature: Sendable {
         Self.bind(parameters, labels: labels, values: values)
     }
 
+    /// Whether `bind` would find a plan, without making one: a check the
+    /// compiler makes at every call, where the plan is rarely wanted.
+    public func fits(labels: [String?], values: [Value?]) -> Bool {
+        var noPlan: [[Int]]? = nil
+        return Self.bind(parameters, param: 0, arg: 0, labels: labels, values: values, plan: &noPlan)
+    }
+
     /// `bind` for any parameter list (the language's value methods use it too).
     public static func bind(_ parameters: [Parameter], labels: [String?], values: [Value?]) -> [[Int]]? {
-        var plan = Array(repeating: [Int](), count: parameters.count)
+        var plan: [[Int]]? = Array(repeating: [Int](), count: parameters.count)
         return bind(parameters, param: 0, arg: 0, labels: labels, values: values, plan: &plan) ? plan : nil
     }
 
+    /// Fills `plan`, when there is one, as it goes.
     private static func bind(
-        _ parameters: [Parameter], param p: Int, arg a: Int, labels: [String?], values: [Value?], plan: inout [[Int]]
+        _ parameters: [Parameter], param p: Int, arg a: Int, labels: [String?], values: [Value?], plan: inout [[Int]]?
     ) -> Bool {
         if p == parameters.count { return a == labels.count }
         let parameter = parameters[p]
@@ -201,17 +209,17 @@ public struct Signature: Sendable {
             while fits(end) { end += 1 }
             // Greedy first, then give arguments back for later parameters.
             for stop in stride(from: end, through: a, by: -1) {
-                plan[p] = Array(a..<stop)
+                plan?[p] = Array(a..<stop)
                 if bind(parameters, param: p + 1, arg: stop, labels: labels, values: values, plan: &plan) { return true }
             }
-            plan[p] = []
+            plan?[p] = []
             return false
         }
         if fits(a) {
-            plan[p] = [a]
+            plan?[p] = [a]
             if bind(parameters, param: p + 1, arg: a + 1, labels: labels, values: values, plan: &plan) { return true }
         }
-        plan[p] = []
+        plan?[p] = []
         return parameter.isOptional && bind(parameters, param: p + 1, arg: a, labels: labels, values: values, plan: &plan)
     }
 }
@@ -428,7 +436,7 @@ public final class OperatorTable: Sendable {
         // The first meaning with a signature these labels fit.
         return meanings.first { meaning in
             let adapted = meaning.spelling?.adapt(labels).map { $0.label } ?? labels
-            return meaning.spec.signatures.contains { $0.bind(labels: adapted, values: adapted.map { _ in nil }) != nil }
+            return meaning.spec.signatures.contains { $0.fits(labels: adapted, values: adapted.map { _ in nil }) }
         } ?? meanings.first
     }
 
