@@ -51,6 +51,9 @@ public enum JSON {
                 return (k, value)
             }
             try writeObject(pairs, to: &out, depth: depth)
+        case .object(let o):
+            // As Codable writes a class: its stored properties, by name.
+            try writeObject(Array(zip(o.objectClass.fieldNames, o.fields)), to: &out, depth: depth)
         case .duration, .function, .stream, .event:
             throw FlowError("json.string: a \(value.typeName) has no JSON form")
         }

@@ -78,7 +78,7 @@ enum DatabaseValues {
         case .array(let items):
             if column == .json { return try JSON.string(value) }
             return try arrayLiteral(items)
-        case .dictionary, .tuple: return try JSON.string(value)
+        case .dictionary, .tuple, .object: return try JSON.string(value)
         case .function, .stream, .event:
             throw FlowError("a \(value.typeName) cannot be sent to the database; send numbers, text, booleans, arrays or records")
         }

@@ -182,6 +182,13 @@ extension Compiler {
             environment.usedModules.insert(moduleName)
             return Compiled(compileModuleCall(module, name, nameSpan, arguments, span, in: scope))
         }
+        if case .name(let who, _) = base, who == "super" || who == "self" && name == "init", scope.lookup("super") == nil {
+            if name == "init" { return Compiled(compileDelegatingInit(who, nameSpan, arguments, span, in: scope)) }
+            return Compiled(compileSuperCall(name, nameSpan, arguments, span, in: scope))
+        }
+        if name == "store", arguments.count == 1, arguments[0].label == "in", case .inoutArgument(let target, _) = arguments[0].value {
+            return Compiled(compileStore(base, into: target, nameSpan, in: scope))
+        }
         if name == "async" || name == "asyncAfter" || name == "sync" { return Compiled(compileDispatchCall(base, name, nameSpan, arguments, in: scope)) }
         if let type = resolveType(base, in: scope) {
             if let nested = resolveType(.member(base, name, nameSpan: nameSpan, nameSpan), in: scope) {
@@ -536,13 +543,16 @@ extension Compiler {
             }
         }
         let roles = Handlers.roles(of: args.labels, in: name)
+        // Combine's `sink` gives an AnyCancellable, which cancels when released.
+        let cancelsOnRelease = name == "sink"
         return Compiled({ frame in
             let observable = try located(location) { try stream(frame).asStream() }
             var handlers = Handlers()
             for (role, code) in zip(roles, args.codes) {
                 try located(location) { try handlers.set(role, value: code(frame)) }
             }
-            return .function(env.subscribe(observable, at: location, handlers: handlers))
+            let subscriber = env.subscribe(observable, at: location, handlers: handlers)
+            return .function(cancelsOnRelease ? CancelOnRelease(subscriber) : subscriber)
         }, direct: specialised(in: scope) { directSubscription(name, compiledStream.direct, arguments, args, span, in: scope) })
     }
 }

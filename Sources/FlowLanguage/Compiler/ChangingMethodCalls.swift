@@ -15,7 +15,9 @@ extension Compiler {
         if let fallback {
             // Only a var can be changed; anything else is the operator.
             guard labels != nil, Self.isPlace(base), let root = Self.placeRoot(base) else { return nil }
-            if let entry = scope.resolve(root)?.entry, !entry.binding.isMutable {
+            // `cart.items.append(x)`: an object's property changes whoever holds the object.
+            let objectProperty = if case .member = base { scope.visibleTypes.contains(where: \.isClass) } else { false }
+            if !objectProperty, let entry = scope.resolve(root)?.entry, !entry.binding.isMutable {
                 // A constant holding an array: say why it cannot change.
                 let read = compile(base, in: scope), operatorCall = fallback(base)
                 let location = self.location(nameSpan)
@@ -27,7 +29,7 @@ extension Compiler {
                     return try operatorCall(frame)
                 }
             }
-            guard isChangeable(root: root, in: scope) else { return nil }
+            guard objectProperty || isChangeable(root: root, in: scope) else { return nil }
         }
         guard let labels else {
             error("no form of '\(name)' takes these arguments; it takes \(methods.formsDescription)", nameSpan)
@@ -42,14 +44,13 @@ extension Compiler {
         let args = compileArguments(arguments, in: scope)
         let location = self.location(nameSpan)
         let (slot, other) = compileThroughHiddenSlot(fallback, base, nameSpan, in: scope)
+        // Read, not changed, to see whether it is a stream: changing a
+        // @Published property publishes.
+        let read = other == nil ? nil : compile(base, in: scope)
         return { frame in
-            if let other {
-                var stream: Value?
-                try place(frame) { value in if value.isStream { stream = value } }
-                if let stream {
-                    frame.slots[slot] = stream
-                    return try other(frame)
-                }
+            if let other, let value = try read?(frame), value.isStream {
+                frame.slots[slot] = value
+                return try other(frame)
             }
             let values = try args.evaluate(frame)
             var result = Value.null

@@ -146,7 +146,7 @@ final class Compiler {
             }
             guard scope.kind == .script || scope.kind == .test else {
                 return { frame in
-                    frame.slots[slot] = try value(frame)
+                    frame.slots[slot] = try value(frame).keptByAName()
                     return .null
                 }
             }
@@ -154,7 +154,7 @@ final class Compiler {
             // traced under its name (runs once: no cost per event).
             let env = environment
             return { frame in
-                let bound = try value(frame)
+                let bound = try value(frame).keptByAName()
                 if case .stream(let stream) = bound {
                     if stream.name == nil { stream.name = name }
                     if env.watchesBindings { env.run.scheduler.tracer?.watch(stream) }
@@ -164,6 +164,8 @@ final class Compiler {
             }
         case .expression(let expr):
             return compileExpressionStatement(expr, in: scope).code
+        case .return(.literal(.null, _)?, _) where scope.enclosingClosure?.isFailableInitialiser == true:
+            return { _ in throw FailedInitialisation() }
         case .return(let expr, _):
             let value = expr.map { compile($0, in: scope) }
             return { frame in throw ReturnSignal(value: try value?(frame) ?? .null) }
@@ -301,6 +303,9 @@ final class Compiler {
             return Compiled(compileStaticMember(type, name, span, in: scope))
         }
         if let (depth, entry) = scope.resolve(name) {
+            if case .selfValue = entry.binding, let methodScope = scope.methodScope, methodScope.selfType?.isClass == true {
+                return Compiled(compileObjectSelf(depth: depth, slot: entry.slot, methodScope: methodScope, in: scope))
+            }
             let slot = entry.slot
             let direct = specialised(in: scope) { directRead(depth: depth, slot: slot, in: scope) }
             let code: Code = switch depth {
@@ -316,9 +321,13 @@ final class Compiler {
     /// A name that is not a `let`, `var` or parameter: a type, a module, a
     /// constant of the vocabulary, or a mistake.
     private func compileUnboundName(_ name: String, _ span: Span, in scope: Scope) -> Code {
+        if name == "super", scope.methodScope?.selfType?.isClass == true {
+            // `super.count`: the object's own property, which a subclass shares.
+            return compile(.name("self", span), in: scope)
+        }
         if name == "self" {
-            error("'self' is only meaningful inside a struct's or enum's methods", span,
-                  help: "flow has no classes: outside a type, use the name itself")
+            error("'self' is only meaningful inside a type's methods", span,
+                  help: "outside a type, use the name itself")
             return { _ in .null }
         }
         if let type = resolveType(name, in: scope) {
@@ -475,6 +484,7 @@ final class Compiler {
         var ancestor = scope.parent
         while let s = ancestor { s.createsClosures = true; ancestor = s.parent }
         let inner = Scope(kind: .closure, parent: scope)
+        inner.capturesSelfWeakly = closure.capturesSelfWeakly
         let declared = closure.parameters
         for (name, span) in declared ?? [] {
             if name == "_" { _ = inner.reserve(); continue }
@@ -502,7 +512,8 @@ final class Compiler {
         }
         let shape = ClosureShape(
             declared: declared?.count, shorthand: inner.shorthandCount, frameSize: inner.count,
-            reusesFrame: !inner.createsClosures, updatesFirstParameter: inner.changedParameters.contains(0),
+            // A frame kept between calls would keep what `guard let self` bound.
+            reusesFrame: !inner.createsClosures && !closure.capturesSelfWeakly, updatesFirstParameter: inner.changedParameters.contains(0),
             location: location(closure.span))
         if let direct, shape.parameterCount == parameterCount {
             return { frame in .function(shape.makeDirectFunction(direct, captured: frame)) }

@@ -8,6 +8,12 @@ final class FunctionInfo {
     let location: SourceLocation
     /// A method keeps `self` in slot 0.
     let hasSelf: Bool
+    /// A class's method whose closures hold `self` only weakly: its frame
+    /// lets go of the object when it returns.
+    var releasesSelf = false
+    /// The scope of the type a method belongs to: its body runs in a frame
+    /// under that scope's (a subclass may inherit it from another scope).
+    unowned(unsafe) var home: Scope?
     var body: Code = { _ in .null }
     var frameSize = 0
     /// Each parameter's default value, evaluated in the call's frame.
@@ -47,6 +53,9 @@ final class FunctionInfo {
                 throw FlowError("missing argument for parameter '\(parameters[i].name)' of '\(name)'", at: location)
             }
         }
+        defer {
+            if releasesSelf, case .object(let object) = frame.slots[0] { frame.slots[0] = .function(WeakSelf(object)) }
+        }
         let result: Value
         do { result = try body(frame) } catch let signal as ReturnSignal { result = signal.value }
         after?(frame)
@@ -79,9 +88,22 @@ final class UserFunction: Function {
     }
 }
 
-/// A `struct` or `enum` of the script, with the code of its members.
+/// A `struct`, `enum` or `class` of the script, with the code of its members.
 final class DeclaredType {
     let declaration: TypeDeclaration
+    /// A class's superclass among the script's classes.
+    var superclass: DeclaredType?
+    /// A class's run-time description, made when its inheritance is known.
+    var objectClass: ObjectClass?
+    /// A class's `init`s: its own, or its superclass's when it declares none.
+    var initialisers: [FunctionInfo] = []
+    /// A class's `deinit` bodies, its own first, then its superclass's.
+    var deinitialisers: [FunctionInfo] = []
+    /// Stored properties, a superclass's first.
+    lazy var allStored: [TypeDeclaration.StoredProperty] = (superclass?.allStored ?? []) + declaration.stored
+    /// A class's stored properties' default values, compiled where it is declared.
+    var fieldDefaults: [Code?] = []
+    var isClass: Bool { declaration.kind == .class }
     /// Protocols an `extension Cart: Named` adds.
     var addedConformances: [String] = []
     /// Members a protocol's extension gives it (defaults it did not declare).
@@ -90,6 +112,7 @@ final class DeclaredType {
     /// Whether it conforms to `name`, directly or through a protocol that
     /// inherits it.
     func conforms(to name: String, in scope: Scope) -> Bool {
+        if let superclass, superclass.conforms(to: name, in: scope) { return true }
         var pending = declaration.conformances + addedConformances
         var seen: Set<String> = []
         while let next = pending.popLast() {
@@ -136,7 +159,11 @@ final class DeclaredType {
     var allCases: Value { .array(declaration.cases.filter { $0.associated == nil }.map { caseValue($0.name) }) }
 
     func hasInstanceMember(_ name: String) -> Bool {
-        declaration.stored.contains { $0.name == name } || computed[name] != nil || methods[name] != nil
+        if isClass, name.hasPrefix("$") || name == "objectWillChange" {
+            // `$count`: a @Published property's publisher.
+            return name == "objectWillChange" || allStored.contains { $0.isPublished && "$" + $0.name == name }
+        }
+        return (isClass ? allStored : declaration.stored).contains { $0.name == name } || computed[name] != nil || methods[name] != nil
             // An enum with raw values reads its own (`rawValue.uppercased()`).
             || (isEnum && name == "rawValue" && !rawValues.isEmpty)
             // An extension of a built-in type reads its methods (`count`, `uppercased()`).
@@ -171,6 +198,7 @@ extension Compiler {
         var functions: [(slot: Int, info: FunctionInfo)] = []
         var extensions: [TypeDeclaration] = []
         defer {
+            linkClasses(in: scope)
             // A type's own extensions first: a protocol's defaults go to the
             // types that conform by then, and only where they lack the member.
             for declaration in extensions where scope.lookupProtocol(declaration.name) == nil { extend(declaration, in: scope) }
@@ -281,6 +309,7 @@ extension Compiler {
         var added: [FunctionInfo] = []
         for method in declaration.methods where adds(method.name, method.nameSpan) {
             let info = FunctionInfo(method, location: location(method.nameSpan), hasSelf: !method.isStatic)
+            info.home = type.scope
             if method.isStatic { type.staticMethods[method.name] = info } else { type.methods[method.name] = info }
             added.append(info)
         }
@@ -288,6 +317,7 @@ extension Compiler {
             let getter = FunctionDeclaration(name: property.name, nameSpan: property.span, parameters: [], body: property.body,
                                              isMutating: false, isStatic: property.isStatic, span: property.span)
             let info = FunctionInfo(getter, location: location(property.span), hasSelf: !property.isStatic)
+            info.home = type.scope
             if property.isStatic { type.staticComputed[property.name] = info } else { type.computed[property.name] = info }
             added.append(info)
         }
@@ -339,7 +369,7 @@ extension Compiler {
         }
     }
 
-    private static let swiftUIProtocols: Set<String> = ["View", "App", "Scene", "ObservableObject", "PreviewProvider"]
+    private static let swiftUIProtocols: Set<String> = ["View", "App", "Scene", "PreviewProvider"]
 
     /// Compiles a func or a type where it is declared: its code sees the
     /// names declared before it, as in Swift.
@@ -372,6 +402,7 @@ extension Compiler {
     /// methods and raw values.
     private func compileMembers(of type: DeclaredType) {
         let declaration = type.declaration
+        if type.isClass { compileClassMembers(of: type) }
         type.initDefaults = type.initParameters.map { parameter in parameter.defaultValue.map { compile($0, in: type.scope) } }
         for property in declaration.staticStored {
             if let value = property.defaultValue { type.staticValues[property.name] = LazyValue(code: compile(value, in: type.scope)) }
@@ -442,6 +473,9 @@ extension Compiler {
             inner.selfType = selfType
             inner.isStatic = declaration.isStatic
             inner.isMutating = declaration.isMutating
+            inner.isFailableInitialiser = declaration.isFailable
+            inner.isInitialiser = selfType.isClass && declaration.name == "init"
+            // A class's methods change the object `self` refers to, never `self`.
             if info.hasSelf { _ = inner.declare("self", at: declaration.nameSpan, as: .selfValue(isMutable: declaration.isMutating)) }
         }
         for parameter in declaration.parameters {
@@ -456,6 +490,7 @@ extension Compiler {
         // The body's names may shadow the parameters (`var state = state`).
         info.body = compileSequence(declaration.body, in: Scope(kind: .block, parent: inner))
         info.frameSize = inner.count
+        info.releasesSelf = selfType?.isClass == true && info.hasSelf && inner.createsClosures && !inner.selfCapturedStrongly
     }
 
     // MARK: - Resolving types and cases
@@ -662,6 +697,7 @@ extension Compiler {
 
     /// `UserLocation(latitude: 1, longitude: 2)` or `Currency(rawValue: "usd")`.
     func compileConstruction(_ type: DeclaredType, _ nameSpan: Span, _ arguments: [CallArgument], _ span: Span, in scope: Scope) -> Code {
+        if type.isClass { return compileObjectConstruction(type, nameSpan, arguments, span, in: scope) }
         if type.isEnum {
             guard arguments.count == 1, arguments[0].label == "rawValue", type.declaration.rawType != nil else {
                 error(type.declaration.rawType == nil ? "an enum without raw values is made from its cases, as in .\(type.declaration.cases.first?.name ?? "x")"
@@ -784,7 +820,7 @@ extension Compiler {
     func compileDynamicMember(_ base: @escaping Code, _ name: String, _ nameSpan: Span, in scope: Scope) -> Code? {
         var getters: [String: (info: FunctionInfo, depth: Int)] = [:]
         for type in scope.visibleTypes where getters[type.name] == nil {
-            if let info = type.computed[name] { getters[type.name] = (info, scope.depth(to: type.scope)) }
+            if let info = type.computed[name] { getters[type.name] = (info, scope.depth(to: info.home ?? type.scope)) }
         }
         guard !getters.isEmpty else { return nil }
         let location = self.location(nameSpan)
@@ -831,7 +867,7 @@ extension Compiler {
         var table: [String: (info: FunctionInfo, bound: BoundArguments, depth: Int)] = [:]
         for (type, info) in fits {
             let binding = bindArguments(arguments, to: info.parameters, of: name, at: span, report: false)!
-            table[type.name] = (info, compileBoundArguments(arguments, binding, info.parameters, in: scope), scope.depth(to: type.scope))
+            table[type.name] = (info, compileBoundArguments(arguments, binding, info.parameters, in: scope), scope.depth(to: info.home ?? type.scope))
         }
         let location = self.location(nameSpan)
         // Values of other types go to the fallback.
@@ -906,7 +942,8 @@ extension Compiler {
     static func isPlace(_ expr: Expr) -> Bool {
         switch expr {
         case .name, .shorthand: return true
-        case .member(let base, _, _, _), .subscriptAccess(let base, _, _), .forceUnwrap(let base, _): return isPlace(base)
+        case .member(let base, _, _, _), .subscriptAccess(let base, _, _), .forceUnwrap(let base, _), .optionalBind(let base, _):
+            return isPlace(base)
         default: return false
         }
     }
@@ -915,7 +952,8 @@ extension Compiler {
         switch expr {
         case .name(let name, _): return name
         case .shorthand(let n, _): return "$\(n)"
-        case .member(let base, _, _, _), .subscriptAccess(let base, _, _), .forceUnwrap(let base, _): return placeRoot(base)
+        case .member(let base, _, _, _), .subscriptAccess(let base, _, _), .forceUnwrap(let base, _), .optionalBind(let base, _):
+            return placeRoot(base)
         default: return nil
         }
     }
@@ -935,6 +973,7 @@ extension Value {
     var memberTypeName: String? {
         switch self {
         case .tuple(let t): t.nominal?.type
+        case .object(let o): o.objectClass.name
         case .int: "Int"
         case .double: "Double"
         case .string: "String"

@@ -9,12 +9,12 @@ extension Compiler {
     func describer(in scope: Scope) -> (Value, Frame) throws -> String {
         let described = scope.visibleTypes.compactMap { type -> (name: String, getter: FunctionInfo, depth: Int)? in
             guard let getter = type.computed["description"] else { return nil }
-            return (type.name, getter, scope.depth(to: type.scope))
+            return (type.name, getter, scope.depth(to: getter.home ?? type.scope))
         }
         guard !described.isEmpty else { return { value, _ in value.description } }
         let byType = Dictionary(described.map { ($0.name, ($0.getter, $0.depth)) }, uniquingKeysWith: { first, _ in first })
         return { value, frame in
-            guard case .tuple(let t) = value, let type = t.nominal?.type, let (getter, depth) = byType[type] else { return value.description }
+            guard let type = value.memberTypeName, let (getter, depth) = byType[type] else { return value.description }
             return try getter.run(parent: frame.ancestor(depth), self: value, arguments: []).description
         }
     }

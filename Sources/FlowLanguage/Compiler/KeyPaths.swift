@@ -28,12 +28,17 @@ extension Compiler {
     /// anything else, `sink` is the way to act on each value.
     func compileAssign(_ stream: @escaping Code, _ arguments: [CallArgument], _ nameSpan: Span, _ span: Span, in scope: Scope) -> Code {
         let labels = arguments.map(\.label)
+        if labels == ["to"], case .inoutArgument = arguments[0].value {
+            return compileAssignToPublished(stream, arguments[0].value, span, in: scope)
+        }
         guard labels == ["to", "on"] else {
-            error("assign takes to: a key path and on: a subject, as in assign(to: \\.value, on: subject)", nameSpan)
+            error("assign takes to: a key path and on: an object or a subject, as in assign(to: \\.value, on: subject), or to: &$property",
+                  nameSpan)
             return { _ in .null }
         }
-        if case .keyPath(let path, let pathSpan) = arguments[0].value, path != ["value"] {
-            error("assign(to:on:) can set only a subject's value (\\.value)", pathSpan,
+        if case .keyPath(let path, let pathSpan) = arguments[0].value,
+           path.count != 1 || path != ["value"] && !scope.visibleTypes.contains(where: \.isClass) {
+            error("assign(to:on:) sets one property: \\.name of an object, or \\.value of a subject", pathSpan,
                   help: "to do something else with each value, use sink { ... }")
         }
         let args = compileArguments(arguments, in: scope)
@@ -43,10 +48,23 @@ extension Compiler {
         return { frame in
             let observable = try located(location) { try stream(frame).asStream() }
             let values = try args.evaluate(frame)
-            guard case .function(let function) = values[0], let keyPath = function as? KeyPathFunction, keyPath.path == ["value"] else {
-                throw FlowError("assign(to:on:) needs the key path \\.value, got \(values[0].typeName) \(values[0].literal)", at: location)
+            guard case .function(let function) = values[0], let keyPath = function as? KeyPathFunction, keyPath.path.count == 1 else {
+                throw FlowError("assign(to:on:) needs a key path such as \\.value, got \(values[0].typeName) \(values[0].literal)", at: location)
             }
-            guard case .stream(let s) = values[1], let subject = s as? BehaviorSubject else {
+            if case .object(let object) = values[1] {
+                // Combine's `assign(to: \.name, on: object)`: each value set on the object, which it keeps.
+                let name = keyPath.path[0]
+                guard let field = object.objectClass.fieldIndex(name) else {
+                    throw FlowError("\(object.objectClass.name) has no property '\(name)' to assign", at: targetLocation)
+                }
+                var handlers = Handlers()
+                handlers.next = Function.unary(name: "assign") { value in
+                    object.updateField(field) { $0 = value }
+                    return .null
+                }
+                return .function(CancelOnRelease(env.subscribe(observable, at: location, handlers: handlers)))
+            }
+            guard keyPath.path == ["value"], case .stream(let s) = values[1], let subject = s as? BehaviorSubject else {
                 throw FlowError("assign(to: \\.value, on:) needs a subject with a value (CurrentValueSubject, BehaviorSubject or "
                                 + "BehaviorRelay), got \(values[1].typeName) \(values[1].literal)", at: targetLocation)
             }
@@ -55,7 +73,31 @@ extension Compiler {
                 subject.send(value)
                 return .null
             }
-            return .function(env.subscribe(observable, at: location, handlers: handlers))
+            return .function(CancelOnRelease(env.subscribe(observable, at: location, handlers: handlers)))
+        }
+    }
+
+    /// Combine's `assign(to: &$property)`: each value becomes the
+    /// `@Published` property's, for as long as the object lives (no
+    /// cancellable: the subscription ends with the object's property).
+    private func compileAssignToPublished(_ stream: @escaping Code, _ target: Expr, _ span: Span, in scope: Scope) -> Code {
+        let published = compile(target, in: scope)
+        let env = environment
+        let location = self.location(span)
+        let targetLocation = self.location(target.span)
+        return { frame in
+            let observable = try located(location) { try stream(frame).asStream() }
+            guard case .stream(let s) = try published(frame), let property = s as? PublishedSubject else {
+                throw FlowError("assign(to:) needs a @Published property's publisher, as in assign(to: &$count)", at: targetLocation)
+            }
+            var handlers = Handlers()
+            // Held weakly: the object's property keeps the subscription, not the other way round.
+            handlers.next = Function.unary(name: "assign") { [weak property] value in
+                property?.send(value)
+                return .null
+            }
+            env.subscribe(observable, at: location, handlers: handlers)
+            return .null
         }
     }
 }

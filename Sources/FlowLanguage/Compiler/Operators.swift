@@ -5,7 +5,7 @@ import FlowRuntime
 /// than calling an operator through a function value.
 enum BinaryOperator: String {
     case add = "+", subtract = "-", multiply = "*", divide = "/", remainder = "%"
-    case equal = "==", notEqual = "!=", less = "<", lessOrEqual = "<=", greater = ">", greaterOrEqual = ">="
+    case equal = "==", notEqual = "!=", identical = "===", notIdentical = "!==", less = "<", lessOrEqual = "<=", greater = ">", greaterOrEqual = ">="
     case halfOpenRange = "..<", closedRange = "..."
 
     @inline(__always)
@@ -18,12 +18,27 @@ enum BinaryOperator: String {
         case .remainder: return try Value.remainder(a, b)
         case .equal: return .bool(a == b)
         case .notEqual: return .bool(a != b)
+        case .identical: return .bool(try Self.isIdentical(a, b))
+        case .notIdentical: return .bool(try !Self.isIdentical(a, b))
         case .less: return .bool(try a.compare(to: b) < 0)
         case .lessOrEqual: return .bool(try a.compare(to: b) <= 0)
         case .greater: return .bool(try a.compare(to: b) > 0)
         case .greaterOrEqual: return .bool(try a.compare(to: b) >= 0)
         case .halfOpenRange: return try Self.range(a, b, closed: false)
         case .closedRange: return try Self.range(a, b, closed: true)
+        }
+    }
+
+    /// `a === b`: the same object (nil is identical to nil only, as
+    /// Swift's optionals are).
+    static func isIdentical(_ a: Value, _ b: Value) throws -> Bool {
+        switch (a, b) {
+        case let (.object(x), .object(y)): return x === y
+        case (.null, .null): return true
+        case (.object, .null), (.null, .object): return false
+        default:
+            let other = a.isNull || a.isObject ? b : a
+            throw FlowError("'===' compares objects of classes, not \(other.typeName) \(other.literal)")
         }
     }
 

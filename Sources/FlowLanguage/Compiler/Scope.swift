@@ -77,6 +77,15 @@ final class Scope {
     var isStatic = false
     /// Inside a `mutating` method.
     var isMutating = false
+    /// The body of a class's `init`, where `super.init` and `self.init` run.
+    var isInitialiser = false
+    /// The body of an `init?`, where `return nil` makes nil.
+    var isFailableInitialiser = false
+    /// A closure written with `[weak self]` or `[unowned self]`.
+    var capturesSelfWeakly = false
+    /// A class's method whose closures use `self` without `[weak self]`:
+    /// its frame keeps the object, as Swift's strong capture does.
+    var selfCapturedStrongly = false
     /// While the body of a closure that may be specialised compiles (see
     /// Specialisation.swift): how many parameters it takes. Kept on the
     /// closure's scope, which owns the frame its body's blocks share.

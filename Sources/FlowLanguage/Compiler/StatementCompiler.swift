@@ -340,11 +340,11 @@ extension Compiler {
             // Straight into a slot when the target is a variable.
             if case .name(let name, _) = target, let (depth, entry) = scope.resolve(name), !isImplicitSelf(name, in: scope) {
                 let slot = entry.slot
-                if depth == 0 { return { frame in frame.slots[slot] = try value(frame); return .null } }
-                return { frame in frame.ancestor(depth).slots[slot] = try value(frame); return .null }
+                if depth == 0 { return { frame in frame.slots[slot] = try value(frame).keptByAName(); return .null } }
+                return { frame in frame.ancestor(depth).slots[slot] = try value(frame).keptByAName(); return .null }
             }
             return { frame in
-                let v = try value(frame)
+                let v = try value(frame).keptByAName()
                 try place(frame) { $0 = v }
                 return .null
             }
@@ -437,8 +437,22 @@ extension Compiler {
                 try body(&value)
             }
         case .member(let base, let name, let nameSpan, _):
-            guard let outer = compilePlace(base, in: scope) else { return nil }
             let location = self.location(nameSpan)
+            if !(Self.placeRoot(base).map { isChangeable(root: $0, in: scope) } ?? false),
+               scope.visibleTypes.contains(where: \.isClass) {
+                // An object's property changes whoever holds the object: a
+                // let, self, a call's result. Whether it is an object is
+                // known when the script runs.
+                let object = compile(base, in: scope)
+                return { frame, body in
+                    var value = try object(frame)
+                    guard value.isObject else {
+                        throw FlowError("cannot change '\(name)' of \(value.typeName) \(value.literal): it is not in a var", at: location)
+                    }
+                    try located(location) { try value.updateMember(name, body) }
+                }
+            }
+            guard let outer = compilePlace(base, in: scope) else { return nil }
             return { frame, body in
                 try outer(frame) { container in try located(location) { try container.updateMember(name, body) } }
             }
@@ -464,6 +478,20 @@ extension Compiler {
             return { frame, body in
                 let k = try key(frame)
                 try outer(frame) { container in try located(location) { try container.updateSubscript(k, body) } }
+            }
+        case .optionalChain(let chain, _):
+            // `self?.count = 1`: nothing changes where the chain meets nil.
+            guard let inner = compilePlace(chain, in: scope) else { return nil }
+            return { frame, body in
+                do { try inner(frame, body) } catch is NilInOptionalChain {}
+            }
+        case .optionalBind(let base, _):
+            guard let outer = compilePlace(base, in: scope) else { return nil }
+            return { frame, body in
+                try outer(frame) { value in
+                    if value.isNull { throw NilInOptionalChain() }
+                    try body(&value)
+                }
             }
         case .forceUnwrap(let base, let span):
             guard let outer = compilePlace(base, in: scope) else { return nil }

@@ -67,7 +67,14 @@ extension Compiler {
         }
         if let declared = resolveType(type, in: scope) {
             let name = declared.name
-            return { if case .tuple(let t) = $0 { t.nominal?.type == name } else { false } }
+            return { value in
+                switch value {
+                case .tuple(let t): t.nominal?.type == name
+                // An object is of its class and of each class above it.
+                case .object(let o): o.objectClass.isKind(of: name)
+                default: false
+                }
+            }
         }
         error("flow cannot test a value for the type '\(type)'", span,
               help: "it tests Int, Double, String, Bool, Character, arrays, dictionaries, sets, optionals, Any and the script's structs, enums and protocols")

@@ -4,6 +4,7 @@ import FlowRuntime
 /// `t.name`, and the same as places an assignment writes.
 extension Value {
     var isStream: Bool { if case .stream = self { true } else { false } }
+    var isObject: Bool { if case .object = self { true } else { false } }
 
     /// `value.name`: an array's, a string's or a dictionary's property
     /// from the methods of values (`count`, `first`, `keys`: `methods`,
@@ -62,6 +63,11 @@ extension Value {
         }
         if case .dictionary = self {
             try updateSubscript(.string(name), body)
+            return
+        }
+        // An object is changed where it is: every name holding it sees the change.
+        if case .object(let object) = self, let i = object.objectClass.fieldIndex(name) {
+            try object.updateField(i, body)
             return
         }
         throw FlowError("\(typeName) \(literal) has no member '\(name)' to change")

@@ -121,7 +121,7 @@ struct Handlers {
 
 extension Value {
     var isSubscription: Bool {
-        if case .function(let f) = self { f is ScriptSubscriber } else { false }
+        if case .function(let f) = self { f.subscription != nil } else { false }
     }
 }
 
@@ -132,6 +132,10 @@ final class DisposeBagValue: Function {
 
     init() { super.init(name: "DisposeBag", parameterCount: 0) }
 
+    /// RxSwift's bag disposes what it holds when it goes: released, or
+    /// replaced (`bag = DisposeBag()`).
+    deinit { for subscription in held { subscription.dispose() } }
+
     func insert(_ subscription: Disposable) { held.append(subscription) }
 
     override func call(_ args: [Value]) throws -> Value {
@@ -139,6 +143,50 @@ final class DisposeBagValue: Function {
         held = []
         for subscription in all { subscription.dispose() }
         return .null
+    }
+}
+
+/// Combine's `AnyCancellable`, what `sink` and `assign(to:on:)` give.
+/// Once a name, a property or a set holds it, it cancels its subscription
+/// when released or replaced (`cancellable = nil`,
+/// `cancellables.removeAll()`, the object holding it gone). One nobody
+/// holds (`s.sink { }` as a statement, or in a closure whose result is
+/// dropped) runs on, as flow's subscriptions do: Combine would end it at
+/// once, which a script never means.
+final class CancelOnRelease: Function {
+    let subscriber: ScriptSubscriber
+    private var isHeld = false
+
+    init(_ subscriber: ScriptSubscriber) {
+        self.subscriber = subscriber
+        super.init(name: "AnyCancellable", parameterCount: 0)
+    }
+
+    /// Held by a name, a property or a collection: released, it cancels.
+    func hold() { isHeld = true }
+
+    override func call(_ args: [Value]) throws -> Value {
+        subscriber.dispose()
+        return .null
+    }
+
+    deinit { if isHeld { subscriber.dispose() } }
+}
+
+extension Value {
+    /// The value, told that a name now holds it: an AnyCancellable then
+    /// cancels when the name lets go of it.
+    @inline(__always)
+    func keptByAName() -> Value {
+        if case .function(let f) = self, let cancellable = f as? CancelOnRelease { cancellable.hold() }
+        return self
+    }
+}
+
+extension Function {
+    /// The subscription a subscribing call gave, however it is held.
+    var subscription: ScriptSubscriber? {
+        (self as? ScriptSubscriber) ?? (self as? CancelOnRelease)?.subscriber
     }
 }
 

@@ -98,11 +98,15 @@ public final class Closure {
     public var parameters: [(name: String, span: Span)]?
     public var body: [Statement]
     public var span: Span
+    /// `[weak self]` or `[unowned self]`: the closure does not keep the
+    /// object its method runs on.
+    public var capturesSelfWeakly = false
 
-    init(parameters: [(name: String, span: Span)]?, body: [Statement], span: Span) {
+    init(parameters: [(name: String, span: Span)]?, body: [Statement], span: Span, capturesSelfWeakly: Bool = false) {
         self.parameters = parameters
         self.body = body
         self.span = span
+        self.capturesSelfWeakly = capturesSelfWeakly
     }
 }
 
@@ -232,15 +236,19 @@ public final class FunctionDeclaration {
     public let isMutating: Bool
     /// `static func`: called on the type.
     public let isStatic: Bool
+    /// `init?(...)`: an initialiser that may give nil.
+    public let isFailable: Bool
     public let span: Span
 
-    init(name: String, nameSpan: Span, parameters: [FunctionParameter], body: [Statement], isMutating: Bool, isStatic: Bool, span: Span) {
+    init(name: String, nameSpan: Span, parameters: [FunctionParameter], body: [Statement], isMutating: Bool, isStatic: Bool,
+         isFailable: Bool = false, span: Span) {
         self.name = name
         self.nameSpan = nameSpan
         self.parameters = parameters
         self.body = body
         self.isMutating = isMutating
         self.isStatic = isStatic
+        self.isFailable = isFailable
         self.span = span
     }
 }
@@ -248,10 +256,11 @@ public final class FunctionDeclaration {
 /// A `struct` or `enum` declaration.
 public final class TypeDeclaration {
     public enum Kind {
-        case `struct`, `enum`, `extension`, `protocol`
+        case `struct`, `enum`, `extension`, `protocol`, `class`
 
         public var word: String {
             switch self {
+            case .class: "class"
             case .struct: "struct"
             case .enum: "enum"
             case .extension: "extension"
@@ -265,6 +274,8 @@ public final class TypeDeclaration {
         public var span: Span
         public var defaultValue: Expr?
         public var isVariable: Bool
+        /// `@Published var`, in a class.
+        public var isPublished = false
     }
 
     public struct ComputedProperty {
@@ -296,6 +307,10 @@ public final class TypeDeclaration {
     public let methods: [FunctionDeclaration]
     public let cases: [EnumCase]
     public let nested: [TypeDeclaration]
+    /// A class's `init`s, in the order written.
+    public var initialisers: [FunctionDeclaration] = []
+    /// A class's `deinit { }` body.
+    public var deinitialiser: [Statement]?
     public let span: Span
 
     init(kind: Kind, name: String, nameSpan: Span, rawType: String?, conformances: [String], stored: [StoredProperty],

@@ -12,7 +12,7 @@ struct Lexer {
     /// `->`, `,`, `&&`): a line break after it continues the line, as in Swift.
     private var lineContinues = false
     static let continuingSymbols: Set<String> = [
-        "+", "-", "*", "/", "%", "==", "!=", "<", "<=", ">=", "&&", "||", "??", "..<", "...",
+        "+", "-", "*", "/", "%", "==", "!=", "===", "!==", "<", "<=", ">=", "&&", "||", "??", "..<", "...",
         "=", "+=", "-=", "*=", "/=", "%=", "->", ",",
     ]
     /// A `/*` comment ran to the end of the text (the REPL then reads
@@ -28,7 +28,7 @@ struct Lexer {
     }
 
     static let symbols: [String] = [
-        "&&", "||", "==", "!=", "<=", ">=", "??", "->", "..<", "...", "+=", "-=", "*=", "/=", "%=",
+        "===", "!==", "&&", "||", "==", "!=", "<=", ">=", "??", "->", "..<", "...", "+=", "-=", "*=", "/=", "%=",
         "(", ")", "[", "]", "{", "}", ",", ":", ".", "?", "!", "+", "-", "*", "/", "%", "<", ">", "=", "&", "\\", "@",
     ]
 
@@ -255,6 +255,11 @@ struct Lexer {
     private mutating func shorthand() -> Token {
         let start = position
         position += 1
+        // `$count`: a @Published property's publisher, read as a name.
+        if peek().isIdentifierStart {
+            while peek().isIdentifierPart { position += 1 }
+            return Token(kind: .identifier(String(decoding: bytes[start..<position], as: UTF8.self)), span: Span(start, position))
+        }
         let digitsStart = position
         while peek().isDigit { position += 1 }
         guard position > digitsStart, let index = Int(String(decoding: bytes[digitsStart..<position], as: UTF8.self)), index < 64 else {

@@ -282,9 +282,7 @@ public struct Parser {
     }
 
     private static let swiftConstructs: [String: (message: String, help: String, needsBrace: Bool)] = {
-        let noClasses = ("flow has no classes", "use a struct for data and closures or subjects for behaviour", false)
         return [
-            "class": noClasses,
             "actor": ("flow has no actors", "every event already runs on one loop: use a struct for the state and a subject for its changes", false),
             "Task": ("flow has no Task { }", "async work is a stream in flow: a request (http.get), a Future, or DispatchQueue.main.async { }", true),
             "defer": ("flow has no defer", "run clean-up when a stream ends with do(onDispose:) or finalize", true),
@@ -392,7 +390,7 @@ public struct Parser {
 
     mutating func parseComparison() throws -> Expr {
         let left = try parseCoalescing()
-        let comparisons = ["==", "!=", "<", "<=", ">", ">="]
+        let comparisons = ["==", "!=", "===", "!==", "<", "<=", ">", ">="]
         guard case .symbol(let op) = peek().kind, comparisons.contains(op) else { return left }
         let opSpan = advance().span
         let right = try parseCoalescing()
@@ -889,10 +887,10 @@ public struct Parser {
         return try bracketed(open) { parser in
             try parser.withNewlines(significant: true) { parser in
                 try parser.inFunctionBody { p in
-                    let parameters = p.parseClosureParameters()
+                    let (parameters, weakSelf) = p.parseClosureParameters()
                     let body = try p.parseStatements(context: .closure)
                     let close = try p.close("}", opened: open, "closure")
-                    return .closure(Closure(parameters: parameters, body: body, span: open.span.to(close.span)))
+                    return .closure(Closure(parameters: parameters, body: body, span: open.span.to(close.span), capturesSelfWeakly: weakSelf))
                 }
             }
         }
@@ -909,50 +907,54 @@ public struct Parser {
 
     /// `x in`, `a, b in`, `(a, b) in` or `_ in`, as Swift also writes them:
     /// with types (`(a: Int, b: Int) -> Bool in`, `v -> String in`) and a
-    /// capture list (`[weak self] v in`), which are read and dropped.
-    /// Consumed if present.
-    mutating func parseClosureParameters() -> [(name: String, span: Span)]? {
+    /// capture list (`[weak self] v in`), of which only a weak `self`
+    /// matters. Consumed if present.
+    mutating func parseClosureParameters() -> (parameters: [(name: String, span: Span)]?, capturesSelfWeakly: Bool) {
         let start = index
         // The signature may sit on the line after `{`.
         while peek().kind.isNewline { advance() }
-        let captures = skipCaptureList()
+        let (captures, weakSelf) = readCaptureList()
         var names: [(String, Span)] = []
         let parenthesized = accept("(") != nil
         while case .identifier(let name) = peek().kind {
             names.append((name, advance().span))
-            if parenthesized, accept(":") != nil, !skipType() { index = start; return nil }
+            if parenthesized, accept(":") != nil, !skipType() { index = start; return (nil, false) }
             if accept(",") == nil { break }
         }
-        if parenthesized && accept(")") == nil { index = start; return nil }
-        if accept("->") != nil, !skipType() { index = start; return nil }
+        if parenthesized && accept(")") == nil { index = start; return (nil, false) }
+        if accept("->") != nil, !skipType() { index = start; return (nil, false) }
         if case .identifier("throws") = peek().kind { advance() }
         if !names.isEmpty || parenthesized || captures, peek().isKeyword(.in) {
             advance()
-            return names
+            return (names, weakSelf)
         }
         index = start
-        return nil
+        return (nil, false)
     }
 
-    /// `[weak self]`, `[unowned self, x]`: there is no `self` to keep alive
-    /// in flow, and a name captures the value it holds. Returns whether one
-    /// was skipped.
-    mutating func skipCaptureList() -> Bool {
-        guard check("[") else { return false }
+    /// `[weak self]`, `[unowned self, x]`: whether there was one, and
+    /// whether it holds `self` weakly. Other names capture the values they
+    /// hold, as flow's closures do anyway.
+    mutating func readCaptureList() -> (found: Bool, weakSelf: Bool) {
+        guard check("[") else { return (false, false) }
         let start = index
+        var weakSelf = false
         advance()
         repeat {
+            var isWeak = false
             if case .identifier(let word) = peek().kind, word == "weak" || word == "unowned" {
                 advance()
+                isWeak = true
                 if check("("), case .identifier = tokens[index + 1].kind, tokens[index + 2].isSymbol(")") {
                     advance(); advance(); advance()
                 }
             }
-            guard case .identifier = peek().kind else { index = start; return false }
+            guard case .identifier(let name) = peek().kind else { index = start; return (false, false) }
+            if isWeak && name == "self" { weakSelf = true }
             advance()
         } while accept(",") != nil
-        guard accept("]") != nil else { index = start; return false }
-        return true
+        guard accept("]") != nil else { index = start; return (false, false) }
+        return (true, weakSelf)
     }
 }
 

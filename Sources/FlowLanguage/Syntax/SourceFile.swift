@@ -98,12 +98,12 @@ public final class SourceFile: Sendable {
     }
 
     /// Whether the text may declare a func or a type: it has one of the
-    /// words `func`, `struct`, `enum` anywhere (in a comment or a string
+    /// words `func`, `struct`, `enum`, `class` anywhere (in a comment or a string
     /// too, to keep it simple). Without them, nothing in a statement list is
     /// visible before its statement, and each statement can be compiled as
     /// soon as it is parsed.
     var mayDeclareFunctionsOrTypes: Bool {
-        let words: [[UInt8]] = [Array("func".utf8), Array("struct".utf8), Array("enum".utf8)]
+        let words: [[UInt8]] = [Array("func".utf8), Array("struct".utf8), Array("enum".utf8), Array("class".utf8)]
         // A word as the lexer reads one.
         return bytes.withUnsafeBufferPointer { text in
             for i in text.indices where i == 0 || !text[i - 1].isIdentifierPart {

@@ -48,6 +48,7 @@ extension Parser {
 
     private static let ignoredModifiers: Set<String> = [
         "private", "fileprivate", "public", "internal", "open", "final", "lazy", "nonisolated", "indirect", "override",
+        "convenience", "required",
     ]
     private static let ignoredAttributes: Set<String> = [
         "discardableResult", "MainActor", "inlinable", "objc", "Sendable", "escaping", "available", "usableFromInline", "frozen",
@@ -148,7 +149,7 @@ extension Parser {
                 throw fail("'\(isMutating ? "mutating" : "static")' can only be used on a func of a struct or enum", at: start.span)
             }
             return .function(try parseFunction(isMutating: false, isStatic: false))
-        case "struct", "enum", "extension":
+        case "struct", "enum", "extension", "class":
             guard case .identifier = next.kind else { return nil }
             return .type(try parseTypeDeclaration())
         case "protocol":
@@ -160,7 +161,7 @@ extension Parser {
     }
 
     static let statementKeywords = [
-        "func", "var", "let", "if", "guard", "switch", "for", "while", "repeat", "struct", "enum", "return", "break", "continue",
+        "func", "var", "let", "if", "guard", "switch", "for", "while", "repeat", "struct", "enum", "class", "return", "break", "continue",
         "mutating", "static", "do", "catch", "throw",
     ]
 
@@ -516,7 +517,14 @@ extension Parser {
 
     mutating func parseFunction(isMutating: Bool, isStatic: Bool) throws -> FunctionDeclaration {
         let funcToken = advance()
-        let nameToken = advance()
+        // `init(...)` and `init?(...)`: named `init`, with no `func`.
+        let isInitialiser = funcToken.labelText == "init"
+        var isFailable = false
+        if isInitialiser, check("?") || check("!") {
+            advance()
+            isFailable = true
+        }
+        let nameToken = isInitialiser ? funcToken : advance()
         guard case .identifier(let name) = nameToken.kind else {
             if case .symbol = nameToken.kind {
                 throw fail("flow cannot declare operators", at: nameToken.span, help: "declare a func with a name")
@@ -541,7 +549,7 @@ extension Parser {
         skipWhereClause()
         let (body, close) = try inFunctionBody { try $0.parseBlock("body of \(name)") }
         return FunctionDeclaration(name: name, nameSpan: nameToken.span, parameters: parameters, body: body,
-                                   isMutating: isMutating, isStatic: isStatic, span: funcToken.span.to(close.span))
+                                   isMutating: isMutating, isStatic: isStatic, isFailable: isFailable, span: funcToken.span.to(close.span))
     }
 
     /// `label name: Type = default`, `_ name: inout Type`, `name: Type`.
@@ -574,6 +582,7 @@ extension Parser {
         let keyword = advance()
         let kind: TypeDeclaration.Kind = switch keyword.kind {
         case .identifier("struct"): .struct
+        case .identifier("class"): .class
         case .identifier("extension"): .extension
         default: .enum
         }
@@ -612,10 +621,13 @@ extension Parser {
         }
         let close = try close("}", opened: open, kind.word)
         let rawType = kind == .enum ? inherited.first.flatMap { Self.rawValueTypes.contains($0) ? $0 : nil } : nil
-        return TypeDeclaration(kind: kind, name: name, nameSpan: nameToken.span, rawType: rawType, conformances: inherited,
-                               stored: members.stored, staticStored: members.staticStored, computed: members.computed,
-                               methods: members.methods, cases: members.cases, nested: members.nested,
-                               span: keyword.span.to(close.span))
+        let declaration = TypeDeclaration(kind: kind, name: name, nameSpan: nameToken.span, rawType: rawType, conformances: inherited,
+                                          stored: members.stored, staticStored: members.staticStored, computed: members.computed,
+                                          methods: members.methods, cases: members.cases, nested: members.nested,
+                                          span: keyword.span.to(close.span))
+        declaration.initialisers = members.initialisers
+        declaration.deinitialiser = members.deinitialiser
+        return declaration
     }
 
     private static let rawValueTypes: Set<String> = ["String", "Int", "Double", "Character", "Float"]
@@ -627,17 +639,26 @@ extension Parser {
         var methods: [FunctionDeclaration] = []
         var cases: [TypeDeclaration.EnumCase] = []
         var nested: [TypeDeclaration] = []
+        var initialisers: [FunctionDeclaration] = []
+        var deinitialiser: [Statement]?
     }
 
     private mutating func parseMember(of kind: TypeDeclaration.Kind, named typeName: String, into members: inout Members) throws {
         skipModifiers()
+        var isPublished = false
+        if kind == .class, peek().isSymbol("@"), tokens[index + 1].labelText == "Published" {
+            advance()
+            advance()
+            isPublished = true
+            skipModifiers()
+        }
         if peek().isSymbol("@") {
             let name = tokens[index + 1].labelText ?? ""
             throw fail("flow has no property wrappers", at: peek().span.to(tokens[index + 1].span),
-                       help: name == "Published" ? "a value that changes over time is a CurrentValueSubject(initial)" : "remove @\(name)")
+                       help: name == "Published" ? "@Published is for a class's var; elsewhere, a value that changes over time is a CurrentValueSubject(initial)" : "remove @\(name)")
         }
         var isStatic = false, isMutating = false
-        while isWord("static") || isWord("mutating") || isWord("class") && tokens[index + 1].labelText == "func" {
+        while isWord("static") || isWord("mutating") || isWord("class") && ["func", "var", "let"].contains(tokens[index + 1].labelText ?? "") {
             if isWord("mutating") { isMutating = true } else { isStatic = true }
             advance()
             skipModifiers()
@@ -662,13 +683,24 @@ extension Parser {
             members.methods.append(try parseFunction(isMutating: isMutating, isStatic: isStatic))
             return
         }
-        if isWord("struct") || isWord("enum") {
+        if isWord("struct") || isWord("enum") || isWord("class") && tokens[index + 1].labelText != nil {
             members.nested.append(try parseTypeDeclaration())
             return
         }
         if isWord("init") {
-            throw fail("flow's structs have the memberwise initialiser only", at: start.span,
-                       help: "remove init; give the properties default values, or add a static func that makes one")
+            guard kind == .class else {
+                throw fail("flow's structs have the memberwise initialiser only", at: start.span,
+                           help: "remove init; give the properties default values, or add a static func that makes one")
+            }
+            members.initialisers.append(try parseFunction(isMutating: false, isStatic: false))
+            return
+        }
+        if isWord("deinit") {
+            guard kind == .class else { throw fail("only a class has a deinit", at: start.span) }
+            guard members.deinitialiser == nil else { throw fail("a class has one deinit", at: start.span) }
+            advance()
+            members.deinitialiser = try inFunctionBody { try $0.parseBlock("body of deinit") }.body
+            return
         }
         guard start.isKeyword(.let) || isWord("var") else {
             throw fail("expected a property, a method\(kind == .enum ? ", a case" : "") or a nested type in \(typeName)", at: start.span)
@@ -694,12 +726,14 @@ extension Parser {
             members.staticStored.append(.init(name: name, span: nameToken.span, defaultValue: defaultValue, isVariable: isVariable))
             return
         }
-        guard kind == .struct else {
+        guard kind == .struct || kind == .class else {
             throw fail("\(kind == .enum ? "an enum" : "an extension") cannot have stored properties", at: nameToken.span,
                        help: kind == .enum ? "use a computed property, or a case with an associated value" : "use a computed property")
         }
         if !typed && defaultValue == nil { throw fail("expected a type or a default value for '\(name)'", at: peek().span) }
-        members.stored.append(.init(name: name, span: nameToken.span, defaultValue: defaultValue, isVariable: isVariable))
+        if isPublished, !isVariable { throw fail("a @Published property is a var", at: start.span) }
+        members.stored.append(.init(name: name, span: nameToken.span, defaultValue: defaultValue, isVariable: isVariable,
+                                    isPublished: isPublished))
     }
 
     /// `{ statements }` or `{ get { statements } }`.

@@ -18,7 +18,7 @@ extension ValueMethod {
         subscription("disposed", [[labelled("by", .value)]], "puts the subscription in a DisposeBag, which ends it when disposed",
                      example: "let bag = DisposeBag()\njust(1).subscribe(onNext: { print($0) }).disposed(by: bag)") { f, args in
             try args.expect(1, labels: ["by"])
-            guard case .function(let target) = args.values[0], let bag = target as? DisposeBagValue, let subscription = f as? ScriptSubscriber else {
+            guard case .function(let target) = args.values[0], let bag = target as? DisposeBagValue, let subscription = f.subscription else {
                 throw FlowError("disposed(by:) puts a subscription in a DisposeBag(), got \(args.values[0].typeName) \(args.values[0].literal)")
             }
             bag.insert(subscription)
@@ -27,7 +27,7 @@ extension ValueMethod {
         subscription("store", [[labelled("in", .value)]], "keeps the subscription in a set of cancellables (Combine's name)",
                      example: "var cancellables = Set<AnyCancellable>()\njust(1).sink { print($0) }.store(in: &cancellables)") { f, args in
             try args.expect(1, labels: ["in"])
-            if case .function(let target) = args.values[0], let bag = target as? DisposeBagValue, let subscription = f as? ScriptSubscriber {
+            if case .function(let target) = args.values[0], let bag = target as? DisposeBagValue, let subscription = f.subscription {
                 bag.insert(subscription)
             }
             return .null
@@ -37,7 +37,7 @@ extension ValueMethod {
     private static func subscription(_ name: String, _ forms: [[Parameter]], _ summary: String, example: String,
                                      _ body: @escaping @Sendable (Function, MethodArguments) throws -> Value) -> ValueMethod {
         ValueMethod(name: name, receiver: .subscription, forms: forms, summary: summary, example: example, body: .reading { receiver, args in
-            guard case .function(let f) = receiver, f is ScriptSubscriber || f is DisposeBagValue else {
+            guard case .function(let f) = receiver, f.subscription != nil || f is DisposeBagValue else {
                 throw FlowError("\(receiver.typeName) \(receiver.literal) has no method '\(name)'; a subscription has cancel(), dispose(), store(in:) and disposed(by:)")
             }
             return try body(f, args)

@@ -89,7 +89,7 @@ enum ValueMethods {
                 if let body = reading[.array] {
                     return try body(.array(d.map { Value.tuple(Tuple([$0.key, $0.value], labels: ["key", "value"])) }), args)
                 }
-            case .function(let f) where f is ScriptSubscriber || f is DisposeBagValue:
+            case .function(let f) where f.subscription != nil || f is DisposeBagValue:
                 if let body = reading[.subscription] { return try body(receiver, args) }
                 throw FlowError("\(f.name) has no method '\(name)'; it has cancel(), dispose(), store(in:) and disposed(by:)")
             default:

@@ -16,6 +16,8 @@ public enum Value {
     indirect case tuple(Tuple)
     case function(Function)
     case stream(Observable)
+    /// An object of a class the script declares: a reference, shared.
+    case object(ScriptObject)
     /// An event as a value (`materialize`, a completion handler's
     /// argument), with how it prints.
     indirect case event(Event, Event.Spelling = .reactiveX)
@@ -103,6 +105,7 @@ extension Value {
         case .tuple: "Tuple"
         case .function: "Closure"
         case .stream: "Stream"
+        case .object(let o): o.objectClass.name
         case .event: "Event"
         }
     }

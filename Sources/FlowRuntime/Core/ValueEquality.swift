@@ -28,6 +28,7 @@ extension Value: Hashable {
             return true
         case let (.function(a), .function(b)): return a === b
         case let (.stream(a), .stream(b)): return a === b
+        case let (.object(a), .object(b)): return a === b
         case let (.event(a, _), .event(b, _)):
             switch (a, b) {
             case let (.next(x), .next(y)): return x == y
@@ -59,6 +60,7 @@ extension Value: Hashable {
             hasher.combine(sum)
         case .function(let f): hasher.combine(ObjectIdentifier(f))
         case .stream(let s): hasher.combine(ObjectIdentifier(s))
+        case .object(let o): hasher.combine(ObjectIdentifier(o))
         case .event(let e, _):
             switch e {
             case .next(let v): hasher.combine(1); hasher.combine(v)

@@ -42,6 +42,9 @@ extension Value: CustomStringConvertible {
         case .stream(let s):
             if let written = s.writtenAs { return written }
             return s.location == nil && s.label != nil ? "<\(s.displayName)>" : "<stream \(s.operatorName)>"
+        // Swift prints the module's name before it (`main.Counter`); a
+        // script has no module, so flow prints the class's name alone.
+        case .object(let o): return o.objectClass.name
         case .event(let e, let spelling): return Self.format(e, spelling)
         }
     }

@@ -29,6 +29,8 @@ extension Value {
         case .array(let a):
             // Combine's `[1, 2, 3].publisher`.
             if name == "publisher" { return .stream(.from(a)) }
+        case .object(let o):
+            if let value = o.field(name) { return value }
         case .duration(let t):
             if name == "seconds" { return .double(t.seconds) }
             if name == "milliseconds" { return .double(t.milliseconds) }

@@ -1,0 +1,270 @@
+import FlowRuntime
+
+/// Classes: objects with one identity that every name holding them shares,
+/// made by an `init`, inheriting from one superclass, and gone (their
+/// `deinit` run) when the last reference goes, as in Swift.
+extension Compiler {
+    // MARK: - Inheritance
+
+    /// Links each class declared in `scope` to its superclass, when the
+    /// first name it inherits from is one of the script's classes, and
+    /// gives it what it inherits. Other names (`NSObject`,
+    /// `ObservableObject`, protocols) are accepted and mean nothing more.
+    func linkClasses(in scope: Scope) {
+        var linking: Set<ObjectIdentifier> = []
+        func link(_ type: DeclaredType) {
+            guard type.isClass, type.objectClass == nil else { return }
+            guard linking.insert(ObjectIdentifier(type)).inserted else {
+                error("'\(type.name)' inherits from itself", type.declaration.nameSpan)
+                return
+            }
+            if let first = type.declaration.conformances.first, let parent = scope.lookupType(first) {
+                if parent.isClass {
+                    link(parent)
+                    type.superclass = parent.objectClass == nil ? nil : parent
+                } else if type.declaration.conformances.count > 0 {
+                    error("a class inherits from a class only: '\(first)' is a \(parent.declaration.kind.word)", type.declaration.nameSpan)
+                }
+            }
+            inherit(into: type)
+            type.objectClass = ObjectClass(name: type.name, fieldNames: type.allStored.map(\.name),
+                                           publishedFields: type.allStored.map(\.isPublished), superclass: type.superclass?.objectClass)
+        }
+        for type in scope.types.values.sorted(by: { $0.declaration.span.start < $1.declaration.span.start }) { link(type) }
+    }
+
+    /// A subclass has its superclass's members it does not override, and
+    /// its `init`s when it declares none, as Swift's subclasses do.
+    private func inherit(into type: DeclaredType) {
+        let declaration = type.declaration
+        type.initialisers = declaration.initialisers.map { initialiser in
+            let info = FunctionInfo(initialiser, location: location(initialiser.nameSpan), hasSelf: true)
+            info.home = type.scope
+            return info
+        }
+        if let body = declaration.deinitialiser {
+            let deinitialiser = FunctionDeclaration(name: "deinit", nameSpan: declaration.nameSpan, parameters: [], body: body,
+                                                    isMutating: false, isStatic: false, span: declaration.span)
+            let info = FunctionInfo(deinitialiser, location: location(declaration.nameSpan), hasSelf: true)
+            info.home = type.scope
+            type.deinitialisers = [info]
+        }
+        guard let parent = type.superclass else { return }
+        for (name, info) in parent.methods where type.methods[name] == nil { type.methods[name] = info }
+        for (name, info) in parent.computed where type.computed[name] == nil { type.computed[name] = info }
+        for (name, info) in parent.staticMethods where type.staticMethods[name] == nil { type.staticMethods[name] = info }
+        for (name, info) in parent.staticComputed where type.staticComputed[name] == nil { type.staticComputed[name] = info }
+        for (name, value) in parent.staticValues where type.staticValues[name] == nil { type.staticValues[name] = value }
+        if type.initialisers.isEmpty { type.initialisers = parent.initialisers }
+        type.deinitialisers += parent.deinitialisers
+    }
+
+    /// A class's `init`s, `deinit` and property defaults, compiled where it
+    /// is declared.
+    func compileClassMembers(of type: DeclaredType) {
+        type.fieldDefaults = type.allStored.map { property in property.defaultValue.map { compile($0, in: type.scope) } }
+        for info in type.initialisers where info.home === type.scope && type.declaration.initialisers.contains(where: { $0 === info.declaration }) {
+            compileFunction(info, in: type.scope, selfType: type)
+        }
+        if let own = type.deinitialisers.first, type.declaration.deinitialiser != nil {
+            compileFunction(own, in: type.scope, selfType: type)
+        }
+        if type.initialisers.isEmpty, let needing = type.allStored.first(where: { $0.defaultValue == nil }) {
+            error("class '\(type.name)' has no initialisers: '\(needing.name)' has no value", needing.span,
+                  help: "give it a default value, or write an init that sets it")
+        }
+    }
+
+    // MARK: - Making objects
+
+    /// `Counter(start: 3)`: a new object, its properties set to their
+    /// defaults, then the `init` whose labels fit run on it. A failable
+    /// `init?` that returns nil makes nil.
+    func compileObjectConstruction(_ type: DeclaredType, _ nameSpan: Span, _ arguments: [CallArgument], _ span: Span,
+                                   in scope: Scope) -> Code {
+        guard let objectClass = type.objectClass else { return { _ in .null } }
+        let initialiser: (info: FunctionInfo, bound: BoundArguments)?
+        if type.initialisers.isEmpty {
+            if let first = arguments.first {
+                error("'\(type.name)' has no init that takes arguments", first.labelSpan ?? first.value.span,
+                      help: "write an init(...) in the class, or make it with \(type.name)()")
+                return { _ in .null }
+            }
+            initialiser = nil
+        } else {
+            let fitting = type.initialisers.first { bindArguments(arguments, to: $0.parameters, of: "init", at: span, report: false) != nil }
+            guard let info = fitting else {
+                if type.initialisers.count == 1 {
+                    _ = bindArguments(arguments, to: type.initialisers[0].parameters, of: "\(type.name).init", at: span)
+                } else {
+                    error("no init of '\(type.name)' takes these arguments", nameSpan,
+                          help: "its inits are " + type.initialisers.map { "init(" + $0.parameters.map { ($0.label ?? "_") + ":" }.joined() + ")" }
+                              .joined(separator: ", "))
+                }
+                return { _ in .null }
+            }
+            let binding = bindArguments(arguments, to: info.parameters, of: "init", at: span, report: false)!
+            initialiser = (info, compileBoundArguments(arguments, binding, info.parameters, in: scope))
+        }
+        let classDepth = scope.depth(to: type.scope)
+        let initDepth = initialiser.map { scope.depth(to: $0.info.home ?? type.scope) } ?? 0
+        let deinitHomes = type.deinitialisers.map { scope.depth(to: $0.home ?? type.scope) }
+        let deinitialisers = type.deinitialisers
+        let env = environment
+        return { frame in
+            let home = frame.ancestor(classDepth)
+            // Read when the call runs: defaults are compiled where the class
+            // is declared, possibly after this call.
+            var fields: [Value] = []
+            fields.reserveCapacity(type.fieldDefaults.count)
+            for (i, code) in type.fieldDefaults.enumerated() {
+                let value = try code?(home) ?? .null
+                fields.append(objectClass.publishedFields[i] ? .stream(PublishedSubject(value)) : value)
+            }
+            let object = ScriptObject(objectClass, fields: fields)
+            if !deinitialisers.isEmpty, objectClass.deinitializerOwner !== home {
+                let frames = deinitHomes.map { frame.ancestor($0) }
+                objectClass.deinitializerOwner = home
+                objectClass.deinitializer = { dying in
+                    for (info, parent) in zip(deinitialisers, frames) {
+                        do { _ = try info.run(parent: parent, self: .object(dying), arguments: []) } catch {
+                            let failure = FlowError.wrap(error).located(at: info.location)
+                            env.run.streamErrors.append(failure)
+                            env.reportStreamError(failure)
+                        }
+                    }
+                }
+            }
+            guard let (info, bound) = initialiser else { return .object(object) }
+            do {
+                _ = try Self.invoke(bound, slotOffset: 1, in: frame) { values, after in
+                    try info.run(parent: frame.ancestor(initDepth), self: .object(object), arguments: values, after: after)
+                }
+            } catch is FailedInitialisation {
+                return .null
+            }
+            return .object(object)
+        }
+    }
+
+    /// `super.init(...)` and `self.init(...)` inside an `init`: another
+    /// `init` run on the object being made.
+    func compileDelegatingInit(_ who: String, _ nameSpan: Span, _ arguments: [CallArgument], _ span: Span, in scope: Scope) -> Code {
+        guard let methodScope = scope.methodScope, let own = methodScope.selfType, own.isClass, methodScope.isInitialiser else {
+            error("'\(who).init' can only be called in a class's init", nameSpan)
+            return { _ in .null }
+        }
+        let type = who == "super" ? own.superclass : own
+        guard let type else {
+            // `super.init()` of NSObject or another class flow does not know: nothing to run.
+            _ = compileArguments(arguments, in: scope)
+            return { _ in .null }
+        }
+        guard let info = type.initialisers.first(where: { bindArguments(arguments, to: $0.parameters, of: "init", at: span, report: false) != nil }) else {
+            if let first = type.initialisers.first {
+                _ = bindArguments(arguments, to: first.parameters, of: "\(type.name).init", at: span)
+            } else if !arguments.isEmpty {
+                error("'\(type.name)' has no init that takes arguments", nameSpan)
+            }
+            return { _ in .null }
+        }
+        let binding = bindArguments(arguments, to: info.parameters, of: "init", at: span, report: false)!
+        let bound = compileBoundArguments(arguments, binding, info.parameters, in: scope)
+        let readSelf = compile(.name("self", nameSpan), in: scope)
+        let depth = scope.depth(to: info.home ?? type.scope)
+        return { frame in
+            let object = try readSelf(frame)
+            return try Self.invoke(bound, slotOffset: 1, in: frame) { values, after in
+                try info.run(parent: frame.ancestor(depth), self: object, arguments: values, after: after)
+            }
+        }
+    }
+
+    /// `super.method(...)`: the superclass's method, run on this object.
+    func compileSuperCall(_ name: String, _ nameSpan: Span, _ arguments: [CallArgument], _ span: Span, in scope: Scope) -> Code {
+        guard let own = scope.methodScope?.selfType, own.isClass, let parent = own.superclass,
+              let info = parent.methods[name] else {
+            if scope.methodScope?.selfType?.superclass == nil {
+                // A superclass flow does not know (`UIViewController`): its methods do nothing.
+                _ = compileArguments(arguments, in: scope)
+                return { _ in .null }
+            }
+            error("the superclass has no method '\(name)'", nameSpan)
+            return { _ in .null }
+        }
+        guard let binding = bindArguments(arguments, to: info.parameters, of: "super.\(name)", at: span) else { return { _ in .null } }
+        let bound = compileBoundArguments(arguments, binding, info.parameters, in: scope)
+        let readSelf = compile(.name("self", nameSpan), in: scope)
+        let depth = scope.depth(to: info.home ?? parent.scope)
+        return { frame in
+            let object = try readSelf(frame)
+            return try Self.invoke(bound, slotOffset: 1, in: frame) { values, after in
+                try info.run(parent: frame.ancestor(depth), self: object, arguments: values, after: after)
+            }
+        }
+    }
+}
+
+extension Compiler {
+    /// `self` in a class's method. A closure made in the method reads it
+    /// from the method's frame, which lets go of the object when the
+    /// method returns unless a closure uses `self` without `[weak self]`:
+    /// then it is nil in those closures once the object is gone.
+    func compileObjectSelf(depth: Int, slot: Int, methodScope: Scope, in scope: Scope) -> Code {
+        if depth > 0 {
+            var s: Scope? = scope, weakly = false
+            while let current = s, current !== methodScope {
+                if current.capturesSelfWeakly { weakly = true }
+                s = current.parent
+            }
+            if !weakly { methodScope.selfCapturedStrongly = true }
+        }
+        return { frame in
+            let value = (depth == 0 ? frame : frame.ancestor(depth)).slots[slot]
+            if case .function(let held as WeakSelf) = value { return held.object.map(Value.object) ?? .null }
+            return value
+        }
+    }
+
+    /// Combine's `store(in: &cancellables)`: the subscription kept in the
+    /// set (an array here) or `DisposeBag`, which end it when they let go of it.
+    func compileStore(_ base: Expr, into target: Expr, _ nameSpan: Span, in scope: Scope) -> Code {
+        let subscription = compile(base, in: scope)
+        guard let place = compilePlace(target, in: scope) else { return { _ in .null } }
+        let location = self.location(nameSpan)
+        return { frame in
+            let value = try subscription(frame)
+            guard case .function(let f) = value, let subscriber = f.subscription else {
+                throw FlowError("store(in:) keeps a subscription, got \(value.typeName) \(value.literal)", at: location)
+            }
+            try place(frame) { held in
+                switch held {
+                case .function(let bag as DisposeBagValue):
+                    bag.insert(subscriber)
+                case .array(var items):
+                    held = .null
+                    items.append(value.keptByAName())
+                    held = .array(items)
+                default:
+                    throw FlowError("store(in:) keeps subscriptions in a Set<AnyCancellable>() or a DisposeBag(), got \(held.typeName) \(held.literal)",
+                                    at: location)
+                }
+            }
+            return .null
+        }
+    }
+}
+
+/// What a class method's frame holds for `self` once the method has
+/// returned and only `[weak self]` closures still read it.
+final class WeakSelf: Function {
+    weak var object: ScriptObject?
+
+    init(_ object: ScriptObject) {
+        self.object = object
+        super.init(name: "weak self", parameterCount: 0)
+    }
+}
+
+/// `return nil` in a failable `init?`: the object is not made.
+struct FailedInitialisation: Error {}

@@ -1,0 +1,163 @@
+/// A class a script declares, as its objects need it at run time: its
+/// name, its stored properties (a subclass's after its superclass's), its
+/// superclass, and what runs when one of its objects goes.
+public final class ObjectClass: @unchecked Sendable {
+    public let name: String
+    public let fieldNames: [String]
+    /// Which fields are `@Published`: each holds a `PublishedSubject`.
+    public let publishedFields: [Bool]
+    public let superclass: ObjectClass?
+    /// The script's `deinit` bodies, the class's own first and then its
+    /// superclass's, as Swift runs them; given the object's last fields.
+    /// (@unchecked: set once, while the script compiles, before any object.)
+    public var deinitializer: ((ScriptObject) -> Void)?
+    /// What `deinitializer` was made for (a run's frame): a new run makes
+    /// its own.
+    public var deinitializerOwner: AnyObject?
+
+    public init(name: String, fieldNames: [String], publishedFields: [Bool], superclass: ObjectClass?) {
+        self.name = name
+        self.fieldNames = fieldNames
+        self.publishedFields = publishedFields
+        self.superclass = superclass
+    }
+
+    /// Whether objects of this class are also `name`: itself or an ancestor.
+    public func isKind(of name: String) -> Bool {
+        var type: ObjectClass? = self
+        while let t = type {
+            if t.name == name { return true }
+            type = t.superclass
+        }
+        return false
+    }
+
+    public func fieldIndex(_ name: String) -> Int? { fieldNames.firstIndex(of: name) }
+}
+
+/// An object of a script's class: one identity that every name holding it
+/// shares, as a Swift class instance is. It lives while something holds it;
+/// when the last reference goes, its class's `deinit` runs, as in Swift.
+public final class ScriptObject {
+    public let objectClass: ObjectClass
+    public var fields: [Value]
+    /// The object a `deinit` runs on, standing in for one already gone: it
+    /// has the last fields, and its own end runs no `deinit` again.
+    private let isStandIn: Bool
+
+    public init(_ objectClass: ObjectClass, fields: [Value]) {
+        self.objectClass = objectClass
+        self.fields = fields
+        isStandIn = false
+    }
+
+    private init(standingInFor objectClass: ObjectClass, fields: [Value]) {
+        self.objectClass = objectClass
+        self.fields = fields
+        isStandIn = true
+    }
+
+    /// Combine's `objectWillChange`: sent before any `@Published`
+    /// property changes. Made when first asked for.
+    public private(set) var willChange: PublishSubject?
+
+    /// A property's value; `$name`, a `@Published` property's publisher;
+    /// `objectWillChange`.
+    public func field(_ name: String) -> Value? {
+        if let i = objectClass.fieldIndex(name) {
+            if objectClass.publishedFields[i], case .stream(let stream) = fields[i], let published = stream as? PublishedSubject {
+                return published.value
+            }
+            return fields[i]
+        }
+        if name.hasPrefix("$"), let i = objectClass.fieldIndex(String(name.dropFirst())), objectClass.publishedFields[i] {
+            return fields[i]
+        }
+        if name == "objectWillChange" {
+            if willChange == nil { willChange = PublishSubject() }
+            return .stream(willChange!)
+        }
+        return nil
+    }
+
+    /// Changes a property where it is; a `@Published` one publishes the
+    /// new value (after `objectWillChange`).
+    public func updateField(_ i: Int, _ body: (inout Value) throws -> Void) rethrows {
+        if objectClass.publishedFields[i], case .stream(let stream) = fields[i], let published = stream as? PublishedSubject {
+            var value = published.value
+            try body(&value)
+            willChange?.send(.null)
+            published.send(value)
+            return
+        }
+        var element = fields[i]
+        fields[i] = .null
+        defer { fields[i] = element }
+        try body(&element)
+    }
+
+    deinit {
+        // Swift forbids a dying object to be held again, and a deinit may
+        // store `self` anywhere: it runs on a stand-in with the same fields.
+        if !isStandIn, let deinitializer = objectClass.deinitializer {
+            let standIn = ScriptObject(standingInFor: objectClass, fields: fields)
+            fields = []
+            deinitializer(standIn)
+            ObjectRelease.drop(.object(standIn))
+        } else {
+            ObjectRelease.drop(fields)
+            fields = []
+        }
+    }
+}
+
+/// Objects released by a released object are released one after another,
+/// not each inside the last one's `deinit`: a linked list of a million
+/// nodes going at once would otherwise overflow the stack.
+enum ObjectRelease {
+    private final class Pending {
+        var values: [Value] = []
+        var draining = false
+    }
+
+    /// One list per thread: each run is confined to its own thread.
+    nonisolated(unsafe) private static var key: pthread_key_t = {
+        var key = pthread_key_t()
+        pthread_key_create(&key) { pointer in if let pointer { Unmanaged<Pending>.fromOpaque(pointer).release() } }
+        return key
+    }()
+
+    private static var pending: Pending {
+        if let pointer = pthread_getspecific(key) {
+            return Unmanaged<Pending>.fromOpaque(pointer).takeUnretainedValue()
+        }
+        let made = Pending()
+        pthread_setspecific(key, Unmanaged.passRetained(made).toOpaque())
+        return made
+    }
+
+    static func drop(_ value: Value) { drop([value]) }
+
+    static func drop(_ values: [Value]) {
+        guard values.contains(where: holdsObjects) else { return }
+        let list = pending
+        list.values.append(contentsOf: values)
+        guard !list.draining else { return }
+        list.draining = true
+        defer { list.draining = false }
+        while let next = list.values.popLast() { _ = next }
+    }
+
+    private static func holdsObjects(_ value: Value) -> Bool {
+        switch value {
+        case .object, .array, .dictionary, .tuple: true
+        default: false
+        }
+    }
+}
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
