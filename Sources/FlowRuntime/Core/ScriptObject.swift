@@ -40,7 +40,7 @@ public final class ObjectClass: @unchecked Sendable {
 /// when the last reference goes, its class's `deinit` runs, as in Swift.
 public final class ScriptObject {
     public let objectClass: ObjectClass
-    public var fields: [Value]
+    @exclusivity(unchecked) public var fields: [Value]
     /// The object a `deinit` runs on, standing in for one already gone: it
     /// has the last fields, and its own end runs no `deinit` again.
     private let isStandIn: Bool
@@ -98,26 +98,33 @@ public final class ScriptObject {
 
     deinit {
         // Swift forbids a dying object to be held again, and a deinit may
-        // store `self` anywhere: it runs on a stand-in with the same fields.
-        if !isStandIn, let deinitializer = objectClass.deinitializer {
-            let standIn = ScriptObject(standingInFor: objectClass, fields: fields)
-            fields = []
-            deinitializer(standIn)
-            ObjectRelease.drop(.object(standIn))
-        } else {
-            ObjectRelease.drop(fields)
-            fields = []
-        }
+        // store `self` anywhere: the script's deinit runs on a stand-in
+        // with the same fields, and its own end runs no deinit again.
+        let deinitializer = isStandIn ? nil : objectClass.deinitializer
+        // Moved, not copied: nothing here may hold the fields once the list does.
+        var last: [Value] = []
+        swap(&last, &fields)
+        ObjectRelease.gone(objectClass, fields: &last, deinitializer: deinitializer)
+    }
+
+    fileprivate static func standIn(for objectClass: ObjectClass, fields: [Value]) -> ScriptObject {
+        ScriptObject(standingInFor: objectClass, fields: fields)
     }
 }
 
-/// Objects released by a released object are released one after another,
-/// not each inside the last one's `deinit`: a linked list of a million
-/// nodes going at once would otherwise overflow the stack.
+/// What objects leave behind goes one piece after another, not each
+/// inside the last one's deinit: a linked list of a million nodes going
+/// at once would otherwise overflow the stack. The script's deinits run
+/// here too, each at the same depth.
 enum ObjectRelease {
+    private enum Leftover {
+        case values([Value])
+        case deinitialiser(ObjectClass, fields: [Value], run: (ScriptObject) -> Void)
+    }
+
     private final class Pending {
-        var values: [Value] = []
-        var draining = false
+        @exclusivity(unchecked) var items: [Leftover] = []
+        @exclusivity(unchecked) var draining = false
     }
 
     /// One list per thread: each run is confined to its own thread.
@@ -136,21 +143,32 @@ enum ObjectRelease {
         return made
     }
 
-    static func drop(_ value: Value) { drop([value]) }
-
-    static func drop(_ values: [Value]) {
-        guard values.contains(where: holdsObjects) else { return }
+    /// Takes what a dying object held (leaving `fields` empty) and, unless
+    /// an outer call is already at it, lets go of it piece by piece.
+    static func gone(_ objectClass: ObjectClass, fields: inout [Value], deinitializer: ((ScriptObject) -> Void)?) {
+        if deinitializer == nil, !fields.contains(where: holdsObjects) { return }
+        var taken: [Value] = []
+        swap(&taken, &fields)
         let list = pending
-        list.values.append(contentsOf: values)
+        if let deinitializer {
+            list.items.append(.deinitialiser(objectClass, fields: taken, run: deinitializer))
+        } else {
+            list.items.append(.values(taken))
+        }
+        taken = []
         guard !list.draining else { return }
         list.draining = true
         defer { list.draining = false }
-        while let next = list.values.popLast() { _ = next }
+        while let next = list.items.popLast() {
+            if case .deinitialiser(let objectClass, let fields, let run) = next {
+                run(ScriptObject.standIn(for: objectClass, fields: fields))
+            }
+        }
     }
 
     private static func holdsObjects(_ value: Value) -> Bool {
         switch value {
-        case .object, .array, .dictionary, .tuple: true
+        case .object, .array, .dictionary, .tuple, .function: true
         default: false
         }
     }
