@@ -22,6 +22,15 @@ import Testing
         #expect(!result.out.isEmpty)
     }
 
+    /// The README's view-model sample is what the example prints.
+    @Test func theReadmeViewModelSampleIsWhatFlowPrints() throws {
+        let readme = try String(contentsOf: projectDirectory.appendingPathComponent("README.md"), encoding: .utf8)
+        let result = try CommandLineTests.flow(["examples/checkout-viewmodel.flow"])
+        #expect(result.status == 0, "\(result.err)")
+        #expect(result.out.contains("total: 1201 EUR"))
+        #expect(readme.contains("$ flow examples/checkout-viewmodel.flow\n" + result.out))
+    }
+
     @Test func thereAreExamples() {
         #expect(Self.examples.count >= 7)
     }

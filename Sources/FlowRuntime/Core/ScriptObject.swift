@@ -49,6 +49,9 @@ public final class ScriptObject {
         self.objectClass = objectClass
         self.fields = fields
         isStandIn = false
+        for (i, isPublished) in objectClass.publishedFields.enumerated() where isPublished {
+            if case .stream(let stream) = fields[i], let published = stream as? PublishedSubject { published.object = self }
+        }
     }
 
     private init(standingInFor objectClass: ObjectClass, fields: [Value]) {
@@ -86,7 +89,6 @@ public final class ScriptObject {
         if objectClass.publishedFields[i], case .stream(let stream) = fields[i], let published = stream as? PublishedSubject {
             var value = published.value
             try body(&value)
-            willChange?.send(.null)
             published.send(value)
             return
         }

@@ -4,6 +4,9 @@
 /// (in `willSet`): a subscriber that reads the property sees the old value.
 public final class PublishedSubject: Subject {
     public private(set) var value: Value
+    /// The object whose property this is: its `objectWillChange` is sent
+    /// before each new value, however the value is set (`assign(to:)` too).
+    public weak var object: ScriptObject?
     /// Values sent while one is delivered are delivered after it; the
     /// property holds the last one when all are.
     @exclusivity(unchecked) private var latest: Value = .null
@@ -15,6 +18,7 @@ public final class PublishedSubject: Subject {
     }
 
     override public func send(_ newValue: Value) {
+        object?.willChange?.send(.null)
         latest = newValue
         sending += 1
         super.send(newValue)
