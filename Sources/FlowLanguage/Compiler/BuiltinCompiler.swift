@@ -88,7 +88,7 @@ extension Compiler {
             return { _ in .null }
         }
         checkMarble(first, as: name == "cold" ? .cold : .hot)
-        environment.playsMarbles = true
+        facts.playsMarbles = true
         let values = compileMarbleValues(Array(arguments.dropFirst()), in: scope)
         let marble = compile(first.value, in: scope)
         let location = self.location(first.value.span)
@@ -171,7 +171,7 @@ extension Compiler {
             (argument.label ?? file.text(of: argument.value.span), compile(argument.value, in: scope))
         }
         let env = environment
-        env.drawsMarbles = true
+        facts.drawsMarbles = true
         let location = self.location(nameSpan)
         return { frame in
             let run = env.run

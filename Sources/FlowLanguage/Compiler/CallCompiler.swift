@@ -179,7 +179,7 @@ extension Compiler {
             return Compiled { _ in .null }
         }
         if case .name(let moduleName, _) = base, scope.lookup(moduleName) == nil, let module = modules[moduleName] {
-            environment.usedModules.insert(moduleName)
+            facts.usedModules.insert(moduleName)
             return Compiled(compileModuleCall(module, name, nameSpan, arguments, span, in: scope))
         }
         if case .name(let who, _) = base, who == "super" || who == "self" && name == "init", scope.lookup("super") == nil {
@@ -357,7 +357,7 @@ extension Compiler {
             }
         }
         let env = environment
-        if Self.needsLiveClock(spec) { env.needsLiveClock = true }
+        if Self.needsLiveClock(spec) { facts.needsLiveClock = true }
         let label = file.text(of: Span(nameSpan.start, span.end))
         let location = self.location(nameSpan)
         let origin = NodeOrigin(label: label, location: location)

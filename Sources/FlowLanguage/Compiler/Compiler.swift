@@ -43,6 +43,8 @@ final class Compiler {
     var declaresAliases = false
     /// The `let`s whose values are being compiled, innermost last.
     var namesBeingBound: [String] = []
+    /// What the script as a whole turns out to need.
+    var facts = ScriptFacts()
 
     func suggestion(for name: String, among candidates: @autoclosure () -> [String]) -> String? {
         guard suggestionsLeft > 0 else { return nil }

@@ -22,7 +22,7 @@ extension Compiler {
                 return { _ in .null }
             }
             delay = compileDeadline(deadline.value, in: scope)
-            environment.needsLiveClock = true
+            facts.needsLiveClock = true
         } else if arguments.count > 1 {
             error("\(name) takes only the work, as in DispatchQueue.main.\(name) { ... }", arguments[0].labelSpan ?? arguments[0].value.span)
         }

@@ -23,6 +23,8 @@ enum FrontEnd {
         var brokenTests: [(name: String, problems: [Diagnostic])] = []
         /// `test "name" (points: n)`: points by where the test starts.
         var testPoints: [Int: Int] = [:]
+        /// What the script turned out to need (the wall clock, modules, …).
+        var facts = ScriptFacts()
     }
 
     /// When statements are compiled. A func or a type is seen by every
@@ -80,6 +82,7 @@ enum FrontEnd {
             var compiled = Compiled(statements: kept, body: Compiler.prepending(prologue, to: topLevel.body), tests: topLevel.tests,
                                     warnings: Diagnostic.inSourceOrder(compiler.warnings))
             compiled.testPoints = testPoints
+            compiled.facts = compiler.facts
             return (compiled, Diagnostic.inSourceOrder(parseDiagnostics + compiler.diagnostics))
         }
         guard !errors.isEmpty else { return compiled }

@@ -42,6 +42,7 @@ public final class Program {
         self.tests = compiled.tests
         self.brokenTests = compiled.brokenTests
         self.testPoints = compiled.testPoints
+        self.facts = compiled.facts
         self.globalSize = scope.count
         self.bindings = scope.declaredNames
         self.console = console
@@ -65,14 +66,14 @@ public final class Program {
     /// The script plays marble strings and nothing in it needs the wall
     /// clock: run in virtual time, it does the same, instantly, and its
     /// lanes are exact (on the live clock they would show scheduling).
-    public var isDrivenByMarblesAlone: Bool { environment.playsMarbles && !environment.needsLiveClock }
+    public var isDrivenByMarblesAlone: Bool { facts.playsMarbles && !facts.needsLiveClock }
 
     /// The script has sources of events in real time: timers, or what a
     /// module reads from outside (files, requests, standard input).
-    public var needsLiveClock: Bool { environment.needsLiveClock }
+    public var needsLiveClock: Bool { facts.needsLiveClock }
 
     /// The modules the script calls (`file`, `http`, …).
-    public var usedModules: Set<String> { environment.usedModules }
+    public var usedModules: Set<String> { facts.usedModules }
 
     /// The compile errors inside test block `index`: it fails with them, and
     /// `runTest` does not run it.
@@ -82,6 +83,8 @@ public final class Program {
     /// `test "name" (points: n)`, else 1.
     public func points(ofTest index: Int) -> Int { testPoints[tests[index].span.start] ?? 1 }
     private let testPoints: [Int: Int]
+    /// What compiling found the script needs: how it is run.
+    private let facts: ScriptFacts
 
     /// With `isolatingTests`: the test blocks that did not parse, with their
     /// errors. They count as failed.
@@ -233,7 +236,7 @@ public final class Program {
                     request.receive(run.diagrams(laneOptions: options, showsSubscriptions: subscriptions), run.streamErrors)
                 })
             }
-            if marblesForBindings || environment.drawsMarbles {
+            if marblesForBindings || facts.drawsMarbles {
                 scheduler.tracer = scheduler.tracer ?? Tracer()
                 environment.watchesBindings = true
             }

@@ -239,25 +239,15 @@ public final class Environment {
         unfinishedLine = ""
         output(line)
     }
-    /// Found while compiling: the script plays marble strings (`cold`,
-    /// `hot`), and whether anything in it needs the wall clock (a timer,
-    /// a file, a request, standard input). A script of marbles alone draws
-    /// exact lanes in virtual time, which `flow run` then uses.
-    var playsMarbles = false
-    var needsLiveClock = false
     /// Whose semantics operators follow where the libraries disagree: the
     /// script's `import`, unless `--dialect` or `:dialect` chose.
     var dialect: Dialect = .flow
     /// Set by `--dialect` and `:dialect`: an `import` then chooses nothing.
     var dialectIsChosen = false
-    /// The modules the script calls (`file`, `http`, …).
-    var usedModules: Set<String> = []
     /// On the live clock, with lanes to draw: each stream a top-level
     /// `let` binds has its subscriptions recorded, to draw it as the run
     /// saw it.
     var watchesBindings = false
-    /// Found while compiling: the script draws lanes (`marbles(...)`).
-    var drawsMarbles = false
     /// Asked now and then by a running `while` loop: true when Ctrl-C was
     /// pressed in a session, whose loop must stop a script's endless loop.
     var interruptRequested: () -> Bool = { false }
