@@ -28,7 +28,8 @@ extension Compiler {
             }
             inherit(into: type)
             type.objectClass = ObjectClass(name: type.name, fieldNames: type.allStored.map(\.name),
-                                           publishedFields: type.allStored.map(\.isPublished), superclass: type.superclass?.objectClass)
+                                           publishedFields: type.allStored.map(\.isPublished), weakFields: type.allStored.map(\.isWeak),
+                                           superclass: type.superclass?.objectClass)
         }
         for type in scope.types.values.sorted(by: { $0.declaration.span.start < $1.declaration.span.start }) { link(type) }
     }
@@ -49,7 +50,16 @@ extension Compiler {
             info.home = type.scope
             type.deinitialisers = [info]
         }
+        type.lazyGetters = declaration.stored.filter(\.isLazy).map { property in
+            let getter = FunctionDeclaration(name: property.name, nameSpan: property.span, parameters: [],
+                                             body: [.return(property.defaultValue, property.span)], isMutating: false, isStatic: false,
+                                             span: property.span)
+            let info = FunctionInfo(getter, location: location(property.span), hasSelf: true)
+            info.home = type.scope
+            return info
+        }
         guard let parent = type.superclass else { return }
+        type.lazyGetters = parent.lazyGetters + type.lazyGetters
         for (name, info) in parent.methods where type.methods[name] == nil { type.methods[name] = info }
         for (name, info) in parent.computed where type.computed[name] == nil { type.computed[name] = info }
         for (name, info) in parent.staticMethods where type.staticMethods[name] == nil { type.staticMethods[name] = info }
@@ -62,14 +72,20 @@ extension Compiler {
     /// A class's `init`s, `deinit` and property defaults, compiled where it
     /// is declared.
     func compileClassMembers(of type: DeclaredType) {
-        type.fieldDefaults = type.allStored.map { property in property.defaultValue.map { compile($0, in: type.scope) } }
+        // A lazy property's value is its getter's, made when first read.
+        type.fieldDefaults = type.allStored.map { property in
+            property.isLazy ? nil : property.defaultValue.map { compile($0, in: type.scope) }
+        }
+        for info in type.lazyGetters where type.declaration.stored.contains(where: { $0.isLazy && $0.span == info.declaration.nameSpan }) {
+            compileFunction(info, in: type.scope, selfType: type)
+        }
         for info in type.initialisers where info.home === type.scope && type.declaration.initialisers.contains(where: { $0 === info.declaration }) {
             compileFunction(info, in: type.scope, selfType: type)
         }
         if let own = type.deinitialisers.first, type.declaration.deinitialiser != nil {
             compileFunction(own, in: type.scope, selfType: type)
         }
-        if type.initialisers.isEmpty, let needing = type.allStored.first(where: { $0.defaultValue == nil }) {
+        if type.initialisers.isEmpty, let needing = type.allStored.first(where: { $0.defaultValue == nil && !($0.isVariable && $0.isOptional) }) {
             error("class '\(type.name)' has no initialisers: '\(needing.name)' has no value", needing.span,
                   help: "give it a default value, or write an init that sets it")
         }
@@ -110,6 +126,10 @@ extension Compiler {
         let initDepth = initialiser.map { scope.depth(to: $0.info.home ?? type.scope) } ?? 0
         let deinitHomes = type.deinitialisers.map { scope.depth(to: $0.home ?? type.scope) }
         let deinitialisers = type.deinitialisers
+        let lazyFields = type.allStored.enumerated().compactMap { i, property -> (Int, FunctionInfo, Int)? in
+            guard property.isLazy, let getter = type.lazyGetters.first(where: { $0.declaration.nameSpan == property.span }) else { return nil }
+            return (i, getter, scope.depth(to: getter.home ?? type.scope))
+        }
         let env = environment
         return { frame in
             let home = frame.ancestor(classDepth)
@@ -121,7 +141,12 @@ extension Compiler {
                 let value = try code?(home) ?? .null
                 fields.append(objectClass.publishedFields[i] ? .stream(PublishedSubject(value)) : value)
             }
+            for (i, getter, depth) in lazyFields {
+                let parent = frame.ancestor(depth)
+                fields[i] = .function(LazyProperty { object in try getter.run(parent: parent, self: object, arguments: []) })
+            }
             let object = ScriptObject(objectClass, fields: fields)
+            for (i, isWeak) in objectClass.weakFields.enumerated() where isWeak { object.fields[i] = object.stored(fields[i], at: i) }
             if !deinitialisers.isEmpty, objectClass.deinitializerOwner !== home {
                 let frames = deinitHomes.map { frame.ancestor($0) }
                 objectClass.deinitializerOwner = home
@@ -221,7 +246,7 @@ extension Compiler {
         }
         return { frame in
             let value = (depth == 0 ? frame : frame.ancestor(depth)).slots[slot]
-            if case .function(let held as WeakSelf) = value { return held.object.map(Value.object) ?? .null }
+            if case .function(let held as WeakObject) = value { return held.object.map(Value.object) ?? .null }
             return value
         }
     }
@@ -252,17 +277,6 @@ extension Compiler {
             }
             return .null
         }
-    }
-}
-
-/// What a class method's frame holds for `self` once the method has
-/// returned and only `[weak self]` closures still read it.
-final class WeakSelf: Function {
-    weak var object: ScriptObject?
-
-    init(_ object: ScriptObject) {
-        self.object = object
-        super.init(name: "weak self", parameterCount: 0)
     }
 }
 

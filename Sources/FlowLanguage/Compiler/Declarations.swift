@@ -54,7 +54,7 @@ final class FunctionInfo {
             }
         }
         defer {
-            if releasesSelf, case .object(let object) = frame.slots[0] { frame.slots[0] = .function(WeakSelf(object)) }
+            if releasesSelf, case .object(let object) = frame.slots[0] { frame.slots[0] = .function(WeakObject(object)) }
         }
         let result: Value
         do { result = try body(frame) } catch let signal as ReturnSignal { result = signal.value }
@@ -99,6 +99,8 @@ final class DeclaredType {
     var initialisers: [FunctionInfo] = []
     /// A class's `deinit` bodies, its own first, then its superclass's.
     var deinitialisers: [FunctionInfo] = []
+    /// A class's `lazy` properties' values, each a getter of the object.
+    var lazyGetters: [FunctionInfo] = []
     /// Stored properties, a superclass's first.
     lazy var allStored: [TypeDeclaration.StoredProperty] = (superclass?.allStored ?? []) + declaration.stored
     /// A class's stored properties' default values, compiled where it is declared.
@@ -177,7 +179,9 @@ final class DeclaredType {
 
 /// A `static let`: computed the first time it is read, as in Swift.
 final class LazyValue {
-    let code: Code
+    /// Set where the type is compiled; made when the type is declared, so
+    /// code compiled before that finds it.
+    var code: Code
     var value: Value?
     init(code: @escaping Code) { self.code = code }
 
@@ -353,6 +357,9 @@ extension Compiler {
         let type = DeclaredType(declaration, scope: scope)
         scope.types[declaration.name] = type
         addMembers(of: declaration, to: type)
+        for property in declaration.staticStored where property.defaultValue != nil {
+            type.staticValues[property.name] = LazyValue(code: { _ in .null })
+        }
         // Raw values are literals: known before any code uses a case.
         if declaration.kind == .enum { compileRawValues(of: type) }
         for nested in declaration.nested { register(nested, in: scope) }
@@ -402,10 +409,13 @@ extension Compiler {
     /// methods and raw values.
     private func compileMembers(of type: DeclaredType) {
         let declaration = type.declaration
-        if type.isClass { compileClassMembers(of: type) }
-        type.initDefaults = type.initParameters.map { parameter in parameter.defaultValue.map { compile($0, in: type.scope) } }
+        if type.isClass {
+            compileClassMembers(of: type)
+        } else {
+            type.initDefaults = type.initParameters.map { parameter in parameter.defaultValue.map { compile($0, in: type.scope) } }
+        }
         for property in declaration.staticStored {
-            if let value = property.defaultValue { type.staticValues[property.name] = LazyValue(code: compile(value, in: type.scope)) }
+            if let value = property.defaultValue { type.staticValues[property.name]?.code = compile(value, in: type.scope) }
         }
         for method in declaration.methods {
             let info = (method.isStatic ? type.staticMethods : type.methods)[method.name]!

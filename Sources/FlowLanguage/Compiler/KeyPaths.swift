@@ -59,7 +59,7 @@ extension Compiler {
                 }
                 var handlers = Handlers()
                 handlers.next = Function.unary(name: "assign") { value in
-                    object.updateField(field) { $0 = value }
+                    try object.updateField(field) { $0 = value }
                     return .null
                 }
                 return .function(CancelOnRelease(env.subscribe(observable, at: location, handlers: handlers)))

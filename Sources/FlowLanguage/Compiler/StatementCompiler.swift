@@ -438,6 +438,19 @@ extension Compiler {
             }
         case .member(let base, let name, let nameSpan, _):
             let location = self.location(nameSpan)
+            if let type = resolveType(base, in: scope), let stored = type.staticValues[name] {
+                // `Counter.made += 1`: a type's `static var`.
+                guard type.declaration.staticStored.contains(where: { $0.name == name && $0.isVariable }) else {
+                    error("cannot change '\(name)': it is a static let", nameSpan, help: "declare it static var to change it")
+                    return nil
+                }
+                let depth = scope.depth(to: type.scope)
+                return { frame, body in
+                    var value = try stored.get(frame.ancestor(depth))
+                    try body(&value)
+                    stored.value = value
+                }
+            }
             if !(Self.placeRoot(base).map { isChangeable(root: $0, in: scope) } ?? false),
                scope.visibleTypes.contains(where: \.isClass) {
                 // An object's property changes whoever holds the object: a

@@ -276,6 +276,14 @@ public final class TypeDeclaration {
         public var isVariable: Bool
         /// `@Published var`, in a class.
         public var isPublished = false
+        /// `lazy var`, in a class: its value is made when first read, and
+        /// may use `self`.
+        public var isLazy = false
+        /// Typed as an optional (`var delegate: Owner?`): nil until set.
+        public var isOptional = false
+        /// `weak var` or `unowned var`, in a class: it does not keep the
+        /// object it refers to.
+        public var isWeak = false
     }
 
     public struct ComputedProperty {

@@ -19,20 +19,34 @@ extension Parser {
     }
 
     mutating func parseOr() throws -> Expr {
-        try parseLeftAssociative(["||"]) { try $0.parseAnd() }
+        try parseLeftAssociative(Self.disjunction) { try $0.parseAnd() }
     }
 
     mutating func parseAnd() throws -> Expr {
-        try parseLeftAssociative(["&&"]) { try $0.parseComparison() }
+        try parseLeftAssociative(Self.conjunction) { try $0.parseComparison() }
+    }
+
+    // Made once: a literal here would be built at every level of every expression.
+    private static let disjunction = ["||"], conjunction = ["&&"], additive = ["+", "-"], multiplicative = ["*", "/", "%"]
+
+    private static func isComparison(_ op: String) -> Bool {
+        // Most symbols after an operand are `)`, `,` or `.`: one byte tells.
+        switch op.utf8.first {
+        case UInt8(ascii: "="), UInt8(ascii: "!"), UInt8(ascii: "<"), UInt8(ascii: ">"): break
+        default: return false
+        }
+        switch op {
+        case "==", "!=", "===", "!==", "<", "<=", ">", ">=": return true
+        default: return false
+        }
     }
 
     mutating func parseComparison() throws -> Expr {
         let left = try parseCoalescing()
-        let comparisons = ["==", "!=", "===", "!==", "<", "<=", ">", ">="]
-        guard case .symbol(let op) = peek().kind, comparisons.contains(op) else { return left }
+        guard case .symbol(let op) = peek().kind, Self.isComparison(op) else { return left }
         let opSpan = advance().span
         let right = try parseCoalescing()
-        if case .symbol(let again) = peek().kind, comparisons.contains(again) {
+        if case .symbol(let again) = peek().kind, Self.isComparison(again) {
             throw fail("comparisons cannot be chained", at: peek().span, help: "combine them with &&, as in a < b && b < c")
         }
         return .binary(op: op, left, right, opSpan: opSpan, left.span.to(right.span))
@@ -55,11 +69,11 @@ extension Parser {
     }
 
     mutating func parseAdditive() throws -> Expr {
-        try parseLeftAssociative(["+", "-"]) { try $0.parseMultiplicative() }
+        try parseLeftAssociative(Self.additive) { try $0.parseMultiplicative() }
     }
 
     mutating func parseMultiplicative() throws -> Expr {
-        try parseLeftAssociative(["*", "/", "%"]) { try $0.parsePrefix() }
+        try parseLeftAssociative(Self.multiplicative) { try $0.parsePrefix() }
     }
 
     mutating func parseLeftAssociative(_ ops: [String], _ operand: (inout Parser) throws -> Expr) throws -> Expr {

@@ -107,6 +107,11 @@ public final class SourceFile: Sendable {
         // A word as the lexer reads one.
         return bytes.withUnsafeBufferPointer { text in
             for i in text.indices where i == 0 || !text[i - 1].isIdentifierPart {
+                // Most bytes start none of the words: one test, not one per word.
+                switch text[i] {
+                case UInt8(ascii: "f"), UInt8(ascii: "s"), UInt8(ascii: "e"), UInt8(ascii: "c"): break
+                default: continue
+                }
                 for word in words where text[i] == word[0] && i + word.count <= text.count {
                     let end = i + word.count
                     if (1..<word.count).allSatisfy({ text[i + $0] == word[$0] }), end == text.count || !text[end].isIdentifierPart {

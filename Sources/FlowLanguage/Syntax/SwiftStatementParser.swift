@@ -15,7 +15,28 @@ extension Parser {
 
     /// Access modifiers and attributes that change nothing in a script
     /// (`private`, `public`, `final`, `@discardableResult`).
-    mutating func skipModifiers() {
+    /// The few modifiers that matter to a class's property.
+    struct PropertyModifiers: OptionSet {
+        let rawValue: UInt8
+        static let lazy = PropertyModifiers(rawValue: 1)
+        /// `weak` or `unowned`.
+        static let weak = PropertyModifiers(rawValue: 2)
+
+        init(rawValue: UInt8) { self.rawValue = rawValue }
+
+        init(_ word: String) {
+            switch word {
+            case "lazy": self = .lazy
+            case "weak", "unowned": self = .weak
+            default: self = []
+            }
+        }
+    }
+
+    /// Skips modifiers and attributes; returns those of a class's property.
+    @discardableResult
+    mutating func skipModifiers() -> PropertyModifiers {
+        var skipped: PropertyModifiers = []
         while true {
             let token = peek()
             if token.isSymbol("@"), let name = tokens[index + 1].labelText, Self.ignoredAttributes.contains(name) {
@@ -34,21 +55,23 @@ extension Parser {
                 while peek().kind.isNewline { advance() }
                 continue
             }
-            guard case .identifier(let word) = token.kind, Self.ignoredModifiers.contains(word) else { return }
+            guard case .identifier(let word) = token.kind, Self.ignoredModifiers.contains(word) else { return skipped }
             let next = tokens[index + 1]
             if next.isSymbol("("), tokens[index + 3].isSymbol(")") {
-                // `private(set)`
+                // `private(set)`, `unowned(unsafe)`
                 advance(); advance(); advance(); advance()
+                skipped.formUnion(PropertyModifiers(word))
                 continue
             }
-            guard next.labelText != nil || next.isSymbol("@") else { return }
+            guard next.labelText != nil || next.isSymbol("@") else { return skipped }
+            skipped.formUnion(PropertyModifiers(word))
             advance()
         }
     }
 
     private static let ignoredModifiers: Set<String> = [
         "private", "fileprivate", "public", "internal", "open", "final", "lazy", "nonisolated", "indirect", "override",
-        "convenience", "required",
+        "convenience", "required", "weak", "unowned",
     ]
     private static let ignoredAttributes: Set<String> = [
         "discardableResult", "MainActor", "inlinable", "objc", "Sendable", "escaping", "available", "usableFromInline", "frozen",
@@ -644,13 +667,13 @@ extension Parser {
     }
 
     private mutating func parseMember(of kind: TypeDeclaration.Kind, named typeName: String, into members: inout Members) throws {
-        skipModifiers()
+        var modifiers = skipModifiers()
         var isPublished = false
         if kind == .class, peek().isSymbol("@"), tokens[index + 1].labelText == "Published" {
             advance()
             advance()
             isPublished = true
-            skipModifiers()
+            modifiers.formUnion(skipModifiers())
         }
         if peek().isSymbol("@") {
             let name = tokens[index + 1].labelText ?? ""
@@ -710,9 +733,11 @@ extension Parser {
         let nameToken = advance()
         guard case .identifier(let name) = nameToken.kind else { throw fail("expected the property's name", at: nameToken.span) }
         var typed = false
+        var isOptional = false
         if let colon = accept(":") {
             guard skipType() else { throw fail("expected a type after ':'", at: peek().kind.isNewline ? colon.span : peek().span) }
             typed = true
+            isOptional = tokens[index - 1].isSymbol("?") || tokens[index - 1].isSymbol("!")
         }
         if check("{") {
             guard isVariable, typed else { throw fail("a computed property is written var \(name): Type { ... }", at: peek().span) }
@@ -732,8 +757,11 @@ extension Parser {
         }
         if !typed && defaultValue == nil { throw fail("expected a type or a default value for '\(name)'", at: peek().span) }
         if isPublished, !isVariable { throw fail("a @Published property is a var", at: start.span) }
+        let isLazy = kind == .class && modifiers.contains(.lazy)
+        if isLazy, defaultValue == nil { throw fail("a lazy property needs a value", at: nameToken.span) }
         members.stored.append(.init(name: name, span: nameToken.span, defaultValue: defaultValue, isVariable: isVariable,
-                                    isPublished: isPublished))
+                                    isPublished: isPublished, isLazy: isLazy, isOptional: isOptional,
+                                    isWeak: kind == .class && modifiers.contains(.weak)))
     }
 
     /// `{ statements }` or `{ get { statements } }`.

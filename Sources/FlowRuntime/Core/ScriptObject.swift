@@ -6,6 +6,9 @@ public final class ObjectClass: @unchecked Sendable {
     public let fieldNames: [String]
     /// Which fields are `@Published`: each holds a `PublishedSubject`.
     public let publishedFields: [Bool]
+    /// Which fields are `weak` (or `unowned`): an object in one is held
+    /// by a `WeakObject`, which does not keep it.
+    public let weakFields: [Bool]
     public let superclass: ObjectClass?
     /// The script's `deinit` bodies, the class's own first and then its
     /// superclass's, as Swift runs them; given the object's last fields.
@@ -15,10 +18,11 @@ public final class ObjectClass: @unchecked Sendable {
     /// its own.
     public var deinitializerOwner: AnyObject?
 
-    public init(name: String, fieldNames: [String], publishedFields: [Bool], superclass: ObjectClass?) {
+    public init(name: String, fieldNames: [String], publishedFields: [Bool], weakFields: [Bool], superclass: ObjectClass?) {
         self.name = name
         self.fieldNames = fieldNames
         self.publishedFields = publishedFields
+        self.weakFields = weakFields
         self.superclass = superclass
     }
 
@@ -65,14 +69,9 @@ public final class ScriptObject {
     public private(set) var willChange: PublishSubject?
 
     /// A property's value; `$name`, a `@Published` property's publisher;
-    /// `objectWillChange`.
-    public func field(_ name: String) -> Value? {
-        if let i = objectClass.fieldIndex(name) {
-            if objectClass.publishedFields[i], case .stream(let stream) = fields[i], let published = stream as? PublishedSubject {
-                return published.value
-            }
-            return fields[i]
-        }
+    /// `objectWillChange`. A `lazy` property is made when first read.
+    public func field(_ name: String) throws -> Value? {
+        if let i = objectClass.fieldIndex(name) { return try fieldValue(i) }
         if name.hasPrefix("$"), let i = objectClass.fieldIndex(String(name.dropFirst())), objectClass.publishedFields[i] {
             return fields[i]
         }
@@ -83,13 +82,38 @@ public final class ScriptObject {
         return nil
     }
 
+    /// Field `i`'s value as the script sees it.
+    public func fieldValue(_ i: Int) throws -> Value {
+        switch fields[i] {
+        case .stream(let published as PublishedSubject) where objectClass.publishedFields[i]: return published.value
+        case .function(let held as WeakObject): return held.object.map(Value.object) ?? .null
+        case .function(let lazy as LazyProperty):
+            let value = try lazy.make(.object(self))
+            fields[i] = stored(value, at: i)
+            return value
+        default: return fields[i]
+        }
+    }
+
+    /// How field `i` holds `value`: a weak field does not keep an object.
+    public func stored(_ value: Value, at i: Int) -> Value {
+        if objectClass.weakFields[i], case .object(let object) = value { return .function(WeakObject(object)) }
+        return value
+    }
+
     /// Changes a property where it is; a `@Published` one publishes the
     /// new value (after `objectWillChange`).
-    public func updateField(_ i: Int, _ body: (inout Value) throws -> Void) rethrows {
+    public func updateField(_ i: Int, _ body: (inout Value) throws -> Void) throws {
         if objectClass.publishedFields[i], case .stream(let stream) = fields[i], let published = stream as? PublishedSubject {
             var value = published.value
             try body(&value)
             published.send(value)
+            return
+        }
+        if objectClass.weakFields[i] || { if case .function(let f) = fields[i] { f is LazyProperty } else { false } }() {
+            var value = try fieldValue(i)
+            try body(&value)
+            fields[i] = stored(value, at: i)
             return
         }
         var element = fields[i]
@@ -111,6 +135,28 @@ public final class ScriptObject {
 
     fileprivate static func standIn(for objectClass: ObjectClass, fields: [Value]) -> ScriptObject {
         ScriptObject(standingInFor: objectClass, fields: fields)
+    }
+}
+
+/// What a `weak` or `unowned` property (or a method's `self` once only
+/// `[weak self]` closures read it) holds: the object, without keeping it.
+public final class WeakObject: Function {
+    public weak var object: ScriptObject?
+
+    public init(_ object: ScriptObject) {
+        self.object = object
+        super.init(name: "weak reference", parameterCount: 0)
+    }
+}
+
+/// A `lazy` property not read yet: `make` computes its value from the
+/// object, the first time it is read.
+public final class LazyProperty: Function {
+    public let make: (Value) throws -> Value
+
+    public init(_ make: @escaping (Value) throws -> Value) {
+        self.make = make
+        super.init(name: "lazy property", parameterCount: 0)
     }
 }
 

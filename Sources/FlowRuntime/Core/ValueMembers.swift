@@ -30,7 +30,7 @@ extension Value {
             // Combine's `[1, 2, 3].publisher`.
             if name == "publisher" { return .stream(.from(a)) }
         case .object(let o):
-            if let value = o.field(name) { return value }
+            if let value = try o.field(name) { return value }
         case .duration(let t):
             if name == "seconds" { return .double(t.seconds) }
             if name == "milliseconds" { return .double(t.milliseconds) }
