@@ -27,6 +27,10 @@ import Testing
         #expect(assembler.add("\"x\"", moreInputWaiting: false) == [.input("let label =\n\"x\"")])
         // A finished line is not held: `x!` and `a > b` end where they are.
         #expect(assembler.add("let y = 2 > 1", moreInputWaiting: false) == [.input("let y = 2 > 1")])
+        // A ternary's `?` waits for its branches; an optional's does not.
+        #expect(assembler.add("let z = y ?", moreInputWaiting: false) == [])
+        #expect(assembler.add("  1 : 2", moreInputWaiting: false) == [.input("let z = y ?\n  1 : 2")])
+        #expect(assembler.add("let w = self?.x", moreInputWaiting: false) == [.input("let w = self?.x")])
     }
 
     @Test func bracketsInStringsAndCommentsDoNotCount() {

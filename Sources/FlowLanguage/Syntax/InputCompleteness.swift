@@ -25,6 +25,8 @@ public enum InputCompleteness {
         // continues on the next, as in a script.
         let last = tokens.last { !$0.kind.isEnd && !$0.kind.isNewline }
         if case .symbol(let symbol)? = last?.kind, Lexer.continuingSymbols.contains(symbol) { return true }
+        // A ternary's `?` (after a space) waits for its branches.
+        if let last, last.isSymbol("?"), last.span.start > 0, Array(text.utf8)[last.span.start - 1] == UInt8(ascii: " ") { return true }
         return false
     }
 

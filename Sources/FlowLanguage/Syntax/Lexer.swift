@@ -89,7 +89,10 @@ struct Lexer {
         if c == UInt8(ascii: "$") { return shorthand() }
         for candidate in Self.symbolsByFirstByte[Int(c)] where matches(candidate.bytes) {
             position += candidate.bytes.count
+            // A `?` after a space is a ternary's (`ok ?`), not an
+            // optional's: a line may end with it, and the next continues.
             lineContinues = candidate.continues
+                || candidate.symbol == "?" && start > 0 && (bytes[start - 1] == UInt8(ascii: " ") || bytes[start - 1] == UInt8(ascii: "\t"))
             return Token(kind: .symbol(candidate.symbol), span: Span(start, position))
         }
         return unexpectedCharacter()

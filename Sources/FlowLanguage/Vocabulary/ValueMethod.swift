@@ -16,7 +16,7 @@ struct ValueMethod: Sendable {
     /// array of its `(key, value)` entries, a tuple as an array of its
     /// elements.
     enum Receiver: String, CaseIterable, Sendable {
-        case array = "Array", string = "String", dictionary = "Dictionary", bool = "Bool"
+        case array = "Array", string = "String", dictionary = "Dictionary", bool = "Bool", optional = "Optional"
         case subscription = "AnyCancellable and DisposeBag"
     }
 

@@ -7,7 +7,7 @@ import FlowRuntime
 enum ValueMethods {
     static let all: [ValueMethod] =
         ValueMethod.arrayMethods + ValueMethod.stringMethods + ValueMethod.dictionaryMethods + ValueMethod.boolMethods
-        + ValueMethod.subscriptionMethods
+        + ValueMethod.subscriptionMethods + ValueMethod.optionalMethods
 
     /// The methods of one name, on every receiver that has it.
     struct Group: Sendable {
@@ -93,7 +93,7 @@ enum ValueMethods {
                 if let body = reading[.subscription] { return try body(receiver, args) }
                 throw FlowError("\(f.name) has no method '\(name)'; it has cancel(), dispose(), store(in:) and disposed(by:)")
             default:
-                break
+                if let body = reading[.optional] { return try body(receiver, args) }
             }
             throw FlowError("\(receiver.typeName) \(receiver.literal) has no method '\(name)'")
         }
