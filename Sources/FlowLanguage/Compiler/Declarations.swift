@@ -132,6 +132,10 @@ final class DeclaredType {
     var computed: [String: FunctionInfo] = [:]
     var staticComputed: [String: FunctionInfo] = [:]
     var staticValues: [String: LazyValue] = [:]
+    /// The `static var`s among them, which may change.
+    var staticVariables: Set<String> = []
+    /// It lacks something a protocol it conforms to requires (reported).
+    var missesRequirements = false
     /// The memberwise initialiser's parameters: stored properties, less
     /// `let`s that have a value already.
     let initParameters: [FunctionParameter]
@@ -207,6 +211,7 @@ extension Compiler {
             // types that conform by then, and only where they lack the member.
             for declaration in extensions where scope.lookupProtocol(declaration.name) == nil { extend(declaration, in: scope) }
             for declaration in extensions where scope.lookupProtocol(declaration.name) != nil { extendProtocol(declaration, in: scope) }
+            checkConformances(in: scope)
         }
         for statement in statements {
             switch statement {
@@ -291,11 +296,21 @@ extension Compiler {
             }()
         } else {
             error("flow cannot extend '\(declaration.name)'", declaration.nameSpan,
-                  help: "extend one of the script's structs or enums, or Int, Double, String, Bool, Array or Dictionary")
+                  help: "extend one of the script's types, or Int, Double, String, Bool, Array or Dictionary")
             return
         }
-        if let stored = declaration.staticStored.first {
-            error("flow's extensions add computed properties and methods; a static let belongs in the type itself", stored.span)
+        if scope.lookupType(declaration.name) == nil, let stored = declaration.staticStored.first {
+            error("flow adds static properties only to the script's own types", stored.span,
+                  help: "declare it at the top level, as in let \(stored.name) = ...")
+        } else {
+            for property in declaration.staticStored {
+                if type.staticValues[property.name] != nil || type.hasInstanceMember(property.name) {
+                    error("'\(property.name)' is already a member of \(type.name)", property.span, help: "give it another name")
+                    continue
+                }
+                type.staticValues[property.name] = LazyValue(code: { _ in .null })
+                if property.isVariable { type.staticVariables.insert(property.name) }
+            }
         }
         type.addedConformances += declaration.conformances
         addMembers(of: declaration, to: type) { name, span in
@@ -343,6 +358,31 @@ extension Compiler {
         }
     }
 
+    /// Each type declared here has what the script's protocols it conforms
+    /// to require, by name: its own member, its superclass's, or a default
+    /// from the protocol's extension. (Types and signatures are not
+    /// compared: values are dynamic.)
+    private func checkConformances(in scope: Scope) {
+        let declared = (Array(scope.types.values) + Array(scope.builtinExtensions.values)).sorted { $0.declaration.span.start < $1.declaration.span.start }
+        for type in declared where type.declaration.kind != .extension || Self.extensibleTypes.contains(type.name) {
+            var checked: Set<String> = []
+            var pending = type.declaration.conformances + type.addedConformances
+            while let name = pending.popLast() {
+                guard checked.insert(name).inserted, let proto = scope.lookupProtocol(name) else { continue }
+                pending += proto.conformances
+                for requirement in proto.requirements {
+                    let has = requirement.isStatic
+                        ? type.hasStaticMember(requirement.name)
+                        : type.hasInstanceMember(requirement.name) || (type.isEnum && type.caseNamed(requirement.name) != nil)
+                    guard !has else { continue }
+                    type.missesRequirements = true
+                    error("'\(type.name)' does not conform to '\(name)': it has no '\(requirement.name)'", type.declaration.nameSpan,
+                          help: "add \(requirement.name) to \(type.name), or a default in an extension of \(name)")
+                }
+            }
+        }
+    }
+
     private func register(_ declaration: TypeDeclaration, in scope: Scope) {
         if let ui = declaration.conformances.first(where: Self.swiftUIProtocols.contains) {
             error("flow has no SwiftUI: '\(declaration.name)' is a \(ui)", declaration.nameSpan,
@@ -359,6 +399,7 @@ extension Compiler {
         addMembers(of: declaration, to: type)
         for property in declaration.staticStored where property.defaultValue != nil {
             type.staticValues[property.name] = LazyValue(code: { _ in .null })
+            if property.isVariable { type.staticVariables.insert(property.name) }
         }
         // Raw values are literals: known before any code uses a case.
         if declaration.kind == .enum { compileRawValues(of: type) }
@@ -387,7 +428,8 @@ extension Compiler {
             if first.declaration === declaration { compileFunction(first, in: scope) }
             for overload in first.overloads where overload.info.declaration === declaration { compileFunction(overload.info, in: scope) }
         case .type(let declaration) where declaration.kind == .extension && scope.lookupProtocol(declaration.name) != nil:
-            for type in scope.visibleTypes {
+            // A type told it misses a requirement is not told again by the defaults that use it.
+            for type in scope.visibleTypes where !type.missesRequirements {
                 for info in type.protocolDefaults[ObjectIdentifier(declaration)] ?? [] { compileFunction(info, in: type.scope, selfType: type) }
             }
         case .type(let declaration) where declaration.kind == .extension:
@@ -397,6 +439,9 @@ extension Compiler {
             }
             for property in declaration.computed {
                 compileFunction((property.isStatic ? type.staticComputed : type.computed)[property.name]!, in: type.scope, selfType: type)
+            }
+            for property in declaration.staticStored {
+                if let value = property.defaultValue { type.staticValues[property.name]?.code = compile(value, in: type.scope) }
             }
         case .type(let declaration):
             if let type = scope.types[declaration.name], type.declaration === declaration { compileMembers(of: type) }

@@ -440,7 +440,7 @@ extension Compiler {
             let location = self.location(nameSpan)
             if let type = resolveType(base, in: scope), let stored = type.staticValues[name] {
                 // `Counter.made += 1`: a type's `static var`.
-                guard type.declaration.staticStored.contains(where: { $0.name == name && $0.isVariable }) else {
+                guard type.staticVariables.contains(name) else {
                     error("cannot change '\(name)': it is a static let", nameSpan, help: "declare it static var to change it")
                     return nil
                 }

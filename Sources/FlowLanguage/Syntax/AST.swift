@@ -315,6 +315,15 @@ public final class TypeDeclaration {
     public let methods: [FunctionDeclaration]
     public let cases: [EnumCase]
     public let nested: [TypeDeclaration]
+    /// A protocol's member: what each conforming type must have.
+    public struct Requirement {
+        public var name: String
+        public var span: Span
+        public var isStatic: Bool
+    }
+
+    /// A protocol's requirements, by name.
+    public var requirements: [Requirement] = []
     /// A class's `init`s, in the order written.
     public var initialisers: [FunctionDeclaration] = []
     /// A class's `deinit { }` body.

@@ -324,14 +324,30 @@ extension Parser {
         guard check("{") else { throw fail("expected '{' and the requirements of \(name)", at: peek().span) }
         let open = advance()
         var depth = 1
+        var requirements: [TypeDeclaration.Requirement] = []
+        var isStatic = false
         while depth > 0, !peek().kind.isEnd {
             let token = advance()
             if token.isSymbol("{") { depth += 1 }
             if token.isSymbol("}") { depth -= 1 }
+            guard depth == 1 else { continue }
+            // Only the names are kept: types and signatures are read and dropped.
+            switch token.labelText {
+            case "static", "class": isStatic = true
+            case "func", "var", "let":
+                if let member = peek().labelText, member != "_" {
+                    requirements.append(.init(name: member, span: peek().span, isStatic: isStatic))
+                }
+                isStatic = false
+            default:
+                if token.kind.isNewline || token.isSymbol(";") { isStatic = false }
+            }
         }
         guard depth == 0 else { throw fail("expected '}' to close \(name)", at: open.span) }
-        return TypeDeclaration(kind: .protocol, name: name, nameSpan: nameToken.span, rawType: nil, conformances: inherited, stored: [],
-                               staticStored: [], computed: [], methods: [], cases: [], nested: [], span: keyword.span.to(tokens[index - 1].span))
+        let declaration = TypeDeclaration(kind: .protocol, name: name, nameSpan: nameToken.span, rawType: nil, conformances: inherited, stored: [],
+                                          staticStored: [], computed: [], methods: [], cases: [], nested: [], span: keyword.span.to(tokens[index - 1].span))
+        declaration.requirements = requirements
+        return declaration
     }
 
     /// `do { ... } catch Failure.tooBig(let n) { ... } catch let e as T { ... } catch { ... }`
