@@ -1,0 +1,418 @@
+import Collections
+import FlowMarbles
+import FlowRuntime
+
+/// Expressions: each compile function returns what it made (`Compiled`).
+/// Calls are in CallCompiler.swift, closures' specialised forms in
+/// Specialisation.swift.
+extension Compiler {
+    // MARK: - Expressions
+
+    /// An expression's code, when nothing else about it is wanted.
+    func compile(_ expr: Expr, in scope: Scope) -> Code {
+        compiled(expr, in: scope).code
+    }
+
+    /// An expression's code, its specialised form, and whether it is surely
+    /// a stream: each made from what compiling its parts returned.
+    func compiled(_ expr: Expr, in scope: Scope) -> Compiled {
+        guard StackSpace.remaining() > 128 * 1024 else {
+            error("expression too deeply nested to compile", expr.span, help: "split it with let bindings")
+            return Compiled { _ in .null }
+        }
+        switch expr {
+        case .literal(let value, _):
+            return Compiled({ _ in value }, direct: specialised(in: scope) { { _, _, _ in value } })
+        case .string(let parts, let span):
+            return Compiled(compileInterpolation(parts, span, in: scope))
+        case .name(let name, let span):
+            return compileName(name, span, in: scope)
+        case .shorthand(let n, let span):
+            return compileShorthand(n, span, in: scope)
+        case .array(let elements, _):
+            let codes = elements.map { compile($0, in: scope) }
+            return Compiled { frame in .array(try codes.map { try $0(frame) }) }
+        case .dictionary(let pairs, _):
+            let codes = pairs.map { (compile($0.key, in: scope), compile($0.value, in: scope)) }
+            return Compiled { frame in
+                var dictionary = OrderedDictionary<Value, Value>(minimumCapacity: codes.count)
+                for (key, value) in codes { dictionary[try key(frame)] = try value(frame) }
+                return .dictionary(dictionary)
+            }
+        case .tuple(let elements, let labels, _):
+            let codes = elements.map { compile($0, in: scope) }
+            return Compiled { frame in .tuple(Tuple(try codes.map { try $0(frame) }, labels: labels)) }
+        case .closure(let closure):
+            return Compiled(compileClosure(closure, in: scope))
+        case .unary(let op, let operand, let span):
+            return compileUnary(op, operand, span, in: scope)
+        case .binary(let op, let lhs, let rhs, let opSpan, _):
+            return compileBinary(op, lhs, rhs, opSpan, in: scope)
+        case .ternary(let condition, let whenTrue, let whenFalse, _):
+            let c = compiled(condition, in: scope), t = compiled(whenTrue, in: scope), f = compiled(whenFalse, in: scope)
+            let location = self.location(condition.span)
+            let (cc, tc, fc) = (c.code, t.code, f.code)
+            return Compiled({ frame in try located(location) { try cc(frame).asBool() } ? try tc(frame) : try fc(frame) },
+                            direct: specialised(in: scope) { Self.directTernary(c.direct, t.direct, f.direct, location) })
+        case .member(let base, let name, let nameSpan, _):
+            return compileMember(base, name, nameSpan, in: scope)
+        case .subscriptAccess(let base, .tuple(let parts, [nil, "default"], _), let span):
+            return Compiled(compileDefaultedSubscript(base, parts[0], parts[1], span, in: scope))
+        case .subscriptAccess(let base, let index, let span):
+            let b = compiled(base, in: scope), i = compiled(index, in: scope)
+            let location = self.location(span)
+            let (bc, ic) = (b.code, i.code)
+            return Compiled({ frame in
+                let container = try bc(frame), key = try ic(frame)
+                return try located(location) { try container.subscripted(by: key) }
+            }, direct: specialised(in: scope) { Self.directSubscript(b.direct, i.direct, location) })
+        case .call(let callee, let arguments, let span):
+            return compileCall(callee, arguments, span, in: scope)
+        case .implicitMember(let name, let span):
+            return Compiled(compileImplicitMember(name, span, arguments: nil, in: scope))
+        case .keyPath(let path, let span):
+            let keyPath = Value.function(KeyPathFunction(path, location: location(span)))
+            return Compiled { _ in keyPath }
+        case .optionalChain, .optionalBind, .forceUnwrap:
+            return Compiled(compileOptional(expr, in: scope))
+        case .inoutArgument, .conditional, .switchOver, .typeCheck, .attempt:
+            return Compiled(compileSwiftExpression(expr, in: scope))
+        }
+    }
+
+    @inline(never)
+    private func compileInterpolation(_ parts: [StringPart], _ span: Span, in scope: Scope) -> Code {
+        let pieces: [Code] = parts.map { part in
+            switch part {
+            case .text(let text): let value = Value.string(text); return { _ in value }
+            case .interpolation(let expr): return compile(expr, in: scope)
+            }
+        }
+        let location = self.location(span)
+        let describe = describer(in: scope)
+        return { frame in
+            let texts = try pieces.map { try describe($0(frame), frame) }
+            try located(location) { try MemoryBudget.checkString(bytes: texts.reduce(0) { $0 + $1.utf8.count }, "building an interpolated string") }
+            return .string(texts.joined())
+        }
+    }
+
+    @inline(never)
+    private func compileName(_ name: String, _ span: Span, in scope: Scope) -> Compiled {
+        if name == "_" {
+            error("'_' can only name an ignored closure parameter", span)
+            return Compiled { _ in .null }
+        }
+        if isImplicitSelf(name, in: scope) {
+            return compiled(.member(.name("self", span), name, nameSpan: span, span), in: scope)
+        }
+        if let type = implicitStaticType(name, in: scope) {
+            return Compiled(compileStaticMember(type, name, span, in: scope))
+        }
+        if let (depth, entry) = scope.resolve(name) {
+            if case .selfValue = entry.binding, let methodScope = scope.methodScope, methodScope.selfType?.isClass == true {
+                return Compiled(compileObjectSelf(depth: depth, slot: entry.slot, methodScope: methodScope, in: scope))
+            }
+            let slot = entry.slot
+            let direct = specialised(in: scope) { directRead(depth: depth, slot: slot, in: scope) }
+            let code: Code = switch depth {
+            case 0: { frame in frame.slots[slot] }
+            case 1: { frame in frame.parent!.slots[slot] }
+            default: { frame in frame.ancestor(depth).slots[slot] }
+            }
+            return Compiled(code, direct: direct, isStream: entry.isKnownStream)
+        }
+        return Compiled(compileUnboundName(name, span, in: scope))
+    }
+
+    /// A name that is not a `let`, `var` or parameter: a type, a module, a
+    /// constant of the vocabulary, or a mistake.
+    private func compileUnboundName(_ name: String, _ span: Span, in scope: Scope) -> Code {
+        if name == "super", scope.methodScope?.selfType?.isClass == true {
+            // `super.count`: the object's own property, which a subclass shares.
+            return compile(.name("self", span), in: scope)
+        }
+        if name == "self" {
+            error("'self' is only meaningful inside a type's methods", span,
+                  help: "outside a type, use the name itself")
+            return { _ in .null }
+        }
+        if let type = resolveType(name, in: scope) {
+            let value = SwiftVocabulary.type(type.name)
+            return { _ in value }
+        }
+        if let module = modules[name] {
+            error("'\(name)' is a module: call one of its functions, as in \(name).\(module.functions.first?.name ?? "f")(...)", span)
+            return { _ in .null }
+        }
+        if let make = SwiftVocabulary.streamConstants[name] {
+            let stream = Value.stream(make())
+            return { _ in stream }
+        }
+        if SwiftVocabulary.schedulerConstants.contains(name) {
+            let scheduler = SwiftVocabulary.scheduler(name)
+            return { _ in scheduler }
+        }
+        if name == "args" {
+            let env = environment
+            return { _ in .array(env.arguments.map(Value.string)) }
+        }
+        if Builtins.isFunction(name) {
+            error("'\(name)' is a function: call it, as in \(name)(...)", span)
+            return { _ in .null }
+        }
+        unknownName(name, span, in: scope)
+        return { _ in .null }
+    }
+
+    /// An unknown name: the `let` whose value uses it (a closure calling
+    /// itself, which Swift refuses too), or a likely misspelling.
+    func unknownName(_ name: String, _ span: Span, calling: Bool = false, in scope: Scope) {
+        if namesBeingBound.contains(name) {
+            error("'\(name)' is used in its own value: a closure cannot refer to the let it is assigned to", span,
+                  help: "declare a func, which can call itself: func \(name)(...) { ... }")
+            return
+        }
+        error("unknown \(calling ? "function" : "name") '\(name)'", span,
+              help: suggestion(for: name, among: scope.visibleNames + Builtins.allNames + (calling ? [] : Array(modules.keys))))
+    }
+
+    @inline(never)
+    private func compileShorthand(_ n: Int, _ span: Span, in scope: Scope) -> Compiled {
+        guard let closure = scope.enclosingClosure else {
+            error("'$\(n)' can only be used inside a closure", span, help: "write a closure, as in { $0 * 2 }")
+            return Compiled { _ in .null }
+        }
+        closure.shorthandCount = Swift.max(closure.shorthandCount, n + 1)
+        let depth = scope.depth(to: closure)
+        if depth > 0 { return Compiled { frame in frame.ancestor(depth).slots[n] } }
+        return Compiled({ frame in frame.slots[n] }, direct: specialised(in: scope) { directRead(depth: 0, slot: n, in: scope) })
+    }
+
+    @inline(never)
+    private func compileUnary(_ op: String, _ operand: Expr, _ span: Span, in scope: Scope) -> Compiled {
+        let compiledOperand = compiled(operand, in: scope), value = compiledOperand.code
+        let location = self.location(span)
+        let direct = specialised(in: scope) { Self.directUnary(op, compiledOperand.direct, location) }
+        switch op {
+        case "-": return Compiled({ frame in try located(location) { try Value.negate(try value(frame)) } }, direct: direct)
+        default: return Compiled({ frame in try located(location) { .bool(!(try value(frame).asBool())) } }, direct: direct)
+        }
+    }
+
+    private func compileBinary(_ op: String, _ lhs: Expr, _ rhs: Expr, _ opSpan: Span, in scope: Scope) -> Compiled {
+        // A long left-leaning chain (`1 + 2 + ... + n`) is compiled in a
+        // loop down its left side, not by recursing once per operator.
+        var spine: [(op: String, rhs: Expr, opSpan: Span)] = [(op, rhs, opSpan)]
+        var left = lhs
+        while case .binary(let innerOp, let innerLeft, let innerRight, let innerSpan, _) = left {
+            spine.append((innerOp, innerRight, innerSpan))
+            left = innerLeft
+        }
+        let first = compiled(left, in: scope)
+        var code = first.code
+        var direct = first.direct
+        let specialising = scope.frameOwner.specialising != nil
+        var leftOperand: Expr? = left
+        for step in spine.reversed() {
+            let right = compiled(step.rhs, in: scope)
+            code = compileBinaryStep(step.op, code, right.code, step.rhs, step.opSpan)
+            if specialising {
+                direct = directBinary(step.op, direct, right.direct, left: leftOperand, right: step.rhs, location(step.opSpan), in: scope)
+            }
+            leftOperand = nil
+        }
+        return Compiled(code, direct: specialising ? direct : nil)
+    }
+
+    private func compileBinaryStep(_ op: String, _ l: @escaping Code, _ r: @escaping Code, _ rhs: Expr, _ opSpan: Span) -> Code {
+        let location = self.location(opSpan)
+        switch op {
+        case "&&":
+            return { frame in try located(location) { .bool(try l(frame).asBool() && r(frame).asBool()) } }
+        case "||":
+            return { frame in try located(location) { .bool(try l(frame).asBool() || r(frame).asBool()) } }
+        case "??":
+            return { frame in
+                let left = try l(frame)
+                return left.isNull ? try r(frame) : left
+            }
+        default:
+            break
+        }
+        let op = BinaryOperator(rawValue: op)!
+        if let k = Self.constant(rhs) {
+            return { frame in try op.apply(try l(frame), k, at: location) }
+        }
+        return { frame in try op.apply(try l(frame), try r(frame), at: location) }
+    }
+
+    static func constant(_ expr: Expr) -> Value? {
+        if case .literal(let value, _) = expr { return value }
+        return nil
+    }
+
+    @inline(never)
+    private func compileMember(_ base: Expr, _ name: String, _ nameSpan: Span, in scope: Scope) -> Compiled {
+        if name == "subscriptions" {
+            error("'subscriptions' can only be checked inside expect, as in expect(s.subscriptions).toBe(\"^--!\")", nameSpan)
+            return Compiled { _ in .null }
+        }
+        if let scheduler = schedulerValue(base, name, in: scope) { return Compiled { _ in scheduler } }
+        if case .name(let typeName, _) = base, scope.lookup(typeName) == nil, let constant = SwiftVocabulary.numberConstant(typeName, name) {
+            return Compiled { _ in constant }
+        }
+        if let type = resolveType(base, in: scope) {
+            if let nested = resolveType(.member(base, name, nameSpan: nameSpan, nameSpan), in: scope) {
+                let value = SwiftVocabulary.type(nested.name)
+                return Compiled { _ in value }
+            }
+            return Compiled(compileStaticMember(type, name, nameSpan, in: scope))
+        }
+        if name == "self", let type = SwiftVocabulary.typeName(base), !type.split(separator: ".").contains(where: { scope.lookup(String($0)) != nil }) {
+            let value = SwiftVocabulary.type(type)
+            return Compiled { _ in value }
+        }
+        let receiver = compiled(base, in: scope), b = receiver.code
+        if let dynamic = compileDynamicMember(b, name, nameSpan, in: scope) { return Compiled(dynamic) }
+        let location = self.location(nameSpan)
+        let methods = ValueMethods.property(named: name)
+        return Compiled({ frame in
+            let value = try b(frame)
+            return try located(location) { try value.property(name, methods: methods) }
+        }, direct: specialised(in: scope) { Self.directMember(receiver.direct, name, location) })
+    }
+
+    // MARK: - Closures
+
+    @inline(never)
+    private func compileClosure(_ closure: Closure, in scope: Scope) -> Code {
+        scope.createsClosures = true
+        var ancestor = scope.parent
+        while let s = ancestor { s.createsClosures = true; ancestor = s.parent }
+        let inner = Scope(kind: .closure, parent: scope)
+        inner.capturesSelfWeakly = closure.capturesSelfWeakly
+        let declared = closure.parameters
+        for (name, span) in declared ?? [] {
+            if name == "_" { _ = inner.reserve(); continue }
+            if inner.declare(name, at: span, as: .parameter) == nil { error("two parameters named '\(name)'", span) }
+        }
+        // `$n` parameters take the first slots: reserve as many as the body
+        // uses before its own `let`s are placed.
+        let shorthandUsed = Compiler.shorthandCount(closure.body)
+        let shorthandSlots = declared == nil ? shorthandUsed : 0
+        for _ in 0..<shorthandSlots { _ = inner.reserve() }
+        if declared != nil, shorthandUsed > 0 {
+            error("a closure with named parameters cannot also use $0", closure.span, help: "use the parameter names")
+        }
+        // The body's names may shadow the parameters (`var x = x`), as in Swift.
+        let block = Scope(kind: .block, parent: inner)
+        let parameterCount = declared?.count ?? shorthandSlots
+        let body: Code
+        let direct: DirectCode?
+        if parameterCount <= 2, inner.methodScope == nil, let expressions = Self.expressionStatements(closure.body) {
+            // Compiled once, with a specialised form made alongside.
+            inner.specialising = parameterCount
+            (body, direct) = compileSpecialisable(expressions, in: block)
+        } else {
+            (body, direct) = (compileBody(closure.body, in: block), nil)
+        }
+        let shape = ClosureShape(
+            declared: declared?.count, shorthand: inner.shorthandCount, frameSize: inner.count,
+            // A frame kept between calls would keep what `guard let self` bound.
+            reusesFrame: !inner.createsClosures && !closure.capturesSelfWeakly, updatesFirstParameter: inner.changedParameters.contains(0),
+            location: location(closure.span))
+        if let direct, shape.parameterCount == parameterCount {
+            return { frame in .function(shape.makeDirectFunction(direct, captured: frame)) }
+        }
+        return { frame in .function(shape.makeFunction(body: body, captured: frame)) }
+    }
+
+    /// A closure's statements as one closure whose value is the last
+    /// statement's, catching `return`.
+    private func compileBody(_ statements: [Statement], in scope: Scope) -> Code {
+        let run = compileSequence(statements, in: scope)
+        return { frame in
+            do { return try run(frame) } catch let signal as ReturnSignal { return signal.value }
+        }
+    }
+}
+
+/// Runs `body`, giving any error without a location this one.
+@inline(__always)
+func located<T>(_ location: SourceLocation, _ body: () throws -> T) throws -> T {
+    do { return try body() } catch { throw FlowError.wrap(error).located(at: location) }
+}
+
+extension Compiler {
+    /// `if`, `switch` and `&x`, apart from `compile` for its frame's sake.
+    @inline(never)
+    func compileSwiftExpression(_ expr: Expr, in scope: Scope) -> Code {
+        switch expr {
+        case .inoutArgument(let inner, _):
+            // Outside a func's inout parameter, `&x` passes the value
+            // (`store(in: &bag)`).
+            return compile(inner, in: scope)
+        case .conditional(let conditional):
+            return compileIf(conditional, in: scope)
+        case .typeCheck(let inner, let check, let type, let typeSpan, _):
+            return compileTypeCheck(inner, check, type, typeSpan, in: scope)
+        case .attempt(let inner, _):
+            let value = compile(inner, in: scope)
+            return { frame in
+                do { return try value(frame) } catch let thrown as FlowError where thrown.isThrown { return .null }
+            }
+        case .switchOver(let switchExpr):
+            return compileSwitch(switchExpr, in: scope)
+        default:
+            return compile(expr, in: scope)
+        }
+    }
+
+    /// `counts[word, default: 0]`
+    @inline(never)
+    func compileDefaultedSubscript(_ base: Expr, _ keyExpr: Expr, _ fallbackExpr: Expr, _ span: Span, in scope: Scope) -> Code {
+        let b = compile(base, in: scope), key = compile(keyExpr, in: scope), fallback = compile(fallbackExpr, in: scope)
+        let location = self.location(span)
+        return { frame in
+            let container = try b(frame), k = try key(frame)
+            let value = try located(location) { try container.subscripted(by: k) }
+            return value.isNull ? try fallback(frame) : value
+        }
+    }
+
+    /// `x?.y` and `x!`. Apart from `compile`, whose frame every level of a
+    /// deeply nested expression pays for.
+    @inline(never)
+    func compileOptional(_ expr: Expr, in scope: Scope) -> Code {
+        switch expr {
+        case .optionalChain(let chain, _):
+            let code = compile(chain, in: scope)
+            return { frame in
+                do { return try code(frame) } catch is NilInOptionalChain { return .null }
+            }
+        case .optionalBind(let base, _):
+            let code = compile(base, in: scope)
+            return { frame in
+                let value = try code(frame)
+                if value.isNull { throw NilInOptionalChain() }
+                return value
+            }
+        case .forceUnwrap(let base, let span):
+            let code = compile(base, in: scope)
+            // At the `!`, the span's last character.
+            let location = file.location(of: span.end - 1)
+            return { frame in
+                let value = try code(frame)
+                if value.isNull { throw FlowError("found nil where '!' expects a value", at: location) }
+                return value
+            }
+        default:
+            return compile(expr, in: scope)
+        }
+    }
+}
+
+/// Thrown where a `?.` meets nil, and caught by the chain it belongs to,
+/// which is then nil: the rest of the chain does not run, as in Swift.
+struct NilInOptionalChain: Error {}
