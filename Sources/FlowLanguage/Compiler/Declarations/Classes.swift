@@ -194,9 +194,15 @@ extension Compiler {
             return { _ in .null }
         }
         let binding = bindArguments(arguments, to: info.parameters, of: "init", at: span, report: false)!
+        return compileRunOnSelf(info, binding, arguments, nameSpan, home: info.home ?? type.scope, in: scope)
+    }
+
+    /// Another `init` or a superclass's method run on `self`, with the call's arguments.
+    private func compileRunOnSelf(_ info: FunctionInfo, _ binding: [Int?], _ arguments: [CallArgument], _ nameSpan: Span,
+                                  home: Scope, in scope: Scope) -> Code {
         let bound = compileBoundArguments(arguments, binding, info.parameters, in: scope)
         let readSelf = compile(.name("self", nameSpan), in: scope)
-        let depth = scope.depth(to: info.home ?? type.scope)
+        let depth = scope.depth(to: home)
         return { frame in
             let object = try readSelf(frame)
             return try Self.invoke(bound, slotOffset: 1, in: frame) { values, after in
@@ -218,15 +224,7 @@ extension Compiler {
             return { _ in .null }
         }
         guard let binding = bindArguments(arguments, to: info.parameters, of: "super.\(name)", at: span) else { return { _ in .null } }
-        let bound = compileBoundArguments(arguments, binding, info.parameters, in: scope)
-        let readSelf = compile(.name("self", nameSpan), in: scope)
-        let depth = scope.depth(to: info.home ?? parent.scope)
-        return { frame in
-            let object = try readSelf(frame)
-            return try Self.invoke(bound, slotOffset: 1, in: frame) { values, after in
-                try info.run(parent: frame.ancestor(depth), self: object, arguments: values, after: after)
-            }
-        }
+        return compileRunOnSelf(info, binding, arguments, nameSpan, home: info.home ?? parent.scope, in: scope)
     }
 }
 

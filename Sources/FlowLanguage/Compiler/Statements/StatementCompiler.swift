@@ -412,13 +412,7 @@ extension Compiler {
             }
             let slot = entry.slot
             if entry.binding == .parameter { scope.declaringScope(of: name)?.changedParameters.insert(slot) }
-            return { frame, body in
-                let owner = depth == 0 ? frame : frame.ancestor(depth)
-                var value = owner.slots[slot]
-                owner.slots[slot] = .null
-                defer { owner.slots[slot] = value }
-                try body(&value)
-            }
+            return Self.slotPlace(depth: depth, slot: slot)
         case .shorthand(let n, let span):
             // `$0` of an accumulator (`reduce(into:) { $0 += $1 }`): its
             // `inout` state, changed where it is.
@@ -428,14 +422,7 @@ extension Compiler {
             }
             closure.shorthandCount = Swift.max(closure.shorthandCount, n + 1)
             closure.changedParameters.insert(n)
-            let depth = scope.depth(to: closure)
-            return { frame, body in
-                let owner = depth == 0 ? frame : frame.ancestor(depth)
-                var value = owner.slots[n]
-                owner.slots[n] = .null
-                defer { owner.slots[n] = value }
-                try body(&value)
-            }
+            return Self.slotPlace(depth: scope.depth(to: closure), slot: n)
         case .member(let base, let name, let nameSpan, _):
             let location = self.location(nameSpan)
             if let type = resolveType(base, in: scope), let stored = type.staticValues[name] {
@@ -518,6 +505,18 @@ extension Compiler {
         default:
             error("cannot assign to this expression", expr.span, help: "assign to a var, or to a member or element of one")
             return nil
+        }
+    }
+
+    /// A frame slot as a place: its value is moved out while it changes, so
+    /// a collection held there is changed without a copy.
+    private static func slotPlace(depth: Int, slot: Int) -> Modify {
+        { frame, body in
+            let owner = depth == 0 ? frame : frame.ancestor(depth)
+            var value = owner.slots[slot]
+            owner.slots[slot] = .null
+            defer { owner.slots[slot] = value }
+            try body(&value)
         }
     }
 
