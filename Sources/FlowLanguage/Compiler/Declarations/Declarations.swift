@@ -176,6 +176,11 @@ final class DeclaredType {
             || (declaration.kind == .extension && ValueMethods.names(of: self.name).contains(name))
     }
 
+    /// A stored or computed property by that name (which may hold a closure).
+    func hasProperty(_ name: String) -> Bool {
+        (isClass ? allStored : declaration.stored).contains { $0.name == name } || computed[name] != nil
+    }
+
     func hasStaticMember(_ name: String) -> Bool {
         staticValues[name] != nil || staticMethods[name] != nil || staticComputed[name] != nil || caseNamed(name) != nil
     }

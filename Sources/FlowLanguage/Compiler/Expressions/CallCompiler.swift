@@ -259,6 +259,10 @@ extension Compiler {
         if name == "pipe" { return compiled(piped(base, nameSpan, arguments), in: scope) }
         if name == "collect", let buffer = collectingByTime(base, nameSpan, arguments, span) { return compiled(buffer, in: scope) }
         guard let meaning = methodMeaning(name, labels: arguments.map(\.label)) else {
+            if scope.visibleTypes.contains(where: { $0.hasProperty(name) }) {
+                // `service.order(x)`: a closure held in a property, called.
+                return Compiled(compileValueCall(.member(base, name, nameSpan: nameSpan, nameSpan), arguments, span, in: scope))
+            }
             if let function = operatorTable.lookup(name), function.form == .function {
                 error("'\(name)' is a free function, not a method: call it as \(name)(...)", nameSpan)
             } else {

@@ -1,5 +1,5 @@
 extension OperatorSpec {
-    static let allSatisfy = method("allSatisfy", aliases: ["every"], .aggregation, "whether every value satisfies the predicate", [arg("predicate", .function)],
+    static let allSatisfy = method("allSatisfy", aliases: ["every", "tryAllSatisfy"], .aggregation, "whether every value satisfies the predicate", [arg("predicate", .function)],
         example: #"""
             let source = cold("-1-2-3|")
             marbles(source, source.allSatisfy { $0 < 3 })

@@ -1,5 +1,5 @@
 extension OperatorSpec {
-    static let reduce = OperatorSpec("reduce", .aggregation, .method, "folds all values into one, emitted at completion", [
+    static let reduce = OperatorSpec("reduce", aliases: ["tryReduce"], .aggregation, .method, "folds all values into one, emitted at completion", [
         Signature([arg("seed", .value), arg("accumulator", .function)]) { .stream(try $0.source().reduce($0.value(0), $0.function(1))) },
         Signature([labelled("into", .value), arg("accumulator", .function)]) {
             .stream(try $0.source().reduce(into: $0.value(0) ?? .null, $0.function(1)))

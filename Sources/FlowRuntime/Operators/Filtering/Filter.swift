@@ -1,5 +1,5 @@
 extension OperatorSpec {
-    static let filter = method("filter", .filtering, "passes the values for which the predicate is true", [arg("predicate", .function)],
+    static let filter = method("filter", aliases: ["tryFilter"], .filtering, "passes the values for which the predicate is true", [arg("predicate", .function)],
         example: #"""
             let source = cold("-1-2-3-4|")
             marbles(source, source.filter { $0 % 2 == 0 })

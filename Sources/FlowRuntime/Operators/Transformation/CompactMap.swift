@@ -1,5 +1,5 @@
 extension OperatorSpec {
-    static let compactMap = method("compactMap", .transformation, "transforms each value, dropping nil results", [arg("transform", .function)],
+    static let compactMap = method("compactMap", aliases: ["tryCompactMap"], .transformation, "transforms each value, dropping nil results", [arg("transform", .function)],
         example: #"""
             let source = cold("-1-2-3-4|")
             marbles(source, source.compactMap { $0 % 2 == 0 ? $0 : nil })
