@@ -425,6 +425,11 @@ extension Compiler {
             return Self.slotPlace(depth: scope.depth(to: closure), slot: n)
         case .member(let base, let name, let nameSpan, _):
             let location = self.location(nameSpan)
+            if isLetPropertyOfClasses(name, in: scope) {
+                error("cannot change '\(name)': it is a let property", nameSpan,
+                      help: "declare it with var to change it, or set it in the class's init")
+                return nil
+            }
             if let type = resolveType(base, in: scope), let stored = type.staticValues[name] {
                 // `Counter.made += 1`: a type's `static var`.
                 guard type.staticVariables.contains(name) else {
@@ -506,6 +511,14 @@ extension Compiler {
             error("cannot assign to this expression", expr.span, help: "assign to a var, or to a member or element of one")
             return nil
         }
+    }
+
+    /// Whether `name` is a `let` stored property of every class that has
+    /// it, and this is not an `init`, where a `let` is set.
+    private func isLetPropertyOfClasses(_ name: String, in scope: Scope) -> Bool {
+        guard scope.methodScope?.isInitialiser != true else { return false }
+        let properties = scope.visibleTypes.compactMap { type in type.isClass ? type.allStored.first { $0.name == name } : nil }
+        return !properties.isEmpty && properties.allSatisfy { !$0.isVariable }
     }
 
     /// A frame slot as a place: its value is moved out while it changes, so
