@@ -37,7 +37,7 @@ final class Scope {
         let span: Span
         /// For a `func`: its declaration and code, for calls with labels.
         var function: FunctionInfo?
-        /// A `let` whose value is surely a stream (`Compiled.isStream`).
+        /// A `let` whose value is surely a stream (`CompiledExpression.isStream`).
         var isKnownStream = false
     }
 

@@ -58,30 +58,30 @@ extension Compiler {
 
     private static var placeholderFunction: Function { Function.variadic { _ in .null } }
 
-    func compileCall(_ callee: Expr, _ arguments: [CallArgument], _ span: Span, in scope: Scope) -> Compiled {
+    func compileCall(_ callee: Expr, _ arguments: [CallArgument], _ span: Span, in scope: Scope) -> CompiledExpression {
         if case .member(let base, "toBe", _, _) = callee, case .call(.name("expect", _), let expectArgs, let expectSpan) = base,
            scope.lookup("expect") == nil {
-            return Compiled(compileExpectation(expectArgs, expectSpan, toBe: arguments, span, in: scope))
+            return CompiledExpression(compileExpectation(expectArgs, expectSpan, toBe: arguments, span, in: scope))
         }
         switch callee {
         case .implicitMember(let name, let nameSpan):
-            return Compiled(compileImplicitMember(name, nameSpan, arguments: arguments, in: scope))
+            return CompiledExpression(compileImplicitMember(name, nameSpan, arguments: arguments, in: scope))
         case .name(let name, let nameSpan) where isImplicitSelf(name, in: scope):
             return compileMethodCall(.name("self", nameSpan), name, nameSpan, arguments, span, in: scope)
         case .name(let name, let nameSpan) where implicitStaticType(name, in: scope) != nil:
-            return Compiled(compileStaticCall(implicitStaticType(name, in: scope)!, name, nameSpan, arguments, span, in: scope))
+            return CompiledExpression(compileStaticCall(implicitStaticType(name, in: scope)!, name, nameSpan, arguments, span, in: scope))
         case .name(let name, let nameSpan):
             guard let (depth, entry) = scope.resolve(name) else {
                 return compileFunctionCall(name, nameSpan, arguments, span, in: scope)
             }
             if let info = entry.function {
-                return Compiled(compileUserFunctionCall(info, depth: depth, slot: entry.slot, arguments, span, in: scope))
+                return CompiledExpression(compileUserFunctionCall(info, depth: depth, slot: entry.slot, arguments, span, in: scope))
             }
-            return Compiled(compileValueCall(callee, arguments, span, in: scope))
+            return CompiledExpression(compileValueCall(callee, arguments, span, in: scope))
         case .member(let base, let name, let nameSpan, _):
             return compileMethodCall(base, name, nameSpan, arguments, span, in: scope)
         default:
-            return Compiled(compileValueCall(callee, arguments, span, in: scope))
+            return CompiledExpression(compileValueCall(callee, arguments, span, in: scope))
         }
     }
 
@@ -128,73 +128,73 @@ extension Compiler {
         }
     }
 
-    private func compileFunctionCall(_ name: String, _ nameSpan: Span, _ arguments: [CallArgument], _ span: Span, in scope: Scope) -> Compiled {
+    private func compileFunctionCall(_ name: String, _ nameSpan: Span, _ arguments: [CallArgument], _ span: Span, in scope: Scope) -> CompiledExpression {
         // `Price(3)` for `typealias Price = Double`: the named type's conversion.
         if declaresAliases, let aliased = scope.lookupAlias(name), aliased != name, resolveType(name, in: scope) == nil,
            FreeFunctions.named(aliased) != nil {
             return compileFunctionCall(aliased, nameSpan, arguments, span, in: scope)
         }
         if let type = resolveType(name, in: scope) {
-            return Compiled(compileConstruction(type, nameSpan, arguments, span, in: scope))
+            return CompiledExpression(compileConstruction(type, nameSpan, arguments, span, in: scope))
         }
         if Builtins.languageFunctions.contains(name) {
-            return Compiled(compileBuiltin(name, nameSpan, arguments, span, in: scope), isStream: name == "cold" || name == "hot")
+            return CompiledExpression(compileBuiltin(name, nameSpan, arguments, span, in: scope), isStream: name == "cold" || name == "hot")
         }
         return compileVocabularyCall(name, nameSpan, arguments, span, in: scope)
     }
 
     /// A free function that is neither the script's nor the language's:
     /// Swift's and the libraries' types and constructors, and operators.
-    private func compileVocabularyCall(_ name: String, _ nameSpan: Span, _ arguments: [CallArgument], _ span: Span, in scope: Scope) -> Compiled {
+    private func compileVocabularyCall(_ name: String, _ nameSpan: Span, _ arguments: [CallArgument], _ span: Span, in scope: Scope) -> CompiledExpression {
         if name == "DisposeBag" || name == "Set", arguments.isEmpty {
             // RxSwift's `DisposeBag()`, Combine's `Set<AnyCancellable>()`.
-            return Compiled { _ in name == "DisposeBag" ? .function(DisposeBagValue()) : .array([]) }
+            return CompiledExpression { _ in name == "DisposeBag" ? .function(DisposeBagValue()) : .array([]) }
         }
         if SwiftVocabulary.coders.contains(name), arguments.isEmpty {
             let coder = SwiftVocabulary.coder(name)
-            return Compiled { _ in coder }
+            return CompiledExpression { _ in coder }
         }
         if SwiftVocabulary.schedulerTypes.contains(name) {
             _ = compileArguments(arguments, in: scope)
             let scheduler = SwiftVocabulary.scheduler(name)
-            return Compiled { _ in scheduler }
+            return CompiledExpression { _ in scheduler }
         }
         if let call = OperatorCall(name, labels: arguments.map(\.label), method: false) {
             if call.spec.form == .method {
                 error("'\(name)' is a method: call it on a stream, as in source.\(name)(...)", nameSpan)
-                return Compiled { _ in .null }
+                return CompiledExpression { _ in .null }
             }
             return compileOperator(call, receiver: nil, nameSpan, arguments, span, in: scope)
         }
         unknownName(name, nameSpan, calling: true, in: scope)
-        return Compiled { _ in .null }
+        return CompiledExpression { _ in .null }
     }
 
     private func compileMethodCall(
         _ base: Expr, _ name: String, _ nameSpan: Span, _ arguments: [CallArgument], _ span: Span, in scope: Scope
-    ) -> Compiled {
+    ) -> CompiledExpression {
         if case .call(.name("expect", _), _, _) = base, scope.lookup("expect") == nil {
             error("an expectation is completed with toBe, as in expect(s).toBe(\"-a-|\")", nameSpan,
                   help: Suggestions.didYouMean(name, among: ["toBe"]))
-            return Compiled { _ in .null }
+            return CompiledExpression { _ in .null }
         }
         if case .name(let moduleName, _) = base, scope.lookup(moduleName) == nil, let module = modules[moduleName] {
             facts.usedModules.insert(moduleName)
-            return Compiled(compileModuleCall(module, name, nameSpan, arguments, span, in: scope))
+            return CompiledExpression(compileModuleCall(module, name, nameSpan, arguments, span, in: scope))
         }
         if case .name(let who, _) = base, who == "super" || who == "self" && name == "init", scope.lookup("super") == nil {
-            if name == "init" { return Compiled(compileDelegatingInit(who, nameSpan, arguments, span, in: scope)) }
-            return Compiled(compileSuperCall(name, nameSpan, arguments, span, in: scope))
+            if name == "init" { return CompiledExpression(compileDelegatingInit(who, nameSpan, arguments, span, in: scope)) }
+            return CompiledExpression(compileSuperCall(name, nameSpan, arguments, span, in: scope))
         }
         if name == "store", arguments.count == 1, arguments[0].label == "in", case .inoutArgument(let target, _) = arguments[0].value {
-            return Compiled(compileStore(base, into: target, nameSpan, in: scope))
+            return CompiledExpression(compileStore(base, into: target, nameSpan, in: scope))
         }
-        if name == "async" || name == "asyncAfter" || name == "sync" { return Compiled(compileDispatchCall(base, name, nameSpan, arguments, in: scope)) }
+        if name == "async" || name == "asyncAfter" || name == "sync" { return CompiledExpression(compileDispatchCall(base, name, nameSpan, arguments, in: scope)) }
         if let type = resolveType(base, in: scope) {
             if let nested = resolveType(.member(base, name, nameSpan: nameSpan, nameSpan), in: scope) {
-                return Compiled(compileConstruction(nested, nameSpan, arguments, span, in: scope))
+                return CompiledExpression(compileConstruction(nested, nameSpan, arguments, span, in: scope))
             }
-            return Compiled(compileStaticCall(type, name, nameSpan, arguments, span, in: scope))
+            return CompiledExpression(compileStaticCall(type, name, nameSpan, arguments, span, in: scope))
         }
         if case .name(let type, let typeSpan) = base, scope.lookup(type) == nil {
             // `Observable.just(1)`, `Publishers.Merge(a, b)`, `ReplaySubject.create(bufferSize: 2)`:
@@ -209,7 +209,7 @@ extension Compiler {
                 if args.codes.count > 1 || args.labels.contains(where: { $0 != nil }) {
                     error("Disposables.create takes nothing or one closure, run when the subscription ends", nameSpan)
                 }
-                return Compiled { frame in try args.evaluate(frame).first ?? .null }
+                return CompiledExpression { frame in try args.evaluate(frame).first ?? .null }
             }
             if SwiftVocabulary.namespaces.contains(type) {
                 return compileFunctionCall(name, nameSpan, arguments, span, in: scope)
@@ -219,7 +219,7 @@ extension Compiler {
                 // mistakes, then a scheduler like the others.
                 _ = compileArguments(arguments, in: scope)
                 let scheduler = SwiftVocabulary.scheduler("\(type).\(name)")
-                return Compiled { _ in scheduler }
+                return CompiledExpression { _ in scheduler }
             }
         }
         let labels = arguments.map(\.label)
@@ -231,7 +231,7 @@ extension Compiler {
             self.compileValueMethodCall(receiver, name, nameSpan, arguments, span, in: scope).code
         } : nil) {
             // Neither a specialised form nor a stream: the value's type decides when it runs.
-            return Compiled(dispatch)
+            return CompiledExpression(dispatch)
         }
         // The operators that share a mutating method's name (`append`) take
         // unlabelled values: a labelled form is the mutating method's.
@@ -239,7 +239,7 @@ extension Compiler {
         if let mutation = compileChangingMethodCall(base, name, nameSpan, arguments, in: scope, fallback: operatorMayFit ? { receiver in
             self.compileValueMethodCall(receiver, name, nameSpan, arguments, span, in: scope).code
         } : nil) {
-            return Compiled(mutation)
+            return CompiledExpression(mutation)
         }
         var call = compileValueMethodCall(base, name, nameSpan, arguments, span, in: scope)
         // A method of the script's types, or one that changes its receiver,
@@ -252,7 +252,7 @@ extension Compiler {
     /// a subscription, a collection helper.
     private func compileValueMethodCall(
         _ base: Expr, _ name: String, _ nameSpan: Span, _ arguments: [CallArgument], _ span: Span, in scope: Scope
-    ) -> Compiled {
+    ) -> CompiledExpression {
         if Builtins.isSubscribing(name, labels: arguments.map(\.label)) {
             return compileSubscription(base, name, nameSpan, arguments, span, in: scope)
         }
@@ -261,7 +261,7 @@ extension Compiler {
         guard let meaning = methodMeaning(name, labels: arguments.map(\.label)) else {
             if scope.visibleTypes.contains(where: { $0.hasProperty(name) }) {
                 // `service.order(x)`: a closure held in a property, called.
-                return Compiled(compileValueCall(.member(base, name, nameSpan: nameSpan, nameSpan), arguments, span, in: scope))
+                return CompiledExpression(compileValueCall(.member(base, name, nameSpan: nameSpan, nameSpan), arguments, span, in: scope))
             }
             if let function = operatorTable.lookup(name), function.form == .function {
                 error("'\(name)' is a free function, not a method: call it as \(name)(...)", nameSpan)
@@ -269,7 +269,7 @@ extension Compiler {
                 error("unknown method '\(name)'", nameSpan,
                       help: suggestion(for: name, among: Builtins.allMethods + modules.values.flatMap { $0.methods.map(\.name) }))
             }
-            return Compiled { _ in .null }
+            return CompiledExpression { _ in .null }
         }
         let call = meaning.call
         let compiledReceiver = compiled(base, in: scope), receiver = compiledReceiver.code
@@ -279,7 +279,7 @@ extension Compiler {
         if onStream, call == nil {
             error("'\(name)' is a method of arrays and strings, and this is a stream", nameSpan,
                   help: "collect its values first, as in toArray().map { $0.\(name)(...) }")
-            return Compiled { _ in .null }
+            return CompiledExpression { _ in .null }
         }
         let isHelper = meaning.isHelper && !onStream
         var args = compileArguments(arguments, in: scope)
@@ -290,7 +290,7 @@ extension Compiler {
         let helperLabels = methods?.bind(labels: args.labels, values: args.constants, trailingClosure: arguments.last?.isTrailing == true)
         if let methods, helperLabels == nil, call == nil {
             error("no form of '\(name)' takes these arguments; it takes \(methods.formsDescription)", nameSpan)
-            return Compiled { _ in .null }
+            return CompiledExpression { _ in .null }
         }
         let helper: ((Value, Frame) throws -> Value)?
         if let methods, let helperLabels {
@@ -301,7 +301,7 @@ extension Compiler {
             helper = nil
         }
         guard let call else {
-            return Compiled { frame in try helper!(try receiver(frame), frame) }
+            return CompiledExpression { frame in try helper!(try receiver(frame), frame) }
         }
         args = args.adapted(to: call, impliedAt: nameSpan)
         let invoke = operatorInvoker(call, nameSpan, args, span, check: helper == nil)
@@ -309,7 +309,7 @@ extension Compiler {
             directOperatorCall(call, receiver: (base, compiledReceiver.direct), arguments, args,
                                helper: helperLabels.map { (name, $0) }, nameSpan, in: scope)
         }
-        return Compiled({ frame in
+        return CompiledExpression({ frame in
             let value = try receiver(frame)
             // The same name on an array or a string is the collection helper.
             if let helper, !value.isStream { return try helper(value, frame) }
@@ -321,15 +321,15 @@ extension Compiler {
     /// whose value is a stream.
     func compileOperator(
         _ call: OperatorCall, receiver: Code?, _ nameSpan: Span, _ arguments: [CallArgument], _ span: Span, in scope: Scope
-    ) -> Compiled {
+    ) -> CompiledExpression {
         let args = compileArguments(arguments, in: scope).adapted(to: call, impliedAt: nameSpan)
         let invoke = operatorInvoker(call, nameSpan, args, span, check: true)
         guard let receiver else {
-            return Compiled({ frame in try invoke(nil, frame) },
+            return CompiledExpression({ frame in try invoke(nil, frame) },
                             direct: specialised(in: scope) { directOperatorCall(call, receiver: nil, arguments, args, helper: nil, nameSpan, in: scope) },
                             isStream: true)
         }
-        return Compiled { frame in try invoke(try receiver(frame), frame) }
+        return CompiledExpression { frame in try invoke(try receiver(frame), frame) }
     }
 
     /// Calls an operator of the table on an evaluated receiver (nil for a
@@ -514,8 +514,8 @@ extension Compiler {
 
     private func compileSubscription(
         _ base: Expr, _ name: String, _ nameSpan: Span, _ arguments: [CallArgument], _ span: Span, in scope: Scope
-    ) -> Compiled {
-        if name == "assign" { return Compiled(compileAssign(compile(base, in: scope), arguments, nameSpan, span, in: scope)) }
+    ) -> CompiledExpression {
+        if name == "assign" { return CompiledExpression(compileAssign(compile(base, in: scope), arguments, nameSpan, span, in: scope)) }
         let allowed = Builtins.subscribingLabels[name] ?? []
         for argument in arguments where !allowed.contains(argument.label) {
             error("'\(name)' has no argument labelled '\(argument.label!)'", argument.labelSpan ?? argument.value.span,
@@ -528,7 +528,7 @@ extension Compiler {
         let location = self.location(span)
         if name == "bind", args.labels.contains("to") {
             // RxSwift's `bind(to: subject, ...)`: each value is sent to every target.
-            return Compiled { frame in
+            return CompiledExpression { frame in
                 let observable = try located(location) { try stream(frame).asStream() }
                 let targets = try args.evaluate(frame).map { target in
                     try located(location) {
@@ -549,7 +549,7 @@ extension Compiler {
         let roles = Handlers.roles(of: args.labels, in: name)
         // Combine's `sink` gives an AnyCancellable, which cancels when released.
         let cancelsOnRelease = name == "sink"
-        return Compiled({ frame in
+        return CompiledExpression({ frame in
             let observable = try located(location) { try stream(frame).asStream() }
             var handlers = Handlers()
             for (role, code) in zip(roles, args.codes) {

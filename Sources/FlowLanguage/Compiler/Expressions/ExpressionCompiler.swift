@@ -2,7 +2,27 @@ import Collections
 import FlowMarbles
 import FlowRuntime
 
-/// Expressions: each compile function returns what it made (`Compiled`).
+/// What compiling an expression made: its code, and what the compiler
+/// learned of it on the way, for the expression around it to build on.
+struct CompiledExpression {
+    let code: Code
+    /// Its specialised form, made only while a closure's body is specialised.
+    var direct: DirectCode?
+    /// Its value is surely a stream: `cold(...)`, an operator's free
+    /// function (`just`, `merge`), an operator called on a stream, or a
+    /// `let` bound to one. A method called on it is checked as the
+    /// operator's before the script runs. Conservative: what it cannot be
+    /// sure of is checked when the script runs.
+    var isStream: Bool
+
+    init(_ code: @escaping Code, direct: DirectCode? = nil, isStream: Bool = false) {
+        self.code = code
+        self.direct = direct
+        self.isStream = isStream
+    }
+}
+
+/// Expressions: each compile function returns what it made (`CompiledExpression`).
 /// Calls are in CallCompiler.swift, closures' specialised forms in
 /// Specialisation.swift.
 extension Compiler {
@@ -15,35 +35,35 @@ extension Compiler {
 
     /// An expression's code, its specialised form, and whether it is surely
     /// a stream: each made from what compiling its parts returned.
-    func compiled(_ expr: Expr, in scope: Scope) -> Compiled {
+    func compiled(_ expr: Expr, in scope: Scope) -> CompiledExpression {
         guard StackSpace.remaining() > 128 * 1024 else {
             error("expression too deeply nested to compile", expr.span, help: "split it with let bindings")
-            return Compiled { _ in .null }
+            return CompiledExpression { _ in .null }
         }
         switch expr {
         case .literal(let value, _):
-            return Compiled({ _ in value }, direct: specialised(in: scope) { { _, _, _ in value } })
+            return CompiledExpression({ _ in value }, direct: specialised(in: scope) { { _, _, _ in value } })
         case .string(let parts, let span):
-            return Compiled(compileInterpolation(parts, span, in: scope))
+            return CompiledExpression(compileInterpolation(parts, span, in: scope))
         case .name(let name, let span):
             return compileName(name, span, in: scope)
         case .shorthand(let n, let span):
             return compileShorthand(n, span, in: scope)
         case .array(let elements, _):
             let codes = elements.map { compile($0, in: scope) }
-            return Compiled { frame in .array(try codes.map { try $0(frame) }) }
+            return CompiledExpression { frame in .array(try codes.map { try $0(frame) }) }
         case .dictionary(let pairs, _):
             let codes = pairs.map { (compile($0.key, in: scope), compile($0.value, in: scope)) }
-            return Compiled { frame in
+            return CompiledExpression { frame in
                 var dictionary = OrderedDictionary<Value, Value>(minimumCapacity: codes.count)
                 for (key, value) in codes { dictionary[try key(frame)] = try value(frame) }
                 return .dictionary(dictionary)
             }
         case .tuple(let elements, let labels, _):
             let codes = elements.map { compile($0, in: scope) }
-            return Compiled { frame in .tuple(Tuple(try codes.map { try $0(frame) }, labels: labels)) }
+            return CompiledExpression { frame in .tuple(Tuple(try codes.map { try $0(frame) }, labels: labels)) }
         case .closure(let closure):
-            return Compiled(compileClosure(closure, in: scope))
+            return CompiledExpression(compileClosure(closure, in: scope))
         case .unary(let op, let operand, let span):
             return compileUnary(op, operand, span, in: scope)
         case .binary(let op, let lhs, let rhs, let opSpan, _):
@@ -52,31 +72,31 @@ extension Compiler {
             let c = compiled(condition, in: scope), t = compiled(whenTrue, in: scope), f = compiled(whenFalse, in: scope)
             let location = self.location(condition.span)
             let (cc, tc, fc) = (c.code, t.code, f.code)
-            return Compiled({ frame in try located(location) { try cc(frame).asBool() } ? try tc(frame) : try fc(frame) },
+            return CompiledExpression({ frame in try located(location) { try cc(frame).asBool() } ? try tc(frame) : try fc(frame) },
                             direct: specialised(in: scope) { Self.directTernary(c.direct, t.direct, f.direct, location) })
         case .member(let base, let name, let nameSpan, _):
             return compileMember(base, name, nameSpan, in: scope)
         case .subscriptAccess(let base, .tuple(let parts, [nil, "default"], _), let span):
-            return Compiled(compileDefaultedSubscript(base, parts[0], parts[1], span, in: scope))
+            return CompiledExpression(compileDefaultedSubscript(base, parts[0], parts[1], span, in: scope))
         case .subscriptAccess(let base, let index, let span):
             let b = compiled(base, in: scope), i = compiled(index, in: scope)
             let location = self.location(span)
             let (bc, ic) = (b.code, i.code)
-            return Compiled({ frame in
+            return CompiledExpression({ frame in
                 let container = try bc(frame), key = try ic(frame)
                 return try located(location) { try container.subscripted(by: key) }
             }, direct: specialised(in: scope) { Self.directSubscript(b.direct, i.direct, location) })
         case .call(let callee, let arguments, let span):
             return compileCall(callee, arguments, span, in: scope)
         case .implicitMember(let name, let span):
-            return Compiled(compileImplicitMember(name, span, arguments: nil, in: scope))
+            return CompiledExpression(compileImplicitMember(name, span, arguments: nil, in: scope))
         case .keyPath(let path, let span):
             let keyPath = Value.function(KeyPathFunction(path, location: location(span)))
-            return Compiled { _ in keyPath }
+            return CompiledExpression { _ in keyPath }
         case .optionalChain, .optionalBind, .forceUnwrap:
-            return Compiled(compileOptional(expr, in: scope))
+            return CompiledExpression(compileOptional(expr, in: scope))
         case .inoutArgument, .conditional, .switchOver, .typeCheck, .attempt:
-            return Compiled(compileSwiftExpression(expr, in: scope))
+            return CompiledExpression(compileSwiftExpression(expr, in: scope))
         }
     }
 
@@ -98,20 +118,20 @@ extension Compiler {
     }
 
     @inline(never)
-    private func compileName(_ name: String, _ span: Span, in scope: Scope) -> Compiled {
+    private func compileName(_ name: String, _ span: Span, in scope: Scope) -> CompiledExpression {
         if name == "_" {
             error("'_' can only name an ignored closure parameter", span)
-            return Compiled { _ in .null }
+            return CompiledExpression { _ in .null }
         }
         if isImplicitSelf(name, in: scope) {
             return compiled(.member(.name("self", span), name, nameSpan: span, span), in: scope)
         }
         if let type = implicitStaticType(name, in: scope) {
-            return Compiled(compileStaticMember(type, name, span, in: scope))
+            return CompiledExpression(compileStaticMember(type, name, span, in: scope))
         }
         if let (depth, entry) = scope.resolve(name) {
             if case .selfValue = entry.binding, let methodScope = scope.methodScope, methodScope.selfType?.isClass == true {
-                return Compiled(compileObjectSelf(depth: depth, slot: entry.slot, methodScope: methodScope, in: scope))
+                return CompiledExpression(compileObjectSelf(depth: depth, slot: entry.slot, methodScope: methodScope, in: scope))
             }
             let slot = entry.slot
             let direct = specialised(in: scope) { directRead(depth: depth, slot: slot, in: scope) }
@@ -120,9 +140,9 @@ extension Compiler {
             case 1: { frame in frame.parent!.slots[slot] }
             default: { frame in frame.ancestor(depth).slots[slot] }
             }
-            return Compiled(code, direct: direct, isStream: entry.isKnownStream)
+            return CompiledExpression(code, direct: direct, isStream: entry.isKnownStream)
         }
-        return Compiled(compileUnboundName(name, span, in: scope))
+        return CompiledExpression(compileUnboundName(name, span, in: scope))
     }
 
     /// A name that is not a `let`, `var` or parameter: a type, a module, a
@@ -178,29 +198,29 @@ extension Compiler {
     }
 
     @inline(never)
-    private func compileShorthand(_ n: Int, _ span: Span, in scope: Scope) -> Compiled {
+    private func compileShorthand(_ n: Int, _ span: Span, in scope: Scope) -> CompiledExpression {
         guard let closure = scope.enclosingClosure else {
             error("'$\(n)' can only be used inside a closure", span, help: "write a closure, as in { $0 * 2 }")
-            return Compiled { _ in .null }
+            return CompiledExpression { _ in .null }
         }
         closure.shorthandCount = Swift.max(closure.shorthandCount, n + 1)
         let depth = scope.depth(to: closure)
-        if depth > 0 { return Compiled { frame in frame.ancestor(depth).slots[n] } }
-        return Compiled({ frame in frame.slots[n] }, direct: specialised(in: scope) { directRead(depth: 0, slot: n, in: scope) })
+        if depth > 0 { return CompiledExpression { frame in frame.ancestor(depth).slots[n] } }
+        return CompiledExpression({ frame in frame.slots[n] }, direct: specialised(in: scope) { directRead(depth: 0, slot: n, in: scope) })
     }
 
     @inline(never)
-    private func compileUnary(_ op: String, _ operand: Expr, _ span: Span, in scope: Scope) -> Compiled {
+    private func compileUnary(_ op: String, _ operand: Expr, _ span: Span, in scope: Scope) -> CompiledExpression {
         let compiledOperand = compiled(operand, in: scope), value = compiledOperand.code
         let location = self.location(span)
         let direct = specialised(in: scope) { Self.directUnary(op, compiledOperand.direct, location) }
         switch op {
-        case "-": return Compiled({ frame in try located(location) { try Value.negate(try value(frame)) } }, direct: direct)
-        default: return Compiled({ frame in try located(location) { .bool(!(try value(frame).asBool())) } }, direct: direct)
+        case "-": return CompiledExpression({ frame in try located(location) { try Value.negate(try value(frame)) } }, direct: direct)
+        default: return CompiledExpression({ frame in try located(location) { .bool(!(try value(frame).asBool())) } }, direct: direct)
         }
     }
 
-    private func compileBinary(_ op: String, _ lhs: Expr, _ rhs: Expr, _ opSpan: Span, in scope: Scope) -> Compiled {
+    private func compileBinary(_ op: String, _ lhs: Expr, _ rhs: Expr, _ opSpan: Span, in scope: Scope) -> CompiledExpression {
         // A long left-leaning chain (`1 + 2 + ... + n`) is compiled in a
         // loop down its left side, not by recursing once per operator.
         var spine: [(op: String, rhs: Expr, opSpan: Span)] = [(op, rhs, opSpan)]
@@ -222,7 +242,7 @@ extension Compiler {
             }
             leftOperand = nil
         }
-        return Compiled(code, direct: specialising ? direct : nil)
+        return CompiledExpression(code, direct: specialising ? direct : nil)
     }
 
     private func compileBinaryStep(_ op: String, _ l: @escaping Code, _ r: @escaping Code, _ rhs: Expr, _ opSpan: Span) -> Code {
@@ -253,31 +273,31 @@ extension Compiler {
     }
 
     @inline(never)
-    private func compileMember(_ base: Expr, _ name: String, _ nameSpan: Span, in scope: Scope) -> Compiled {
+    private func compileMember(_ base: Expr, _ name: String, _ nameSpan: Span, in scope: Scope) -> CompiledExpression {
         if name == "subscriptions" {
             error("'subscriptions' can only be checked inside expect, as in expect(s.subscriptions).toBe(\"^--!\")", nameSpan)
-            return Compiled { _ in .null }
+            return CompiledExpression { _ in .null }
         }
-        if let scheduler = schedulerValue(base, name, in: scope) { return Compiled { _ in scheduler } }
+        if let scheduler = schedulerValue(base, name, in: scope) { return CompiledExpression { _ in scheduler } }
         if case .name(let typeName, _) = base, scope.lookup(typeName) == nil, let constant = SwiftVocabulary.numberConstant(typeName, name) {
-            return Compiled { _ in constant }
+            return CompiledExpression { _ in constant }
         }
         if let type = resolveType(base, in: scope) {
             if let nested = resolveType(.member(base, name, nameSpan: nameSpan, nameSpan), in: scope) {
                 let value = SwiftVocabulary.type(nested.name)
-                return Compiled { _ in value }
+                return CompiledExpression { _ in value }
             }
-            return Compiled(compileStaticMember(type, name, nameSpan, in: scope))
+            return CompiledExpression(compileStaticMember(type, name, nameSpan, in: scope))
         }
         if name == "self", let type = SwiftVocabulary.typeName(base), !type.split(separator: ".").contains(where: { scope.lookup(String($0)) != nil }) {
             let value = SwiftVocabulary.type(type)
-            return Compiled { _ in value }
+            return CompiledExpression { _ in value }
         }
         let receiver = compiled(base, in: scope), b = receiver.code
-        if let dynamic = compileDynamicMember(b, name, nameSpan, in: scope) { return Compiled(dynamic) }
+        if let dynamic = compileDynamicMember(b, name, nameSpan, in: scope) { return CompiledExpression(dynamic) }
         let location = self.location(nameSpan)
         let methods = ValueMethods.property(named: name)
-        return Compiled({ frame in
+        return CompiledExpression({ frame in
             let value = try b(frame)
             return try located(location) { try value.property(name, methods: methods) }
         }, direct: specialised(in: scope) { Self.directMember(receiver.direct, name, location) })

@@ -11,29 +11,9 @@ import FlowRuntime
 /// part has no specialised form (a `let`, a nested closure, a method of
 /// the script's types), the closure runs in a frame.
 ///
-/// An expression's compile function returns its form in `Compiled.direct`,
+/// An expression's compile function returns its form in `CompiledExpression.direct`,
 /// beside its code.
 typealias DirectCode = (Value, Value, Frame) throws -> Value
-
-/// What compiling an expression made: its code, and what the compiler
-/// learned of it on the way, for the expression around it to build on.
-struct Compiled {
-    let code: Code
-    /// Its specialised form, made only while a closure's body is specialised.
-    var direct: DirectCode?
-    /// Its value is surely a stream: `cold(...)`, an operator's free
-    /// function (`just`, `merge`), an operator called on a stream, or a
-    /// `let` bound to one. A method called on it is checked as the
-    /// operator's before the script runs. Conservative: what it cannot be
-    /// sure of is checked when the script runs.
-    var isStream: Bool
-
-    init(_ code: @escaping Code, direct: DirectCode? = nil, isStream: Bool = false) {
-        self.code = code
-        self.direct = direct
-        self.isStream = isStream
-    }
-}
 
 /// A value read in place by the code that uses it, rather than through a
 /// closure call of its own: for the receivers and arguments of calls made

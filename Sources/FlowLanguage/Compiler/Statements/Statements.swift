@@ -113,13 +113,13 @@ extension Compiler {
 
     /// A statement that ends in `.print(...)` subscribes the stream, as
     /// `sink` does; any other expression is evaluated for its effects.
-    func compileExpressionStatement(_ expr: Expr, in scope: Scope) -> Compiled {
+    func compileExpressionStatement(_ expr: Expr, in scope: Scope) -> CompiledExpression {
         let compiled = self.compiled(expr, in: scope)
         guard Self.subscribesItself(expr), case .call(_, _, let span) = expr else { return compiled }
         let code = compiled.code
         let env = environment
         let location = self.location(span)
-        return Compiled { frame in
+        return CompiledExpression { frame in
             let value = try code(frame)
             if case .stream(let stream) = value { env.subscribe(stream, at: location, handlers: Handlers()) }
             return value
