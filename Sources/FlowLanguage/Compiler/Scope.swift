@@ -218,6 +218,11 @@ final class Scope {
 
     func lookupType(_ name: String) -> DeclaredType? { nearest { $0.types[name] } }
 
+    /// Whether a class of the script is visible from here: then a `let`
+    /// may hold an object whose properties change, which is known only
+    /// when the script runs.
+    var seesClasses: Bool { nearest { $0.types.values.contains(where: \.isClass) ? true : nil } ?? false }
+
     /// Every struct and enum visible from here, innermost first.
     var visibleTypes: [DeclaredType] {
         var types: [DeclaredType] = []

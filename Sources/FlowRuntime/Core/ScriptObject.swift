@@ -86,7 +86,7 @@ public final class ScriptObject {
     public func fieldValue(_ i: Int) throws -> Value {
         switch fields[i] {
         case .stream(let published as PublishedSubject) where objectClass.publishedFields[i]: return published.value
-        case .function(let held as WeakObject): return held.object.map(Value.object) ?? .null
+        case .function(let held as WeakObject): return held.value
         case .function(let lazy as LazyProperty):
             let value = try lazy.make(.object(self))
             fields[i] = stored(value, at: i)
@@ -142,6 +142,9 @@ public final class ScriptObject {
 /// `[weak self]` closures read it) holds: the object, without keeping it.
 public final class WeakObject: Function {
     public weak var object: ScriptObject?
+
+    /// The object, or nil once it is gone.
+    public var value: Value { object.map(Value.object) ?? .null }
 
     public init(_ object: ScriptObject) {
         self.object = object

@@ -226,9 +226,7 @@ extension Compiler {
         guard let binding = bindArguments(arguments, to: info.parameters, of: "super.\(name)", at: span) else { return { _ in .null } }
         return compileRunOnSelf(info, binding, arguments, nameSpan, home: info.home ?? parent.scope, in: scope)
     }
-}
 
-extension Compiler {
     /// `self` in a class's method. A closure made in the method reads it
     /// from the method's frame, which lets go of the object when the
     /// method returns unless a closure uses `self` without `[weak self]`:
@@ -244,36 +242,8 @@ extension Compiler {
         }
         return { frame in
             let value = (depth == 0 ? frame : frame.ancestor(depth)).slots[slot]
-            if case .function(let held as WeakObject) = value { return held.object.map(Value.object) ?? .null }
+            if case .function(let held as WeakObject) = value { return held.value }
             return value
-        }
-    }
-
-    /// Combine's `store(in: &cancellables)`: the subscription kept in the
-    /// set (an array here) or `DisposeBag`, which end it when they let go of it.
-    func compileStore(_ base: Expr, into target: Expr, _ nameSpan: Span, in scope: Scope) -> Code {
-        let subscription = compile(base, in: scope)
-        guard let place = compilePlace(target, in: scope) else { return { _ in .null } }
-        let location = self.location(nameSpan)
-        return { frame in
-            let value = try subscription(frame)
-            guard case .function(let f) = value, let subscriber = f.subscription else {
-                throw FlowError("store(in:) keeps a subscription, got \(value.typeName) \(value.literal)", at: location)
-            }
-            try place(frame) { held in
-                switch held {
-                case .function(let bag as DisposeBagValue):
-                    bag.insert(subscriber)
-                case .array(var items):
-                    held = .null
-                    items.append(value.keptByAName())
-                    held = .array(items)
-                default:
-                    throw FlowError("store(in:) keeps subscriptions in a Set<AnyCancellable>() or a DisposeBag(), got \(held.typeName) \(held.literal)",
-                                    at: location)
-                }
-            }
-            return .null
         }
     }
 }

@@ -169,7 +169,7 @@ final class DeclaredType {
             // `$count`: a @Published property's publisher.
             return name == "objectWillChange" || allStored.contains { $0.isPublished && "$" + $0.name == name }
         }
-        return (isClass ? allStored : declaration.stored).contains { $0.name == name } || computed[name] != nil || methods[name] != nil
+        return hasProperty(name) || methods[name] != nil
             // An enum with raw values reads its own (`rawValue.uppercased()`).
             || (isEnum && name == "rawValue" && !rawValues.isEmpty)
             // An extension of a built-in type reads its methods (`count`, `uppercased()`).

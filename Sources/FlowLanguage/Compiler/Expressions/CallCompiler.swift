@@ -559,4 +559,32 @@ extension Compiler {
             return .function(cancelsOnRelease ? CancelOnRelease(subscriber) : subscriber)
         }, direct: specialised(in: scope) { directSubscription(name, compiledStream.direct, arguments, args, span, in: scope) })
     }
+
+    /// Combine's `store(in: &cancellables)`: the subscription kept in the
+    /// set (an array here) or `DisposeBag`, which end it when they let go of it.
+    func compileStore(_ base: Expr, into target: Expr, _ nameSpan: Span, in scope: Scope) -> Code {
+        let subscription = compile(base, in: scope)
+        guard let place = compilePlace(target, in: scope) else { return { _ in .null } }
+        let location = self.location(nameSpan)
+        return { frame in
+            let value = try subscription(frame)
+            guard case .function(let f) = value, let subscriber = f.subscription else {
+                throw FlowError("store(in:) keeps a subscription, got \(value.typeName) \(value.literal)", at: location)
+            }
+            try place(frame) { held in
+                switch held {
+                case .function(let bag as DisposeBagValue):
+                    bag.insert(subscriber)
+                case .array(var items):
+                    held = .null
+                    items.append(value.keptByAName())
+                    held = .array(items)
+                default:
+                    throw FlowError("store(in:) keeps subscriptions in a Set<AnyCancellable>() or a DisposeBag(), got \(held.typeName) \(held.literal)",
+                                    at: location)
+                }
+            }
+            return .null
+        }
+    }
 }

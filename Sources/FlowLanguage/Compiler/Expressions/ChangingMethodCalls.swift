@@ -16,7 +16,7 @@ extension Compiler {
             // Only a var can be changed; anything else is the operator.
             guard labels != nil, Self.isPlace(base), let root = Self.placeRoot(base) else { return nil }
             // `cart.items.append(x)`: an object's property changes whoever holds the object.
-            let objectProperty = if case .member = base { scope.visibleTypes.contains(where: \.isClass) } else { false }
+            let objectProperty = if case .member = base { scope.seesClasses } else { false }
             if !objectProperty, let entry = scope.resolve(root)?.entry, !entry.binding.isMutable {
                 // A constant holding an array: say why it cannot change.
                 let read = compile(base, in: scope), operatorCall = fallback(base)

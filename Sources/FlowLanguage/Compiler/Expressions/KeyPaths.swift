@@ -37,7 +37,7 @@ extension Compiler {
             return { _ in .null }
         }
         if case .keyPath(let path, let pathSpan) = arguments[0].value,
-           path.count != 1 || path != ["value"] && !scope.visibleTypes.contains(where: \.isClass) {
+           path.count != 1 || path != ["value"] && !scope.seesClasses {
             error("assign(to:on:) sets one property: \\.name of an object, or \\.value of a subject", pathSpan,
                   help: "to do something else with each value, use sink { ... }")
         }

@@ -444,7 +444,7 @@ extension Compiler {
                 }
             }
             if !(Self.placeRoot(base).map { isChangeable(root: $0, in: scope) } ?? false),
-               scope.visibleTypes.contains(where: \.isClass) {
+               scope.seesClasses {
                 // An object's property changes whoever holds the object: a
                 // let, self, a call's result. Whether it is an object is
                 // known when the script runs.
@@ -516,7 +516,7 @@ extension Compiler {
     /// Whether `name` is a `let` stored property of every class that has
     /// it, and this is not an `init`, where a `let` is set.
     private func isLetPropertyOfClasses(_ name: String, in scope: Scope) -> Bool {
-        guard scope.methodScope?.isInitialiser != true else { return false }
+        guard scope.seesClasses, scope.methodScope?.isInitialiser != true else { return false }
         let properties = scope.visibleTypes.compactMap { type in type.isClass ? type.allStored.first { $0.name == name } : nil }
         return !properties.isEmpty && properties.allSatisfy { !$0.isVariable }
     }
