@@ -38,10 +38,13 @@ enum FrontEnd {
     /// the warnings among them; nothing is compiled then. With
     /// `isolatingTests`, errors inside a test block fail only that test (a
     /// class's tests are graded one by one): only errors outside every
-    /// test block are thrown.
+    /// test block are thrown. With `including`, the statements it refuses
+    /// are parsed (the file stays one unit, its lines its own) but neither
+    /// declared nor compiled: a graded file is compiled without its own
+    /// tests, and a key in two parts, its given declarations and its tests.
     static func compile(
         _ file: SourceFile, in scope: Scope, environment: Environment, isolatingTests: Bool = false, keepingCode: Bool = true,
-        order: Order? = nil
+        order: Order? = nil, including: ((Statement) -> Bool)? = nil
     ) throws -> Compiled {
         let order = order ?? (file.mayDeclareFunctionsOrTypes ? .afterParsing : .asParsed)
         let (compiled, errors) = withLargeStack(size: Self.stackSize) { () -> (Compiled, [Diagnostic]) in
@@ -51,12 +54,13 @@ enum FrontEnd {
             var prologue: ((Frame) throws -> Void)?
             let parseDiagnostics: [Diagnostic], testPoints: [Int: Int]
             func compileNext(_ statement: Statement) {
+                if let including, !including(statement) { return }
                 compiler.compileTopLevel(statement, into: &topLevel, in: scope)
                 if keepingCode, !statement.isTest { kept.append(statement) }
             }
             if order == .afterParsing {
                 var parser = Parser(file: file)
-                let statements = parser.parseScript().statements
+                let statements = parser.parseScript().statements.filter { including?($0) ?? true }
                 for (name, span) in parser.brokenBindings { _ = scope.declare(name, at: span) }
                 for (module, span) in parser.imports { compiler.imported(module, at: span) }
                 prologue = compiler.hoist(statements, in: scope)

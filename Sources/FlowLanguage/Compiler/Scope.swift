@@ -111,11 +111,40 @@ final class Scope {
     init(kind: Kind, parent: Scope?) {
         self.kind = kind
         self.parent = parent
+        sharesFrame = false
         frameOwner = nil
         frameOwner = kind == .block ? parent!.frameOwner : self
     }
 
-    var ownsFrame: Bool { kind != .block }
+    /// A script's scope whose names live in `owner`'s frame: a graded file
+    /// and the key's tests each have their own names, side by side under
+    /// the key's given declarations, in the one frame of the run.
+    init(scriptSharingFrameOf owner: Scope) {
+        kind = .script
+        parent = owner
+        sharesFrame = true
+        frameOwner = nil
+        frameOwner = owner.frameOwner
+    }
+
+    private let sharesFrame: Bool
+
+    var ownsFrame: Bool { kind != .block && !sharesFrame }
+
+    /// Makes `other`'s names and types visible here too, the same slots,
+    /// except those `keeping` refuses: the key's tests see the names a
+    /// graded file defines, but never in place of the language's own.
+    /// Both scopes must share a frame.
+    func adopt(_ other: Scope, keeping: (String) -> Bool) {
+        for (name, slot) in other.declaredNames where keeping(name) && entries[name] == nil {
+            guard let entry = other.entries[name] else { continue }
+            entries[name] = entry
+            declaredNames.append((name, slot))
+        }
+        for (name, type) in other.types where keeping(name) && types[name] == nil { types[name] = type }
+        for (name, alias) in other.typeAliases where keeping(name) && typeAliases[name] == nil { typeAliases[name] = alias }
+        for (name, declaration) in other.protocols where keeping(name) && protocols[name] == nil { protocols[name] = declaration }
+    }
 
     /// Adds a slot; nil when the name is already declared in this scope.
     func declare(_ name: String, at span: Span, as binding: Binding = .constant, function: FunctionInfo? = nil,

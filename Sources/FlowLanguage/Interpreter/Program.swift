@@ -40,6 +40,10 @@ public final class Program {
             Self.printingStreams(of: statement, code, file: file, environment: env)
         }
         self.tests = compiled.tests
+        self.testFile = file
+        self.continuesAfterErrors = false
+        self.topLevelNames = []
+        self.namesUsedByTest = []
         self.brokenTests = compiled.brokenTests
         self.testPoints = compiled.testPoints
         self.facts = compiled.facts
@@ -48,6 +52,61 @@ public final class Program {
         self.console = console
         env.reportStreamError = { [console, file] error in console.err(Report.streamError(error, file: file, color: console.color)) }
         // Notes about output files are the run's, not the script's output.
+        env.note = { [console] note in console.err("flow: " + note) }
+    }
+
+    /// A student's file graded on a key's tests (`flow grade --key`). The
+    /// two are parsed as the units they are, each with its own lines. The
+    /// key's declarations (the given inputs) are compiled first and stand:
+    /// the student's declarations of the same names are not compiled. The
+    /// student's file is compiled under them, without its own test blocks.
+    /// The key's tests see the student's names except those the language
+    /// itself defines (`expect`, `cold`, `hot`, ...), so a student's own
+    /// `func expect` never replaces the key's vocabulary; a name the key
+    /// needs and the student did not define fails that test alone.
+    public init(grading student: SourceFile, on key: SourceFile, console: Console, modules: [BuiltinModule] = []) throws {
+        let env = Environment(file: student, output: console.out, run: .virtual(name: student.path), arguments: [], modules: modules)
+        let root = Scope(kind: .script, parent: nil)
+        let given = try FrontEnd.compile(key, in: root, environment: env, including: { !$0.isTest })
+        let givenNames = Set(root.declaredNames.map(\.name)).union(root.types.keys).union(root.typeAliases.keys).union(root.protocols.keys)
+        let studentScope = Scope(scriptSharingFrameOf: root)
+        let own = try FrontEnd.compile(student, in: studentScope, environment: env, isolatingTests: true, including: { statement in
+            statement.isDeclaration && !(statement.declaredName.map(givenNames.contains) ?? false)
+        })
+        let testScope = Scope(scriptSharingFrameOf: root)
+        let language = Set(Builtins.allNames).union(env.modules.keys)
+        testScope.adopt(studentScope) { !language.contains($0) && !givenNames.contains($0) }
+        let tests = try FrontEnd.compile(key, in: testScope, environment: env, isolatingTests: true, including: \.isTest)
+        self.warnings = own.warnings
+        self.file = student
+        self.testFile = key
+        self.environment = env
+        self.topLevel = zip(given.statements, given.body).map { Self.printingStreams(of: $0, $1, file: key, environment: env) }
+            + zip(own.statements, own.body).map { Self.printingStreams(of: $0, $1, file: student, environment: env) }
+        self.tests = tests.tests
+        self.brokenTests = tests.brokenTests
+        self.testPoints = tests.testPoints
+        var facts = own.facts
+        for other in [given.facts, tests.facts] {
+            facts.playsMarbles = facts.playsMarbles || other.playsMarbles
+            facts.needsLiveClock = facts.needsLiveClock || other.needsLiveClock
+            facts.drawsMarbles = facts.drawsMarbles || other.drawsMarbles
+            facts.usedModules.formUnion(other.usedModules)
+        }
+        self.facts = facts
+        // Each top-level statement of a graded file runs whatever the one
+        // before did: a leftover failing line costs nothing by itself, and a
+        // failed declaration fails the tests that use it (`runTest`).
+        self.continuesAfterErrors = true
+        self.topLevelNames = given.statements.map { _ in nil } + own.statements.map(\.declaredName)
+        self.namesUsedByTest = tests.tests.map { test in
+            var lexer = Lexer(file: key, range: test.span.start..<test.span.end)
+            return Set(lexer.tokenize().compactMap { if case .identifier(let name) = $0.kind { name } else { nil } })
+        }
+        self.globalSize = root.count
+        self.bindings = studentScope.declaredNames + root.declaredNames
+        self.console = console
+        env.reportStreamError = { [console, student] error in console.err(Report.streamError(error, file: student, color: console.color)) }
         env.note = { [console] note in console.err("flow: " + note) }
     }
 
@@ -83,6 +142,17 @@ public final class Program {
     /// `test "name" (points: n)`, else 1.
     public func points(ofTest index: Int) -> Int { testPoints[tests[index].span.start] ?? 1 }
     private let testPoints: [Int: Int]
+    /// Where the test blocks are written: the file, or a grading key.
+    private let testFile: SourceFile
+    /// A graded file's top level: an error stops its statement alone.
+    private let continuesAfterErrors: Bool
+    /// The name each top-level statement declares, when graded.
+    private let topLevelNames: [String?]
+    /// The names each test block mentions, when graded.
+    private let namesUsedByTest: [Set<String>]
+    /// The graded file's declarations that failed when the top level ran,
+    /// with their errors, in the order they failed.
+    public private(set) var failedDeclarations: [(name: String, error: FlowError)] = []
     /// What compiling found the script needs: how it is run.
     private let facts: ScriptFacts
 
@@ -272,8 +342,12 @@ public final class Program {
         }
         let globals = self.globals ?? Frame(count: globalSize, parent: nil)
         let frame = Frame(count: test.scope.count, parent: globals)
-        let run = RunState.virtual(name: test.name, location: file.location(of: test.span.start))
+        let run = RunState.virtual(name: test.name, location: testFile.location(of: test.span.start))
         var outcome = execute(test.body, in: frame, run: run)
+        if index < namesUsedByTest.count {
+            let used = namesUsedByTest[index]
+            outcome.errors = failedDeclarations.filter { used.contains($0.name) }.map(\.error) + outcome.errors
+        }
         if !run.unanswered.isEmpty {
             // The marble streams bound by name, in the block and at the top.
             let named = (test.scope.declaredNames.map { ($0.name, frame.slots[$0.slot]) } + bindings.map { ($0.name, globals.slots[$0.slot]) })
@@ -281,7 +355,7 @@ public final class Program {
                     guard case .stream(let stream) = value else { return nil }
                     return (name, stream)
                 }
-            let text = file.text(of: test.span)
+            let text = testFile.text(of: test.span)
             outcome.questions = run.unanswered.map { $0.question(named: named, mentioned: text) }
         }
         return outcome
@@ -306,6 +380,20 @@ public final class Program {
         if tracesEverything {
             run.scheduler.tracer = run.scheduler.tracer ?? Tracer()
             run.marbles.scheduler.tracer = run.marbles.scheduler.tracer ?? Tracer()
+        }
+        if continuesAfterErrors && frame === globals {
+            var errors: [FlowError] = []
+            for (index, statement) in body.enumerated() {
+                if environment.interruptRequested() { break }
+                do {
+                    _ = try statement(frame)
+                } catch {
+                    let failure = FlowError.wrap(error)
+                    errors.append(failure)
+                    if index < topLevelNames.count, let name = topLevelNames[index] { failedDeclarations.append((name, failure)) }
+                }
+            }
+            return errors
         }
         do {
             for statement in body {
@@ -379,4 +467,25 @@ final class Watchdog: Sendable {
     }
 
     func disarm() { disarmed.withLockedValue { $0 = true } }
+}
+
+private extension Statement {
+    /// `let`, `var`, `func`, a type, an extension, a `typealias`.
+    var isDeclaration: Bool {
+        switch self {
+        case .binding, .destructuring, .function, .type, .typeAlias: true
+        default: false
+        }
+    }
+
+    /// The name a top-level declaration gives (`let`, `var`, `func`, a type,
+    /// a `typealias`); nil for an extension and every other statement.
+    var declaredName: String? {
+        switch self {
+        case .binding(let name, _, _, _, _), .typeAlias(let name, _, _, _): name
+        case .function(let declaration): declaration.name
+        case .type(let declaration): declaration.kind == .extension ? nil : declaration.name
+        default: nil
+        }
+    }
 }
