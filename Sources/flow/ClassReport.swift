@@ -80,6 +80,10 @@ struct ClassReport {
             let tests = "\(row.passed) of \(row.run.results.count)", points = "\(row.earned) of \(row.possible)"
             destination.write((pad(row.run.file, width) + pad(tests, 12) + pad(points, 12) + note).trimmingTrailingSpaces())
             guard details else { continue }
+            for warning in row.run.warnings {
+                destination.write(warning.split(separator: "\n", omittingEmptySubsequences: false).enumerated()
+                    .map { ($0.offset == 0 ? "  ! " : "    ") + $0.element }.joined(separator: "\n"))
+            }
             for result in row.run.results where result.status != .passed && result.status != .stopped {
                 destination.write("  ✗ \(result.name)" + (result.status == .failed ? "" : " (\(result.status.rawValue))"))
                 if !result.details.isEmpty {
@@ -113,7 +117,7 @@ struct ClassReport {
                 "file": .string(row.run.file), "compiled": .bool(row.run.compiled), "stopped": row.stopped.map(Value.string) ?? .null,
                 "passed": .int(row.passed), "tests": .int(row.run.results.count),
                 "points": .int(row.earned), "possiblePoints": .int(row.possible), "output": .string(row.run.output),
-                "results": .array(row.run.results.map(\.json)),
+                "warnings": .array(row.run.warnings.map(Value.string)), "results": .array(row.run.results.map(\.json)),
             ])
         }
         let summary: Value = .dictionary([

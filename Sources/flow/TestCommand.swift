@@ -67,11 +67,14 @@ enum TestRunner {
         var compiled: Bool
         /// What the statements outside the test blocks printed, when captured.
         var output = ""
+        /// Graded on a key: what the file holds that earns and costs
+        /// nothing (its own tests, its top level's failures).
+        var warnings: [String] = []
 
         /// As `grade-file` hands it to `flow grade`.
         var json: Value {
             .dictionary(["file": .string(file), "compiled": .bool(compiled), "output": .string(output),
-                         "results": .array(results.map(\.json))])
+                         "warnings": .array(warnings.map(Value.string)), "results": .array(results.map(\.json))])
         }
 
         init(file: String, results: [TestReport.Result], compiled: Bool, output: String = "") {
@@ -91,6 +94,9 @@ enum TestRunner {
             }
             guard parsed.count == results.count else { return nil }
             self.init(file: file, results: parsed, compiled: compiled, output: d["output"].flatMap { if case .string(let s) = $0 { s } else { nil } } ?? "")
+            if case .array(let warnings)? = d["warnings"] {
+                self.warnings = warnings.compactMap { if case .string(let s) = $0 { s } else { nil } }
+            }
         }
     }
 
@@ -101,37 +107,39 @@ enum TestRunner {
     static func run(_ path: String, color: Bool, hidingActual: Bool = false, access: Access, capture: CapturedOutput? = nil,
                     key: AnswerKey? = nil, dialect: Dialect? = nil) -> FileRun {
         let file: SourceFile, program: Program
-        var graded: AnswerKey.Graded?
         do {
-            let own = try SourceFile.load(path: path)
-            graded = key?.grading(own)
-            file = graded?.file ?? own
+            file = try SourceFile.load(path: path)
             // A test block that does not compile fails alone.
-            program = try Program(file: file, console: capture?.console ?? Output.console, modules: IOModules.all(access), isolatingTests: true,
-                                  dialect: dialect)
+            let console = capture?.console ?? Output.console
+            program = try key.map { try Program(grading: file, on: $0.file, console: console, modules: IOModules.all(access)) }
+                ?? Program(file: file, console: console, modules: IOModules.all(access), isolatingTests: true, dialect: dialect)
         } catch {
             let problems = (error as? DiagnosticList)?.diagnostics ?? [Diagnostic(FlowError.wrap(error).message, in: SourceFile(path: path, text: ""), at: Span(0, 0))]
             if key == nil, let list = error as? DiagnosticList { Loader.report(list) }
             let declared = key?.tests ?? (try? SourceFile.load(path: path))?.declaredTests.map { ($0.name, $0.points) } ?? []
             let tests: [(name: String, points: Int)] = declared.isEmpty ? [(path, 1)] : declared
             // Why, once per file, where no one sees standard error (a report
-            // for a program, the grader): the student's own code, with its lines.
+            // for a program, the grader): the student's own code, with its
+            // lines; never the key's.
             let why = capture == nil ? ""
-                : problems.filter { graded?.isStudents($0) ?? true }.prefix(5).map { $0.render(color: color) }.joined(separator: "\n")
+                : problems.filter { key == nil || $0.location.file != key?.file.path }.prefix(5).map { $0.render(color: color) }.joined(separator: "\n")
             return FileRun(file: path, results: tests.enumerated().map { index, test in
                 .init(file: path, name: test.name, status: .fileDoesNotCompile, details: index == 0 ? why : "", points: 0, possible: test.points)
             }, compiled: false)
         }
         let showingSource = key == nil
         var results: [TestReport.Result] = []
-        let declared = file.declaredTests
+        var warnings = key?.warnings(for: file) ?? []
+        let declared = key?.file.declaredTests ?? file.declaredTests
         func points(_ name: String) -> Int { declared.first { $0.name == name }?.points ?? 1 }
-        func record(_ name: String, _ outcome: Program.Outcome, points: Int) {
-            let details = outcome.failures.map {
+        func describe(_ outcome: Program.Outcome) -> [String] {
+            outcome.failures.map {
                 Report.expectationFailure($0, file: file, color: color, hidingActual: hidingActual, showingSource: showingSource)
-            } + outcome.errors.map { Report.streamError($0, file: file, color: color, showingSource: showingSource) }
+            } + outcome.errors.map { Report.streamError($0, file: file, color: color, showingSource: showingSource || $0.location?.file == file.path) }
+        }
+        func record(_ name: String, _ outcome: Program.Outcome, points: Int) {
             results.append(.init(file: file.path, name: name, status: outcome.passed ? .passed : .failed,
-                                 details: outcome.passed ? "" : details.joined(separator: "\n"), points: outcome.passed ? points : 0,
+                                 details: outcome.passed ? "" : describe(outcome).joined(separator: "\n"), points: outcome.passed ? points : 0,
                                  possible: points, output: capture?.output(of: name) ?? ""))
         }
         func broken(_ name: String, _ problems: [Diagnostic]) {
@@ -145,9 +153,16 @@ enum TestRunner {
         program.reportsErrors = false
         capture?.begin(file.path)
         let topLevel = program.run(on: .virtual)
-        // The statements outside the blocks are one more test, worth a point,
-        // when they expect something or fail.
-        if topLevel.expectations > 0 || !topLevel.passed { record(file.path, topLevel, points: 1) }
+        if key != nil {
+            // Graded on a key, the file's own top level earns and costs
+            // nothing: what failed there is a warning (and fails the key's
+            // tests that use a declaration that failed).
+            warnings += describe(topLevel).map { "warning (outside the tests, not graded): " + $0 }
+        } else if topLevel.expectations > 0 || !topLevel.passed {
+            // The statements outside the blocks are one more test, worth a
+            // point, when they expect something or fail.
+            record(file.path, topLevel, points: 1)
+        }
         for (index, name) in program.testNames.enumerated() {
             let problems = program.problems(ofTest: index)
             capture?.begin(name)
@@ -156,11 +171,13 @@ enum TestRunner {
         for (name, problems) in program.brokenTests { broken(name, problems) }
         // A block a syntax error swallowed (an unclosed brace) still counts.
         var compiledNames = program.testNames + program.brokenTests.map(\.name)
-        for name in file.declaredTestNames {
+        for name in declared.map(\.name) {
             if let i = compiledNames.firstIndex(of: name) { compiledNames.remove(at: i) } else { broken(name, []) }
         }
         let topLevelIsATest = results.contains { $0.name == file.path }
-        return FileRun(file: path, results: results, compiled: true, output: topLevelIsATest ? "" : capture?.output(of: file.path) ?? "")
+        var run = FileRun(file: path, results: results, compiled: true, output: topLevelIsATest ? "" : capture?.output(of: file.path) ?? "")
+        run.warnings = warnings
+        return run
     }
 }
 

@@ -32,7 +32,7 @@ import Testing
         #expect(result.status == 0, "\(result.err)")
         // Standard output is the report alone: what students print is in it, not beside it.
         let rows = try Self.rows(try Self.json(result.out))
-        #expect(rows.count == 11)
+        #expect(rows.count == 15)
         func points(_ name: String) -> (Int?, Int?) { (rows[name]?["points"] as? Int, rows[name]?["possiblePoints"] as? Int) }
         #expect(points("alice.flow") == (3, 3))
         #expect(points("bob.flow") == (2, 3))
@@ -44,6 +44,11 @@ import Testing
         #expect(points("gina.flow") == (3, 4))
         #expect(points("hank.flow") == (3, 3))
         #expect(points("jill.flow") == (4, 4), "standard input is empty: \(rows["jill.flow"] ?? [:])")
+        // Without a key, a file is its own exercise: lena and oscar use a name they never define.
+        #expect(points("lena.flow") == (0, 1) && rows["lena.flow"]?["compiled"] as? Bool == false)
+        #expect(points("mike.flow") == (0, 1))
+        #expect(points("nina.flow") == (0, 0))
+        #expect(points("oscar.flow") == (0, 1) && rows["oscar.flow"]?["compiled"] as? Bool == false)
         // Many values, each under the budget: the grader stops the file.
         #expect(rows["ivan.flow"]?["stopped"] as? String == "stopped: over the 256 MB memory limit")
         #expect(points("ivan.flow") == (0, 3))
@@ -61,7 +66,7 @@ import Testing
         #expect(total["points"] as? Int == 0 && total["possible"] as? Int == 1)
         // The class as a whole.
         let summary = try #require(try Self.json(result.out)["summary"] as? [String: Any])
-        #expect(summary["files"] as? Int == 11)
+        #expect(summary["files"] as? Int == 15)
         #expect(!result.err.contains("Fatal error"), "\(result.err)")
     }
 
@@ -79,7 +84,7 @@ import Testing
         // The given stream is the key's, whatever the student wrote.
         #expect(row("hank.flow") == "students/hank.flow,0,0,0,3,")
         #expect(row("carol.flow") == "students/carol.flow,0,0,0,3,does not compile")
-        #expect(lines.count == 12)
+        #expect(lines.count == 16)
     }
 
     @Test func aNameTheKeyNeedsIsReportedAndTheKeyStaysHidden() throws {
@@ -94,6 +99,63 @@ import Testing
                 "\(result.out)")
         // The key's code never appears in what students are shown.
         #expect(!result.out.contains("expect(total)"))
+    }
+
+    @Test func theKeyIsLawWhateverTheStudentsFileHolds() throws {
+        let result = try Self.grade(["--key", "key.flow", "--format", "json", "--details", "students"])
+        #expect(result.status == 0, "\(result.err)")
+        let rows = try Self.rows(try Self.json(result.out))
+        func points(_ name: String) -> (Int?, Int?) { (rows[name]?["points"] as? Int, rows[name]?["possiblePoints"] as? Int) }
+        // A header comment holding a blank line is the student's, whole.
+        #expect(points("lena.flow") == (3, 3), "\(rows["lena.flow"] ?? [:])")
+        // A leftover line that fails is a warning, not a test.
+        #expect(points("mike.flow") == (3, 3), "\(rows["mike.flow"] ?? [:])")
+        let mikes = rows["mike.flow"]?["warnings"] as? [String] ?? []
+        #expect(mikes.contains { $0.contains("mike.flow:5:") && $0.contains("index") }, "\(mikes)")
+        // A student's own expect does not replace the key's.
+        #expect(points("nina.flow") == (0, 3), "\(rows["nina.flow"] ?? [:])")
+        // Nor a student's own cold the key's given input.
+        #expect(points("oscar.flow") == (0, 3), "\(rows["oscar.flow"] ?? [:])")
+        let oscars = rows["oscar.flow"]?["warnings"] as? [String] ?? []
+        #expect(oscars.isEmpty || !oscars.contains { $0.contains("numbers") }, "\(oscars)")
+        // A student's own definition of a given name is set aside, and said so.
+        let hanks = rows["hank.flow"]?["warnings"] as? [String] ?? []
+        #expect(hanks.contains { $0.hasPrefix("students/hank.flow:2:1: warning: 'numbers' is given by the exercise") }, "\(hanks)")
+        #expect(hanks.contains { $0 == "warning: your own tests \"doubled\", \"total\" are not graded; the exercise's tests are" }, "\(hanks)")
+    }
+
+    @Test func aStudentsLinesAndColumnsStayTheirOwn() throws {
+        let folder = temporaryPath("lines")
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let text = """
+            #!/usr/bin/env flow
+            /* a header
+
+               with a blank line */
+            let doubled = numbers.map { $0 * 2 }
+            let total = numbers.reduce(0 { $0 + $1 }
+
+            """
+        try text.write(toFile: folder + "/paul.flow", atomically: true, encoding: .utf8)
+        let result = try Self.grade(["--key", Self.key, "--details", folder])
+        #expect(result.status == 0)
+        #expect(result.out.contains("paul.flow  0 of 2      0 of 3      does not compile"), "\(result.out)")
+        // The error is the student's, at the student's line and column, with the student's line shown.
+        #expect(result.out.contains("paul.flow:6:27: error: '(' is never closed"), "\(result.out)")
+        #expect(result.out.contains(" 6 | let total = numbers.reduce(0 { $0 + $1 }"), "\(result.out)")
+        #expect(!result.out.contains("expect(total)"))
+    }
+
+    @Test func aFailedDeclarationFailsTheTestsThatUseItAlone() throws {
+        let folder = temporaryPath("failed-declaration")
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        try "let doubled = numbers.map { $0 * 2 }\nlet total = [1, 2, 3][5]\n".write(toFile: folder + "/quinn.flow", atomically: true, encoding: .utf8)
+        let result = try Self.grade(["--key", Self.key, "--details", folder])
+        #expect(result.status == 0)
+        #expect(result.out.contains("quinn.flow  1 of 2      2 of 3"), "\(result.out)")
+        #expect(result.out.contains("✗ total\n    \(folder)/quinn.flow:2:13: error: index 5 out of range"), "\(result.out)")
     }
 
     @Test func aFileOverTheTimeLimitIsStoppedAlone() throws {
