@@ -250,3 +250,70 @@ extension GradeTests {
         #expect(result.out == block, "\n--- README\n\(block)--- flow\n\(result.out)")
     }
 }
+
+extension GradeTests {
+    /// Runs python3 on `input`: the reports are read back by the readers
+    /// a teacher's tools use, not by flow's own.
+    static func python(_ program: String, input: String) throws -> String {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["python3", "-c", program]
+        let stdin = Pipe(), stdout = Pipe()
+        process.standardInput = stdin
+        process.standardOutput = stdout
+        try process.run()
+        stdin.fileHandleForWriting.write(Data(input.utf8))
+        try stdin.fileHandleForWriting.close()
+        let data = stdout.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0, "python3 could not read it:\n\(input)")
+        return String(decoding: data, as: UTF8.self)
+    }
+
+    /// The rows of a CSV as Python's csv module reads them.
+    static func csvRows(_ text: String) throws -> [[String]] {
+        let json = try python("import csv, json, sys; print(json.dumps(list(csv.reader(sys.stdin))))", input: text)
+        return try #require(try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [[String]])
+    }
+
+    /// A JSON report as Python's json module reads it (strictly: no NaN).
+    static func pythonJSON(_ text: String) throws -> [String: Any] {
+        let parsed = try python("import json, sys; print(json.dumps(json.load(sys.stdin, parse_constant=lambda c: 1/0)))", input: text)
+        return try json(parsed)
+    }
+
+    @Test(arguments: [["--key", "key.flow"], []])
+    func everyReportAgreesToThePoint(_ key: [String]) throws {
+        let text = try Self.grade(key + ["students"]), csv = try Self.grade(key + ["--format", "csv", "students"])
+        let json = try Self.grade(key + ["--format", "json", "students"])
+        let report = try Self.pythonJSON(json.out)
+        let rows = try #require(report["files"] as? [[String: Any]])
+        let table = try Self.csvRows(csv.out)
+        let header = try #require(table.first)
+        let earnedColumn = try #require(header.firstIndex(of: "points earned")), possibleColumn = try #require(header.firstIndex(of: "points possible"))
+        #expect(table.count == rows.count + 1)
+        var earnedByFile: [String: Int] = [:]
+        for (cells, row) in zip(table.dropFirst(), rows) {
+            let file = try #require(row["file"] as? String)
+            #expect(cells[0] == file)
+            // Each row's test columns add up to its total, which is JSON's.
+            let perTest = cells[1..<earnedColumn].compactMap { Int($0) }.reduce(0, +)
+            #expect(perTest == Int(cells[earnedColumn]), "\(cells)")
+            #expect(Int(cells[earnedColumn]) == row["points"] as? Int && Int(cells[possibleColumn]) == row["possiblePoints"] as? Int, "\(cells) \(row)")
+            let results = try #require(row["results"] as? [[String: Any]])
+            #expect(results.compactMap { $0["points"] as? Int }.reduce(0, +) == row["points"] as? Int)
+            #expect(results.compactMap { $0["possible"] as? Int }.reduce(0, +) == row["possiblePoints"] as? Int)
+            // On a key, what is possible is the key's whatever the file holds.
+            if !key.isEmpty { #expect(row["possiblePoints"] as? Int == 3, "\(row)") }
+            // The text row says the same.
+            let line = try #require(text.out.split(separator: "\n").first { $0.hasPrefix(file + " ") }, "\(file) in\n\(text.out)")
+            #expect(line.contains("  \(row["points"] as? Int ?? -1) of \(row["possiblePoints"] as? Int ?? -1)"), "\(line) \(row)")
+            earnedByFile[file] = row["points"] as? Int
+        }
+        // The class summary is computed over the same points.
+        let summary = try #require(report["summary"] as? [String: Any])
+        let earned = earnedByFile.values.reduce(0, +), possible = rows.compactMap { $0["possiblePoints"] as? Int }.reduce(0, +)
+        #expect(abs((summary["meanPoints"] as? Double ?? -1) - Double(earned) / Double(rows.count)) < 1e-9)
+        #expect(text.out.contains("\(rows.count) files: ") && text.out.contains(", \(earned) of \(possible) points"), "\(text.out)")
+    }
+}
