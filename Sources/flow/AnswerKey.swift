@@ -1,5 +1,10 @@
+import FlowIO
 import FlowLanguage
+import FlowLive
 import FlowRuntime
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// `flow grade --key KEY.flow`: the teacher's file of test blocks, with
 /// points, that every student is graded on. A student's file supplies the
@@ -18,6 +23,11 @@ struct AnswerKey {
     let tests: [(name: String, points: Int)]
     /// Names the key declares at its top level: the given inputs.
     let givenNames: Set<String>
+    /// The files the key names as data (`file.lines("prices.csv")`): every
+    /// string literal of the key that names a regular file other than a
+    /// script, from the folder flow was started in, resolved. A student's
+    /// script may read these and its own file, nothing else by default.
+    let dataFiles: [String]
 
     /// Refuses a key with no tests, one that does not parse, or one whose
     /// given declarations do not compile on their own.
@@ -26,8 +36,13 @@ struct AnswerKey {
         tests = file.declaredTests.map { ($0.name, $0.points) }
         if tests.isEmpty { throw KeyProblem(description: "\(file.path) has no test blocks: a key is a file of test \"name\" (points: n) { ... }") }
         givenNames = Set(file.topLevelStatements.compactMap { if case .declaration(let name) = $0.kind { name } else { nil } })
+        dataFiles = Self.stringLiterals(in: file.text).filter { text in
+            var info = stat()
+            return !text.hasSuffix(".flow") && stat(text, &info) == 0 && (info.st_mode & S_IFMT) == S_IFREG
+        }.map(Permissions.resolve).uniqued()
         let nobody = SourceFile(path: file.path + " (checked alone)", text: "")
-        _ = try Program(grading: nobody, on: file, console: Console(out: { _ in }, err: { _ in }, color: false))
+        _ = try Program(grading: nobody, on: file, console: Console(out: { _ in }, err: { _ in }, color: false),
+                        modules: IOModules.all(Access(.graded(folders: []))))
     }
 
     struct KeyProblem: Error, CustomStringConvertible {
@@ -65,7 +80,52 @@ struct AnswerKey {
         return "error: " + message
     }
 
+    /// The plain string literals of a script (no interpolation), its
+    /// comments skipped.
+    static func stringLiterals(in text: String) -> [String] {
+        var literals: [String] = []
+        var scalars = Array(text.unicodeScalars)[...]
+        while let c = scalars.popFirst() {
+            switch c {
+            case "#":
+                scalars = scalars.drop { $0 != "\n" }
+            case "/" where scalars.first == "/":
+                scalars = scalars.drop { $0 != "\n" }
+            case "/" where scalars.first == "*":
+                var depth = 1
+                scalars = scalars.dropFirst()
+                while depth > 0, let d = scalars.popFirst() {
+                    if d == "*", scalars.first == "/" { depth -= 1; scalars = scalars.dropFirst() }
+                    else if d == "/", scalars.first == "*" { depth += 1; scalars = scalars.dropFirst() }
+                }
+            case "\"":
+                var literal = "", plain = true
+                while let d = scalars.popFirst(), d != "\"", d != "\n" {
+                    if d == "\\" {
+                        let escaped = scalars.popFirst()
+                        if escaped == "(" { plain = false }
+                        if let escaped { literal.unicodeScalars.append(escaped == "n" ? "\n" : escaped) }
+                    } else {
+                        literal.unicodeScalars.append(d)
+                    }
+                }
+                if plain, !literal.isEmpty { literals.append(literal) }
+            default:
+                continue
+            }
+        }
+        return literals
+    }
+
     private static func quoted(_ name: String) -> String {
         "\"" + name.replacingOccurrences(of: "\"", with: "\\\"") + "\""
+    }
+}
+
+extension Array where Element: Hashable {
+    /// The elements in order, each once.
+    func uniqued() -> [Element] {
+        var seen: Set<Element> = []
+        return filter { seen.insert($0).inserted }
     }
 }

@@ -11,13 +11,25 @@ struct ClassReport {
     let testNames: [String]
     let details: Bool
 
+    /// Each row's results by column, for lookups in constant time: a
+    /// report is linear in the rows and tests it holds.
+    private let resultsByColumn: [[String: TestReport.Result]]
+
     init(rows: [ClassGrader.Row], testNames: [String]?, details: Bool) {
         self.rows = rows
         self.details = details
         var names = testNames ?? []
+        var seen = Set(names)
+        resultsByColumn = rows.map { row in
+            var byColumn: [String: TestReport.Result] = [:]
+            for result in row.run.results where byColumn[Self.column(result, of: row)] == nil {
+                byColumn[Self.column(result, of: row)] = result
+            }
+            return byColumn
+        }
         if testNames == nil {
             for row in rows {
-                for result in row.run.results where !names.contains(Self.column(result, of: row)) { names.append(Self.column(result, of: row)) }
+                for result in row.run.results where seen.insert(Self.column(result, of: row)).inserted { names.append(Self.column(result, of: row)) }
             }
         }
         self.testNames = names
@@ -31,9 +43,7 @@ struct ClassReport {
         result.name == row.run.file ? outsideTests : result.name
     }
 
-    private func result(_ name: String, in row: ClassGrader.Row) -> TestReport.Result? {
-        row.run.results.first { Self.column($0, of: row) == name }
-    }
+    private func result(_ name: String, inRow index: Int) -> TestReport.Result? { resultsByColumn[index][name] }
 
     // MARK: - The class as a whole
 
@@ -46,7 +56,7 @@ struct ClassReport {
     /// How many passed each test, of the files that have it.
     var testSummaries: [TestSummary] {
         testNames.map { name in
-            let results = rows.compactMap { row in result(name, in: row) }
+            let results = rows.indices.compactMap { result(name, inRow: $0) }
             return TestSummary(name: name, passed: results.filter { $0.status == .passed }.count, of: results.count)
         }
     }
@@ -71,24 +81,28 @@ struct ClassReport {
 
     // MARK: - Text
 
-    func writeText(to destination: ReportDestination) {
-        let width = max(4, rows.map(\.run.file.count).max() ?? 0) + 2
+    /// What a script chose (file and test names, printed text, messages)
+    /// is shown with its control characters visible, one report line per
+    /// line, each indented under its row: nothing can pass for a row.
+    func writeText(to destination: ReportDestination, stop: () -> Bool = { false }) {
+        let shown = rows.map { UnforgeableText.line($0.run.file) }
+        let width = max(4, shown.map(\.count).max() ?? 0) + 2
         func pad(_ text: String, _ n: Int) -> String { text + String(repeating: " ", count: max(1, n - text.count)) }
+        func indented(_ text: String, first: String, rest: String) -> String {
+            UnforgeableText.lines(text).enumerated().map { ($0.offset == 0 ? first : rest) + $0.element }.joined(separator: "\n")
+        }
         destination.write(pad("file", width) + pad("tests", 12) + "points")
-        for row in rows {
-            let note = row.stopped ?? (row.run.compiled ? "" : "does not compile")
+        for (index, row) in rows.enumerated() {
+            // Ctrl-C while a long report is written stops it here.
+            if stop() { return }
+            let note = UnforgeableText.line(row.stopped ?? (row.run.compiled ? "" : "does not compile"))
             let tests = "\(row.passed) of \(row.run.results.count)", points = "\(row.earned) of \(row.possible)"
-            destination.write((pad(row.run.file, width) + pad(tests, 12) + pad(points, 12) + note).trimmingTrailingSpaces())
+            destination.write((pad(shown[index], width) + pad(tests, 12) + pad(points, 12) + note).trimmingTrailingSpaces())
             guard details else { continue }
-            for warning in row.run.warnings {
-                destination.write(warning.split(separator: "\n", omittingEmptySubsequences: false).enumerated()
-                    .map { ($0.offset == 0 ? "  ! " : "    ") + $0.element }.joined(separator: "\n"))
-            }
+            for warning in row.run.warnings { destination.write(indented(warning, first: "  ! ", rest: "    ")) }
             for result in row.run.results where result.status != .passed && result.status != .stopped {
-                destination.write("  ✗ \(result.name)" + (result.status == .failed ? "" : " (\(result.status.rawValue))"))
-                if !result.details.isEmpty {
-                    destination.write(result.details.split(separator: "\n", omittingEmptySubsequences: false).map { "    " + $0 }.joined(separator: "\n"))
-                }
+                destination.write("  ✗ \(UnforgeableText.line(result.name))" + (result.status == .failed ? "" : " (\(result.status.rawValue))"))
+                if !result.details.isEmpty { destination.write(indented(result.details, first: "    ", rest: "    ")) }
             }
         }
         let tests = rows.map(\.run.results.count).reduce(0, +), passed = rows.map(\.passed).reduce(0, +)
@@ -100,12 +114,13 @@ struct ClassReport {
         guard rows.count > 1 else { return }
         destination.write("")
         destination.write("class: points per file: mean \(Self.number(mean)), median \(Self.number(median))")
-        let nameWidth = max(4, testNames.map(\.count).max() ?? 0) + 2
+        let names = testNames.map(UnforgeableText.line)
+        let nameWidth = max(4, names.map(\.count).max() ?? 0) + 2
         destination.write(pad("test", nameWidth) + "passed")
-        for summary in testSummaries { destination.write(pad(summary.name, nameWidth) + "\(summary.passed) of \(summary.of)") }
+        for (summary, name) in zip(testSummaries, names) { destination.write(pad(name, nameWidth) + "\(summary.passed) of \(summary.of)") }
         if let worst = mostFailed.first {
-            let failing = mostFailed.prefix(3).map { "\($0.name) (\($0.of - $0.passed) of \($0.of))" }
-            destination.write("most failed: " + failing.joined(separator: ", ") + (worst.passed == 0 ? "; nobody passed \(worst.name)" : ""))
+            let failing = mostFailed.prefix(3).map { "\(UnforgeableText.line($0.name)) (\($0.of - $0.passed) of \($0.of))" }
+            destination.write("most failed: " + failing.joined(separator: ", ") + (worst.passed == 0 ? "; nobody passed \(UnforgeableText.line(worst.name))" : ""))
         }
     }
 
@@ -131,20 +146,36 @@ struct ClassReport {
 
     /// One row per file and one column per test (the points earned), then
     /// the total, what was possible, and why a file scored nothing: what a
-    /// gradebook imports (RFC 4180).
+    /// gradebook imports (RFC 4180). No cell is a formula, and a test named
+    /// like another column gets a header of its own.
     func writeCSV(to destination: ReportDestination) {
-        destination.write((["file"] + testNames + ["points earned", "points possible", "note"]).map(Self.csvField).joined(separator: ","))
-        for row in rows {
-            let cells = testNames.map { name in result(name, in: row).map { String($0.points) } ?? "" }
+        destination.write((["file"] + Self.csvHeaders(for: testNames) + ["points earned", "points possible", "note"])
+            .map { UnforgeableText.csvCell($0) }.joined(separator: ","))
+        for (index, row) in rows.enumerated() {
+            let cells = testNames.map { name in result(name, inRow: index).map { String($0.points) } ?? "" }
             let note = row.stopped ?? (row.run.compiled ? "" : "does not compile")
-            destination.write(([row.run.file] + cells + [String(row.earned), String(row.possible), note]).map(Self.csvField).joined(separator: ","))
+            let line = [UnforgeableText.csvCell(row.run.file)] + cells + [String(row.earned), String(row.possible), UnforgeableText.csvCell(note)]
+            destination.write(line.joined(separator: ","))
         }
     }
 
-    static func csvField(_ text: String) -> String {
-        guard text.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" }) else { return text }
-        return "\"" + text.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+    /// The tests' column headers: a name equal to a fixed column's, or to
+    /// another test's once made unique, is marked `(test)` and numbered.
+    static func csvHeaders(for names: [String]) -> [String] {
+        var taken: Set<String> = ["file", "points earned", "points possible", "note"]
+        return names.map { name in
+            var header = name
+            if taken.contains(header) { header = name + " (test)" }
+            var n = 2
+            while taken.contains(header) {
+                header = name + " (test \(n))"
+                n += 1
+            }
+            taken.insert(header)
+            return header
+        }
     }
+
 }
 
 extension String {

@@ -54,7 +54,7 @@ struct Grade: ParsableCommand {
     @Option(help: ArgumentHelp("How many files are graded at once (default: the number of cores).", valueName: "n"))
     var jobs: Int?
 
-    @OptionGroup(title: "Permissions (default: read the graded folder, nothing else; standard input is always empty)")
+    @OptionGroup(title: "Permissions (default: read the student's own file and the data files the key names, nothing else; standard input is always empty)")
     var permissions: PermissionOptions
 
     func validate() throws {
@@ -62,23 +62,32 @@ struct Grade: ParsableCommand {
         guard let seconds = Loader.duration(timeout)?.seconds, seconds >= 0.1 else {
             throw ValidationError("--timeout takes a duration of at least 100ms, such as 30s or 2m, not '\(timeout)'")
         }
-        guard MemoryOption.bytes(maxMemory) != nil else {
-            throw ValidationError("--max-memory takes a size of at least 16MB, such as 512MB or 1GB, not '\(maxMemory)'")
+        guard let memory = MemoryOption.bytes(maxMemory) else {
+            throw ValidationError("--max-memory takes a size of at least \(Self.leastMemory >> 20)MB, such as 512MB or 1GB, not '\(maxMemory)'")
+        }
+        guard memory >= Self.leastMemory else {
+            throw ValidationError("--max-memory \(maxMemory) is less than grading one file needs: flow itself takes about 30 MB; give at least \(Self.leastMemory >> 20)MB")
         }
         if let jobs, !(1...256).contains(jobs) { throw ValidationError("--jobs takes a number from 1 to 256, not \(jobs)") }
     }
 
-
-    /// The folders a student's script may read by default: each folder
-    /// graded, or the folder of each file graded.
-    var gradedFolders: [String] {
-        paths.map { path in
-            var info = stat()
-            return stat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR ? path : Permissions.folder(of: path)
-        }
-    }
+    /// The least `--max-memory`: what a `grade-file` child needs before a
+    /// student's script builds anything (about 30 MB), with room to run.
+    static let leastMemory = 64 << 20
 
     func run() throws {
+        // Ctrl-C and SIGTERM are answered from here on, wherever grading is:
+        // finding files, grading them, writing the report.
+        let interruption = Atomic<Int32>(0)
+        let watch = LiveWorld().watchInterrupts { kind in
+            interruption.store(kind == .terminate ? SIGTERM : SIGINT, ordering: .relaxed)
+        }
+        defer { watch?.cancel() }
+        func stopped() -> Bool { interruption.load(ordering: .relaxed) != 0 }
+        func exitIfStopped() throws {
+            let signal = interruption.load(ordering: .relaxed)
+            if signal != 0 { throw ExitCode(128 + signal) }
+        }
         let destination = try ReportDestination(path: output)
         let answerKey: AnswerKey?
         do {
@@ -90,29 +99,34 @@ struct Grade: ParsableCommand {
             Output.err("flow: --key: \(error)")
             throw ExitCode(ExitStatus.usage.rawValue)
         }
+        try exitIfStopped()
         let keyPath = key.map(Permissions.resolve)
-        let files = try ScriptFinder.scripts(in: paths).filter { Permissions.resolve($0) != keyPath }
+        guard let found = GradedFiles.find(paths, stop: stopped) else { throw ExitCode(ExitStatus.usage.rawValue) }
+        try exitIfStopped()
+        let files = found.filter { Permissions.resolve($0.path) != keyPath }
         let limits = ClassGrader.Limits(seconds: Loader.duration(timeout)!.seconds, memory: MemoryOption.bytes(maxMemory)!)
         var childArguments = ["--memory-limit", "\(limits.memory)", "--cpu-limit", "\(Int(limits.seconds.rounded(.up)) + 1)"]
-        for folder in gradedFolders { childArguments += ["--graded-folder", folder] }
         if let key { childArguments += ["--key", key] }
         if hideActual { childArguments.append("--hide-actual") }
         childArguments += permissions.arguments
         let grader = ClassGrader(limits: limits, jobs: jobs ?? Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))), childArguments: childArguments,
-                                 declaredTests: { path in answerKey?.tests ?? (try? SourceFile.load(path: path))?.declaredTests.map { ($0.name, $0.points) } ?? [] })
-        let graded = grader.grade(files)
-        let report = ClassReport(rows: graded.rows, testNames: answerKey?.tests.map(\.name), details: details)
+                                 keyTests: answerKey?.tests)
+        let graded = grader.grade(files, stop: stopped)
+        // Stopped while grading, the rows so far are written whole; a signal
+        // while a long report is written stops the writing.
+        let interruptedGrading = stopped()
+        let report = ClassReport(rows: graded, testNames: answerKey?.tests.map(\.name), details: details)
         switch format {
-        case .text: report.writeText(to: destination)
+        case .text: report.writeText(to: destination, stop: { !interruptedGrading && stopped() })
         case .json: report.writeJSON(to: destination)
         case .csv: report.writeCSV(to: destination)
         }
-        if graded.interrupted {
-            let left = files.count - graded.rows.count
-            destination.write("stopped by Ctrl-C: \(left) file\(left == 1 ? "" : "s") not graded")
+        if stopped() {
+            let left = files.count - graded.count
+            destination.write("stopped by \(interruption.load(ordering: .relaxed) == SIGTERM ? "SIGTERM" : "Ctrl-C"): \(left) file\(left == 1 ? "" : "s") not graded")
         }
         try destination.close()
-        if graded.interrupted { throw ExitCode(130) }
+        try exitIfStopped()
     }
 }
 
@@ -123,10 +137,12 @@ struct GradeFile: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "grade-file", abstract: "Grade one file for flow grade (started by it).", shouldDisplay: false)
 
+    /// The student's file as the teacher named it, for the messages.
     @Argument var path: String
+    /// The grader's copy of what it read from that file, once.
+    @Option var source: String
     @Option var result: String
     @Option var key: String?
-    @Option(name: .customLong("graded-folder")) var gradedFolders: [String] = []
     @Flag var hideActual = false
     @Option(name: .customLong("memory-limit")) var memoryLimit: Int
     @Option(name: .customLong("cpu-limit")) var cpuLimit: Int
@@ -147,9 +163,32 @@ struct GradeFile: ParsableCommand {
         // file's limit, since building a value needs room for its parts too.
         MemoryBudget.set(bytes: memoryLimit / 2)
         let answerKey = try key.map { try AnswerKey(file: try SourceFile.load(path: $0)) }
-        let access = Access(permissions.applied(to: .graded(folders: gradedFolders)))
-        let run = TestRunner.run(path, color: false, hidingActual: hideActual, access: access, capture: CapturedOutput(), key: answerKey)
+        let access = Access(Self.permissions(for: path, key: answerKey, keyPath: key, flags: permissions))
+        let student = SourceFile(path: path, text: try SourceFile.load(path: source).text)
+        let run = TestRunner.run(path, source: student, color: false, hidingActual: hideActual, access: access, capture: CapturedOutput(),
+                                 key: answerKey)
         try Loader.write(try JSON.string(run.json), to: result)
+    }
+}
+
+extension GradeFile {
+    /// What a student's script may reach: its own file and the files the
+    /// key names as data, nothing else (not a classmate's file, not the
+    /// key, not the answers), as the flags widen or narrow it. The key stays
+    /// unreadable unless `--allow-read` names it itself (or `--allow-all`):
+    /// widening to the class's folder does not hand out the answers.
+    static func permissions(for path: String, key: AnswerKey?, keyPath: String?, flags: PermissionOptions) -> Permissions {
+        var defaults = Permissions(read: .only([Permissions.resolve(path)] + (key?.dataFiles ?? [])), write: .none, net: .none,
+                                   standardInput: false, command: "flow grade",
+                                   readScopeName: key?.dataFiles.isEmpty == false ? "the student's own file and the exercise's data" : "the student's own file")
+        defaults.deniedRead = .none
+        var permissions = flags.applied(to: defaults)
+        if let keyPath, !flags.allowAll {
+            let resolved = Permissions.resolve(keyPath)
+            let named = flags.allowRead.flatMap { $0.split(separator: ",").map { Permissions.resolve(String($0)) } }.contains(resolved)
+            if !named { permissions.deny(.read, resolved) }
+        }
+        return permissions
     }
 }
 
@@ -163,8 +202,9 @@ struct ClassGrader {
     let limits: Limits
     let jobs: Int
     let childArguments: [String]
-    /// A file's tests and points, for the row of a file that was stopped.
-    let declaredTests: (String) -> [(name: String, points: Int)]
+    /// The key's tests and points, for the row of a file that was stopped;
+    /// without a key, the file's own, from the text the grader read.
+    let keyTests: [(name: String, points: Int)]?
 
     struct Row {
         var run: TestRunner.FileRun
@@ -178,92 +218,126 @@ struct ClassGrader {
     private struct Running {
         var index: Int
         var child: ChildProcess
+        var sourcePath: String
         var resultPath: String
         var errorPath: String
     }
 
-    func grade(_ files: [String]) -> (rows: [Row], interrupted: Bool) {
-        let interrupted = Atomic(false)
-        let watch = LiveWorld().watchInterrupts { _ in interrupted.store(true, ordering: .relaxed) }
-        defer { watch?.cancel() }
+    /// The most of a child's standard error the grader keeps (the rest is
+    /// counted): enough for the first line of why it failed.
+    static let keptErrorBytes = 64 << 10
+
+    /// The most of a child's result the grader reads: a report bigger than
+    /// this (a student printing without end) stops the row, so the grader
+    /// holds at most this much per running child, well within its limit.
+    var largestResult: Int { max(4 << 20, min(64 << 20, limits.memory / 8)) }
+
+    /// The rows, in order, up to the first file not graded when `stop` said so.
+    func grade(_ files: [GradedFiles.Found], stop: () -> Bool) -> [Row] {
         var rows = [Row?](repeating: nil, count: files.count)
         var next = 0
         var running: [Running] = []
         let scratch = Self.scratchFolder()
         defer { rmdir(scratch) }
+        func removeFiles(of job: Running) {
+            for path in [job.sourcePath, job.resultPath, job.errorPath] { unlink(path) }
+        }
         while next < files.count || !running.isEmpty {
-            if interrupted.load(ordering: .relaxed) {
+            if stop() {
                 for job in running {
                     _ = job.child.kill()
-                    unlink(job.resultPath)
-                    unlink(job.errorPath)
+                    removeFiles(of: job)
                 }
-                // The rows graded so far, in order, up to the first missing one.
-                return (Array(rows.prefix { $0 != nil }.compactMap { $0 }), true)
+                return Array(rows.prefix { $0 != nil }.compactMap { $0 })
             }
             while running.count < jobs, next < files.count {
-                let resultPath = "\(scratch)/\(next).json", errorPath = "\(scratch)/\(next).err"
-                do {
-                    let child = try ChildProcess(arguments: ["grade-file"] + childArguments + ["--result", resultPath, "--", files[next]],
-                                                 standardOutput: "/dev/null", standardError: errorPath)
-                    running.append(Running(index: next, child: child, resultPath: resultPath, errorPath: errorPath))
-                } catch {
-                    rows[next] = stoppedRow(files[next], "could not be graded: \(error)")
+                let found = files[next]
+                let sourcePath = "\(scratch)/\(next).flow", resultPath = "\(scratch)/\(next).json", errorPath = "\(scratch)/\(next).err"
+                switch found.content {
+                case .failure(let refusal):
+                    rows[next] = stoppedRow(found, refusal.description)
+                case .success(let text):
+                    do {
+                        // The child reads the grader's copy: the student's
+                        // file is opened once, by the grader.
+                        try Loader.write(text, to: sourcePath)
+                        let child = try ChildProcess(arguments: ["grade-file"] + childArguments
+                                                         + ["--source", sourcePath, "--result", resultPath, "--", found.path],
+                                                     standardOutput: "/dev/null", standardError: errorPath)
+                        running.append(Running(index: next, child: child, sourcePath: sourcePath, resultPath: resultPath, errorPath: errorPath))
+                    } catch {
+                        unlink(sourcePath)
+                        rows[next] = stoppedRow(found, "stopped: could not be graded: \(error)")
+                    }
                 }
                 next += 1
             }
             var still: [Running] = []
             for job in running {
-                let file = files[job.index]
+                let found = files[job.index]
                 if let ending = job.child.ended() {
-                    rows[job.index] = finishedRow(file, ending, job)
+                    rows[job.index] = finishedRow(found, ending, job)
                 } else if job.child.elapsedSeconds > limits.seconds {
                     _ = job.child.kill()
-                    rows[job.index] = stoppedRow(file, "over the \(Self.describe(seconds: limits.seconds)) limit per file")
+                    rows[job.index] = stoppedRow(found, "stopped: over the \(Self.describe(seconds: limits.seconds)) limit per file")
                 } else if job.child.residentBytes > limits.memory {
                     _ = job.child.kill()
-                    rows[job.index] = stoppedRow(file, "over the \(MemoryBudget.describe(limits.memory)) memory limit")
+                    rows[job.index] = stoppedRow(found, "stopped: over the \(MemoryBudget.describe(limits.memory)) memory limit")
                 } else {
                     still.append(job)
                     continue
                 }
-                unlink(job.resultPath)
-                unlink(job.errorPath)
+                removeFiles(of: job)
             }
             running = still
             if !running.isEmpty { usleep(5_000) }
         }
-        return (rows.compactMap { $0 }, false)
+        return rows.compactMap { $0 }
     }
 
-    private func finishedRow(_ file: String, _ ending: ChildProcess.Ending, _ job: Running) -> Row {
-        if case .exited(0) = ending, let text = Self.read(job.resultPath), let run = TestRunner.FileRun(json: text) {
-            return Row(run: run)
+    private func finishedRow(_ found: GradedFiles.Found, _ ending: ChildProcess.Ending, _ job: Running) -> Row {
+        if case .exited(0) = ending {
+            switch Self.read(job.resultPath, keeping: largestResult) {
+            case let (text, 0)?:
+                if let run = TestRunner.FileRun(json: text) { return Row(run: run) }
+            case let (_, more)?:
+                return stoppedRow(found, "stopped: its report is over \(MemoryBudget.describe(largestResult)) (\(largestResult + more) bytes)")
+            case nil:
+                break
+            }
         }
-        let problems = Self.read(job.errorPath) ?? ""
+        let problems = Self.read(job.errorPath, keeping: Self.keptErrorBytes)?.text ?? ""
+        let time = "stopped: over the \(Self.describe(seconds: limits.seconds)) limit per file"
         switch ending {
         // SIGXCPU is the CPU limit's signal; SIGKILL near the time limit, its hard limit.
         case .signalled(SIGXCPU):
-            return stoppedRow(file, "over the \(Self.describe(seconds: limits.seconds)) limit per file")
+            return stoppedRow(found, time)
         case .signalled(SIGKILL) where job.child.elapsedSeconds >= limits.seconds * 0.9:
-            return stoppedRow(file, "over the \(Self.describe(seconds: limits.seconds)) limit per file")
+            return stoppedRow(found, time)
         case _ where problems.contains("failed to allocate") || problems.contains("out of memory")
             || job.child.peakResidentBytes >= limits.memory * 9 / 10:
-            return stoppedRow(file, "over the \(MemoryBudget.describe(limits.memory)) memory limit")
+            return stoppedRow(found, "stopped: over the \(MemoryBudget.describe(limits.memory)) memory limit")
         case .signalled(let signal):
-            return stoppedRow(file, "flow crashed on this file (signal \(signal)); please report it")
+            return stoppedRow(found, "stopped: flow crashed on this file (signal \(signal)); please report it")
         case .exited(let status):
             let first = problems.split(separator: "\n").first.map(String.init) ?? "exit status \(status)"
-            return stoppedRow(file, "could not be graded: \(first)")
+            return stoppedRow(found, "stopped: could not be graded: \(first)")
         }
     }
 
-    private func stoppedRow(_ file: String, _ reason: String) -> Row {
-        let tests = declaredTests(file)
+    /// A row that earned nothing, with the tests it would have had: the
+    /// key's, or those the file's text declares.
+    private func stoppedRow(_ found: GradedFiles.Found, _ reason: String) -> Row {
+        let file = found.path
+        let own: [(name: String, points: Int)] = {
+            guard case .success(let text) = found.content else { return [] }
+            return SourceFile(path: file, text: text).declaredTests.map { ($0.name, $0.points) }
+        }()
+        let tests = keyTests ?? own
         let results = (tests.isEmpty ? [(file, 1)] : tests).map {
             TestReport.Result(file: file, name: $0.name, status: .stopped, details: "", points: 0, possible: $0.points)
         }
-        return Row(run: TestRunner.FileRun(file: file, results: results, compiled: true), stopped: "stopped: " + reason)
+        return Row(run: TestRunner.FileRun(file: file, results: results, compiled: true), stopped: reason)
     }
 
     static func describe(seconds: Double) -> String {
@@ -276,16 +350,22 @@ struct ClassGrader {
         return String(cString: made)
     }
 
-    private static func read(_ path: String) -> String? {
-        guard let handle = fopen(path, "r") else { return nil }
-        defer { fclose(handle) }
+    /// At most `keeping` bytes of a file the child wrote, and how many more
+    /// there were (counted, not kept).
+    static func read(_ path: String, keeping limit: Int) -> (text: String, more: Int)? {
+        let descriptor = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
+        guard descriptor >= 0 else { return nil }
+        defer { close(descriptor) }
+        var info = stat()
+        guard fstat(descriptor, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { return nil }
         var bytes: [UInt8] = []
         var buffer = [UInt8](repeating: 0, count: 65536)
-        while true {
-            let n = fread(&buffer, 1, buffer.count, handle)
+        while bytes.count < limit {
+            let n = Glibc.read(descriptor, &buffer, min(buffer.count, limit - bytes.count))
+            if n < 0 && errno == EINTR { continue }
             if n <= 0 { break }
             bytes += buffer[0..<n]
         }
-        return String(decoding: bytes, as: UTF8.self)
+        return (String(decoding: bytes, as: UTF8.self), max(0, Int(info.st_size) - bytes.count))
     }
 }

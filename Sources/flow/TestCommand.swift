@@ -104,11 +104,11 @@ enum TestRunner {
     /// the top level's with the file) instead of written to standard output.
     /// With a `key`, the file is graded on the key's tests (`AnswerKey`),
     /// whose code never appears in the details.
-    static func run(_ path: String, color: Bool, hidingActual: Bool = false, access: Access, capture: CapturedOutput? = nil,
-                    key: AnswerKey? = nil, dialect: Dialect? = nil) -> FileRun {
+    static func run(_ path: String, source: SourceFile? = nil, color: Bool, hidingActual: Bool = false, access: Access,
+                    capture: CapturedOutput? = nil, key: AnswerKey? = nil, dialect: Dialect? = nil) -> FileRun {
         let file: SourceFile, program: Program
         do {
-            file = try SourceFile.load(path: path)
+            file = try source ?? SourceFile.load(path: path)
             // A test block that does not compile fails alone.
             let console = capture?.console ?? Output.console
             program = try key.map { try Program(grading: file, on: $0.file, console: console, modules: IOModules.all(access)) }
@@ -116,7 +116,7 @@ enum TestRunner {
         } catch {
             let problems = (error as? DiagnosticList)?.diagnostics ?? [Diagnostic(FlowError.wrap(error).message, in: SourceFile(path: path, text: ""), at: Span(0, 0))]
             if key == nil, let list = error as? DiagnosticList { Loader.report(list) }
-            let declared = key?.tests ?? (try? SourceFile.load(path: path))?.declaredTests.map { ($0.name, $0.points) } ?? []
+            let declared = key?.tests ?? (try? source ?? SourceFile.load(path: path))?.declaredTests.map { ($0.name, $0.points) } ?? []
             let tests: [(name: String, points: Int)] = declared.isEmpty ? [(path, 1)] : declared
             // Why, once per file, where no one sees standard error (a report
             // for a program, the grader): the student's own code, with its

@@ -158,6 +158,115 @@ import Testing
         #expect(result.out.contains("✗ total\n    \(folder)/quinn.flow:2:13: error: index 5 out of range"), "\(result.out)")
     }
 
+    /// A class folder with the key and a data file inside it, and a
+    /// student who tries to read everything.
+    static func curiousClass() throws -> String {
+        let folder = temporaryPath("curious")
+        try FileManager.default.createDirectory(atPath: folder + "/data", withIntermediateDirectories: true)
+        try "1\n2\n3\n".write(toFile: folder + "/data/numbers.txt", atomically: true, encoding: .utf8)
+        try """
+            # KEY-SECRET
+            let numbers = file.lines("\(folder)/data/numbers.txt").map { Int($0)! }
+            test "total" { expect(total).toBe("(a|)", a: 6) }
+
+            """.write(toFile: folder + "/key.flow", atomically: true, encoding: .utf8)
+        try "# ADA-SECRET\nlet total = numbers.reduce(0) { $0 + $1 }\n".write(toFile: folder + "/ada.flow", atomically: true, encoding: .utf8)
+        try """
+            let total = numbers.reduce(0) { $0 + $1 }
+            let classmate = file.read("\(folder)/ada.flow")
+            let key = file.read("\(folder)/probe.flow")
+            let own = file.read("\(folder)/zoe.flow")
+            let data = file.read("\(folder)/data/numbers.txt")
+
+            """.write(toFile: folder + "/zoe.flow", atomically: true, encoding: .utf8)
+        try """
+            let numbers = file.lines("\(folder)/data/numbers.txt").map { Int($0)! }
+            test "total" {
+              expect(classmate.map { _ in "read" }).toBe("(a|)", a: "read")
+              expect(key.map { _ in "read" }).toBe("(a|)", a: "read")
+              expect(own.map { _ in "read" }).toBe("(a|)", a: "read")
+              expect(data.map { _ in "read" }).toBe("(a|)", a: "read")
+            }
+
+            """.write(toFile: folder + "/probe.flow", atomically: true, encoding: .utf8)
+        return folder
+    }
+
+    @Test func eachStudentReadsOnlyWhatIsTheirs() throws {
+        let folder = try Self.curiousClass()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        // The probe is a key that asks what zoe's file could read.
+        let result = try Self.grade(["--key", folder + "/probe.flow", "--details", "--format", "json", folder + "/zoe.flow"])
+        #expect(result.status == 0, "\(result.err)")
+        let details = try #require((try Self.rows(try Self.json(result.out))["zoe.flow"]?["results"] as? [[String: Any]])?.first?["details"] as? String)
+        #expect(details.contains("\(folder)/ada.flow\\\": reading outside the student's own file"), "\(details)")
+        #expect(details.contains("\(folder)/probe.flow\\\": reading it is denied"), "\(details)")
+        #expect(!details.contains("\(folder)/zoe.flow") && !details.contains("numbers.txt"), "its own file and the data are readable: \(details)")
+        // Nothing of a classmate's file or the key reached the report.
+        #expect(!result.out.contains("ADA-SECRET") && !result.out.contains("KEY-SECRET"), "\(result.out)")
+        // The real key's data file is readable, and grading works with it.
+        let graded = try Self.grade(["--key", folder + "/key.flow", "--format", "csv", folder])
+        let table = try Self.csvRows(graded.out)
+        #expect(table.first { $0.first?.hasSuffix("/ada.flow") == true }?.suffix(3).first == "1", "\(table)")
+        // Widening to the folder deliberately reaches classmates, never the key.
+        let widened = try Self.grade(["--key", folder + "/probe.flow", "--details", "--allow-read=\(folder)", "--format", "json", folder + "/zoe.flow"])
+        let wide = try #require((try Self.rows(try Self.json(widened.out))["zoe.flow"]?["results"] as? [[String: Any]])?.first?["details"] as? String)
+        #expect(!wide.contains("\(folder)/ada.flow"), "\(wide)")
+        #expect(wide.contains("\(folder)/probe.flow\\\": reading it is denied"), "\(wide)")
+    }
+
+    @Test func linksAndFIFOsNamedLikeScriptsAreNeitherFollowedNorOpened() throws {
+        let folder = temporaryPath("links"), outside = temporaryPath("outside.txt")
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder); try? FileManager.default.removeItem(atPath: outside) }
+        try "let secret = 42 // TOP SECRET\n".write(toFile: outside, atomically: true, encoding: .utf8)
+        try FileManager.default.createSymbolicLink(atPath: folder + "/link.flow", withDestinationPath: outside)
+        #expect(mkfifo(folder + "/pipe.flow", 0o600) == 0)
+        try "let total = numbers.reduce(0) { $0 + $1 }\nlet doubled = numbers.map { $0 * 2 }\n".write(toFile: folder + "/ok.flow", atomically: true, encoding: .utf8)
+        for format in ["text", "json", "csv"] {
+            let result = try Self.grade(["--key", Self.key, "--details", "--format", format, folder])
+            #expect(result.status == 0, "\(result.err)")
+            #expect(!result.out.contains("SECRET") && !result.err.contains("SECRET"), "\(result.out)")
+            #expect(result.out.contains("not graded: a symbolic link, which flow grade does not follow"), "\(result.out)")
+            #expect(result.out.contains("not graded: not a regular file"), "\(result.out)")
+        }
+        let csv = try Self.csvRows(try Self.grade(["--key", Self.key, "--format", "csv", folder]).out)
+        #expect(csv.first { $0[0].hasSuffix("/ok.flow") }?[3] == "3", "\(csv)")
+    }
+
+    @Test func tooLittleMemoryIsRefusedWithAMessage() throws {
+        let result = try FlowProcess.run(["grade", "--max-memory", "32MB", "students"], in: Self.classFolder, timeout: 60)
+        #expect(result.status == 2)
+        #expect(result.err.contains("--max-memory 32MB is less than grading one file needs"), "\(result.err)")
+        #expect(result.out.isEmpty)
+    }
+
+    @Test func noScriptCanForgeTheReport() throws {
+        let folder = temporaryPath("forger")
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let names = ["a\\nforged.flow  9 of 9      9 of 9", "\\u{1B}[2J\\u{1B}[31mred", "=HYPERLINK(\\\"http://x\\\")", "@SUM(A1)", "+1", "-1",
+                     "points earned", "file", "note,with \\\"quotes\\\""]
+        let tests = names.map { "test \"\($0)\" { print(\"\\u{1B}[2J\\n=1+1\") }" }.joined(separator: "\n")
+        try (tests + "\n").write(toFile: folder + "/forger.flow", atomically: true, encoding: .utf8)
+        let text = try Self.grade(["--details", folder])
+        #expect(text.status == 0, "\(text.err)")
+        #expect(!text.out.contains("\u{1B}"), "an escape reached the terminal")
+        // The only lines that start without indent are the report's own.
+        let rows = text.out.split(separator: "\n").filter { $0.contains("9 of 9") }
+        #expect(rows.allSatisfy { $0.hasPrefix(" ") || $0.hasPrefix("a\\n") == false && !$0.hasPrefix("forged") }, "\(rows)")
+        #expect(!text.out.split(separator: "\n").contains { $0.hasPrefix("forged.flow") }, "\(text.out)")
+        let csv = try Self.csvRows(try Self.grade(["--format", "csv", folder]).out)
+        let header = try #require(csv.first)
+        #expect(Set(header).count == header.count, "a column is duplicated: \(header)")
+        #expect(header.filter { $0 == "points earned" }.count == 1 && header.contains("points earned (test)"), "\(header)")
+        #expect(csv.allSatisfy { $0.count == header.count })
+        for cell in csv.joined() { #expect(!["=", "+", "-", "@"].contains(cell.first.map(String.init) ?? ""), "a formula: \(cell)") }
+        let json = try Self.pythonJSON(try Self.grade(["--format", "json", folder]).out)
+        let results = try #require((json["files"] as? [[String: Any]])?.first?["results"] as? [[String: Any]])
+        #expect(Set(results.compactMap { $0["name"] as? String }).count == names.count)
+    }
+
     @Test func aFileOverTheTimeLimitIsStoppedAlone() throws {
         let folder = temporaryPath("slow")
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
@@ -174,7 +283,8 @@ import Testing
     }
 
     /// Ctrl-C while grading: the rows graded so far are printed, then what was not graded.
-    @Test func controlCPrintsTheRowsGradedSoFar() throws {
+    @Test(arguments: [SIGINT, SIGTERM])
+    func aSignalPrintsTheRowsGradedSoFar(_ signal: Int32) throws {
         let folder = temporaryPath("interrupted")
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: folder) }
@@ -183,15 +293,15 @@ import Testing
             .write(toFile: folder + "/b.flow", atomically: true, encoding: .utf8)
         let (process, out, _) = try FlowProcess.start(["grade", "--jobs", "1", "--timeout", "10m", folder])
         // With one job, b.flow's grader starts once a.flow is graded.
-        let started = waitFor { Self.processes().contains { $0.contains("grade-file") && $0.contains("/b.flow") } }
+        let started = waitFor { Self.processes().contains { $0.contains("grade-file") && $0.contains(folder + "/b.flow") } }
         #expect(started)
-        process.interrupt()
+        if signal == SIGINT { process.interrupt() } else { process.terminate() }
         let text = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         process.waitUntilExit()
-        #expect(process.terminationStatus == 130)
+        #expect(process.terminationStatus == 128 + signal)
         #expect(text.contains("/a.flow"), "\(text)")
-        #expect(text.hasSuffix("stopped by Ctrl-C: 1 file not graded\n"), "\(text)")
-        #expect(!Self.processes().contains { $0.contains("grade-file") && $0.contains("/b.flow") }, "the child was left running")
+        #expect(text.hasSuffix("stopped by \(signal == SIGINT ? "Ctrl-C" : "SIGTERM"): 1 file not graded\n"), "\(text)")
+        #expect(!Self.processes().contains { $0.contains("grade-file") && $0.contains(folder + "/b.flow") }, "the child was left running")
     }
 
     /// The command lines of this machine's processes.

@@ -33,7 +33,7 @@ import Testing
         #expect(all.status == 1 && all.err.contains("reading it is denied"), "\(all.err)")
     }
 
-    @Test func gradeReadsTheGradedFolderAlone() throws {
+    @Test func gradeReadsTheStudentsOwnFileAlone() throws {
         let folder = try Folder([
             "class/given.txt": "a\n",
             "class/alice.flow": """
@@ -50,10 +50,12 @@ import Testing
         // Relative paths are the grader's: run it from the class folder.
         let graded = try FlowProcess.run(["grade", "--details", "."], in: URL(fileURLWithPath: folder.path + "/class"), timeout: 120)
         #expect(graded.status == 0)
-        #expect(graded.out.contains("./alice.flow  1 of 4"), "\(graded.out)")
+        #expect(graded.out.contains("./alice.flow  0 of 4"), "\(graded.out)")
         // Inside a marble diff the message is quoted, as every error value is.
-        #expect(graded.out.contains(#"file.read \"/etc/hostname\": reading outside the graded folder is not allowed (flow grade --allow-read=/etc grants it)"#),
+        #expect(graded.out.contains(#"file.read \"/etc/hostname\": reading outside the student's own file is not allowed (flow grade --allow-read=/etc grants it)"#),
                 "\(graded.out)")
+        // Without a key naming it, a file beside the student's is not the student's.
+        #expect(graded.out.contains(#"file.read \"given.txt\" ("# + folder.path + #"/class/given.txt): reading outside the student's own file"#), "\(graded.out)")
         #expect(graded.out.contains(#"http.get \"http://127.0.0.1:9/\": network access is not allowed (flow grade --allow-net=127.0.0.1 grants it)"#))
         #expect(graded.out.contains("file.write \"/tmp/flow-graded-1\": writing files is not allowed (flow grade --allow-write=/tmp grants it)"))
         #expect(!FileManager.default.fileExists(atPath: "/tmp/flow-graded-1"))
