@@ -31,6 +31,27 @@ public struct MarbleMismatch: CustomStringConvertible {
         return "expected: \(expectedAlone)\n" + String(repeating: " ", count: 10 + expectedAloneCaret) + "^ " + kind
     }
 
+    /// The stream's own lane drawn by itself, what was wrong with it, and a
+    /// hint about it, never the expected lane: feedback that tells a
+    /// student where and why without giving the answer away (`flow grade
+    /// --feedback why`).
+    public var ownLaneOnly: String {
+        var lines = [
+            "your lane: \(actualAlone)",
+            String(repeating: " ", count: 11 + actualAloneCaret) + "^ " + ownReason,
+        ]
+        if !actualAloneLegend.isEmpty { lines.append("legend:    " + actualAloneLegend.joined(separator: ", ")) }
+        if let ownHint { lines.append("hint:      " + ownHint) }
+        return lines.joined(separator: "\n")
+    }
+    var actualAlone = ""
+    var actualAloneCaret = 0
+    var actualAloneLegend: [String] = []
+    /// The first difference said of the stream's lane alone.
+    public var ownReason = ""
+    /// A hint about the stream's lane, never blaming the expected one.
+    public var ownHint: String?
+
     public var description: String {
         var lines = [
             "expected: \(expected)",
@@ -95,6 +116,13 @@ public enum MarbleComparison {
         mismatch.expectedAlone = alone.text + (window.end < expected.count ? " …" : "")
         // Past the expected lane's last event (the stream had more), the caret marks its end.
         mismatch.expectedAloneCaret = shown < alone.columns.count ? alone.columns[shown] : alone.text.count
+        var actualLegend = MarbleLegend(presets: [:])
+        let actualAlone = MarbleRenderer.render(lanes: [Array(shownActual)], legend: &actualLegend)[0]
+        mismatch.actualAlone = actualAlone.text + (window.end < actual.count ? " …" : "")
+        mismatch.actualAloneCaret = shown < actualAlone.columns.count ? actualAlone.columns[shown] : actualAlone.text.count
+        mismatch.actualAloneLegend = actualLegend.explanations(for: actualAlone.symbols)
+        mismatch.ownReason = explainOwn(index, expected, actual, errorGiven: errorGiven)
+        mismatch.ownHint = ownFrameHint(index, expected, actual, errorGiven: errorGiven)
         return mismatch
     }
 
@@ -125,6 +153,50 @@ public enum MarbleComparison {
         let frames = abs(off) == 1 ? "1 frame" : "\(abs(off)) frames"
         return "the event is right but \(frames) too \(off > 0 ? "late" : "early") in the expected lane: each - is one frame, "
             + "a group (ab) takes one frame per character, and [ab] is a group of one frame"
+    }
+
+    /// The first difference said of the stream's own events: its event,
+    /// its frame and the kind of difference, never the expected event.
+    static func explainOwn(_ i: Int, _ expected: [TimedEvent], _ actual: [TimedEvent], errorGiven: Bool) -> String {
+        func describe(_ e: TimedEvent) -> String {
+            switch e.event {
+            case .next(let v): return "next(\(v.literal))"
+            case .error(let err): return "error(\(err.value.literal))"
+            case .completed: return "completion"
+            }
+        }
+        guard i < actual.count else {
+            let after = actual.last.map { " after frame \($0.time.frames)" } ?? ""
+            return "missing event: the stream sent nothing more\(after); another event was expected at frame \(expected[i].time.frames)"
+        }
+        let a = actual[i]
+        guard i < expected.count else {
+            return "unexpected event: \(describe(a)) at frame \(a.time.frames), after all expected events"
+        }
+        let e = expected[i]
+        let sameKind: Bool
+        switch (e.event, a.event) {
+        case (.next, .next), (.error, .error), (.completed, .completed): sameKind = true
+        default: sameKind = false
+        }
+        if !sameKind {
+            if e.time < a.time { return "missing event: another kind of event was expected at frame \(e.time.frames), before this \(describe(a))" }
+            return "kind differs: \(describe(a)) at frame \(a.time.frames) is not the kind of event expected there"
+        }
+        if e.time != a.time {
+            let right = matches(e.event, a.event, errorGiven: true)
+            return "frame differs: \(describe(a)) at frame \(a.time.frames) is \(right ? "the right event at the wrong frame" : "not expected at this frame")"
+        }
+        return "value differs at frame \(a.time.frames): \(describe(a)) is not the value expected"
+    }
+
+    /// The right event at the wrong frame, said of the stream's lane.
+    static func ownFrameHint(_ index: Int, _ expected: [TimedEvent], _ actual: [TimedEvent], errorGiven: Bool) -> String? {
+        guard index < expected.count, index < actual.count, matches(expected[index].event, actual[index].event, errorGiven: errorGiven)
+        else { return nil }
+        let off = expected[index].time.frames - actual[index].time.frames
+        let frames = abs(off) == 1 ? "1 frame" : "\(abs(off)) frames"
+        return "your event is right but \(frames) too \(off > 0 ? "early" : "late"): look at what delays or hurries your stream"
     }
 
     /// Events kept on each side of the first difference when a lane is long.

@@ -10,14 +10,17 @@ struct ClassReport {
     /// in the order first met.
     let testNames: [String]
     let details: Bool
+    /// How much is told: `none` keeps each file's total alone.
+    let feedback: Feedback
 
     /// Each row's results by column, for lookups in constant time: a
     /// report is linear in the rows and tests it holds.
     private let resultsByColumn: [[String: TestReport.Result]]
 
-    init(rows: [ClassGrader.Row], testNames: [String]?, details: Bool) {
+    init(rows: [ClassGrader.Row], testNames: [String]?, details: Bool, feedback: Feedback = .why) {
         self.rows = rows
-        self.details = details
+        self.details = details && feedback > .none
+        self.feedback = feedback
         var names = testNames ?? []
         var seen = Set(names)
         resultsByColumn = rows.map { row in
@@ -132,7 +135,8 @@ struct ClassReport {
                 "file": .string(row.run.file), "compiled": .bool(row.run.compiled), "stopped": row.stopped.map(Value.string) ?? .null,
                 "passed": .int(row.passed), "tests": .int(row.run.results.count),
                 "points": .int(row.earned), "possiblePoints": .int(row.possible), "output": .string(row.run.output),
-                "warnings": .array(row.run.warnings.map(Value.string)), "results": .array(row.run.results.map(\.json)),
+                "warnings": .array(row.run.warnings.map(Value.string)),
+                "results": feedback == .none ? .array([]) : .array(row.run.results.map(\.json)),
             ])
         }
         let summary: Value = .dictionary([
@@ -149,6 +153,7 @@ struct ClassReport {
     /// gradebook imports (RFC 4180). No cell is a formula, and a test named
     /// like another column gets a header of its own.
     func writeCSV(to destination: ReportDestination) {
+        let testNames = feedback == .none ? [] : self.testNames
         destination.write((["file"] + Self.csvHeaders(for: testNames) + ["points earned", "points possible", "note"])
             .map { UnforgeableText.csvCell($0) }.joined(separator: ","))
         for (index, row) in rows.enumerated() {

@@ -31,11 +31,21 @@ struct Grade: ParsableCommand {
     @Option(help: ArgumentHelp("The teacher's file of test blocks with points, which every file is graded on.", valueName: "file"))
     var key: String?
 
-    @Flag(help: "After each row, why each failed test failed.")
+    @Flag(help: "After each row, why each failed test failed (as --feedback says; given, --feedback implies it).")
     var details = false
 
-    @Flag(help: "With the details, show where an expected lane is wrong but not the lane the stream produced, nor its timing.")
+    @Option(help: ArgumentHelp("""
+        How much each report tells: none (each file's total), score (each test's points), where (which test, which frame, \
+        what kind of difference), why (the default: the student's own lane, what was wrong with it, a hint), answer (the \
+        expected lane too). Below answer, no report holds the key's lanes or code.
+        """, valueName: "level"))
+    var feedback: Feedback?
+
+    @Flag(help: "The same as --feedback where (kept for older scripts).")
     var hideActual = false
+
+    /// The level chosen: `--feedback`, else `where` for `--hide-actual`, else `why`.
+    var level: Feedback { feedback ?? (hideActual ? .where : .why) }
 
     @Option(help: "text (the default, with a class summary), json, or csv (one row per file, one column per test).")
     var format: GradeFormat = .text
@@ -107,7 +117,7 @@ struct Grade: ParsableCommand {
         let limits = ClassGrader.Limits(seconds: Loader.duration(timeout)!.seconds, memory: MemoryOption.bytes(maxMemory)!)
         var childArguments = ["--memory-limit", "\(limits.memory)", "--cpu-limit", "\(Int(limits.seconds.rounded(.up)) + 1)"]
         if let key { childArguments += ["--key", key] }
-        if hideActual { childArguments.append("--hide-actual") }
+        childArguments += ["--feedback", level.rawValue]
         childArguments += permissions.arguments
         let grader = ClassGrader(limits: limits, jobs: jobs ?? Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))), childArguments: childArguments,
                                  keyTests: answerKey?.tests)
@@ -115,7 +125,8 @@ struct Grade: ParsableCommand {
         // Stopped while grading, the rows so far are written whole; a signal
         // while a long report is written stops the writing.
         let interruptedGrading = stopped()
-        let report = ClassReport(rows: graded, testNames: answerKey?.tests.map(\.name), details: details)
+        let report = ClassReport(rows: graded, testNames: answerKey?.tests.map(\.name), details: details || (feedback ?? .score) > .score,
+                                 feedback: level)
         switch format {
         case .text: report.writeText(to: destination, stop: { !interruptedGrading && stopped() })
         case .json: report.writeJSON(to: destination)
@@ -143,7 +154,7 @@ struct GradeFile: ParsableCommand {
     @Option var source: String
     @Option var result: String
     @Option var key: String?
-    @Flag var hideActual = false
+    @Option var feedback: Feedback = .why
     @Option(name: .customLong("memory-limit")) var memoryLimit: Int
     @Option(name: .customLong("cpu-limit")) var cpuLimit: Int
     @OptionGroup var permissions: PermissionOptions
@@ -165,7 +176,7 @@ struct GradeFile: ParsableCommand {
         let answerKey = try key.map { try AnswerKey(file: try SourceFile.load(path: $0)) }
         let access = Access(Self.permissions(for: path, key: answerKey, keyPath: key, flags: permissions))
         let student = SourceFile(path: path, text: try SourceFile.load(path: source).text)
-        let run = TestRunner.run(path, source: student, color: false, hidingActual: hideActual, access: access, capture: CapturedOutput(),
+        let run = TestRunner.run(path, source: student, color: false, feedback: feedback, access: access, capture: CapturedOutput(),
                                  key: answerKey)
         try Loader.write(try JSON.string(run.json), to: result)
     }

@@ -104,7 +104,7 @@ enum TestRunner {
     /// the top level's with the file) instead of written to standard output.
     /// With a `key`, the file is graded on the key's tests (`AnswerKey`),
     /// whose code never appears in the details.
-    static func run(_ path: String, source: SourceFile? = nil, color: Bool, hidingActual: Bool = false, access: Access,
+    static func run(_ path: String, source: SourceFile? = nil, color: Bool, feedback: Feedback = .answer, access: Access,
                     capture: CapturedOutput? = nil, key: AnswerKey? = nil, dialect: Dialect? = nil) -> FileRun {
         let file: SourceFile, program: Program
         do {
@@ -121,7 +121,7 @@ enum TestRunner {
             // Why, once per file, where no one sees standard error (a report
             // for a program, the grader): the student's own code, with its
             // lines; never the key's.
-            let why = capture == nil ? ""
+            let why = capture == nil || feedback < .where ? ""
                 : problems.filter { key == nil || $0.location.file != key?.file.path }.prefix(5).map { $0.render(color: color) }.joined(separator: "\n")
             return FileRun(file: path, results: tests.enumerated().map { index, test in
                 .init(file: path, name: test.name, status: .fileDoesNotCompile, details: index == 0 ? why : "", points: 0, possible: test.points)
@@ -129,21 +129,20 @@ enum TestRunner {
         }
         let showingSource = key == nil
         var results: [TestReport.Result] = []
-        var warnings = key?.warnings(for: file) ?? []
+        var warnings = feedback < .where ? [] : key?.warnings(for: file) ?? []
         let declared = key?.file.declaredTests ?? file.declaredTests
         func points(_ name: String) -> Int { declared.first { $0.name == name }?.points ?? 1 }
         func describe(_ outcome: Program.Outcome) -> [String] {
-            outcome.failures.map {
-                Report.expectationFailure($0, file: file, color: color, hidingActual: hidingActual, showingSource: showingSource)
-            } + outcome.errors.map { Report.streamError($0, file: file, color: color, showingSource: showingSource || $0.location?.file == file.path) }
+            outcome.failures.compactMap { feedback.describe($0, file: file, color: color, showingSource: showingSource) }
+                + outcome.errors.compactMap { feedback.describe($0, file: file, color: color, showingSource: showingSource) }
         }
         func record(_ name: String, _ outcome: Program.Outcome, points: Int) {
             results.append(.init(file: file.path, name: name, status: outcome.passed ? .passed : .failed,
                                  details: outcome.passed ? "" : describe(outcome).joined(separator: "\n"), points: outcome.passed ? points : 0,
-                                 possible: points, output: capture?.output(of: name) ?? ""))
+                                 possible: points, output: feedback >= .why ? capture?.output(of: name) ?? "" : ""))
         }
         func broken(_ name: String, _ problems: [Diagnostic]) {
-            let shown = problems.map { key?.describe($0) ?? $0.render(color: color) }
+            let shown = feedback < .where ? [] : problems.map { key?.describe($0) ?? $0.render(color: color) }
             results.append(.init(file: file.path, name: name, status: .testDoesNotCompile,
                                  details: shown.joined(separator: "\n"), points: 0, possible: points(name)))
         }
@@ -157,7 +156,7 @@ enum TestRunner {
             // Graded on a key, the file's own top level earns and costs
             // nothing: what failed there is a warning (and fails the key's
             // tests that use a declaration that failed).
-            warnings += describe(topLevel).map { "warning (outside the tests, not graded): " + $0 }
+            warnings += feedback < .where ? [] : describe(topLevel).map { "warning (outside the tests, not graded): " + $0 }
         } else if topLevel.expectations > 0 || !topLevel.passed {
             // The statements outside the blocks are one more test, worth a
             // point, when they expect something or fail.
@@ -175,7 +174,7 @@ enum TestRunner {
             if let i = compiledNames.firstIndex(of: name) { compiledNames.remove(at: i) } else { broken(name, []) }
         }
         let topLevelIsATest = results.contains { $0.name == file.path }
-        var run = FileRun(file: path, results: results, compiled: true, output: topLevelIsATest ? "" : capture?.output(of: file.path) ?? "")
+        var run = FileRun(file: path, results: results, compiled: true, output: topLevelIsATest || feedback < .why ? "" : capture?.output(of: file.path) ?? "")
         run.warnings = warnings
         return run
     }

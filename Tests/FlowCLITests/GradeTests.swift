@@ -267,6 +267,50 @@ import Testing
         #expect(Set(results.compactMap { $0["name"] as? String }).count == names.count)
     }
 
+    @Test(arguments: Array(["none", "score", "where", "why", "answer"].enumerated()))
+    func feedbackTellsAsMuchAsTheTeacherChooses(_ level: (offset: Int, element: String)) throws {
+        let answers = ["-a-b-c|", "------(a|)", "a = 2, b = 4", "expect(", "next(2)", "next(6)"]
+        // Carol's file does not compile, and its error quotes her own copy of the tests: hers to see.
+        let students = try FileManager.default.contentsOfDirectory(atPath: Self.students).filter { $0 != "carol.flow" }.map { "students/" + $0 }
+        for format in ["text", "json", "csv"] {
+            let result = try Self.grade(["--key", "key.flow", "--feedback", level.element, "--format", format] + students)
+            #expect(result.status == 0, "\(result.err)")
+            let leaked = answers.filter { result.out.contains($0) }
+            if level.element == "answer" {
+                #expect(format == "csv" || leaked.contains("-a-b-c|"), "\(format): \(result.out)")
+            } else {
+                #expect(leaked.isEmpty, "\(level.element), \(format) shows the key: \(leaked)")
+            }
+            if format == "json" {
+                let rows = try Self.rows(try Self.pythonJSON(result.out))
+                let hanks = rows["hank.flow"]?["results"] as? [[String: Any]] ?? []
+                let details = hanks.compactMap { $0["details"] as? String }.filter { !$0.isEmpty }.joined(separator: "\n")
+                switch level.element {
+                case "none": #expect(hanks.isEmpty && rows["hank.flow"]?["points"] as? Int == 0)
+                case "score": #expect(hanks.count == 2 && details.isEmpty)
+                case "where": #expect(details.contains("expectation failed: value differs at frame 1") && !details.contains("-1-2-3|"), "\(details)")
+                case "why": #expect(details.contains("your lane: -1-2-3|") && details.contains("next(1) is not the value expected"), "\(details)")
+                default: #expect(details.contains("expected: -a-b-c|"), "\(details)")
+                }
+            }
+            if format == "csv" {
+                let header = try #require(try Self.csvRows(result.out).first)
+                #expect(header.contains("doubled") == (level.element != "none"), "\(header)")
+            }
+        }
+    }
+
+    @Test func aHintSpeaksOfTheStudentsLane() throws {
+        let folder = temporaryPath("late")
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        try "let doubled = numbers.map { $0 * 2 }.delay(1)\nlet total = numbers.reduce(0) { $0 + $1 }\n"
+            .write(toFile: folder + "/late.flow", atomically: true, encoding: .utf8)
+        let result = try Self.grade(["--key", Self.key, "--details", folder])
+        #expect(result.out.contains("hint:      your event is right but 1 frame too late"), "\(result.out)")
+        #expect(!result.out.contains("expected lane") && !result.out.contains("-a-b-c|"), "\(result.out)")
+    }
+
     @Test func aFileOverTheTimeLimitIsStoppedAlone() throws {
         let folder = temporaryPath("slow")
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)

@@ -1,0 +1,62 @@
+import ArgumentParser
+import FlowLanguage
+import FlowMarbles
+import FlowRuntime
+
+/// How much `flow grade` tells about each test, in every format: the
+/// teacher chooses, and below `answer` nothing of the key's lanes or code
+/// reaches a report.
+enum Feedback: String, ExpressibleByArgument, CaseIterable, Comparable {
+    /// Each file's total alone.
+    case none
+    /// The points of each test.
+    case score
+    /// Which test failed, at which frame, and what kind of difference.
+    case `where`
+    /// What was wrong, shown on the student's own lane, with a hint about it.
+    case why
+    /// The expected lane too: the answer.
+    case answer
+
+    static func < (a: Feedback, b: Feedback) -> Bool {
+        allCases.firstIndex(of: a)! < allCases.firstIndex(of: b)!
+    }
+
+    /// A failed expectation as this level tells it. `showingSource` is
+    /// false where the expectation is the key's, whose code is never shown.
+    func describe(_ failure: MarbleRun.ExpectationFailure, file: SourceFile, color: Bool, showingSource: Bool) -> String? {
+        switch self {
+        case .none, .score:
+            return nil
+        case .answer:
+            return Report.expectationFailure(failure, file: file, color: color, showingSource: showingSource)
+        case .where, .why:
+            let paint = Paint(enabled: color)
+            if failure.isRunFailure { return paint.red("error:") + " " + failure.message }
+            let header = showingSource && failure.location?.file == file.path ? "\(failure.location!): " : ""
+            guard let mismatch = failure.mismatch else {
+                // Another comparison (subscriptions): what differs, not what was expected.
+                return header + paint.red("expectation failed") + ": " + (failure.message.split(separator: "\n").first.map(String.init) ?? "")
+            }
+            if self == .where {
+                let kind = mismatch.ownReason.split(separator: ":").first.map(String.init) ?? mismatch.ownReason
+                let frame = kind.contains("frame") ? "" : " at frame \(mismatch.time.frames)"
+                return header + paint.red("expectation failed") + ": " + kind + frame
+            }
+            return header + paint.red("expectation failed") + "\n" + mismatch.ownLaneOnly.split(separator: "\n", omittingEmptySubsequences: false).map { "    " + $0 }.joined(separator: "\n")
+        }
+    }
+
+    /// A stream error as this level tells it: where it happened from
+    /// `where` on, the student's line with a caret from `why` on.
+    func describe(_ error: FlowError, file: SourceFile, color: Bool, showingSource: Bool) -> String? {
+        switch self {
+        case .none, .score: return nil
+        case .where:
+            let place = error.location.map { $0.file == file.path ? "\($0): " : "" } ?? ""
+            return place + Paint(enabled: color).red("error:") + " " + error.message
+        case .why, .answer:
+            return Report.streamError(error, file: file, color: color, showingSource: showingSource || error.location?.file == file.path)
+        }
+    }
+}
