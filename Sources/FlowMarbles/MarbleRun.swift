@@ -25,6 +25,42 @@ public final class MarbleRun {
 
     public init() {}
 
+    /// What an expectation that carries points is worth (`toBe(...,
+    /// points: 3, partial: .perEvent)`), for a grader.
+    public struct Credit: Sendable {
+        public var points: Int
+        /// Credit per right event, not all or nothing.
+        public var perEvent: Bool
+        public init(points: Int, perEvent: Bool) {
+            self.points = points
+            self.perEvent = perEvent
+        }
+    }
+
+    /// The points each credited expectation earned, of those it carries,
+    /// once the run is checked.
+    public private(set) var scores: [(earned: Int, possible: Int)] = []
+
+    /// Per event: each expected event the stream sent with the same value
+    /// at the same frame is right (each actual event answers one expected
+    /// event at most); the credit is the points times the right events
+    /// over the longer of the two lanes, so extra events cost as missing
+    /// ones do, rounded down to whole points.
+    public static func partialCredit(points: Int, expected: [TimedEvent], actual: [TimedEvent], errorGiven: Bool) -> Int {
+        let longer = max(expected.count, actual.count)
+        guard longer > 0 else { return points }
+        var unused = Array(actual.indices)
+        var right = 0
+        for event in expected {
+            if let i = unused.firstIndex(where: { actual[$0].time == event.time
+                && MarbleComparison.matches(event.event, actual[$0].event, errorGiven: errorGiven) }) {
+                unused.remove(at: i)
+                right += 1
+            }
+        }
+        return points * right / longer
+    }
+
     public struct ExpectationFailure: CustomStringConvertible {
         public var location: SourceLocation?
         public var message: String
@@ -40,15 +76,22 @@ public final class MarbleRun {
     /// frame 0, never unsubscribed), to produce `marbles`.
     public func expect(
         _ stream: Observable, subscription: SubscriptionLog = SubscriptionLog(subscribed: .zero, unsubscribed: nil),
-        toBe marbles: String, values: [String: Value] = [:], error: Value? = nil, location: SourceLocation? = nil
+        toBe marbles: String, values: [String: Value] = [:], error: Value? = nil, location: SourceLocation? = nil, credit: Credit? = nil
     ) throws {
         let expected = try MarbleParser.parseEvents(marbles, values: values, error: error).events
         let recorder = observe(stream, subscription: subscription, location: location)
         verdicts[verdicts.count - 1].expected = expected
         verdicts[verdicts.count - 1].errorGiven = error != nil
-        checks.append {
-            MarbleComparison.compare(expected: expected, actual: recorder.eventsAsWritten, values: values, errorGiven: error != nil)
+        checks.append { [unowned self] in
+            let failure = MarbleComparison.compare(expected: expected, actual: recorder.eventsAsWritten, values: values, errorGiven: error != nil)
                 .map { ExpectationFailure(location: location, message: $0.description, mismatch: $0) }
+            if let credit {
+                let earned = failure == nil ? credit.points
+                    : credit.perEvent ? Self.partialCredit(points: credit.points, expected: expected, actual: recorder.eventsAsWritten, errorGiven: error != nil)
+                    : 0
+                scores.append((earned, credit.points))
+            }
+            return failure
         }
     }
 

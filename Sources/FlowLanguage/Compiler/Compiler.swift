@@ -45,6 +45,8 @@ final class Compiler {
     var namesBeingBound: [String] = []
     /// What the script as a whole turns out to need.
     var facts = ScriptFacts()
+    /// The points the expectations of the test block being compiled carry.
+    var expectationPointsInTest: Int?
 
     func suggestion(for name: String, among candidates: @autoclosure () -> [String]) -> String? {
         guard suggestionsLeft > 0 else { return nil }

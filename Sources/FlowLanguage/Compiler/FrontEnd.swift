@@ -87,7 +87,16 @@ enum FrontEnd {
                                     warnings: Diagnostic.inSourceOrder(compiler.warnings))
             compiled.testPoints = testPoints
             compiled.facts = compiler.facts
-            return (compiled, Diagnostic.inSourceOrder(parseDiagnostics + compiler.diagnostics))
+            // An expectation's points are a share of its test's.
+            var pointProblems: [Diagnostic] = []
+            for test in compiled.tests {
+                guard let carried = test.expectationPoints, carried > testPoints[test.span.start] ?? 1 else { continue }
+                let worth = testPoints[test.span.start] ?? 1
+                pointProblems.append(Diagnostic("the expectations of test \"\(test.name)\" carry \(carried) points, but the test is worth \(worth)",
+                                                in: file, at: Span(test.span.start, test.span.start + 4),
+                                                help: "write test \"\(test.name)\" (points: \(carried)) { ... }"))
+            }
+            return (compiled, Diagnostic.inSourceOrder(parseDiagnostics + compiler.diagnostics + pointProblems))
         }
         guard !errors.isEmpty else { return compiled }
         guard isolatingTests else { throw DiagnosticList(Diagnostic.inSourceOrder(errors + compiled.warnings)) }

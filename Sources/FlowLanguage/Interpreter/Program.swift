@@ -141,6 +141,15 @@ public final class Program {
     /// What test block `index` is worth when a class is graded:
     /// `test "name" (points: n)`, else 1.
     public func points(ofTest index: Int) -> Int { testPoints[tests[index].span.start] ?? 1 }
+
+    /// What test block `index` earned of `points(ofTest:)`: all of them if
+    /// it passed; else what its expectations that carry points earned
+    /// (`toBe(..., points: 2, partial: .perEvent)`), the rest nothing.
+    public func earned(ofTest index: Int, _ outcome: Outcome) -> Int {
+        let worth = points(ofTest: index)
+        if outcome.passed { return worth }
+        return min(worth, outcome.scores.map(\.earned).reduce(0, +))
+    }
     private let testPoints: [Int: Int]
     /// Where the test blocks are written: the file, or a grading key.
     private let testFile: SourceFile
@@ -196,6 +205,8 @@ public final class Program {
         /// With `answersExercises`: the exercises' unanswered lanes, in the
         /// order they were checked.
         public var questions: [ExerciseQuestion] = []
+        /// What each expectation that carries points earned of them.
+        public var scores: [(earned: Int, possible: Int)] = []
         public var passed: Bool { failures.isEmpty && errors.isEmpty }
     }
 
@@ -370,6 +381,7 @@ public final class Program {
         outcome.laneDiagrams = after.diagrams
         outcome.errors += run.streamErrors
         outcome.expectations = run.expectationCount
+        outcome.scores = run.marbles.scores
         return outcome
     }
 

@@ -250,6 +250,7 @@ extension Compiler {
                 error("reveal: takes true or false", argument.value.span, help: "write toBe(\"???\", reveal: true)")
             }
         }
+        let credit = expectationCredit(&valueArguments)
         var placeholder: (text: String, span: Span)?
         if case .literal(.string(let text), let placeholderSpan) = marbleArgument.value, MarbleParser.isPlaceholder(text) {
             warning("this expectation is not answered yet", placeholderSpan, help: "write the marbles you expect in place of \"\(text)\"")
@@ -293,12 +294,36 @@ extension Compiler {
             let (symbols, errorValue) = try values(frame)
             try located(location) {
                 do {
-                    try env.run.marbles.expect(observable, subscription: log, toBe: expected, values: symbols, error: errorValue, location: location)
+                    try env.run.marbles.expect(observable, subscription: log, toBe: expected, values: symbols, error: errorValue, location: location,
+                                               credit: credit)
                 } catch let e as MarbleSyntaxError { throw FlowError("bad marble: \(e.description)") }
             }
             env.run.expectationCount += 1
             return .null
         }
+    }
+
+    /// `points: 3` and `partial: .perEvent` of a `toBe`, taken out of its
+    /// arguments: what the expectation carries of its test's points, for a
+    /// grader. Literals only: a key's points are known before it runs.
+    private func expectationCredit(_ arguments: inout [CallArgument]) -> MarbleRun.Credit? {
+        var points: Int?, perEvent = false
+        if let p = arguments.firstIndex(where: { $0.label == "points" }) {
+            let argument = arguments.remove(at: p)
+            if case .literal(.int(let n), _) = argument.value, n >= 0 { points = n } else {
+                error("points: takes a whole number of points, as in toBe(\"-a|\", points: 2)", argument.value.span)
+            }
+        }
+        if let p = arguments.firstIndex(where: { $0.label == "partial" }) {
+            let argument = arguments.remove(at: p)
+            if case .implicitMember("perEvent", _) = argument.value { perEvent = true } else {
+                error("partial: takes .perEvent (credit per right event)", argument.value.span, help: "write toBe(\"-a|\", points: 2, partial: .perEvent)")
+            }
+            if points == nil { error("partial credit needs the points it divides, as in toBe(\"-a|\", points: 2, partial: .perEvent)", argument.value.span) }
+        }
+        guard let points else { return nil }
+        expectationPointsInTest = (expectationPointsInTest ?? 0) + points
+        return MarbleRun.Credit(points: points, perEvent: perEvent)
     }
 
     private func compileSubscriptionExpectation(

@@ -15,6 +15,8 @@ extension Compiler {
         /// Errors inside the block, when tests are compiled each on its own
         /// (`flow test`): the block fails with them and does not run.
         var problems: [Diagnostic] = []
+        /// The points its expectations carry (`toBe(..., points: 2)`), if any do.
+        var expectationPoints: Int?
     }
 
     /// A script's top level as it is compiled, statement by statement.
@@ -38,10 +40,13 @@ extension Compiler {
             }
             topLevel.testNames[name] = span
             let testScope = Scope(kind: .test, parent: scope)
+            expectationPointsInTest = nil
             let testPrologue = hoist(statementsOfTest, in: testScope)
             let code = statementsOfTest.map { compileStatement($0, in: testScope) }
             topLevel.tests.append(CompiledTest(name: name, span: span, scope: testScope,
-                                               body: topLevel.keepingCode ? Self.prepending(testPrologue, to: code) : []))
+                                               body: topLevel.keepingCode ? Self.prepending(testPrologue, to: code) : [],
+                                               expectationPoints: expectationPointsInTest))
+            expectationPointsInTest = nil
         } else {
             let code = compileStatement(statement, in: scope)
             if topLevel.keepingCode { topLevel.body.append(code) }
