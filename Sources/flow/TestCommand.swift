@@ -136,9 +136,9 @@ enum TestRunner {
             outcome.failures.compactMap { feedback.describe($0, file: file, color: color, showingSource: showingSource) }
                 + outcome.errors.compactMap { feedback.describe($0, file: file, color: color, showingSource: showingSource) }
         }
-        func record(_ name: String, _ outcome: Program.Outcome, points: Int) {
+        func record(_ name: String, _ outcome: Program.Outcome, points: Int, earned: Int? = nil) {
             results.append(.init(file: file.path, name: name, status: outcome.passed ? .passed : .failed,
-                                 details: outcome.passed ? "" : describe(outcome).joined(separator: "\n"), points: outcome.passed ? points : 0,
+                                 details: outcome.passed ? "" : describe(outcome).joined(separator: "\n"), points: earned ?? (outcome.passed ? points : 0),
                                  possible: points, output: feedback >= .why ? capture?.output(of: name) ?? "" : ""))
         }
         func broken(_ name: String, _ problems: [Diagnostic]) {
@@ -165,7 +165,12 @@ enum TestRunner {
         for (index, name) in program.testNames.enumerated() {
             let problems = program.problems(ofTest: index)
             capture?.begin(name)
-            if problems.isEmpty { record(name, program.runTest(index), points: program.points(ofTest: index)) } else { broken(name, problems) }
+            if problems.isEmpty {
+                let outcome = program.runTest(index)
+                record(name, outcome, points: program.points(ofTest: index), earned: program.earned(ofTest: index, outcome))
+            } else {
+                broken(name, problems)
+            }
         }
         for (name, problems) in program.brokenTests { broken(name, problems) }
         // A block a syntax error swallowed (an unclosed brace) still counts.

@@ -311,6 +311,41 @@ import Testing
         #expect(!result.out.contains("expected lane") && !result.out.contains("-a-b-c|"), "\(result.out)")
     }
 
+    @Test func partialCreditIsGivenPerRightEvent() throws {
+        let folder = temporaryPath("partial-credit")
+        try FileManager.default.createDirectory(atPath: folder + "/class", withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        try """
+            let numbers = cold("-1-2-3-4|")
+            test "doubled" (points: 4) { expect(doubled).toBe("-a-b-c-d|", a: 2, b: 4, c: 6, d: 8, points: 4, partial: .perEvent) }
+            test "total" { expect(total).toBe("--------(a|)", a: 10) }
+
+            """.write(toFile: folder + "/key.flow", atomically: true, encoding: .utf8)
+        let answers = [
+            "right": "numbers.map { $0 * 2 }",              // 5 of 5 events: 4 points
+            "onewrong": "numbers.map { $0 == 3 ? 7 : $0 * 2 }", // 4 of 5: 3.2, rounded down
+            "short": "numbers.map { $0 * 2 }.take(2)",      // 2 right of 5 (its completion comes early): 1.6
+            "extra": "numbers.flatMap { from([$0 * 2, 0]) }", // 5 right, but 9 events: 2.2
+            "wrong": "numbers.map { $0 }",                  // only the completion: 0.8
+        ]
+        for (name, doubled) in answers {
+            try "let doubled = \(doubled)\nlet total = numbers.reduce(0) { $0 + $1 }\n"
+                .write(toFile: folder + "/class/\(name).flow", atomically: true, encoding: .utf8)
+        }
+        let result = try Self.grade(["--key", folder + "/key.flow", "--format", "csv", folder + "/class"])
+        #expect(result.status == 0, "\(result.err)")
+        let table = try Self.csvRows(result.out)
+        func doubled(_ name: String) -> String? { table.first { $0[0].hasSuffix("/\(name).flow") }?[1] }
+        #expect(doubled("right") == "4" && doubled("onewrong") == "3" && doubled("short") == "1" && doubled("extra") == "2"
+                && doubled("wrong") == "0", "\(table)")
+        #expect(table.dropFirst().allSatisfy { $0[4] == "5" }, "\(table)")
+        // Points an expectation carries are a share of its test's.
+        try "test \"t\" { expect(just(1)).toBe(\"(a|)\", a: 1, points: 3, partial: .perEvent) }\n"
+            .write(toFile: folder + "/over.flow", atomically: true, encoding: .utf8)
+        let over = try FlowProcess.run(["test", folder + "/over.flow"], timeout: 60)
+        #expect(over.out.contains("the expectations of test \"t\" carry 3 points, but the test is worth 1"), "\(over.out)")
+    }
+
     @Test func aFileOverTheTimeLimitIsStoppedAlone() throws {
         let folder = temporaryPath("slow")
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
