@@ -163,7 +163,7 @@ let package = Package(
             // The examples are executables the tests run as subprocesses.
             dependencies: ["FlowRuntime", "FlowMarbles", "runtime-tour"]
         ),
-        .testTarget(name: "FlowMarblesTests", dependencies: ["FlowMarbles", "FlowRuntime"]),
+        .testTarget(name: "FlowMarblesTests", dependencies: ["FlowMarbles", "FlowRuntime", "FlowTestSupport"]),
         .testTarget(name: "FlowLiveTests", dependencies: ["FlowLive", "FlowRuntime"]),
         // The command line as a user runs it: the built `flow` in a subprocess.
         .testTarget(name: "FlowCLITests", dependencies: ["flow", "FlowRuntime", "FlowTestSupport"], exclude: ["Class"]),

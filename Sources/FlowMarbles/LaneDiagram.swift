@@ -60,6 +60,10 @@ public struct LaneDiagram {
         /// Symbols already given to values (by earlier drawings of a REPL
         /// session): the same value keeps its symbol.
         public var symbols: [String: Value] = [:]
+        /// Leave every long wait out of the axis, whether or not the
+        /// diagram would fit without (a slide showing a later part of a
+        /// diagram leaves out the time before it).
+        public var breaksLongWaits = false
 
         public init(frame: TimeSpan? = nil, wide: Bool = false, color: Bool = false, maxColumns: Int = 72) {
             self.frame = frame
@@ -84,6 +88,9 @@ public struct LaneDiagram {
     public var options: Options
     /// `marbles(title: "...", ...)`: printed above the lanes.
     public var title: String?
+    /// Where the `marbles(...)` call that draws it is written, when known
+    /// (a lesson's slides are titled by the comments above it).
+    public var location: SourceLocation?
 
     public init(lanes: [Lane], options: Options = Options(), title: String? = nil) {
         self.lanes = lanes
@@ -123,11 +130,12 @@ public struct LaneDiagram {
         /// The events lane `index` shows, read back from its marble text
         /// as a user would read it: blank until an inner stream was
         /// subscribed, then marble syntax, then `!` if it was cancelled.
-        /// nil where a lane is not marble syntax: a subscription lane,
-        /// values printed in place, a scale coarser than 1 ms.
+        /// At a scale coarser than 1 ms, a `-` is read as that scale's
+        /// frame. nil where a lane is not marble syntax: a subscription
+        /// lane, values printed in place.
         public func readBack(_ index: Int) throws -> [TimedEvent]? {
             let lane = drawnLanes[index]
-            guard frame == MarbleParser.frame, !wide, !lane.isSubscription else { return nil }
+            guard !wide, !lane.isSubscription else { return nil }
             var text = Substring(marbles[index])
             if lane.cancelled != nil, text.last == "!" { text.removeLast() }
             var offset = TimeSpan.zero
@@ -138,7 +146,7 @@ public struct LaneDiagram {
             var values: [String: Value] = [:]
             for (symbol, value) in legend { values[String(symbol)] = value }
             let error = lane.events.lazy.compactMap { if case .error(let e) = $0.event { e.value } else { nil } }.first
-            return try MarbleParser.parseEvents(String(text), values: values, error: error).events.map {
+            return try MarbleParser.parseEvents(String(text), values: values, error: error, frame: frame).events.map {
                 TimedEvent($0.time + offset, $0.event)
             }
         }
@@ -160,24 +168,97 @@ public struct LaneDiagram {
             .max() ?? 0
     }
 
-    /// The frame asked for, if the diagram fits `widestDiagram` with it;
-    /// else the finest nice frame at which it fits in `maxColumns`, or as
-    /// coarse a frame as a very long run needs.
-    public func chooseFrame() -> TimeSpan {
+    /// How a diagram is drawn in time: the time per column, and whether
+    /// long waits are left out of the axis (written as time progressions,
+    /// `a 995ms b`, and drawn as a marked break).
+    public struct Scale: Equatable, Sendable {
+        public var frame: TimeSpan
+        public var breaksAxis: Bool
+    }
+
+    public func chooseFrame() -> TimeSpan { chooseScale().frame }
+
+    /// The frame asked for, if the diagram fits `widestDiagram` with it.
+    /// Else the finest nice frame that keeps the diagram true to time
+    /// (events of different times in different columns, each exactly at
+    /// its time) and fits in `maxColumns`: first with every frame drawn,
+    /// then with long waits left out of the axis. When no true scale fits,
+    /// the narrowest true one; only when there is none (a very long run of
+    /// close events), as coarse a frame as the run needs.
+    public func chooseScale() -> Scale {
         let end = self.end
-        if let frame = options.frame, end / frame.nanoseconds + 4 <= Self.widestDiagram { return frame }
-        // A coarse frame that puts events of different times in one column
-        // makes groups, each wider than a column: the widest lane counts.
-        var narrowest: (frame: Int64, columns: Int64)?
-        for frame in Self.niceFrames where end / frame + 4 <= Self.widestDiagram {
+        if let frame = options.frame, end / frame.nanoseconds + 4 <= Self.widestDiagram { return Scale(frame: frame, breaksAxis: false) }
+        let candidates = Self.niceFrames.filter { end / $0 + 4 <= Self.widestDiagram }
+        let times = Set(lanes.flatMap { $0.events.map(\.time.nanoseconds) }).sorted()
+        let anchors = lanes.flatMap { [$0.start, $0.cancelled].compactMap { $0?.nanoseconds } }
+        let rounding = options.roundsToNearestFrame
+        let limit = Int64(maxColumns)
+        var trueScales: [(frame: Int64, exact: Bool)] = []
+        // Any frame may be true to time: one too fine to draw every frame
+        // of the run can still leave its long waits out.
+        for frame in Self.niceFrames {
+            let column = { (t: Int64) in (t + (rounding ? frame / 2 : 0)) / frame }
+            guard zip(times, times.dropFirst()).allSatisfy({ column($0) != column($1) }) else { continue }
+            // Times read from the wall clock are never exact: in the nearest column is true enough.
+            let exact = rounding || (times + anchors).allSatisfy { $0 % frame == 0 }
+            trueScales.append((frame, exact))
+            if exact, end / frame + 4 <= Self.widestDiagram, estimatedColumns(frame: frame) + 4 <= limit {
+                return Scale(frame: TimeSpan(nanoseconds: frame), breaksAxis: false)
+            }
+        }
+        var narrowest: (scale: Scale, columns: Int64, exact: Bool)?
+        for (frame, exact) in trueScales {
+            let columns = estimatedColumns(frame: frame, breakingAfter: MarbleRenderer.longGap)
+            let scale = Scale(frame: TimeSpan(nanoseconds: frame), breaksAxis: true)
+            if exact, columns + 4 <= limit { return scale }
+            if let known = narrowest, (known.exact && !exact) || (known.exact == exact && known.columns <= columns) { continue }
+            narrowest = (scale, columns, exact)
+        }
+        if let narrowest, narrowest.columns + 4 <= Self.widestDiagram { return narrowest.scale }
+        // No scale keeps every event apart: a coarse frame that puts
+        // events of different times in one column makes groups, each
+        // wider than a column, so the widest lane counts.
+        var squeezed: (frame: Int64, columns: Int64)?
+        for frame in candidates {
             let columns = estimatedColumns(frame: frame)
-            if columns + 4 <= Int64(maxColumns) { return TimeSpan(nanoseconds: frame) }
+            if columns + 4 <= limit { return Scale(frame: TimeSpan(nanoseconds: frame), breaksAxis: false) }
             // A coarser scale must be clearly narrower to be worth its
             // groups (one group of everything is never worth it).
-            if narrowest == nil || columns * 10 < narrowest!.columns * 9 { narrowest = (frame, columns) }
+            if squeezed == nil || columns * 10 < squeezed!.columns * 9 { squeezed = (frame, columns) }
         }
-        if let narrowest { return TimeSpan(nanoseconds: narrowest.frame) }
-        return TimeSpan(nanoseconds: end / (Self.widestDiagram - 4) + 1)
+        if let squeezed { return Scale(frame: TimeSpan(nanoseconds: squeezed.frame), breaksAxis: false) }
+        return Scale(frame: TimeSpan(nanoseconds: end / (Self.widestDiagram - 4) + 1), breaksAxis: false)
+    }
+
+    /// About how many columns the diagram takes at `frame` when every
+    /// wait longer than `longest` frames is written as a time progression.
+    func estimatedColumns(frame: Int64, breakingAfter longest: Int64) -> Int64 {
+        let half: Int64 = options.roundsToNearestFrame ? frame / 2 : 0
+        var occupied: Set<Int64> = [0]
+        for lane in lanes {
+            for event in lane.events { occupied.insert((event.time.nanoseconds + half) / frame) }
+            for time in [lane.start, lane.cancelled].compactMap({ $0 }) { occupied.insert((time.nanoseconds + half) / frame) }
+        }
+        let columns = occupied.sorted()
+        var width: Int64 = 1
+        for (earlier, later) in zip(columns, columns.dropFirst()) {
+            let wait: Int64 = later - earlier - 1
+            width += wait > longest ? Int64(TimeSpan(nanoseconds: wait * frame).description.count + 3) : wait + 1
+        }
+        // Groups of one instant widen their frame.
+        let groups = lanes.map { lane in
+            var extra: Int64 = 0
+            var index = lane.events.startIndex
+            while index < lane.events.endIndex {
+                let time = lane.events[index].time
+                var next = index + 1
+                while next < lane.events.endIndex, lane.events[next].time == time { next += 1 }
+                if next - index > 1 { extra += Int64(next - index + 1) }
+                index = next
+            }
+            return extra
+        }
+        return width + (groups.max() ?? 0)
     }
 
     /// The columns the lanes may take: `maxColumns`, or less on a narrow
@@ -213,7 +294,8 @@ public struct LaneDiagram {
     }
 
     public func render() -> Rendered {
-        let frame = chooseFrame()
+        let scale = chooseScale()
+        let frame = scale.frame
         var legend = MarbleLegend(presets: options.symbols)
         legend.reserveNaturalSymbols(for: lanes.lazy.flatMap(\.events).compactMap { if case .next(let v) = $0.event { v } else { nil } })
         let paint = LanePaint(enabled: options.color)
@@ -222,16 +304,20 @@ public struct LaneDiagram {
         let marks = zip(lanes, cells).map { lane, laneCells in
             Self.marks(for: lane, laneCells, frame: frame, wide: options.wide, rounding: options.roundsToNearestFrame)
         }
-        let placement = LanePlacement(lanes: marks)
+        let rounding = options.roundsToNearestFrame
+        let placement = LanePlacement(
+            lanes: marks, longestGap: scale.breaksAxis || options.breaksLongWaits ? MarbleRenderer.longGap : nil,
+            anchors: lanes.compactMap { $0.isSubscription ? nil : $0.start.map { Self.column($0, frame: frame, rounding: rounding) } },
+            frameTime: frame)
         let labels = lanes.map { Self.displayLabel($0.label) }
         let labelWidth = (labels.map(\.terminalColumns).max() ?? 0) + 2
         var marbles: [String] = []
         var drawn: [String] = []
         var used = Set<Character>()
         for (index, (lane, laneCells)) in zip(lanes, cells).enumerated() {
-            let start = lane.isSubscription ? nil : lane.start.map { Self.column($0, frame: frame, rounding: options.roundsToNearestFrame) }
+            let start = lane.isSubscription ? nil : lane.start.map { Self.column($0, frame: frame, rounding: rounding) }
             let (plain, painted, _) = placement.draw(
-                index, padding: options.wide ? "-" : " ", filler: { frame in frame < (start ?? 0) ? " " : "-" },
+                index, padding: options.wide ? "-" : " ", filler: { frame in frame < (start ?? 0) ? " " : "-" }, starts: start,
                 paint: { n, text in n < laneCells.count ? paint.cell(laneCells[n], text) : paint.cancellation(text) })
             marbles.append(plain)
             // A lane of a million events at one instant is one group a
@@ -418,13 +504,22 @@ public struct LaneDiagram {
         // Counted as it grows: `out.count` would walk the whole ruler.
         var length = 0
         var tick: Int64 = 0
-        while let position = placement.column(of: tick), position < width {
+        while true {
+            guard let position = placement.column(of: tick) else {
+                // A stretch left out of the axis: the ruler goes on after
+                // it, first at the frame where the axis resumes.
+                guard let resumes = placement.shownFrame(atOrAfter: tick), resumes > tick else { break }
+                tick = resumes
+                continue
+            }
+            guard position < width else { break }
             if position >= length + (tick == 0 ? 0 : 1) {
                 let label = tick == 0 ? "0" : inFrames ? String(tick) : (frame * tick).description
                 out += String(repeating: " ", count: position - length) + label
                 length = position + label.count
             }
-            tick += step
+            // The next multiple of the step.
+            tick = (tick / step + 1) * step
         }
         return out
     }

@@ -1,3 +1,5 @@
+import FlowRuntime
+
 /// Places the lanes of one diagram on one time axis: every frame has one
 /// column (or a run of columns) shared by all lanes, so an event is drawn
 /// under the events of the same instant in every other lane.
@@ -49,11 +51,19 @@ struct LanePlacement {
     /// whether a stretch of time crosses one.
     private let compressedBefore: [Int]
 
+    /// The time of one frame, when a time progression is written in time
+    /// (`1.5s`) rather than in frames of 1 ms (`1500ms`).
+    private let frameTime: TimeSpan?
+
     /// `longestGap`: a wait longer than this many frames is written as a
-    /// time progression; nil writes every frame.
-    init(lanes: [[Mark]], longestGap: Int64? = nil) {
+    /// time progression; nil writes every frame. `anchors` are frames that
+    /// must have a column of their own though no lane writes there (where
+    /// an inner stream starts), so no gap swallows them. `frameTime` writes
+    /// progressions as the time they stand for at that scale.
+    init(lanes: [[Mark]], longestGap: Int64? = nil, anchors: [Int64] = [], frameTime: TimeSpan? = nil) {
         self.lanes = lanes
-        frames = Set(lanes.joined().map(\.frame) + [0]).sorted()
+        self.frameTime = frameTime
+        frames = Set(lanes.joined().map(\.frame) + anchors + [0]).sorted()
         compressed = zip(frames, frames.dropFirst()).map { earlier, later in longestGap.map { later - earlier - 1 > $0 } ?? false }
         var before = [0]
         for gap in compressed { before.append(before.last! + (gap ? 1 : 0)) }
@@ -82,6 +92,48 @@ struct LanePlacement {
 
     static func progression(_ frames: Int64) -> String { " \(frames)ms " }
 
+    /// `frames` of waiting written as a time progression at this scale.
+    func progression(_ frames: Int64) -> String {
+        guard let frameTime else { return Self.progression(frames) }
+        return " \(TimeSpan(nanoseconds: frameTime.nanoseconds.multipliedReportingOverflow(by: frames).partialValue)) "
+    }
+
+    /// A stretch of time left out of the axis (written as a time
+    /// progression): after frame `after`, before frame `before`, over the
+    /// columns `columns`.
+    struct Gap {
+        var after: Int64
+        var before: Int64
+        var columns: Range<Int>
+    }
+
+    /// Every stretch of time the axis leaves out, in order.
+    var gaps: [Gap] {
+        compressed.indices.filter { compressed[$0] }.map { i in
+            // The gap's columns begin after what is written at its first frame.
+            let widest = lanes.compactMap { lane in lane.last { $0.frame == frames[i] }.map(\.width) }.max() ?? 1
+            let start = Swift.min(positions[i] + Swift.max(1, widest), positions[i + 1])
+            return Gap(after: frames[i], before: frames[i + 1], columns: start..<positions[i + 1])
+        }
+    }
+
+    /// Where `frame` is drawn, in columns, fractions included: inside a
+    /// gap, the same share of the gap's columns as of its time.
+    func position(of frame: Int64) -> Double {
+        if let column = column(of: frame) { return Double(column) }
+        let i = lastIndex(atOrBefore: frame)
+        guard i + 1 < frames.count, let gap = gaps.first(where: { $0.after == frames[i] }) else { return Double(positions[i]) }
+        let share = Double(frame - gap.after) / Double(Swift.max(1, gap.before - gap.after))
+        return Double(gap.columns.lowerBound) + share * Double(gap.columns.count)
+    }
+
+    /// The first frame at or after `frame` that has a column of its own.
+    func shownFrame(atOrAfter frame: Int64) -> Int64? {
+        if column(of: frame) != nil { return frame }
+        let i = lastIndex(atOrBefore: frame)
+        return i + 1 < frames.count ? frames[i + 1] : nil
+    }
+
     /// Each frame's column: after the previous frame's, and far enough
     /// for what every lane writes before it.
     private mutating func place() {
@@ -91,7 +143,7 @@ struct LanePlacement {
             var column = required[i]
             if i > 0 {
                 let gap = frame - frames[i - 1]
-                let spacing = compressed[i - 1] ? Self.progression(gap - 1).count + 1 : Int(gap)
+                let spacing = compressed[i - 1] ? progression(gap - 1).count + 1 : Int(gap)
                 column = Swift.max(column, positions[i - 1] + spacing)
             }
             positions[i] = column
@@ -103,7 +155,7 @@ struct LanePlacement {
                 let following = lanes[l][next[l]].frame
                 if crossesCompressedGap(from: resume, to: following) {
                     let target = index(of: following)
-                    required[target] = Swift.max(required[target], end + Self.progression(following - resume).count)
+                    required[target] = Swift.max(required[target], end + progression(following - resume).count)
                 } else {
                     // The first frame at or after `resume`: the dashes up to
                     // it must fit.
@@ -133,8 +185,9 @@ struct LanePlacement {
     /// One lane's text, with `paint` applied to each mark (colour), and the
     /// column of each mark. `filler` is what a frame with nothing in it
     /// shows (`-`, or a space before an inner stream was subscribed).
+    /// A lane that `starts` late (an inner stream) is blank before it.
     func draw(
-        _ lane: Int, padding: Character = " ", filler: (Int64) -> Character = { _ in "-" },
+        _ lane: Int, padding: Character = " ", filler: (Int64) -> Character = { _ in "-" }, starts: Int64? = nil,
         paint: (Int, String) -> String = { $1 }
     ) -> (plain: String, painted: String, columns: [Int]) {
         var plain = "", painted = ""
@@ -149,11 +202,17 @@ struct LanePlacement {
         func pad(to column: Int) {
             if column > width { write(String(repeating: padding, count: column - width), columns: column - width) }
         }
+        if let starts, starts > 0, let column = column(of: starts) ?? lanes[lane].first.flatMap({ self.column(of: $0.frame) }) {
+            width = column
+            plain = String(repeating: " ", count: column)
+            painted = plain
+            frame = Swift.min(starts, lanes[lane].first?.frame ?? starts)
+        }
         for (n, mark) in lanes[lane].enumerated() {
             if frame < mark.frame {
                 if crossesCompressedGap(from: frame, to: mark.frame) {
                     if let start = column(of: frame) { pad(to: start) }
-                    let text = Self.progression(mark.frame - frame)
+                    let text = progression(mark.frame - frame)
                     write(text, columns: text.count)
                 } else {
                     for g in frame..<mark.frame {

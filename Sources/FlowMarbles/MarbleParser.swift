@@ -74,7 +74,7 @@ public enum MarbleParser {
     /// An expected marble may not, as no stream could produce it.
     public static func parseEvents(
         _ marbles: String, values: [String: Value] = [:], error: Value? = nil, allowSubscriptionPoint: Bool = false,
-        isInput: Bool = false
+        isInput: Bool = false, frame unit: TimeSpan = MarbleParser.frame
     ) throws -> Parsed {
         var events: [TimedEvent] = []
         var subscriptionOffset: TimeSpan?
@@ -88,7 +88,7 @@ public enum MarbleParser {
             }
             throw MarbleSyntaxError(message: "an event after '|' or '#': nothing may follow a terminal event", offset: offset)
         }
-        try scan(marbles) { token, time, offset in
+        try scan(marbles, frame: unit) { token, time, offset in
             switch token {
             case .subscribe:
                 guard allowSubscriptionPoint else {
@@ -163,8 +163,10 @@ public enum MarbleParser {
     }
 
     /// Walks the string, reporting each symbol with its time and offset.
+    /// `unit` is the time of one frame (`-`): 1 ms in marble syntax, more
+    /// in a diagram drawn at a coarser scale.
     static func scan(
-        _ marbles: String, _ visit: (Token, TimeSpan, Int) throws -> Void, atEnd: (TimeSpan) -> Void = { _ in }
+        _ marbles: String, frame unit: TimeSpan = MarbleParser.frame, _ visit: (Token, TimeSpan, Int) throws -> Void, atEnd: (TimeSpan) -> Void = { _ in }
     ) throws {
         let chars = Array(marbles)
         var time = TimeSpan.zero
@@ -177,7 +179,7 @@ public enum MarbleParser {
         while i < chars.count {
             let c = chars[i]
             let here = groupStart ?? time
-            var advance = frame
+            var advance = unit
             switch c {
             case " ":
                 advance = .zero

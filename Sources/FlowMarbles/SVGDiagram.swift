@@ -18,6 +18,8 @@ public struct SVGDiagram {
     public static let marbleRadius = 12.0
     /// How far each further event of one instant sits below the one before.
     public static let stackStep = 28.0
+    /// The height of a label drawn above its lane.
+    static let labelLine = 12.0
     /// The width of one column of 12 px monospaced text.
     static let characterWidth = 7.3
 
@@ -84,6 +86,15 @@ public struct SVGDiagram {
     private var valuesInside = true
     /// Inner streams level, not slanting (a live run's growing picture).
     private var straightInnerStreams = false
+    /// Each lane's label on a line of its own above it, so that the lanes
+    /// have the whole width (a narrow slide), rather than in a column at
+    /// their left.
+    private var labelsAbove = false
+    /// The size of the axis's labels, the smallest text drawn.
+    private var smallText = 10.0
+    /// The smallest text of the picture, in its own units: what a slide
+    /// scales to a legible size.
+    public var smallestFontSize: Double { smallText }
     static let widestValueInside = 2
 
     /// Lays out `diagrams` one under the other, under `title`; `width`
@@ -95,16 +106,26 @@ public struct SVGDiagram {
     /// `reaching` draws every axis and open lane at least to that time
     /// (room to place an answer's marbles); `marked` points at a time
     /// across some lanes.
+    ///
+    /// `heading: false` leaves the title out of the picture (a slide draws
+    /// its own); `smallestText` sets the size of the smallest text (the
+    /// axis's labels), which a picture to be scaled down wants larger.
     public init(_ diagrams: [LaneDiagram], title: String = "flow marble diagram", width: Double? = nil,
-                straightInnerStreams: Bool = false, reaching: TimeSpan? = nil, marked: Marked? = nil) {
+                straightInnerStreams: Bool = false, reaching: TimeSpan? = nil, marked: Marked? = nil,
+                heading: Bool = true, smallestText: Double = 10, labelsAbove: Bool = false) {
         self.title = title
         self.straightInnerStreams = straightInnerStreams
         self.reaching = reaching
         self.marked = marked
+        self.smallText = smallestText
         var y = 12.0
-        body.append(##"<text x="12" y="\##(f(y + 14))" class="ink" font-size="15" font-weight="bold">\##(Self.escape(title))</text>"##)
-        self.width = 24 + Double(title.terminalColumns) * 9
-        y += 28
+        if heading {
+            body.append(##"<text x="12" y="\##(f(y + 14))" class="ink" font-size="15" font-weight="bold">\##(Self.escape(title))</text>"##)
+            self.width = 24 + Double(title.terminalColumns) * 9
+            y += 28
+        } else {
+            y += 4
+        }
         valuesInside = diagrams.flatMap(\.lanes).allSatisfy { lane in
             lane.events.allSatisfy { event in
                 guard case .next(let value) = event.event else { return true }
@@ -112,7 +133,8 @@ public struct SVGDiagram {
             }
         }
         let labels = diagrams.flatMap(\.lanes).filter { !$0.isStage }.map { LaneDiagram.displayLabel($0.label) }
-        let left = Double(labels.map(\.terminalColumns).max() ?? 0) * Self.characterWidth + 24
+        self.labelsAbove = labelsAbove
+        let left = labelsAbove ? 12 : Double(labels.map(\.terminalColumns).max() ?? 0) * Self.characterWidth + 24
         for (index, diagram) in diagrams.enumerated() {
             diagramIndex = index
             y = draw(diagram, left: left, top: y) + 16
@@ -131,13 +153,7 @@ public struct SVGDiagram {
             font-family="DejaVu Sans Mono, Menlo, Consolas, monospace" font-size="12">
             <title>\(Self.escape(title))</title>
             <style>
-            .bg { fill: #ffffff } .ink { fill: #222222 } .muted { fill: #555555 } .line { stroke: #222222 } .arrow { fill: #222222 }
-            .box { fill: #f4f4f4; stroke: #555555 } .axis { stroke: #bbbbbb } .cancel { stroke: #888888 }
-            .emoji { font-family: "Noto Color Emoji", "Apple Color Emoji", "Segoe UI Emoji", "DejaVu Sans Mono", monospace }
-            @media (prefers-color-scheme: dark) {
-              .bg { fill: #1e1e1e } .ink { fill: #e8e8e8 } .muted { fill: #b0b0b0 } .line { stroke: #dddddd } .arrow { fill: #dddddd }
-              .box { fill: #2c2c2c; stroke: #aaaaaa } .axis { stroke: #555555 } .cancel { stroke: #aaaaaa }
-            }
+            \(Self.style)
             </style>
             <rect width="100%" height="100%" class="bg"/>
             \(body.joined(separator: "\n"))
@@ -145,6 +161,31 @@ public struct SVGDiagram {
 
             """
     }
+
+    /// The picture as an element of another SVG (a slide), placed in the
+    /// box `x`, `y`, `width`, `height` and scaled to fit it, keeping its
+    /// proportions.
+    public func element(x: Double, y: Double, width boxWidth: Double, height boxHeight: Double) -> String {
+        let (w, h) = (Int(width.rounded(.up)), Int(height.rounded(.up)))
+        return """
+            <svg x="\(f(x))" y="\(f(y))" width="\(f(boxWidth))" height="\(f(boxHeight))" viewBox="0 0 \(w) \(h)" \
+            preserveAspectRatio="xMinYMin meet" font-family="DejaVu Sans Mono, Menlo, Consolas, monospace" font-size="12">
+            \(body.joined(separator: "\n"))
+            </svg>
+            """
+    }
+
+    /// The classes the picture's marks use, light and dark: a slide that
+    /// holds pictures includes them once.
+    public static let style = """
+        .bg { fill: #ffffff } .ink { fill: #222222 } .muted { fill: #555555 } .line { stroke: #222222 } .arrow { fill: #222222 }
+        .box { fill: #f4f4f4; stroke: #555555 } .axis { stroke: #bbbbbb } .cancel { stroke: #888888 }
+        .emoji { font-family: "Noto Color Emoji", "Apple Color Emoji", "Segoe UI Emoji", "DejaVu Sans Mono", monospace }
+        @media (prefers-color-scheme: dark) {
+          .bg { fill: #1e1e1e } .ink { fill: #e8e8e8 } .muted { fill: #b0b0b0 } .line { stroke: #dddddd } .arrow { fill: #dddddd }
+          .box { fill: #2c2c2c; stroke: #aaaaaa } .axis { stroke: #555555 } .cancel { stroke: #aaaaaa }
+        }
+        """
 
     private mutating func draw(_ diagram: LaneDiagram, left: Double, top: Double) -> Double {
         // Marbles are drawn in the places of the symbolic lanes, whatever
@@ -164,7 +205,8 @@ public struct SVGDiagram {
         let origin = left + 12
         let right = origin + columns * Self.columnWidth + 16
         func x(_ column: Int) -> Double { origin + (Double(column) + 0.5) * Self.columnWidth }
-        func x(frame: Int64) -> Double { x(placement.column(of: frame) ?? 0) }
+        // A time inside a stretch left out of the axis is drawn inside its break.
+        func x(frame: Int64) -> Double { origin + (placement.position(of: frame) + 0.5) * Self.columnWidth }
         // Every frame up to the right edge, for reading a click back as a
         // time; inside a gap written as a time progression, the frame
         // before it (that stretch has no column of its own).
@@ -194,6 +236,7 @@ public struct SVGDiagram {
         }
         // The time axis, in real units.
         y = drawAxis(rendered, placement: placement, x: { x(frame: $0) }, from: origin, to: right, y: y)
+        let lanesTop = y
         for (index, lane) in diagram.lanes.enumerated() {
             if lane.isStage {
                 let label = LaneDiagram.displayLabel(lane.label)
@@ -206,8 +249,16 @@ public struct SVGDiagram {
             let marks = placement.lanes[index]
             let cells = index < rendered.cells.count ? rendered.cells[index] : []
             let deepest = cells.map(\.events.count).max() ?? 1
+            let laneTop = y
+            if labelsAbove, !lane.isStage {
+                let label = LaneDiagram.displayLabel(lane.label).trimmingCharacters(in: " ")
+                let emoji = Self.emojiClass(String(label)).isEmpty ? "" : " emoji"
+                body.append(##"<text x="\##(f(left))" y="\##(f(y + 12))" class="muted\##(emoji)">\##(Self.fullText(of: lane.label, shown: String(label)))\##(Self.escape(String(label)))</text>"##)
+                widest = Swift.max(widest, left + 12 + Double(label.count) * Self.characterWidth)
+                y += Self.labelLine
+            }
             let mid = y + Self.laneHeight / 2
-            if !lane.isStage {
+            if !lane.isStage, !labelsAbove {
                 let label = LaneDiagram.displayLabel(lane.label).trimmingCharacters(in: " ")
                 let emoji = Self.emojiClass(String(label)).isEmpty ? "" : " emoji"
                 body.append(##"<text x="12" y="\##(f(mid + 4))" class="muted\##(emoji)">\##(Self.fullText(of: lane.label, shown: String(label)))\##(Self.escape(String(label)))</text>"##)
@@ -220,12 +271,17 @@ public struct SVGDiagram {
                 let slants = start != nil && !straightInnerStreams
                 let fromY = slants ? mid - 12 : mid, toY = slants ? mid + 8 : mid
                 let begin = start ?? origin
-                let end = marks.last.map { x(placement.column(of: $0.frame) ?? 0) + Double($0.width) * Self.columnWidth } ?? begin + 40
-                // A lane cut off ends where it was cancelled.
-                let stop = start == nil && lane.cancelled == nil ? right : Swift.min(right, end)
+                // The line ends where the stream did: at its `|` or `#`,
+                // or where it was cancelled; one still open runs on to the
+                // edge, under an arrowhead.
+                let ended: (time: TimeSpan, how: String)? = if let cancelled = lane.cancelled { (cancelled, "cancelled") }
+                    else if let last = lane.events.last, last.event.isTerminal { (last.time, { if case .error = last.event { "error" } else { "completed" } }()) }
+                    else { nil }
+                let stop = ended.map { Swift.max(begin, x($0.time)) } ?? right
                 let slope = (toY - fromY) / Swift.max(1, stop - begin)
                 let yAt = { (px: Double) in fromY + slope * (px - begin) }
-                drawLine(from: begin, to: stop, y: fromY, y2: yAt(stop))
+                drawLine(from: begin, to: stop, y: fromY, y2: yAt(stop), arrow: ended == nil,
+                         data: ##" data-line-d="\##(diagramIndex)" data-lane-line="\##(index)" data-ends="\##(ended?.how ?? "open")""##)
                 for (cell, mark) in zip(cells, marks) {
                     // Every event of the instant at its x, stacked in order.
                     let cx = x(placement.column(of: mark.frame) ?? 0)
@@ -236,14 +292,20 @@ public struct SVGDiagram {
                         draw(event, at: cx, yAt(cx) + Double(n) * Self.stackStep, lane: lane, cell: cell, n: n, data: data)
                     }
                 }
-                if lane.cancelled != nil, let bang = marks.last, bang.text == "!" {
+                if let cancelled = lane.cancelled {
                     // A solid bar across the lane where it was cut; the lane ends there.
-                    let cx = x(placement.column(of: bang.frame) ?? 0), cy = yAt(cx)
-                    body.append(##"<line x1="\##(f(cx - 7))" y1="\##(f(cy - 12))" x2="\##(f(cx + 7))" y2="\##(f(cy + 12))" class="cancel" stroke-width="4" stroke-linecap="round"><title>cancelled</title></line>"##)
+                    let cx = x(cancelled), cy = yAt(cx)
+                    body.append(##"<line x1="\##(f(cx - 7))" y1="\##(f(cy - 12))" x2="\##(f(cx + 7))" y2="\##(f(cy + 12))" class="cancel" stroke-width="4" stroke-linecap="round" data-cancel-d="\##(diagramIndex)" data-cancel-l="\##(index)"><title>cancelled</title></line>"##)
                 }
             }
-            bands.append(Band(top: y, bottom: y + Self.laneHeight + Double(deepest - 1) * Self.stackStep))
+            bands.append(Band(top: laneTop, bottom: y + Self.laneHeight + Double(deepest - 1) * Self.stackStep))
             y += Self.laneHeight + Double(deepest - 1) * Self.stackStep
+        }
+        // Each stretch of time left out of the axis is marked down through
+        // the lanes, so no one reads the picture as to scale there.
+        for gap in placement.gaps {
+            let cx = origin + Double(gap.columns.lowerBound + gap.columns.upperBound) / 2 * Self.columnWidth + Self.columnWidth / 2
+            body.append(##"<line x1="\##(f(cx))" y1="\##(f(lanesTop))" x2="\##(f(cx))" y2="\##(f(y))" class="axis" stroke-width="1" stroke-dasharray="3 4"/>"##)
         }
         if let marked, marked.diagram == diagramIndex, !marked.lanes.isEmpty, marked.lanes.lowerBound >= 0,
            marked.lanes.upperBound <= bands.count {
@@ -291,33 +353,57 @@ public struct SVGDiagram {
         return shown.hasSuffix("…") ? "<title>\(escape(String(whole)))</title>" : ""
     }
 
-    /// Tick marks every few frames, labelled in time (`0`, `5ms`, `1s`).
+    /// Tick marks every few frames, labelled in time (`0`, `5ms`, `1s`);
+    /// where a long wait is left out, the axis breaks: two slashes, the
+    /// time left out written over them, and a labelled tick where the
+    /// axis resumes.
     private mutating func drawAxis(
         _ rendered: LaneDiagram.Rendered, placement: LanePlacement, x: (Int64) -> Double, from: Double, to right: Double, y: Double
     ) -> Double {
         let inFrames = rendered.frame == MarbleParser.frame
         let step: Int64 = inFrames ? 5 : 10
         let axisY = y + 14
-        body.append(##"<line x1="\##(f(from))" y1="\##(f(axisY))" x2="\##(f(right))" y2="\##(f(axisY))" class="axis" stroke-width="1"/>"##)
+        let columnX = { (column: Int) in from + Double(column) * Self.columnWidth + Self.columnWidth / 2 }
+        var segmentStart = from
+        for gap in placement.gaps {
+            let (gapStart, gapEnd) = (columnX(gap.columns.lowerBound) - Self.columnWidth / 2, columnX(gap.columns.upperBound) - Self.columnWidth / 2)
+            body.append(##"<line x1="\##(f(segmentStart))" y1="\##(f(axisY))" x2="\##(f(gapStart + 4))" y2="\##(f(axisY))" class="axis" stroke-width="1"/>"##)
+            let skipped = rendered.frame * (gap.before - gap.after - 1)
+            let middle = (gapStart + gapEnd) / 2
+            body.append(##"<g class="axis-break" data-skipped="\##(skipped)"><title>\##(skipped) left out of the axis</title>"##
+                + ##"<line x1="\##(f(gapStart))" y1="\##(f(axisY + 5))" x2="\##(f(gapStart + 8))" y2="\##(f(axisY - 5))" class="line" stroke-width="1.5"/>"##
+                + ##"<line x1="\##(f(gapEnd - 8))" y1="\##(f(axisY + 5))" x2="\##(f(gapEnd))" y2="\##(f(axisY - 5))" class="line" stroke-width="1.5"/>"##
+                + ##"<text x="\##(f(middle))" y="\##(f(axisY + 4))" text-anchor="middle" class="muted" font-size="\##(f(smallText))" font-style="italic">\##(skipped)</text></g>"##)
+            segmentStart = gapEnd - 4
+        }
+        body.append(##"<line x1="\##(f(segmentStart))" y1="\##(f(axisY))" x2="\##(f(right))" y2="\##(f(axisY))" class="axis" stroke-width="1"/>"##)
         var tick: Int64 = 0
         var lastLabelEnd = -Double.infinity
-        while let column = placement.column(of: tick), from + Double(column) * Self.columnWidth < right - Self.columnWidth {
+        while true {
+            guard let column = placement.column(of: tick) else {
+                // Inside a stretch left out: on from where the axis resumes.
+                guard let resumes = placement.shownFrame(atOrAfter: tick), resumes > tick else { break }
+                tick = resumes
+                continue
+            }
+            guard from + Double(column) * Self.columnWidth < right - Self.columnWidth else { break }
             // At the column's middle, where the events of that instant are drawn.
             let tx = x(tick)
             let label = tick == 0 ? "0" : (rendered.frame * tick).description
             body.append(##"<line x1="\##(f(tx))" y1="\##(f(axisY - 4))" x2="\##(f(tx))" y2="\##(f(axisY + 4))" class="axis" stroke-width="1"/>"##)
             if tx > lastLabelEnd + 6 {
-                body.append(##"<text x="\##(f(tx))" y="\##(f(axisY - 7))" text-anchor="middle" class="muted" font-size="10">\##(label)</text>"##)
+                body.append(##"<text x="\##(f(tx))" y="\##(f(axisY - 7))" text-anchor="middle" class="muted" font-size="\##(f(smallText))">\##(label)</text>"##)
                 lastLabelEnd = tx + Double(label.count) * 3.5
             }
-            tick += step
+            tick = (tick / step + 1) * step
         }
         return axisY + 6
     }
 
-    private mutating func drawLine(from x1: Double, to x2: Double, y: Double, y2: Double? = nil) {
+    private mutating func drawLine(from x1: Double, to x2: Double, y: Double, y2: Double? = nil, arrow: Bool = true, data: String = "") {
         let end = y2 ?? y
-        body.append(##"<line x1="\##(f(x1))" y1="\##(f(y))" x2="\##(f(x2))" y2="\##(f(end))" class="line" stroke-width="2"/>"##)
+        body.append(##"<line x1="\##(f(x1))" y1="\##(f(y))" x2="\##(f(x2))" y2="\##(f(end))" class="line" stroke-width="2"\##(data)/>"##)
+        guard arrow else { return }
         // The arrowhead, pointing along the line.
         let angle = (end - y) / Swift.max(1, x2 - x1)
         let back = x2 - 10, wing = 5.0
@@ -386,7 +472,7 @@ public struct SVGDiagram {
         body.append(##"<path d="M\##(f(from)),\##(f(y - 8)) L\##(f(from)),\##(f(y)) L\##(f(to)),\##(f(y))\##(lane.cancelled == nil ? "" : " L\(f(to)),\(f(y - 8))")" fill="none" class="cancel" stroke-width="2"><title>subscribed</title></path>"##)
     }
 
-    private func f(_ value: Double) -> String {
+    func f(_ value: Double) -> String {
         let rounded = (value * 10).rounded() / 10
         return rounded == rounded.rounded() ? String(Int(rounded)) : String(rounded)
     }

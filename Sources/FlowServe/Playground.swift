@@ -126,12 +126,23 @@ final class Playground: Sendable {
         program.remote = remote
         let outcome = program.run(on: remote == nil ? .virtual : .live(LiveWorld()))
         let (tests, testErrors) = testResults(of: program, file: file)
-        var rendering = Rendering(drawing: outcome.laneDiagrams, name: name, output: printed.text,
-                                  errors: errors(of: outcome, file: file) + testErrors, tests: tests,
+        // A finished live run is drawn as its snapshots were: level, at their scale.
+        var rendering = Rendering(drawing: remote == nil ? outcome.laneDiagrams : atLiveScale(outcome.laneDiagrams), name: name,
+                                  output: printed.text, errors: errors(of: outcome, file: file) + testErrors, tests: tests,
                                   // Only virtual-time lanes are dragged.
-                                  inputs: remote == nil ? draggableLanes(of: outcome.laneDiagrams, in: file) : [])
+                                  inputs: remote == nil ? draggableLanes(of: outcome.laneDiagrams, in: file) : [], live: remote != nil)
         rendering.live = remote != nil
         return rendering
+    }
+
+    /// A live run's diagrams at one fixed scale, so that the picture grows
+    /// as the run goes on rather than changing its scale.
+    static func atLiveScale(_ diagrams: [LaneDiagram]) -> [LaneDiagram] {
+        diagrams.map { diagram in
+            var fixed = diagram
+            fixed.options.frame = liveFrame
+            return fixed
+        }
     }
 
     /// A run's errors, and its failures as a whole (a run stopped at its limits).
@@ -180,13 +191,8 @@ final class Playground: Sendable {
                     // Drawn on the run's loop, where its lanes are recorded.
                     let asked = remote.snapshot { diagrams, errors in
                         defer { drawing.withLockedValue { $0 = false } }
-                        let scaled = diagrams.map { diagram in
-                            var fixed = diagram
-                            fixed.options.frame = Self.liveFrame
-                            return fixed
-                        }
-                        var rendering = Rendering(drawing: scaled, name: name, output: printed.text,
-                                                  errors: errors.map { Self.problem($0, file: file) }, tests: [], inputs: [], snapshot: true)
+                        var rendering = Rendering(drawing: Self.atLiveScale(diagrams), name: name, output: printed.text,
+                                                  errors: errors.map { Self.problem($0, file: file) }, tests: [], inputs: [], live: true)
                         rendering.live = true
                         rendering.running = true
                         continuation.yield(rendering)

@@ -74,12 +74,12 @@ extension Rendering {
                   tests: [], inputs: [])
     }
 
-    /// The diagrams of a run as the page draws them; a live run's snapshot
-    /// with level inner streams.
+    /// The diagrams of a run as the page draws them; a live run's, while
+    /// it runs and once it has finished, with level inner streams.
     init(drawing diagrams: [LaneDiagram], name: String, output: String, errors: [Problem], tests: [TestResult], inputs: [DraggableLane],
-         snapshot: Bool = false) {
+         live: Bool = false) {
         let rendered = diagrams.map { $0.render() }
-        self.init(ok: true, svg: diagrams.isEmpty ? "" : SVGDiagram(diagrams, title: name, straightInnerStreams: snapshot).text,
+        self.init(ok: true, svg: diagrams.isEmpty ? "" : SVGDiagram(diagrams, title: name, straightInnerStreams: live).text,
                   columnFrames: rendered.map { $0.frame.nanoseconds / MarbleParser.frame.nanoseconds },
                   laneLabels: diagrams.map { $0.lanes.map { LaneDiagram.displayLabel($0.label).trimmingCharacters(in: .whitespaces) } },
                   lifetimes: zip(diagrams, rendered).map { diagram, drawn in diagram.lanes.map { Self.lifetime($0, frame: drawn.frame) } },

@@ -152,6 +152,35 @@ import Testing
         #expect(svg.contains(#"data-l="1" data-e="0" data-t="1""#), "\(svg)")
     }
 
+    /// Windows and groups end where they completed: window 1's line stops
+    /// at its `|`, where window 2 begins, not frames later; each lane's
+    /// line stops at its end.
+    @Test func nestedLanesEndWhereTheyEnded() throws {
+        let program = try Program(file: SourceFile(path: "windows.flow", text: """
+            let numbers = cold("-1-2-3-4-5|")
+            marbles(numbers.window(count: 2), numbers.groupBy { $0 % 2 == 0 ? "even" : "odd" })
+            """), console: Console(out: { _ in }, err: { _ in }, color: false))
+        program.drawsLanes = false
+        let outcome = program.run(on: .virtual)
+        let diagram = try #require(outcome.laneDiagrams.first)
+        let geometry = SVGGeometry(SVGDiagram(outcome.laneDiagrams).text)
+        let nested = diagram.lanes.indices.filter { diagram.lanes[$0].start != nil || diagram.lanes[$0].label.contains("↳") }
+        #expect(nested.count >= 5, "\(diagram.lanes.map(\.label))")
+        for index in diagram.lanes.indices {
+            let lane = diagram.lanes[index]
+            let line = try #require(geometry.laneLines.first { $0.lane == index })
+            guard let last = lane.events.last, last.event.isTerminal else { continue }
+            let terminal = try #require(geometry.marks.first { $0.lane == index && $0.event == lane.events.count - 1 })
+            #expect(line.ends == "completed" && abs(line.x2 - terminal.x) < 0.01, "\(lane.label): its line ends at \(line.x2), its | is at \(terminal.x)")
+        }
+        // Window 1 ends where window 2 begins.
+        let windows = diagram.lanes.indices.filter { diagram.lanes[$0].label.contains("window") && diagram.lanes[$0].label.contains("↳") }
+        #expect(windows.count == 3)
+        let firstEnd = try #require(geometry.laneLines.first { $0.lane == windows[0] }).x2
+        let secondStart = try #require(geometry.laneLines.first { $0.lane == windows[1] }).x1
+        #expect(abs(firstEnd - secondStart) < 0.01, "window 1 ends at \(firstEnd), window 2 starts at \(secondStart)")
+    }
+
     @Test func lanesAreLabelledWithTheirNames() throws {
         let lanes = try traced("""
             let src = cold("-a-b|")

@@ -43,6 +43,54 @@ import Testing
         #expect(given.marbles == ["-1234(5|)"])
     }
 
+    /// Events a few frames apart, then a long wait: the lane is not drawn
+    /// at a coarse scale that would group them (`(abc|)` reads back as
+    /// frame 0), but exactly, the wait written as a time progression, and
+    /// the ruler goes on after it.
+    @Test func aLongWaitIsATimeProgressionNotAGroup() throws {
+        let lanes = [try lane("burst", "-abc 995ms d-e|"), try lane("later", "--x 1s y")]
+        let diagram = LaneDiagram(lanes: lanes).render()
+        #expect(diagram.frame == .milliseconds(Int64(1)))
+        // The second lane waits across the first one's instants after its gap, padded with spaces.
+        #expect(diagram.marbles == ["-abc 995ms d-e|", "--x 1s         y"], "\(diagram.lines)")
+        #expect(diagram.lines[0] == "       0          999", "the ruler goes on after the gap: \(diagram.lines)")
+        for index in lanes.indices {
+            let back = try #require(try diagram.readBack(index))
+            #expect(back.map(\.description) == lanes[index].events.map(\.description))
+        }
+    }
+
+    /// Whatever the scale chosen, every lane reads back as its events at
+    /// that scale (a `-` is one frame of the scale): bursts and long
+    /// waits, seconds apart, a dense minute, inner streams, cancellations.
+    @Test func lanesReadBackAtEveryScale() throws {
+        func events(_ times: [Int64], end: Int64? = nil) -> [TimedEvent] {
+            times.enumerated().map { TimedEvent(.milliseconds($0.element), .next(.int($0.offset % 10))) }
+                + (end.map { [TimedEvent(.milliseconds($0), .completed)] } ?? [])
+        }
+        var inner = LaneDiagram.Lane(label: "  ↳ inner", events: events([2000, 2500]), start: .milliseconds(Int64(1500)))
+        inner.cancelled = .milliseconds(Int64(3000))
+        let cases: [[LaneDiagram.Lane]] = [
+            [LaneDiagram.Lane(label: "burst", events: events([0, 1, 2, 6, 1000, 1003], end: 1003))],
+            [LaneDiagram.Lane(label: "seconds", events: events([1000, 2000, 3000], end: 4000)), inner],
+            [LaneDiagram.Lane(label: "dense", events: events(Array(stride(from: 10, through: 2000, by: 10)), end: 2000))],
+            [LaneDiagram.Lane(label: "a", events: events([5, 7, 60_000], end: 60_002)),
+             LaneDiagram.Lane(label: "b", events: events([30_000, 30_001, 30_005]))],
+        ]
+        for lanes in cases {
+            let diagram = LaneDiagram(lanes: lanes).render()
+            for index in lanes.indices {
+                let back = try #require(try diagram.readBack(index))
+                #expect(back.map(\.description) == lanes[index].events.map(\.description),
+                        "at \(diagram.frame) a column, \(diagram.marbles[index]) reads back wrong:\n\(diagram.text)")
+            }
+            // Events of different times never share a column.
+            let times = Set(lanes.flatMap { $0.events.map(\.time) })
+            let columns = Set(times.map { $0.nanoseconds / diagram.frame.nanoseconds })
+            #expect(columns.count == times.count, "\(diagram.text)")
+        }
+    }
+
     @Test func valuesThatAreNotOneCharacterGetALegendOrWideColumns() throws {
         let lanes = [try lane("x", "-a-b|", ["a": "long", "b": 42])]
         let legend = LaneDiagram(lanes: lanes).render()

@@ -1,5 +1,6 @@
 import Foundation
 import FlowMarbles
+import FlowTestSupport
 import Testing
 #if canImport(FoundationXML)
 import FoundationXML
@@ -97,21 +98,71 @@ import FoundationXML
         #expect(ticks.contains(x0) && ticks.contains(x5), "\(ticks)")
     }
 
-    /// A long wait is not shortened in the picture, as the text lanes'
-    /// time progressions (`a 10s b`) shorten it: the scale coarsens, and
-    /// every event and tick stays at its time.
-    @Test func aLongWaitKeepsTheAxisLinear() throws {
-        let svg = try diagram([("src", "ab 10s c-d|", [:])])
-        var xByTime: [(x: Double, t: Double)] = []
-        for match in svg.text.matches(of: #/(?:cx|x1)="([0-9.]+)"[^>]*data-t="(\d+)"/#) { xByTime.append((Double(match.1)!, Double(match.2)!)) }
-        let first = try #require(xByTime.first), last = try #require(xByTime.last)
-        #expect(last.t > first.t)
-        let scale = (last.x - first.x) / (last.t - first.t)
-        for mark in xByTime { #expect(abs(first.x + (mark.t - first.t) * scale - mark.x) < 0.01, "\(xByTime)") }
-        let ticks = svg.text.matches(of: #/<line x1="([0-9.]+)" y1="[0-9.]+" x2="[0-9.]+" y2="[0-9.]+" class="axis" stroke-width="1"/>/#).map { Double($0.1)! }
-            .dropFirst()
-        let steps = Set(zip(ticks, ticks.dropFirst()).map { (($1 - $0) * 10).rounded() })
-        #expect(ticks.count >= 5 && steps.count == 1, "\(ticks)")
+    /// A long wait between close events is not squeezed into one column:
+    /// the axis breaks there (two slashes and the time left out), the
+    /// events keep an x of their own each, and the axis is linear on
+    /// either side of the break.
+    @Test func aLongWaitBreaksTheAxisAndNoEventsShareAnX() throws {
+        let lanes = [("src", "ab 10s c-d|", [String: Value]()), ("burst", "-xyz 995ms w|", [:])]
+        let laneList = try lanes.map { LaneDiagram.Lane(label: $0.0, events: try MarbleParser.parseEvents($0.1, values: $0.2).events) }
+        let svg = SVGDiagram([LaneDiagram(lanes: laneList)])
+        let geometry = SVGGeometry(svg.text)
+        // After frame 3 (z) until 999 (w), and after 1000 (w's end) until 10002 (c).
+        #expect(geometry.axisBreaks == ["995ms", "9.001s"], "\(geometry.axisBreaks)")
+        #expect(svg.text.contains("left out of the axis"))
+        Self.expectNoTwoTimesShareAnX(geometry, laneList)
+        // Before the first break, a frame is a column.
+        let beforeBreak = geometry.marks.filter { $0.lane == 1 && $0.event < 3 }.map(\.x)
+        #expect(zip(beforeBreak, beforeBreak.dropFirst()).allSatisfy { abs($1 - $0 - SVGDiagram.columnWidth) < 0.01 }, "\(beforeBreak)")
+    }
+
+    /// Marks of events at different times never share an x, in any lane
+    /// of any diagram (marks of one instant do).
+    static func expectNoTwoTimesShareAnX(_ geometry: SVGGeometry, _ lanes: [LaneDiagram.Lane], sourceLocation: Testing.SourceLocation = #_sourceLocation) {
+        let timed = geometry.marks.map { (x: $0.x, time: lanes[$0.lane].events[$0.event].time) }
+        for a in timed {
+            for b in timed where a.time != b.time {
+                #expect(abs(a.x - b.x) >= SVGDiagram.columnWidth - 0.01, "events at \(a.time) and \(b.time) drawn at x \(a.x) and \(b.x)",
+                        sourceLocation: sourceLocation)
+            }
+        }
+    }
+
+    /// A lane's line stops where its stream ended: at its `|`, its `#`, or
+    /// the bar where it was cancelled; an open lane runs on, with an arrow.
+    /// Inner streams (starting late) too, and a group `(c|)` ends at its
+    /// instant, not after its brackets.
+    @Test func aLanesLineEndsWhereItsStreamEnded() throws {
+        var lanes = try [("done", "-a-b|"), ("failed", "-a#"), ("open", "-a-b"), ("grouped", "-a-(c|)"), ("cut", "-a-b")].map {
+            LaneDiagram.Lane(label: $0.0, events: try MarbleParser.parseEvents($0.1).events)
+        }
+        lanes[4].cancelled = .milliseconds(Int64(5))
+        lanes.append(LaneDiagram.Lane(label: "  ↳ inner", events: try MarbleParser.parseEvents("----x-(y|)").events, start: .milliseconds(Int64(3))))
+        lanes.append(LaneDiagram.Lane(label: "  ↳ cut inner", events: try MarbleParser.parseEvents("----x").events, start: .milliseconds(Int64(2)),
+                                      cancelled: .milliseconds(Int64(6))))
+        lanes.append(LaneDiagram.Lane(label: "after", events: try MarbleParser.parseEvents("------------z|").events))
+        let svg = SVGDiagram([LaneDiagram(lanes: lanes)]).text
+        let geometry = SVGGeometry(svg)
+        #expect(geometry.laneLines.count == lanes.count)
+        for line in geometry.laneLines {
+            let lane = lanes[line.lane]
+            let marks = geometry.marks.filter { $0.lane == line.lane }
+            switch line.ends {
+            case "completed", "error":
+                let terminal = try #require(marks.first { $0.event == lane.events.count - 1 })
+                #expect(abs(line.x2 - terminal.x) < 0.01, "\(lane.label) ends at \(line.x2), its terminal is at \(terminal.x)")
+            case "cancelled":
+                let bar = try #require(geometry.cancellations.first { $0.lane == line.lane })
+                #expect(abs(line.x2 - bar.x) < 0.01, "\(lane.label) ends at \(line.x2), cancelled at \(bar.x)")
+            default:
+                #expect(lane.label == "open", "\(lane.label) is drawn open")
+                #expect(line.x2 > (geometry.marks.map(\.x).max() ?? 0), "an open lane runs on past every event")
+            }
+        }
+        #expect(geometry.laneLines.map(\.ends) == ["completed", "error", "open", "completed", "cancelled", "completed", "cancelled", "completed"])
+        // The cancellation is at its time: under frame 5 of the lanes above.
+        let frame5 = try #require(geometry.marks.first { $0.lane == 0 && $0.event == 0 }).x + 4 * SVGDiagram.columnWidth
+        #expect(abs(geometry.cancellations.first { $0.lane == 4 }!.x - frame5) < 0.01)
     }
 
     /// The geometry a page reads to place an answer's marbles: each
