@@ -33,6 +33,7 @@ struct Flow: ParsableCommand {
               flow check script.flow               report every error without running
               flow doc debounce                    an operator, with its example drawn by the engine
               flow serve examples                  a web page where scripts redraw as they are edited
+              flow slides lesson.flow --out deck   a slide per diagram: SVG, PNG and an offline index.html
               echo 'just(1).print()' | flow -      run standard input
               flow                                 the interactive REPL (on a terminal)
 
@@ -40,7 +41,7 @@ struct Flow: ParsableCommand {
             an error, 2 bad usage, 3 a syntax or resolution error.
             """,
         version: version,
-        subcommands: [Run.self, Test.self, Grade.self, GradeFile.self, Check.self, Doc.self, Repl.self, Serve.self],
+        subcommands: [Run.self, Test.self, Grade.self, GradeFile.self, Check.self, Doc.self, Repl.self, Serve.self, Slides.self],
         defaultSubcommand: Run.self)
 
     /// The REPL's first line.

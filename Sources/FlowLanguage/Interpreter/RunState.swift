@@ -19,6 +19,9 @@ public final class RunState {
     var lanes: [[(label: String, recorder: EventRecorder)]] = []
     /// `marbles(title: ...)`: the title of a group of `lanes`, by index.
     var laneTitles: [Int: String] = [:]
+    /// Where each recorder of `lanes` was asked for: the `marbles(...)`
+    /// call a diagram comes from.
+    private var recordedAt: [ObjectIdentifier: SourceLocation] = [:]
     /// Lanes drawn on the live clock (`marbles(...)`, `flow run --marbles`):
     /// each from the subscriptions the run made itself (a request is not
     /// made again to draw it), or recorded where the run made none.
@@ -111,9 +114,12 @@ public final class RunState {
     /// anything else of that frame; on the live clock with real times.
     func record(_ stream: Observable, at location: SourceLocation? = nil) -> EventRecorder {
         if scheduler.isVirtual || lanesInVirtualTime {
-            return marbles.observe(stream, subscription: SubscriptionLog(subscribed: .zero, unsubscribed: nil), location: location)
+            let recorder = marbles.observe(stream, subscription: SubscriptionLog(subscribed: .zero, unsubscribed: nil), location: location)
+            if let location { recordedAt[ObjectIdentifier(recorder)] = location }
+            return recorder
         }
         let recorder = EventRecorder(scheduler: scheduler)
+        if let location { recordedAt[ObjectIdentifier(recorder)] = location }
         track(RecordingSubscription(recorder))
         stream.subscribe(recorder, on: scheduler)
         return recorder
@@ -144,7 +150,9 @@ public final class RunState {
         liveOptions.roundsToNearestFrame = true
         let recordedLive = !scheduler.isVirtual && !lanesInVirtualTime
         var diagrams = lanes.indices.filter { !lanes[$0].isEmpty }.map {
-            Report.lanes(lanes[$0], options: recordedLive ? liveOptions : laneOptions, title: laneTitles[$0])
+            var diagram = Report.lanes(lanes[$0], options: recordedLive ? liveOptions : laneOptions, title: laneTitles[$0])
+            diagram.location = lanes[$0].first.flatMap { recordedAt[ObjectIdentifier($0.recorder)] }
+            return diagram
         }
         for group in observedGroups where !group.lanes.isEmpty {
             diagrams.append(LaneDiagram(lanes: drawn(group.lanes), options: liveOptions, title: group.title))
