@@ -126,8 +126,9 @@ final class Playground: Sendable {
         program.remote = remote
         let outcome = program.run(on: remote == nil ? .virtual : .live(LiveWorld()))
         let (tests, testErrors) = testResults(of: program, file: file)
-        // A finished live run is drawn as its snapshots were: level, at their scale.
-        var rendering = Rendering(drawing: remote == nil ? outcome.laneDiagrams : atLiveScale(outcome.laneDiagrams), name: name,
+        // A finished live run is drawn level, as its snapshots were, at a
+        // scale chosen from all its events (one true to their times).
+        var rendering = Rendering(drawing: outcome.laneDiagrams, name: name,
                                   output: printed.text, errors: errors(of: outcome, file: file) + testErrors, tests: tests,
                                   // Only virtual-time lanes are dragged.
                                   inputs: remote == nil ? draggableLanes(of: outcome.laneDiagrams, in: file) : [], live: remote != nil)

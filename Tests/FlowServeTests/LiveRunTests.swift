@@ -87,6 +87,27 @@ import Testing
         #expect(tests.count == 1 && tests.first?["passed"] as? Bool == true, "\(tests)")
     }
 
+    /// A finished live run is drawn as its snapshots were: its inner
+    /// streams level, not slanting.
+    @Test func aFinishedLiveRunIsDrawnLevelAtItsScale() async throws {
+        let served = try ServedFolder()
+        let script = """
+            let ticks = interval(5ms).take(2)
+            marbles(ticks.flatMap { _ in interval(3ms).take(2) })
+            ticks.flatMap { _ in interval(3ms).take(2) }.sink { print($0) }
+
+            """
+        let messages = try await served.live(script, name: "nested.flow") { _ in false }
+        let final = try #require(messages.last)
+        #expect(final["running"] as? Bool == false)
+        let svg = try #require(final["svg"] as? String)
+        let lines = SVGGeometry.elements(svg).filter { $0.attributes["data-lane-line"] != nil }
+        #expect(lines.count >= 3, "\(svg)")
+        for line in lines {
+            #expect(line.attributes["y1"] == line.attributes["y2"], "a lane drawn slanting: \(line.attributes)")
+        }
+    }
+
     /// Reading or writing files happens only when the learner runs the
     /// script, never on a keystroke.
     @Test func scriptsThatReachOutsideRunOnlyWhenAskedTo() async throws {
