@@ -17,8 +17,12 @@ struct ClassReport {
     /// report is linear in the rows and tests it holds.
     private let resultsByColumn: [[String: TestReport.Result]]
 
-    init(rows: [ClassGrader.Row], testNames: [String]?, details: Bool, feedback: Feedback = .why) {
+    /// Who the class is, when the teacher gave a roster.
+    var roster: Roster?
+
+    init(rows: [ClassGrader.Row], testNames: [String]?, details: Bool, feedback: Feedback = .why, roster: Roster? = nil) {
         self.rows = rows
+        self.roster = roster
         self.details = details && feedback > .none
         self.feedback = feedback
         var names = testNames ?? []
@@ -114,6 +118,15 @@ struct ClassReport {
         destination.write("\(rows.count) file\(rows.count == 1 ? "" : "s"): \(passed) of \(tests) tests passed, \(earned) of \(possible) points"
                           + (broken == 0 ? "" : "; \(broken) file\(broken == 1 ? " does" : "s do") not compile")
                           + (stopped == 0 ? "" : "; \(stopped) file\(stopped == 1 ? " was" : "s were") stopped"))
+        let missing = studentsWithoutAFile
+        if !missing.isEmpty {
+            destination.write("no file from \(missing.count) student\(missing.count == 1 ? "" : "s") on the roster: "
+                              + missing.map { UnforgeableText.line($0.name.isEmpty ? $0.file : "\($0.name) (\($0.file))") }.joined(separator: ", "))
+        }
+        if roster != nil {
+            let unlisted = rows.filter { row in !(roster?.students.contains { Roster.key($0.file) == Roster.key(row.run.file) } ?? true) }
+            if !unlisted.isEmpty { destination.write("not on the roster: " + unlisted.map { UnforgeableText.line($0.run.file) }.joined(separator: ", ")) }
+        }
         guard rows.count > 1 else { return }
         destination.write("")
         destination.write("class: points per file: mean \(Self.number(mean)), median \(Self.number(median))")
@@ -154,20 +167,51 @@ struct ClassReport {
     /// like another column gets a header of its own.
     func writeCSV(to destination: ReportDestination) {
         let testNames = feedback == .none ? [] : self.testNames
-        destination.write((["file"] + Self.csvHeaders(for: testNames) + ["points earned", "points possible", "note"])
+        let identity = roster == nil ? [] : ["id", "email", "name"]
+        destination.write((identity + ["file"] + Self.csvHeaders(for: testNames, besides: identity) + ["points earned", "points possible", "note"])
             .map { UnforgeableText.csvCell($0) }.joined(separator: ","))
-        for (index, row) in rows.enumerated() {
+        func line(_ student: Roster.Student?, _ index: Int) -> String {
+            let row = rows[index]
             let cells = testNames.map { name in result(name, inRow: index).map { String($0.points) } ?? "" }
             let note = row.stopped ?? (row.run.compiled ? "" : "does not compile")
-            let line = [UnforgeableText.csvCell(row.run.file)] + cells + [String(row.earned), String(row.possible), UnforgeableText.csvCell(note)]
-            destination.write(line.joined(separator: ","))
+            let who = roster == nil ? [] : [student?.id ?? "", student?.email ?? "", student?.name ?? ""].map { UnforgeableText.csvCell($0) }
+            let notes = [note, roster != nil && student == nil ? "not on the roster" : ""].filter { !$0.isEmpty }.joined(separator: "; ")
+            return (who + [UnforgeableText.csvCell(row.run.file)] + cells
+                    + [String(row.earned), String(row.possible), UnforgeableText.csvCell(notes)]).joined(separator: ",")
         }
+        guard let roster else {
+            for index in rows.indices { destination.write(line(nil, index)) }
+            return
+        }
+        // The roster's order, each student once; a student with no file
+        // scores 0 of what the others could; then files nobody is listed for.
+        var rowByKey: [String: Int] = [:]
+        for (index, row) in rows.enumerated() where rowByKey[Roster.key(row.run.file)] == nil { rowByKey[Roster.key(row.run.file)] = index }
+        var listed: Set<Int> = []
+        let possible = rows.map(\.possible).max() ?? 0
+        for student in roster.students {
+            if let index = rowByKey[Roster.key(student.file)] {
+                listed.insert(index)
+                destination.write(line(student, index))
+            } else {
+                let cells = [student.id, student.email, student.name, student.file].map { UnforgeableText.csvCell($0) }
+                    + testNames.map { _ in "" } + ["0", String(possible), "no file"]
+                destination.write(cells.joined(separator: ","))
+            }
+        }
+        for index in rows.indices where !listed.contains(index) { destination.write(line(nil, index)) }
+    }
+
+    /// The roster's students with no file among the rows.
+    var studentsWithoutAFile: [Roster.Student] {
+        let keys = Set(rows.map { Roster.key($0.run.file) })
+        return roster?.students.filter { !keys.contains(Roster.key($0.file)) } ?? []
     }
 
     /// The tests' column headers: a name equal to a fixed column's, or to
     /// another test's once made unique, is marked `(test)` and numbered.
-    static func csvHeaders(for names: [String]) -> [String] {
-        var taken: Set<String> = ["file", "points earned", "points possible", "note"]
+    static func csvHeaders(for names: [String], besides others: [String] = []) -> [String] {
+        var taken: Set<String> = Set(["file", "points earned", "points possible", "note"] + others)
         return names.map { name in
             var header = name
             if taken.contains(header) { header = name + " (test)" }

@@ -55,6 +55,12 @@ struct Grade: ParsableCommand {
     @Option(help: ArgumentHelp("Write the report to this file instead of standard output.", valueName: "file"))
     var output: String?
 
+    @Option(help: ArgumentHelp("""
+        The class as a CSV with the columns file, id, email (and name): the CSV report becomes a gradebook import, one row \
+        per student in the roster's order, and the students with no file are listed.
+        """, valueName: "file"))
+    var roster: String?
+
     @Option(help: ArgumentHelp("The longest a file may take, wall clock and CPU (30s, 2m).", valueName: "duration"))
     var timeout = "30s"
 
@@ -109,6 +115,16 @@ struct Grade: ParsableCommand {
             Output.err("flow: --key: \(error)")
             throw ExitCode(ExitStatus.usage.rawValue)
         }
+        let classList: Roster?
+        do {
+            classList = try roster.map { try Roster(path: $0, text: try SourceFile.load(path: $0).text) }
+        } catch let list as DiagnosticList {
+            Loader.report(list)
+            throw ExitCode(ExitStatus.usage.rawValue)
+        } catch {
+            Output.err("flow: --roster: \(error)")
+            throw ExitCode(ExitStatus.usage.rawValue)
+        }
         try exitIfStopped()
         let keyPath = key.map(Permissions.resolve)
         guard let found = GradedFiles.find(paths, stop: stopped) else { throw ExitCode(ExitStatus.usage.rawValue) }
@@ -126,7 +142,7 @@ struct Grade: ParsableCommand {
         // while a long report is written stops the writing.
         let interruptedGrading = stopped()
         let report = ClassReport(rows: graded, testNames: answerKey?.tests.map(\.name), details: details || (feedback ?? .score) > .score,
-                                 feedback: level)
+                                 feedback: level, roster: classList)
         switch format {
         case .text: report.writeText(to: destination, stop: { !interruptedGrading && stopped() })
         case .json: report.writeJSON(to: destination)
@@ -152,6 +168,11 @@ struct GradeFile: ParsableCommand {
     @Argument var path: String
     /// The grader's copy of what it read from that file, once.
     @Option var source: String
+    /// Where the file really is: the one file its script may read.
+    @Option(name: .customLong("own-file")) var ownFile: String
+    /// The graded folder, resolved, and as reports show it.
+    @Option var folder: String
+    @Option(name: .customLong("folder-shown")) var folderShown: String
     @Option var result: String
     @Option var key: String?
     @Option var feedback: Feedback = .why
@@ -174,10 +195,19 @@ struct GradeFile: ParsableCommand {
         // file's limit, since building a value needs room for its parts too.
         MemoryBudget.set(bytes: memoryLimit / 2)
         let answerKey = try key.map { try AnswerKey(file: try SourceFile.load(path: $0)) }
-        let access = Access(Self.permissions(for: path, key: answerKey, keyPath: key, flags: permissions))
+        let access = Access(Self.permissions(for: ownFile, key: answerKey, keyPath: key, flags: permissions))
         let student = SourceFile(path: path, text: try SourceFile.load(path: source).text)
-        let run = TestRunner.run(path, source: student, color: false, feedback: feedback, access: access, capture: CapturedOutput(),
+        var run = TestRunner.run(path, source: student, color: false, feedback: feedback, access: access, capture: CapturedOutput(),
                                  key: answerKey)
+        // Messages that name the graded folder resolved (a permission's)
+        // name it as the report does: never the teacher's absolute path.
+        func relative(_ text: String) -> String {
+            guard folder != "/", text.contains(folder) else { return text }
+            let named = text.replacingOccurrences(of: folder + "/", with: folderShown == "." ? "" : folderShown + "/")
+            return named.replacingOccurrences(of: folder, with: folderShown)
+        }
+        for i in run.results.indices { run.results[i].details = relative(run.results[i].details) }
+        run.warnings = run.warnings.map(relative)
         try Loader.write(try JSON.string(run.json), to: result)
     }
 }
@@ -273,7 +303,8 @@ struct ClassGrader {
                         // file is opened once, by the grader.
                         try Loader.write(text, to: sourcePath)
                         let child = try ChildProcess(arguments: ["grade-file"] + childArguments
-                                                         + ["--source", sourcePath, "--result", resultPath, "--", found.path],
+                                                         + ["--source", sourcePath, "--own-file", found.path, "--folder", found.folder.resolved,
+                                                            "--folder-shown", found.folder.shown, "--result", resultPath, "--", found.shown],
                                                      standardOutput: "/dev/null", standardError: errorPath)
                         running.append(Running(index: next, child: child, sourcePath: sourcePath, resultPath: resultPath, errorPath: errorPath))
                     } catch {
@@ -339,7 +370,7 @@ struct ClassGrader {
     /// A row that earned nothing, with the tests it would have had: the
     /// key's, or those the file's text declares.
     private func stoppedRow(_ found: GradedFiles.Found, _ reason: String) -> Row {
-        let file = found.path
+        let file = found.shown
         let own: [(name: String, points: Int)] = {
             guard case .success(let text) = found.content else { return [] }
             return SourceFile(path: file, text: text).declaredTests.map { ($0.name, $0.points) }

@@ -11,8 +11,15 @@ import Glibc
 enum GradedFiles {
     /// A file found, and what reading it gave.
     struct Found {
-        /// As the teacher named it (the folder given, then the path below).
+        /// Where it is, to open it.
         var path: String
+        /// As reports show it: as the teacher typed it, or relative to the
+        /// graded folder when that was given as an absolute path, so a
+        /// report never holds the teacher's absolute paths.
+        var shown: String
+        /// The graded folder it was found in, resolved, and as reports
+        /// name it: messages that name it (a permission's) are rewritten.
+        var folder: (resolved: String, shown: String)
         /// Its text, or why it is not graded.
         var content: Result<String, Refusal>
     }
@@ -42,12 +49,19 @@ enum GradedFiles {
                 var below: [String] = []
                 var visited: Set<[UInt64]> = []
                 collect(path, into: &below, visited: &visited)
+                let absolute = path.hasPrefix("/")
+                let prefix = path.hasSuffix("/") ? path : path + "/"
+                let folder = (Permissions.resolve(path), absolute ? "." : String(prefix.dropLast()))
                 for file in below.sorted() {
                     if stop() { return found }
-                    found.append(Found(path: file, content: read(file)))
+                    let shown = absolute && file.hasPrefix(prefix) ? String(file.dropFirst(prefix.count)) : file
+                    found.append(Found(path: file, shown: shown, folder: folder, content: read(file)))
                 }
             } else {
-                found.append(Found(path: path, content: read(path)))
+                let parent = Permissions.folder(of: path)
+                let shown = path.hasPrefix("/") ? String(path.split(separator: "/").last ?? "") : path
+                found.append(Found(path: path, shown: shown, folder: (Permissions.resolve(parent), path.hasPrefix("/") ? "." : parent),
+                                   content: read(path)))
             }
         }
         return found
