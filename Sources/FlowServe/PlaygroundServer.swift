@@ -50,6 +50,10 @@ public enum PlaygroundServer {
     /// `started` is told the address once the server listens.
     public static func run(_ options: Options, started: @escaping @Sendable (String) -> Void) throws {
         let folder = try ScriptFolder(serving: options.path)
+        // The answers folder is named from where flow was started, as the
+        // teacher typed it, before the server works in the served folder:
+        // the command it prints to grade them then works where it was typed.
+        let answers = try options.exercise ? AnswerFolder(path: options.answersFolder) : nil
         // A live script's relative paths (`file.append("out.txt")`) name
         // files beside it, as they would in `flow run` from its folder.
         guard FileManager.default.changeCurrentDirectoryPath(folder.root) else {
@@ -64,7 +68,7 @@ public enum PlaygroundServer {
         if options.exercise {
             // Exercises run in virtual time, reading and writing nothing.
             playground = Playground(access: nil)
-            let exercise = try ExerciseFile(folder: folder, answers: AnswerFolder(path: options.answersFolder), modules: playground.modules)
+            let exercise = try ExerciseFile(folder: folder, answers: answers!, modules: playground.modules)
             routes = exerciseRouter(exercise, page: page, playground: playground, guardian: guardian)
         } else {
             playground = Playground(access: options.isLoopback ? Access(options.permissions(folder.root)) : nil)

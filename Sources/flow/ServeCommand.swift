@@ -28,6 +28,12 @@ struct Serve: ParsableCommand {
 
     @OptionGroup var memory: MemoryOption
 
+    /// A path as a POSIX shell reads it back, quoted only when it must be.
+    static func shellQuoted(_ path: String) -> String {
+        let plain = path.unicodeScalars.allSatisfy { $0.properties.isAlphabetic || ("0"..."9").contains($0) || "/._-+,:@%=".unicodeScalars.contains($0) }
+        return plain && !path.isEmpty ? path : "'" + path.replacingOccurrences(of: "'", with: "'\\''") + "'"
+    }
+
     func validate() throws {
         guard (0...65535).contains(port) else { throw ValidationError("--port takes a number from 0 to 65535, not \(port)") }
         guard !host.isEmpty, !host.contains("/") else { throw ValidationError("--host takes an address such as 127.0.0.1, not '\(host)'") }
@@ -46,7 +52,8 @@ struct Serve: ParsableCommand {
             try PlaygroundServer.run(serving) { address in
                 Output.out("flow serve: \(address) (Ctrl-C stops it)")
                 if serving.exercise {
-                    Output.out("flow serve: answers are saved in \(serving.answersFolder); grade them with flow grade \(serving.answersFolder)")
+                    let folder = Self.shellQuoted(serving.answersFolder)
+                    Output.out("flow serve: answers are saved in \(folder); grade them with: flow grade \(folder)")
                 }
                 if !serving.isLoopback {
                     Output.err("flow serve: listening beyond loopback, so scripts run from the page cannot use the file and http modules")

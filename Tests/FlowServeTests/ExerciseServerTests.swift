@@ -1,5 +1,8 @@
 import FlowTestSupport
 import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
 import Testing
 
 /// Exercises over the API: `flow serve --exercise` serves one file and
@@ -82,6 +85,49 @@ import Testing
         let graded = try FlowProcess.run(["grade", folder.path])
         #expect(graded.status == 0)
         #expect(graded.out.contains("ada-lovelace.flow") && graded.out.contains("1 of 2") && graded.out.contains("2 of 3"), "\(graded.out)")
+    }
+
+    /// `--answers DIR` is taken from where flow was started, and the
+    /// command the server prints to grade the answers works when pasted there.
+    @Test func theAnswersFolderAndTheGradeCommandAreTheTeachersOwn() async throws {
+        let start = FileManager.default.temporaryDirectory.appendingPathComponent("flow-answers-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: start.appendingPathComponent("lesson one"), withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: start) }
+        try ServedFolder.exercise.write(to: start.appendingPathComponent("lesson one/zip.flow"), atomically: true, encoding: .utf8)
+        let (process, out, _) = try FlowProcess.start(["serve", "--exercise", "lesson one/zip.flow", "--answers", "lesson one/answers", "--port", "0"],
+                                                      in: start)
+        defer {
+            process.interrupt()
+            _ = waitFor { !process.isRunning }
+        }
+        var printed = ""
+        #expect(await waitFor { printed += String(decoding: out.fileHandleForReading.availableData, as: UTF8.self); return printed.contains("grade them with") })
+        let range = try #require(printed.range(of: #"http://[0-9.:]+/"#, options: .regularExpression))
+        let address = try #require(URL(string: String(printed[range])))
+        var request = URLRequest(url: address.appendingPathComponent("api/answers"))
+        request.httpMethod = "POST"
+        request.httpBody = Data(Self.answers(["tenfold#1": Self.events([(1, "10"), (3, "20"), (5, "30"), (6, "|")])], more: ["student": "Ada"]).utf8)
+        let (_, response) = try await URLSession.shared.data(for: request)
+        #expect((response as? HTTPURLResponse)?.statusCode == 200)
+        // Saved under the folder as typed from the starting folder, not inside the served one.
+        #expect(FileManager.default.fileExists(atPath: start.appendingPathComponent("lesson one/answers/ada.flow").path))
+        #expect(!FileManager.default.fileExists(atPath: start.appendingPathComponent("lesson one/lesson one").path))
+        // The printed command, pasted into a shell where flow was started, grades them.
+        let line = try #require(printed.split(separator: "\n").first { $0.contains("grade them with: ") })
+        let command = String(line[line.range(of: "grade them with: ")!.upperBound...])
+        #expect(command == "flow grade 'lesson one/answers'", "\(line)")
+        let shell = Process()
+        shell.executableURL = URL(fileURLWithPath: "/bin/sh")
+        shell.arguments = ["-c", "flow() { \"$FLOW\" \"$@\"; }; " + command]
+        shell.currentDirectoryURL = start
+        shell.environment = ProcessInfo.processInfo.environment.merging(["FLOW": FlowProcess.defaultBinary.path, "NO_COLOR": "1"]) { $1 }
+        let pipe = Pipe()
+        shell.standardOutput = pipe
+        try shell.run()
+        let graded = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        shell.waitUntilExit()
+        #expect(shell.terminationStatus == 0)
+        #expect(graded.contains("ada.flow") && graded.contains("1 file: "), "\(graded)")
     }
 
     @Test func thePlaygroundAnswersTheExercisesOfTheScriptItEdits() async throws {
