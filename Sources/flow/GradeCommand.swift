@@ -206,13 +206,27 @@ struct GradeFile: ParsableCommand {
             let named = text.replacingOccurrences(of: folder + "/", with: folderShown == "." ? "" : folderShown + "/")
             return named.replacingOccurrences(of: folder, with: folderShown)
         }
-        for i in run.results.indices { run.results[i].details = relative(run.results[i].details) }
+        for i in run.results.indices { run.results[i].details = Self.bounded(relative(run.results[i].details)) }
         run.warnings = run.warnings.map(relative)
         try Loader.write(try JSON.string(run.json), to: result)
     }
 }
 
 extension GradeFile {
+    /// The most of one test's details a row keeps: a test that fails
+    /// thousands of expectations says so without swelling the report.
+    static let keptDetails = 64 << 10
+
+    static func bounded(_ details: String) -> String {
+        let bytes = details.utf8
+        guard bytes.count > keptDetails else { return details }
+        var end = bytes.index(bytes.startIndex, offsetBy: keptDetails)
+        while end > bytes.startIndex, !details.unicodeScalars.indices.contains(end) { end = bytes.index(before: end) }
+        let kept = String(details[..<end])
+        let cut = kept.lastIndex(of: "\n").map { String(kept[..<$0]) } ?? kept
+        return cut + "\n… \(bytes.count - cut.utf8.count) more bytes of details not shown"
+    }
+
     /// What a student's script may reach: its own file and the files the
     /// key names as data, nothing else (not a classmate's file, not the
     /// key, not the answers), as the flags widen or narrow it. The key stays

@@ -235,6 +235,18 @@ import Testing
         #expect(csv.first { $0[0] == "ok.flow" }?[3] == "3", "\(csv)")
     }
 
+    @Test func aTestThatFailsThousandsOfTimesKeepsItsRowSmall() throws {
+        let folder = temporaryPath("many-failures")
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        try "test \"many\" { for i in 0..<3000 { expect(just(i)).toBe(\"(a|)\", a: -1) } }\n"
+            .write(toFile: folder + "/many.flow", atomically: true, encoding: .utf8)
+        let result = try Self.grade(["--format", "json", folder])
+        let details = try #require((try Self.rows(try Self.pythonJSON(result.out))["many.flow"]?["results"] as? [[String: Any]])?.first?["details"] as? String)
+        #expect(details.utf8.count < 70_000, "\(details.utf8.count) bytes")
+        #expect(details.contains(" more bytes of details not shown"), "\(details.suffix(200))")
+    }
+
     @Test func tooLittleMemoryIsRefusedWithAMessage() throws {
         let result = try FlowProcess.run(["grade", "--max-memory", "32MB", "students"], in: Self.classFolder, timeout: 60)
         #expect(result.status == 2)
