@@ -128,7 +128,7 @@ let package = Package(
         .testTarget(
             name: "FlowLanguageTests",
             dependencies: ["FlowLanguage", "FlowRuntime", "FlowMarbles", "FlowLive", "FlowIO", "flow", "FlowTestSupport"],
-            exclude: ["Diagnostics", "Scripts", "Dialects", "RuntimeErrors", "CrashCorpus"]
+            exclude: ["Diagnostics", "Scripts", "Dialects", "RuntimeErrors", "CrashCorpus", "SwiftOracle"]
         ),
         .testTarget(
             name: "FlowIOTests",

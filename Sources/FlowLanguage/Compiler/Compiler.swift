@@ -27,6 +27,18 @@ final class Compiler {
         diagnostics.appendCapped(Diagnostic(message, in: file, at: span, help: help))
     }
 
+    /// Compiles code that only some values reach (what a method name means
+    /// for values not of the script's types, beside the script's own
+    /// method): its errors are not reported; whether there were any is
+    /// returned, so the code can fail when reached instead.
+    func compileQuietly(_ body: () -> Code) -> (code: Code, failed: Bool) {
+        let before = diagnostics.count
+        let code = body()
+        let failed = diagnostics.count > before
+        if failed { diagnostics.removeSubrange(before...) }
+        return (code, failed)
+    }
+
     /// Code that runs but probably does not do what was meant; `flow
     /// check` reports these, and they never stop a script from running.
     private(set) var warnings: [Diagnostic] = []
@@ -47,6 +59,11 @@ final class Compiler {
     var facts = ScriptFacts()
     /// The points the expectations of the test block being compiled carry.
     var expectationPointsInTest: Int?
+    /// The types of the parameters of the closure about to be compiled, where
+    /// its call tells them (a stream's elements for `sink` and `map`).
+    var closureParameterTypes: [StaticType]?
+    /// The result type written for the closure about to be compiled.
+    var closureResultType: StaticType?
 
     func suggestion(for name: String, among candidates: @autoclosure () -> [String]) -> String? {
         guard suggestionsLeft > 0 else { return nil }

@@ -39,6 +39,11 @@ final class Scope {
         var function: FunctionInfo?
         /// A `let` whose value is surely a stream (`CompiledExpression.isStream`).
         var isKnownStream = false
+        /// Its type: written by the script (`let x: Double`, a typed
+        /// parameter), or that of the value it was bound to.
+        var type: StaticType = .unknown
+        /// The script wrote its type.
+        var typeIsWritten = false
     }
 
     let kind: Kind
@@ -52,6 +57,10 @@ final class Scope {
     private(set) var count = 0
     /// Highest `$n` used directly in this closure, plus one.
     var shorthandCount = 0
+    /// The types of `$0`, `$1`, where the closure's call tells them.
+    var shorthandTypes: [StaticType] = []
+    /// A func's (or closure's) written result type: what `return` gives.
+    var resultType: StaticType?
     /// A closure expression appears inside: frames may be captured, so they
     /// cannot be reused between calls.
     var createsClosures = false
@@ -148,12 +157,19 @@ final class Scope {
 
     /// Adds a slot; nil when the name is already declared in this scope.
     func declare(_ name: String, at span: Span, as binding: Binding = .constant, function: FunctionInfo? = nil,
-                 isKnownStream: Bool = false) -> Int? {
+                 isKnownStream: Bool = false, type: StaticType = .unknown, typeIsWritten: Bool = false) -> Int? {
         if entries[name] != nil { return nil }
         let slot = frameOwner.allocate()
-        entries[name] = Entry(slot: slot, binding: binding, span: span, function: function, isKnownStream: isKnownStream)
+        entries[name] = Entry(slot: slot, binding: binding, span: span, function: function, isKnownStream: isKnownStream,
+                              type: type, typeIsWritten: typeIsWritten)
         declaredNames.append((name, slot))
         return slot
+    }
+
+    /// Gives a name declared here the type its value surely has.
+    func setType(_ type: StaticType, of name: String, isWritten: Bool) {
+        entries[name]?.type = type
+        entries[name]?.typeIsWritten = isWritten
     }
 
     /// A hidden slot (parameters of `$n` closures, loop state).

@@ -48,6 +48,8 @@ enum SwiftVocabulary {
     /// `Observable.just(1)` is `just(1)`, `Publishers.Merge(a, b)` is `Merge(a, b)`.
     static let namespaces: Set<String> = [
         "Observable", "Single", "Maybe", "Completable", "Infallible", "Publishers", "AnyPublisher", "Signal", "Driver",
+        // `Swift.print`: the standard library's functions by their module.
+        "Swift",
     ]
 
     static func scheduler(_ text: String) -> Value { .record(["scheduler": .string(text)]) }

@@ -129,7 +129,7 @@ public final class Session {
         do {
             let value = try code(frame)
             switch statement {
-            case .binding(let name, _, _, _, _):
+            case .binding(let name, _, _, _, _, _):
                 if let (_, slot) = scope.lookup(name) { listener?.session(self, bound: name, to: frame.slots[slot]) }
             case .expression(let expr):
                 if Compiler.subscribesItself(expr) { break }

@@ -77,6 +77,9 @@ public enum TypeCheck: Sendable {
     case conditional
     /// `as!`: the value, or an error where it is not of the type.
     case forced
+    /// `as`: the value read as the type (`5 as Double` is 5.0, `x as Any`
+    /// keeps x's type).
+    case coercion
 }
 
 public enum StringPart {
@@ -101,6 +104,9 @@ public final class Closure {
     /// `[weak self]` or `[unowned self]`: the closure does not keep the
     /// object its method runs on.
     public var capturesSelfWeakly = false
+    /// `{ (x: Double) -> Double in ... }`: the types written, where they are.
+    public var parameterTypes: [TypeText?] = []
+    public var resultType: TypeText?
 
     init(parameters: [(name: String, span: Span)]?, body: [Statement], span: Span, capturesSelfWeakly: Bool = false) {
         self.parameters = parameters
@@ -110,11 +116,19 @@ public final class Closure {
     }
 }
 
+/// A type as the script wrote it, read by `TypeSyntax(parsing:)` where it
+/// is compiled.
+public struct TypeText {
+    public var text: String
+    public var span: Span
+}
+
 public enum Statement {
-    /// `let x = e`; `var x = e` (mutable), `var x: T` (nil until assigned).
-    case binding(name: String, nameSpan: Span, value: Expr?, isVariable: Bool, Span)
+    /// `let x = e`; `var x = e` (mutable), `var x: T` (nil until assigned);
+    /// `type` is the annotation, where written.
+    case binding(name: String, nameSpan: Span, type: TypeText?, value: Expr?, isVariable: Bool, Span)
     /// `let (a, b) = pair`
-    case destructuring(Pattern, value: Expr, Span)
+    case destructuring(Pattern, value: Expr, isVariable: Bool, Span)
     case expression(Expr)
     case test(name: String, body: [Statement], Span)
     case `return`(Expr?, Span)
@@ -137,7 +151,7 @@ public enum Statement {
 
     public var span: Span {
         switch self {
-        case .binding(_, _, _, _, let s), .destructuring(_, _, let s), .test(_, _, let s), .return(_, let s),
+        case .binding(_, _, _, _, _, let s), .destructuring(_, _, _, let s), .test(_, _, let s), .return(_, let s),
              .assignment(_, _, _, _, let s), .guard(_, _, let s), .while(_, _, let s), .repeat(_, _, let s),
              .for(_, _, _, _, let s), .break(let s), .continue(let s), .throw(_, let s), .doCatch(_, _, let s), .typeAlias(_, _, _, let s):
             return s
@@ -225,6 +239,8 @@ public struct FunctionParameter {
     public var nameSpan: Span
     public var defaultValue: Expr?
     public var isInout: Bool
+    /// The parameter's type, as written.
+    public var type: TypeText?
 }
 
 public final class FunctionDeclaration {
@@ -238,6 +254,13 @@ public final class FunctionDeclaration {
     public let isStatic: Bool
     /// `init?(...)`: an initialiser that may give nil.
     public let isFailable: Bool
+    /// `-> T`; nil where none is written: a `func` then returns `()`.
+    public var resultType: TypeText?
+    /// Written with `func` (not an `init`, a getter or a `deinit`).
+    public var isFunc = false
+    /// `@discardableResult`: a call of it as a statement drops its value
+    /// (a stream it returns is not subscribed).
+    public var isDiscardableResult = false
     public let span: Span
 
     init(name: String, nameSpan: Span, parameters: [FunctionParameter], body: [Statement], isMutating: Bool, isStatic: Bool,
@@ -284,6 +307,8 @@ public final class TypeDeclaration {
         /// `weak var` or `unowned var`, in a class: it does not keep the
         /// object it refers to.
         public var isWeak = false
+        /// The property's type, as written.
+        public var type: TypeText?
     }
 
     public struct ComputedProperty {
@@ -291,6 +316,8 @@ public final class TypeDeclaration {
         public var span: Span
         public var body: [Statement]
         public var isStatic: Bool
+        /// The property's type, as written.
+        public var type: TypeText?
     }
 
     public struct EnumCase {

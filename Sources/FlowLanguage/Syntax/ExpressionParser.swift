@@ -14,6 +14,8 @@ extension Parser {
         guard accept("?") != nil else { return condition }
         let whenTrue = try parseExpression()
         _ = try expect(":", "':' in the conditional expression")
+        // A line may end with the `:` (`c ? a :` then the other value).
+        while peek().kind.isNewline { advance() }
         let whenFalse = try parseExpression()
         return .ternary(condition, whenTrue, whenFalse, condition.span.to(whenFalse.span))
     }
@@ -166,8 +168,9 @@ extension Parser {
                 throw Abort()
             }
             // Written against the value before it, as Swift requires:
-            // `x?.y` and `x!`, not the `?` of `c ? a : b` or a prefix `!`.
-            let touchesValue = token.span.start == expr.span.end
+            // `x?.y` and `x!`, not the `?` of `c ? a : b` or a prefix `!`
+            // (the value may end with a `)` its span leaves out: `(x as? T)?.y`).
+            let touchesValue = token.span.start == expr.span.end || (index > 0 && token.span.start == tokens[index - 1].span.end)
             if touchesValue, token.isSymbol("?"), tokens[index + 1].isSymbol("."), tokens[index + 1].span.start == token.span.end {
                 advance()
                 expr = .optionalBind(expr, expr.span.to(token.span))
@@ -189,15 +192,12 @@ extension Parser {
                 default: throw fail("expected a member name after '.'", at: nameToken.span)
                 }
             } else if case .identifier(let word) = token.kind, word == "as" || word == "is" {
-                // `x as Int` leaves the value as it is (values are dynamic);
-                // `x is T`, `x as? T` and `x as! T` test its type.
+                // `x as Double` reads x as the type; `x is T`, `x as? T` and
+                // `x as! T` test its type.
                 advance()
                 var check = TypeCheck.test
                 if word == "as" {
-                    if accept("?") != nil { check = .conditional } else if accept("!") != nil { check = .forced } else {
-                        guard skipType() else { throw fail("expected a type after 'as'", at: peek().span) }
-                        continue
-                    }
+                    if accept("?") != nil { check = .conditional } else if accept("!") != nil { check = .forced } else { check = .coercion }
                 }
                 let typeStart = peek().span.start
                 guard skipType() else { throw fail("expected a type after '\(word)'", at: peek().span) }
@@ -277,6 +277,14 @@ extension Parser {
     /// `AnyPublisher<Int, Never>`, `inout Int`): flow's values are dynamic,
     /// so annotations are read and dropped. False, with nothing consumed,
     /// when no type starts here.
+    /// A type, kept as its text and span for the compiler to read.
+    mutating func parseTypeText() -> TypeText? {
+        let start = peek().span.start
+        guard skipType() else { return nil }
+        let span = Span(start, tokens[index - 1].span.end)
+        return TypeText(text: file.text(of: span), span: span)
+    }
+
     mutating func skipType() -> Bool {
         let start = index
         if skipTypeBody() { return true }
@@ -321,7 +329,8 @@ extension Parser {
         default:
             return false
         }
-        while check("?") || check("!") { advance() }
+        // `Int??` is an optional of an optional; `x as? Int ?? 0` is a default.
+        while check("?") || check("!") || (check("??") && peek().span.start == tokens[index - 1].span.end) { advance() }
         if case .identifier("throws") = peek().kind { advance() }
         if accept("->") != nil { return skipTypeBody() }
         return true
@@ -523,10 +532,14 @@ extension Parser {
         return try bracketed(open) { parser in
             try parser.withNewlines(significant: true) { parser in
                 try parser.inFunctionBody { p in
-                    let (parameters, weakSelf) = p.parseClosureParameters()
+                    let signature = p.parseClosureSignature()
                     let body = try p.parseStatements(context: .closure)
                     let close = try p.close("}", opened: open, "closure")
-                    return .closure(Closure(parameters: parameters, body: body, span: open.span.to(close.span), capturesSelfWeakly: weakSelf))
+                    let closure = Closure(parameters: signature.parameters, body: body, span: open.span.to(close.span),
+                                          capturesSelfWeakly: signature.capturesSelfWeakly)
+                    closure.parameterTypes = signature.parameterTypes
+                    closure.resultType = signature.resultType
+                    return .closure(closure)
                 }
             }
         }
@@ -545,27 +558,47 @@ extension Parser {
     /// with types (`(a: Int, b: Int) -> Bool in`, `v -> String in`) and a
     /// capture list (`[weak self] v in`), of which only a weak `self`
     /// matters. Consumed if present.
-    mutating func parseClosureParameters() -> (parameters: [(name: String, span: Span)]?, capturesSelfWeakly: Bool) {
+    /// What a closure says before `in`.
+    struct ClosureSignature {
+        var parameters: [(name: String, span: Span)]?
+        var parameterTypes: [TypeText?] = []
+        var resultType: TypeText?
+        var capturesSelfWeakly = false
+    }
+
+    mutating func parseClosureSignature() -> ClosureSignature {
         let start = index
         // The signature may sit on the line after `{`.
         while peek().kind.isNewline { advance() }
         let (captures, weakSelf) = readCaptureList()
         var names: [(String, Span)] = []
+        var types: [TypeText?] = []
         let parenthesized = accept("(") != nil
         while case .identifier(let name) = peek().kind {
             names.append((name, advance().span))
-            if parenthesized, accept(":") != nil, !skipType() { index = start; return (nil, false) }
+            var type: TypeText?
+            if parenthesized, accept(":") != nil {
+                guard let written = parseTypeText() else { index = start; return ClosureSignature() }
+                type = written
+            }
+            types.append(type)
             if accept(",") == nil { break }
         }
-        if parenthesized && accept(")") == nil { index = start; return (nil, false) }
-        if accept("->") != nil, !skipType() { index = start; return (nil, false) }
+        if parenthesized && accept(")") == nil { index = start; return ClosureSignature() }
+        var result: TypeText?
+        if accept("->") != nil {
+            guard let written = parseTypeText() else { index = start; return ClosureSignature() }
+            result = written
+        }
         if case .identifier("throws") = peek().kind { advance() }
         if !names.isEmpty || parenthesized || captures, peek().isKeyword(.in) {
             advance()
-            return (names, weakSelf)
+            // `{ [weak self] in ... $0 }`: a capture list alone names no parameters.
+            let named = names.isEmpty && !parenthesized ? nil : names
+            return ClosureSignature(parameters: named, parameterTypes: types, resultType: result, capturesSelfWeakly: weakSelf)
         }
         index = start
-        return (nil, false)
+        return ClosureSignature()
     }
 
     /// `[weak self]`, `[unowned self, x]`: whether there was one, and

@@ -18,6 +18,20 @@ struct Lexer {
     /// A `/*` comment ran to the end of the text (the REPL then reads
     /// another line).
     private(set) var hasUnterminatedComment = false
+    /// The `#if` blocks open where the lexer is, innermost last.
+    private var branches: [ConditionalBranch] = []
+
+    private struct ConditionalBranch {
+        /// Where its `#if` is, for the error when no `#endif` closes it.
+        let start: Int
+        /// The block around it is read, so one of its branches may be.
+        let enclosingIsRead: Bool
+        /// A branch of it was taken already.
+        var taken: Bool
+        /// The lines here are read.
+        var isRead: Bool
+        var sawElse = false
+    }
 
     init(file: SourceFile, range: Range<Int>? = nil) {
         self.file = file
@@ -60,9 +74,17 @@ struct Lexer {
         lineContinues = false
         let commentStart = position
         let brokeLine = skipSpaceAndComments()
-        guard position < end else { return Token(kind: .end, span: Span(end, end)) }
+        guard position < end else {
+            if let open = branches.first {
+                diagnostics.appendCapped(Diagnostic("#if has no #endif", in: file, at: Span(open.start, open.start + 3),
+                                                    help: "end the block with #endif on a line of its own"))
+                branches = []
+            }
+            return Token(kind: .end, span: Span(end, end))
+        }
         let start = position
         let c = peek()
+        if c == UInt8(ascii: "#") { return unsupportedForm() }
         // A block comment that spans lines ends the line it started on, as
         // in Swift.
         if brokeLine {
@@ -130,6 +152,10 @@ struct Lexer {
             let c = peek()
             if c == UInt8(ascii: " ") || c == UInt8(ascii: "\t") || c == UInt8(ascii: "\r") {
                 position += 1
+            } else if c == UInt8(ascii: "#"), let word = directiveWord() {
+                readDirective(word)
+            } else if c == UInt8(ascii: "#"), unsupportedFormName() != nil {
+                break
             } else if c == UInt8(ascii: "#") || (c == UInt8(ascii: "/") && peek(1) == UInt8(ascii: "/")) {
                 while position < end, peek() != UInt8(ascii: "\n") { position += 1 }
             } else if c == UInt8(ascii: "/") && peek(1) == UInt8(ascii: "*") {
@@ -139,6 +165,107 @@ struct Lexer {
             }
         }
         return brokeLine
+    }
+
+    // MARK: - Compilation conditions
+
+    /// The word after a `#` that starts a line (blanks before it aside) and
+    /// is a directive (`#if`, `#else`); nil for a comment.
+    private func directiveWord() -> String? {
+        var lineStart = position
+        while lineStart > 0, bytes[lineStart - 1] == UInt8(ascii: " ") || bytes[lineStart - 1] == UInt8(ascii: "\t") { lineStart -= 1 }
+        guard lineStart == 0 || bytes[lineStart - 1] == UInt8(ascii: "\n") else { return nil }
+        for word in CompilationConditions.directives where matches("#" + word) && !peek(word.utf8.count + 1).isIdentifierPart {
+            return word
+        }
+        return nil
+    }
+
+    /// Reads a directive's line, up to its line break, and skips the lines
+    /// of a branch not taken, up to the next directive.
+    private mutating func readDirective(_ word: String) {
+        let start = position
+        position += word.utf8.count + 1
+        var conditionEnd = position
+        while conditionEnd < end, bytes[conditionEnd] != UInt8(ascii: "\n"),
+              !(bytes[conditionEnd] == UInt8(ascii: "/") && conditionEnd + 1 < end && bytes[conditionEnd + 1] == UInt8(ascii: "/")) {
+            conditionEnd += 1
+        }
+        let condition = String(decoding: bytes[position..<conditionEnd], as: UTF8.self)
+        while position < end, peek() != UInt8(ascii: "\n") { position += 1 }
+        let here = Span(start, start + word.utf8.count + 1)
+        func holds() -> Bool {
+            guard let value = CompilationConditions.evaluate(condition) else {
+                diagnostics.appendCapped(Diagnostic("flow cannot read the condition '\(condition.trimmingWhitespace())'", in: file, at: here,
+                                                    help: "conditions are DEBUG, os(Linux), arch(x86_64), canImport(Module), swift(>=5.9), with !, && and ||"))
+                return false
+            }
+            return value
+        }
+        switch word {
+        case "if":
+            let enclosingIsRead = branches.last?.isRead ?? true
+            let value = enclosingIsRead && holds()
+            branches.append(ConditionalBranch(start: start, enclosingIsRead: enclosingIsRead, taken: value, isRead: value))
+        case "elseif", "else":
+            guard var branch = branches.popLast(), !branch.sawElse else {
+                diagnostics.appendCapped(Diagnostic("#\(word) without #if", in: file, at: here, help: "start the block with #if CONDITION"))
+                return
+            }
+            let value = branch.enclosingIsRead && !branch.taken && (word == "else" || holds())
+            branch.isRead = value
+            branch.taken = branch.taken || value
+            branch.sawElse = word == "else"
+            branches.append(branch)
+        default:
+            guard branches.popLast() != nil else {
+                diagnostics.appendCapped(Diagnostic("#endif without #if", in: file, at: here))
+                return
+            }
+        }
+        guard branches.last?.isRead == false else { return }
+        // Not read: every line up to the next directive.
+        while position < end {
+            position += 1
+            var first = position
+            while first < end, bytes[first] == UInt8(ascii: " ") || bytes[first] == UInt8(ascii: "\t") { first += 1 }
+            let saved = position
+            position = first
+            if peek() == UInt8(ascii: "#"), directiveWord() != nil {
+                position = saved
+                return
+            }
+            position = saved
+            while position < end, peek() != UInt8(ascii: "\n") { position += 1 }
+        }
+    }
+
+    /// `#selector(...)`, `#keyPath(...)`: Swift's `#` forms that flow has
+    /// not, told as one error each (a `#` followed by a space is a comment).
+    private func unsupportedFormName() -> String? {
+        var length = 1
+        while peek(length).isIdentifierPart { length += 1 }
+        guard length > 1 else { return nil }
+        let name = String(decoding: bytes[position + 1..<position + length], as: UTF8.self)
+        return CompilationConditions.unsupportedForms[name] != nil ? name : nil
+    }
+
+    private mutating func unsupportedForm() -> Token {
+        let start = position
+        let name = unsupportedFormName() ?? ""
+        position += name.utf8.count + 1
+        // Its arguments too, so the rest of the line reads on.
+        if peek() == UInt8(ascii: "(") {
+            var depth = 0
+            repeat {
+                if peek() == UInt8(ascii: "(") { depth += 1 }
+                if peek() == UInt8(ascii: ")") { depth -= 1 }
+                position += 1
+            } while depth > 0 && position < end && peek() != UInt8(ascii: "\n")
+        }
+        diagnostics.appendCapped(Diagnostic("flow has no #\(name)", in: file, at: Span(start, start + name.utf8.count + 1),
+                                            help: CompilationConditions.unsupportedForms[name]))
+        return Token(kind: .keyword(.nil), span: Span(start, position))
     }
 
     /// Skips a `/* ... */` comment, nested ones included; returns whether it

@@ -33,6 +33,9 @@ public struct Parser {
     /// `test "name" (points: 2) { }`: a test's weight when a class is
     /// graded, by where its `test` keyword starts.
     public internal(set) var testPoints: [Int: Int] = [:]
+    /// Statements parsed along with the last one, to be handed out next
+    /// (`var a = 0, b = 0` is two bindings).
+    var pendingStatements: [Statement] = []
     /// Inside a closure or a func body: `return` is allowed.
     var returnAllowed = false
     /// Loops around the statement being parsed, within its closure or func.

@@ -242,3 +242,32 @@ func readFile(_ path: String, limit: Int) throws -> [UInt8] {
     throw FlowError("reading files is not supported on this platform")
     #endif
 }
+
+extension SourceFile {
+    /// `Name<Args>` as written from `offset` (a constructor's name with its
+    /// generic arguments, `CurrentValueSubject<Double, Never>`), which the
+    /// parser reads past; nil where no `<` follows the name.
+    func genericTypeText(at offset: Int) -> String? {
+        func isNameByte(_ b: UInt8) -> Bool {
+            b == UInt8(ascii: "_") || b == UInt8(ascii: ".") || (b >= 0x30 && b <= 0x39) || (b | 0x20 >= 0x61 && b | 0x20 <= 0x7A)
+        }
+        var i = offset
+        while i < bytes.count, isNameByte(bytes[i]) { i += 1 }
+        guard i > offset else { return nil }
+        guard i < bytes.count, bytes[i] == UInt8(ascii: "<") else { return nil }
+        var depth = 0
+        var j = i
+        while j < bytes.count, j - i < 400 {
+            switch bytes[j] {
+            case UInt8(ascii: "<"): depth += 1
+            case UInt8(ascii: ">"):
+                depth -= 1
+                if depth == 0 { return text(of: Span(offset, j + 1)) }
+            case UInt8(ascii: "\n"), UInt8(ascii: "("), UInt8(ascii: "{"): return nil
+            default: break
+            }
+            j += 1
+        }
+        return nil
+    }
+}

@@ -50,6 +50,7 @@ extension Parser {
     }
 
     private mutating func parseNext(context: Context) throws -> Step {
+        if !pendingStatements.isEmpty { return .statement(pendingStatements.removeFirst()) }
         // Tokens of finished top-level statements are never read again
         // (but the one before, for `onSameLine`).
         if context == .topLevel { tokens.release(before: index - 1) }
@@ -158,7 +159,7 @@ extension Parser {
     mutating func parseStatement(context: Context) throws -> Statement {
         // `@discardableResult`, `final`, `public`: read and dropped, so that
         // what follows them is the statement (`final class` is a class).
-        skipModifiers()
+        var modifiers = skipModifiers()
         let first = peek()
         if let construct = swiftConstruct() {
             // One error for the whole declaration or statement, then on to
@@ -167,11 +168,14 @@ extension Parser {
             synchronize()
             throw Failure(diagnostic: Diagnostic(construct.message, in: file, at: span, help: construct.help))
         }
-        skipModifiers()
+        modifiers.formUnion(skipModifiers())
         if peek().isKeyword(.let) || isWord("var") {
             return try parseBinding(context: context)
         }
-        if let statement = try parseSwiftStatement(context: context) { return statement }
+        if let statement = try parseSwiftStatement(context: context) {
+            if case .function(let declaration) = statement { declaration.isDiscardableResult = modifiers.contains(.discardableResult) }
+            return statement
+        }
         if first.isKeyword(.test) {
             advance()
             guard context == .topLevel else {

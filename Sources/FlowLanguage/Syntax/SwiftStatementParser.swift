@@ -21,6 +21,8 @@ extension Parser {
         static let lazy = PropertyModifiers(rawValue: 1)
         /// `weak` or `unowned`.
         static let weak = PropertyModifiers(rawValue: 2)
+        /// `@discardableResult`, which a func's calls heed.
+        static let discardableResult = PropertyModifiers(rawValue: 4)
 
         init(rawValue: UInt8) { self.rawValue = rawValue }
 
@@ -42,6 +44,7 @@ extension Parser {
             if token.isSymbol("@"), let name = tokens[index + 1].labelText, Self.ignoredAttributes.contains(name) {
                 advance()
                 advance()
+                if name == "discardableResult" { skipped.insert(.discardableResult) }
                 // `@available(iOS 15, *)`: its arguments too.
                 if check("("), peek().span.start == tokens[index - 1].span.end {
                     var depth = 0
@@ -80,10 +83,22 @@ extension Parser {
 
     // MARK: - Bindings
 
-    /// `let x = e`, `var x = e`, `var x: Int`, `let (a, b) = pair`, `let _ = e`.
+    /// `let x = e`, `var x = e`, `var x: Int`, `let (a, b) = pair`, `let _ = e`,
+    /// and several at once (`var first = 0, second = 0`): the others wait
+    /// in `pendingStatements`, in order.
     mutating func parseBinding(context: Context) throws -> Statement {
         let first = advance()
         let word = first.isKeyword(.let) ? "let" : "var"
+        let isVariable = word == "var"
+        let binding = try parseOneBinding(first, word: word, context: context)
+        guard case .binding = binding else { return binding }
+        while accept(",") != nil {
+            pendingStatements.append(try parseOneBinding(first, word: word, context: context))
+        }
+        return binding
+    }
+
+    private mutating func parseOneBinding(_ first: Token, word: String, context: Context) throws -> Statement {
         let isVariable = word == "var"
         if check("(") || isWord("_") {
             let pattern = try parsePattern(binding: true)
@@ -92,30 +107,33 @@ extension Parser {
             }
             _ = try expect("=", "'=' after the pattern")
             let value = try parseExpression()
-            return .destructuring(pattern, value: value, first.span.to(value.span))
+            return .destructuring(pattern, value: value, isVariable: isVariable, first.span.to(value.span))
         }
         let nameToken = advance()
         guard case .identifier(let name) = nameToken.kind else {
             throw fail("expected a name after '\(word)'", at: nameToken.span)
         }
         do {
-            // `let x: Int = 1`: the annotation is read and dropped.
-            var typed = false
+            // `let x: Double = 1`: the annotation is the value's type.
+            var type: TypeText?
             if let colon = accept(":") {
-                guard skipType() else { throw fail("expected a type after ':'", at: peek().kind.isNewline ? colon.span : peek().span) }
-                typed = true
+                guard let written = parseTypeText() else {
+                    throw fail("expected a type after ':'", at: peek().kind.isNewline ? colon.span : peek().span)
+                }
+                type = written
             }
+            let typed = type != nil
             if isVariable, typed, !check("=") {
                 if check("{") {
                     throw fail("computed properties can only be declared in a struct or enum", at: peek().span,
                                help: "use a func, as in func \(name)() -> T { ... }")
                 }
                 // `var x: Int?`: nil until it is assigned, as in Swift.
-                return .binding(name: name, nameSpan: nameToken.span, value: nil, isVariable: true, first.span.to(nameToken.span))
+                return .binding(name: name, nameSpan: nameToken.span, type: type, value: nil, isVariable: true, first.span.to(nameToken.span))
             }
             _ = try expect("=", "'=' after '\(word) \(name)'", help: isVariable ? "give it a first value, as in var \(name) = 0" : nil)
             let value = try parseExpression()
-            return .binding(name: name, nameSpan: nameToken.span, value: value, isVariable: isVariable, first.span.to(value.span))
+            return .binding(name: name, nameSpan: nameToken.span, type: type, value: value, isVariable: isVariable, first.span.to(value.span))
         } catch {
             if context == .topLevel { brokenBindings.append((name, nameToken.span)) }
             throw error
@@ -280,15 +298,24 @@ extension Parser {
         let (body, close) = try parseBlock("else block of the guard")
         // A statement of the block that did not parse is reported already.
         if reported.count > reportedBefore { return .guard(conditions, else: body, guardToken.span.to(close.span)) }
-        let leaves: Bool
-        switch body.last {
-        case .return?, .break?, .continue?: leaves = true
-        default: leaves = false
-        }
-        guard leaves else {
-            throw fail("the else block of a guard must leave: end it with return, break or continue", at: close.span)
+        guard body.last.map(Self.leavesBlock) == true else {
+            throw fail("the else block of a guard must leave: end it with return, break, continue or throw", at: close.span)
         }
         return .guard(conditions, else: body, guardToken.span.to(close.span))
+    }
+
+    /// Swift's functions that never return: a call of one ends a block.
+    static let neverReturning: Set<String> = ["fatalError", "preconditionFailure", "exit", "abort"]
+
+    /// Whether control never goes past a statement: `return`, `break`,
+    /// `continue`, `throw`, or a call of a function that never returns.
+    static func leavesBlock(_ statement: Statement) -> Bool {
+        switch statement {
+        case .return, .break, .continue, .throw: return true
+        case .expression(.call(.name(let name, _), _, _)): return neverReturning.contains(name)
+        case .expression(.call(.member(.name("Swift", _), let name, _, _), _, _)): return neverReturning.contains(name)
+        default: return false
+        }
     }
 
     private mutating func parseWhile() throws -> Statement {
@@ -584,11 +611,18 @@ extension Parser {
         }
         _ = try withNewlines(significant: false) { try $0.close(")", opened: open, "parameter list") }
         while isWord("async") || isWord("throws") || isWord("rethrows") { advance() }
-        if let arrow = accept("->"), !skipType() { throw fail("expected the result type after '->'", at: arrow.span) }
+        var resultType: TypeText?
+        if let arrow = accept("->") {
+            guard let written = parseTypeText() else { throw fail("expected the result type after '->'", at: arrow.span) }
+            resultType = written
+        }
         skipWhereClause()
         let (body, close) = try inFunctionBody { try $0.parseBlock("body of \(name)") }
-        return FunctionDeclaration(name: name, nameSpan: nameToken.span, parameters: parameters, body: body,
-                                   isMutating: isMutating, isStatic: isStatic, isFailable: isFailable, span: funcToken.span.to(close.span))
+        let declaration = FunctionDeclaration(name: name, nameSpan: nameToken.span, parameters: parameters, body: body,
+                                              isMutating: isMutating, isStatic: isStatic, isFailable: isFailable, span: funcToken.span.to(close.span))
+        declaration.resultType = resultType
+        declaration.isFunc = !isInitialiser
+        return declaration
     }
 
     /// `label name: Type = default`, `_ name: inout Type`, `name: Type`.
@@ -608,13 +642,13 @@ extension Parser {
         _ = try expect(":", "':' and the type of parameter '\(name)'")
         while check("@") { advance(); advance() }
         let isInout = isWord("inout")
-        guard skipType() else { throw fail("expected the type of parameter '\(name)'", at: peek().span) }
+        guard let type = parseTypeText() else { throw fail("expected the type of parameter '\(name)'", at: peek().span) }
         if let dots = accept("...") {
             throw fail("flow has no variadic parameters", at: dots.span, help: "take an array instead")
         }
         var defaultValue: Expr?
         if accept("=") != nil { defaultValue = try parseExpression() }
-        return FunctionParameter(label: label, name: name, nameSpan: nameSpan, defaultValue: defaultValue, isInout: isInout)
+        return FunctionParameter(label: label, name: name, nameSpan: nameSpan, defaultValue: defaultValue, isInout: isInout, type: type)
     }
 
     mutating func parseTypeDeclaration() throws -> TypeDeclaration {
@@ -700,7 +734,7 @@ extension Parser {
         while isWord("static") || isWord("mutating") || isWord("class") && ["func", "var", "let"].contains(tokens[index + 1].labelText ?? "") {
             if isWord("mutating") { isMutating = true } else { isStatic = true }
             advance()
-            skipModifiers()
+            modifiers.formUnion(skipModifiers())
         }
         let start = peek()
         if isWord("case") {
@@ -719,7 +753,9 @@ extension Parser {
         }
         if isWord("func") {
             if isMutating, kind == .enum || isStatic { throw fail("only a struct's methods can be mutating", at: start.span) }
-            members.methods.append(try parseFunction(isMutating: isMutating, isStatic: isStatic))
+            let method = try parseFunction(isMutating: isMutating, isStatic: isStatic)
+            method.isDiscardableResult = modifiers.contains(.discardableResult)
+            members.methods.append(method)
             return
         }
         if isWord("struct") || isWord("enum") || isWord("class") && tokens[index + 1].labelText != nil {
@@ -727,11 +763,12 @@ extension Parser {
             return
         }
         if isWord("init") {
-            guard kind == .class else {
-                throw fail("flow's structs have the memberwise initialiser only", at: start.span,
-                           help: "remove init; give the properties default values, or add a static func that makes one")
+            guard kind == .class || kind == .struct else {
+                throw fail("an \(kind == .enum ? "enum" : kind.word) has no init here", at: start.span,
+                           help: kind == .enum ? "make a value from a case, or from a raw value with init(rawValue:)" : "declare the init in the type itself")
             }
-            members.initialisers.append(try parseFunction(isMutating: false, isStatic: false))
+            // A struct's init sets the properties of the value it makes, as a mutating method does.
+            members.initialisers.append(try parseFunction(isMutating: kind == .struct, isStatic: false))
             return
         }
         if isWord("deinit") {
@@ -748,16 +785,19 @@ extension Parser {
         advance()
         let nameToken = advance()
         guard case .identifier(let name) = nameToken.kind else { throw fail("expected the property's name", at: nameToken.span) }
-        var typed = false
+        var type: TypeText?
         var isOptional = false
         if let colon = accept(":") {
-            guard skipType() else { throw fail("expected a type after ':'", at: peek().kind.isNewline ? colon.span : peek().span) }
-            typed = true
+            guard let written = parseTypeText() else {
+                throw fail("expected a type after ':'", at: peek().kind.isNewline ? colon.span : peek().span)
+            }
+            type = written
             isOptional = tokens[index - 1].isSymbol("?") || tokens[index - 1].isSymbol("!")
         }
+        let typed = type != nil
         if check("{") {
             guard isVariable, typed else { throw fail("a computed property is written var \(name): Type { ... }", at: peek().span) }
-            members.computed.append(.init(name: name, span: nameToken.span, body: try parseComputedBody(name), isStatic: isStatic))
+            members.computed.append(.init(name: name, span: nameToken.span, body: try parseComputedBody(name), isStatic: isStatic, type: type))
             return
         }
         var defaultValue: Expr?
@@ -777,7 +817,23 @@ extension Parser {
         if isLazy, defaultValue == nil { throw fail("a lazy property needs a value", at: nameToken.span) }
         members.stored.append(.init(name: name, span: nameToken.span, defaultValue: defaultValue, isVariable: isVariable,
                                     isPublished: isPublished, isLazy: isLazy, isOptional: isOptional,
-                                    isWeak: kind == .class && modifiers.contains(.weak)))
+                                    isWeak: kind == .class && modifiers.contains(.weak), type: type))
+        // `let x: Int, y: Int`: more properties of the same kind.
+        while accept(",") != nil {
+            let next = advance()
+            guard case .identifier(let nextName) = next.kind else { throw fail("expected the property's name", at: next.span) }
+            var nextType: TypeText?
+            if let colon = accept(":") {
+                guard let written = parseTypeText() else { throw fail("expected a type after ':'", at: colon.span) }
+                nextType = written
+            }
+            var nextDefault: Expr?
+            if accept("=") != nil { nextDefault = try parseExpression() }
+            if nextType == nil && nextDefault == nil { throw fail("expected a type or a default value for '\(nextName)'", at: peek().span) }
+            members.stored.append(.init(name: nextName, span: next.span, defaultValue: nextDefault, isVariable: isVariable,
+                                        isPublished: isPublished, isLazy: false, isOptional: nextType.map { $0.text.hasSuffix("?") } ?? false,
+                                        isWeak: kind == .class && modifiers.contains(.weak), type: nextType))
+        }
     }
 
     /// `{ statements }` or `{ get { statements } }`.

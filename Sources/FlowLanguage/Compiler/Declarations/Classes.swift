@@ -74,7 +74,7 @@ extension Compiler {
     func compileClassMembers(of type: DeclaredType) {
         // A lazy property's value is its getter's, made when first read.
         type.fieldDefaults = type.allStored.map { property in
-            property.isLazy ? nil : property.defaultValue.map { compile($0, in: type.scope) }
+            property.isLazy ? nil : property.defaultValue.map { compiledDefault($0, of: property, in: type.scope) }
         }
         for info in type.lazyGetters where type.declaration.stored.contains(where: { $0.isLazy && $0.span == info.declaration.nameSpan }) {
             compileFunction(info, in: type.scope, selfType: type)

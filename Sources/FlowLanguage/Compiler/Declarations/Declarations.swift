@@ -18,6 +18,17 @@ final class FunctionInfo {
     var frameSize = 0
     /// Each parameter's default value, evaluated in the call's frame.
     var defaults: [Code?] = []
+    /// Each parameter's type, as written.
+    var parameterTypes: [StaticType] = []
+    /// What an argument becomes in a parameter of a written type (an Int
+    /// given for a `Double` is a Double); nil where nothing changes.
+    var parameterConversions: [Conversion.Convert?] = []
+    /// The result's type: written after `->`, `()` where nothing is (Swift's
+    /// Void), the object's for an `init`.
+    var resultType: StaticType = .unknown
+    var resultConversion: Conversion.Convert?
+    /// No `->`: the func returns `()`, whatever its body's last value.
+    var returnsVoid = false
     /// The other funcs of this name in its scope, told apart by their
     /// argument labels or their number (`events(forLast:)` beside
     /// `events(forLast:closed:)`), each in a slot of its own.
@@ -25,6 +36,15 @@ final class FunctionInfo {
 
     /// `events(forLast:closed:)`: the name with its argument labels.
     var fullName: String { name + "(" + parameters.map { ($0.label ?? "_") + ":" }.joined() + ")" }
+
+    /// The name with its labels and parameter types, which tell overloads
+    /// apart (`count(_: Int)` beside `count(_: String)`).
+    var signature: String {
+        name + "(" + parameters.map { ($0.label ?? "_") + ": " + ($0.type?.text.filter { !$0.isWhitespace } ?? "") }.joined(separator: ", ") + ")"
+    }
+
+    /// This func and its overloads.
+    var allOverloads: [FunctionInfo] { [self] + overloads.map(\.info) }
 
     init(_ declaration: FunctionDeclaration, location: SourceLocation, hasSelf: Bool) {
         self.declaration = declaration
@@ -46,7 +66,7 @@ final class FunctionInfo {
         if let selfValue { frame.slots[0] = selfValue }
         for (i, argument) in arguments.enumerated() {
             if let argument {
-                frame.slots[offset + i] = argument
+                frame.slots[offset + i] = parameterConversions.isEmpty ? argument : parameterConversions[i]?(argument) ?? argument
             } else if let fallback = defaults[i] {
                 frame.slots[offset + i] = try fallback(frame)
             } else {
@@ -56,9 +76,11 @@ final class FunctionInfo {
         defer {
             if releasesSelf, case .object(let object) = frame.slots[0] { frame.slots[0] = .function(WeakObject(object)) }
         }
-        let result: Value
+        var result: Value
         do { result = try body(frame) } catch let signal as ReturnSignal { result = signal.value }
         after?(frame)
+        if returnsVoid { return .void }
+        if let resultConversion { result = resultConversion(result) }
         return result
     }
 }
@@ -140,6 +162,8 @@ final class DeclaredType {
     /// `let`s that have a value already.
     let initParameters: [FunctionParameter]
     var initDefaults: [Code?] = []
+    /// Each stored property's default value (a struct's), where it has one.
+    var storedDefaults: [Code?] = []
     var rawValues: [String: Value] = [:]
 
     init(_ declaration: TypeDeclaration, scope: Scope) {
@@ -148,7 +172,7 @@ final class DeclaredType {
         initParameters = declaration.stored.compactMap { property in
             if !property.isVariable && property.defaultValue != nil { return nil }
             return FunctionParameter(label: property.name, name: property.name, nameSpan: property.span,
-                                     defaultValue: property.defaultValue, isInout: false)
+                                     defaultValue: property.defaultValue, isInout: false, type: property.type)
         }
     }
 
@@ -247,9 +271,9 @@ extension Compiler {
             case .function(let declaration):
                 let info = FunctionInfo(declaration, location: location(declaration.nameSpan), hasSelf: false)
                 if let first = scope.entries[declaration.name]?.function {
-                    // Overloading by labels and number of arguments, as Swift
-                    // does; the same labels twice is the same func twice.
-                    let same = ([first] + first.overloads.map(\.info)).first { $0.fullName == info.fullName }
+                    // Overloading by labels, number and types of arguments,
+                    // as Swift does; the same signature twice is the same func twice.
+                    let same = first.allOverloads.first { $0.signature == info.signature }
                     if let same {
                         let line = file.lineAndColumn(of: same.declaration.nameSpan.start).line
                         error("'\(info.fullName)' is already declared in this scope (line \(line))", declaration.nameSpan,
@@ -334,12 +358,21 @@ extension Compiler {
         for method in declaration.methods where adds(method.name, method.nameSpan) {
             let info = FunctionInfo(method, location: location(method.nameSpan), hasSelf: !method.isStatic)
             info.home = type.scope
-            if method.isStatic { type.staticMethods[method.name] = info } else { type.methods[method.name] = info }
+            // Overloads by labels and types join the first method of the name.
+            if let first = (method.isStatic ? type.staticMethods : type.methods)[method.name], first.declaration !== method,
+               declaration.methods.contains(where: { $0 === first.declaration }) {
+                first.overloads.append((-1, info))
+            } else if method.isStatic {
+                type.staticMethods[method.name] = info
+            } else {
+                type.methods[method.name] = info
+            }
             added.append(info)
         }
         for property in declaration.computed where adds(property.name, property.span) {
             let getter = FunctionDeclaration(name: property.name, nameSpan: property.span, parameters: [], body: property.body,
                                              isMutating: false, isStatic: property.isStatic, span: property.span)
+            getter.resultType = property.type
             let info = FunctionInfo(getter, location: location(property.span), hasSelf: !property.isStatic)
             info.home = type.scope
             if property.isStatic { type.staticComputed[property.name] = info } else { type.computed[property.name] = info }
@@ -402,6 +435,13 @@ extension Compiler {
         let type = DeclaredType(declaration, scope: scope)
         scope.types[declaration.name] = type
         addMembers(of: declaration, to: type)
+        if declaration.kind == .struct {
+            type.initialisers = declaration.initialisers.map { initialiser in
+                let info = FunctionInfo(initialiser, location: location(initialiser.nameSpan), hasSelf: true)
+                info.home = scope
+                return info
+            }
+        }
         for property in declaration.staticStored where property.defaultValue != nil {
             type.staticValues[property.name] = LazyValue(code: { _ in .null })
             if property.isVariable { type.staticVariables.insert(property.name) }
@@ -412,14 +452,34 @@ extension Compiler {
         checkDuplicateMembers(of: declaration)
     }
 
+    /// Properties and cases have one name each; methods may share theirs
+    /// with a property and with each other, told apart by their labels and
+    /// types (overloads), and a static method by being static, as in Swift.
     private func checkDuplicateMembers(of declaration: TypeDeclaration) {
         var seen: Set<String> = []
         let members: [(String, Span)] = declaration.stored.map { ($0.name, $0.span) } + declaration.computed.map { ($0.name, $0.span) }
-            + declaration.methods.map { ($0.name, $0.nameSpan) } + declaration.cases.map { ($0.name, $0.span) }
-            + declaration.staticStored.map { ($0.name, $0.span) }
+            + declaration.cases.map { ($0.name, $0.span) } + declaration.staticStored.map { ($0.name, $0.span) }
         for (name, span) in members where !seen.insert(name).inserted {
-            error("'\(name)' is declared twice in \(declaration.name)", span, help: "flow has no overloading: give each member its own name")
+            error("'\(name)' is declared twice in \(declaration.name)", span, help: "give each property its own name")
         }
+        var signatures: Set<String> = []
+        for method in declaration.methods {
+            let info = FunctionInfo(method, location: location(method.nameSpan), hasSelf: false)
+            if !signatures.insert((method.isStatic ? "static " : "") + info.signature).inserted {
+                error("'\(info.fullName)' is declared twice in \(declaration.name)", method.nameSpan,
+                      help: "overloads differ in their argument labels or parameter types")
+            } else if method.parameters.isEmpty, declaration.stored.contains(where: { $0.name == method.name })
+                        || declaration.computed.contains(where: { $0.name == method.name }) {
+                error("'\(method.name)()' has the name of a property of \(declaration.name)", method.nameSpan,
+                      help: "a method that shares a property's name takes arguments; give it another name")
+            }
+        }
+    }
+
+    /// The code of a member func declared by `method`, among overloads.
+    func memberFunction(_ method: FunctionDeclaration, of type: DeclaredType) -> FunctionInfo {
+        let first = (method.isStatic ? type.staticMethods : type.methods)[method.name]!
+        return first.allOverloads.first { $0.declaration === method } ?? first
     }
 
     private static let swiftUIProtocols: Set<String> = ["View", "App", "Scene", "PreviewProvider"]
@@ -440,7 +500,7 @@ extension Compiler {
         case .type(let declaration) where declaration.kind == .extension:
             guard let type = extendedType(declaration.name, in: scope) else { break }
             for method in declaration.methods {
-                compileFunction((method.isStatic ? type.staticMethods : type.methods)[method.name]!, in: type.scope, selfType: type)
+                compileFunction(memberFunction(method, of: type), in: type.scope, selfType: type)
             }
             for property in declaration.computed {
                 compileFunction((property.isStatic ? type.staticComputed : type.computed)[property.name]!, in: type.scope, selfType: type)
@@ -462,14 +522,17 @@ extension Compiler {
         if type.isClass {
             compileClassMembers(of: type)
         } else {
-            type.initDefaults = type.initParameters.map { parameter in parameter.defaultValue.map { compile($0, in: type.scope) } }
+            type.initDefaults = type.initParameters.map { parameter in
+                parameter.defaultValue.map { compiled($0, convertingTo: staticType(text: parameter.type?.text, in: type.scope), in: type.scope).code }
+            }
+            type.storedDefaults = declaration.stored.map { property in property.defaultValue.map { compiledDefault($0, of: property, in: type.scope) } }
+            for info in type.initialisers { compileFunction(info, in: type.scope, selfType: type) }
         }
         for property in declaration.staticStored {
             if let value = property.defaultValue { type.staticValues[property.name]?.code = compile(value, in: type.scope) }
         }
         for method in declaration.methods {
-            let info = (method.isStatic ? type.staticMethods : type.methods)[method.name]!
-            compileFunction(info, in: type.scope, selfType: type)
+            compileFunction(memberFunction(method, of: type), in: type.scope, selfType: type)
         }
         for property in declaration.computed {
             let info = (property.isStatic ? type.staticComputed : type.computed)[property.name]!
@@ -538,17 +601,38 @@ extension Compiler {
             // A class's methods change the object `self` refers to, never `self`.
             if info.hasSelf { _ = inner.declare("self", at: declaration.nameSpan, as: .selfValue(isMutable: declaration.isMutating)) }
         }
-        for parameter in declaration.parameters {
+        info.parameterTypes = declaration.parameters.map { staticType(text: $0.type?.text, in: scope) }
+        let conversions = zip(declaration.parameters, info.parameterTypes).map { $0.isInout ? nil : Conversion.to($1) }
+        info.parameterConversions = conversions.contains { $0 != nil } ? conversions : []
+        for (parameter, type) in zip(declaration.parameters, info.parameterTypes) {
             if parameter.name == "_" {
                 _ = inner.reserve()
-            } else if inner.declare(parameter.name, at: parameter.nameSpan, as: .funcParameter(isInout: parameter.isInout)) == nil {
+            } else if inner.declare(parameter.name, at: parameter.nameSpan, as: .funcParameter(isInout: parameter.isInout),
+                                    type: type, typeIsWritten: type.isKnown) == nil {
                 error("two parameters named '\(parameter.name)'", parameter.nameSpan)
                 _ = inner.reserve()
             }
         }
-        info.defaults = declaration.parameters.map { parameter in parameter.defaultValue.map { compile($0, in: inner) } }
+        info.defaults = zip(declaration.parameters, info.parameterTypes).map { parameter, type in
+            parameter.defaultValue.map { compiled($0, convertingTo: type, in: inner).code }
+        }
+        var body = declaration.body
+        if let written = declaration.resultType {
+            info.resultType = staticType(text: written.text, in: scope)
+            info.resultConversion = Conversion.to(info.resultType)
+            info.returnsVoid = info.resultType == .void
+            if info.resultType.isKnown, !info.returnsVoid {
+                inner.resultType = info.resultType
+                // A body of one expression returns it, of the result's type
+                // (`-> Config { .init(retries: 1) }`).
+                if body.count == 1, case .expression(let value) = body[0] { body = [.return(value, value.span)] }
+            }
+        } else if declaration.isFunc {
+            info.resultType = .void
+            info.returnsVoid = true
+        }
         // The body's names may shadow the parameters (`var state = state`).
-        info.body = compileSequence(declaration.body, in: Scope(kind: .block, parent: inner))
+        info.body = compileSequence(body, in: Scope(kind: .block, parent: inner))
         info.frameSize = inner.count
         info.releasesSelf = selfType?.isClass == true && info.hasSelf && inner.createsClosures && !inner.selfCapturedStrongly
     }
@@ -701,7 +785,10 @@ extension Compiler {
                 if case .inoutArgument(_, let span) = argument {
                     error("'\(parameter.name)' is not inout: remove '&'", span)
                 }
-                bound.codes.append(compile(argument, in: scope))
+                // A parameter's written type is given to its argument, as a
+                // binding's is to its value.
+                let type = staticType(text: parameter.type?.text, in: scope)
+                bound.codes.append(type.isKnown ? compiled(argument, convertingTo: type, in: scope).code : compile(argument, in: scope))
             }
         }
         return bound
@@ -732,13 +819,9 @@ extension Compiler {
         // Among overloads, the one whose labels and arguments fit.
         var (info, slot) = (primary, primarySlot)
         if !primary.overloads.isEmpty {
-            let candidates = [(primarySlot, primary)] + primary.overloads.map { ($0.slot, $0.info) }
-            guard let fit = candidates.first(where: { bindArguments(arguments, to: $0.1.parameters, of: $0.1.name, at: span, report: false) != nil })
-            else {
-                error("no '\(primary.name)' takes these arguments; there are " + candidates.map(\.1.fullName).joined(separator: ", "), span)
-                return { _ in .null }
-            }
-            (slot, info) = fit
+            guard let chosen = chooseOverload(primary.allOverloads, arguments, span, in: scope) else { return { _ in .null } }
+            info = chosen
+            slot = chosen === primary ? primarySlot : primary.overloads.first { $0.info === chosen }!.slot
         }
         guard let binding = bindArguments(arguments, to: info.parameters, of: info.name, at: span) else { return { _ in .null } }
         let bound = compileBoundArguments(arguments, binding, info.parameters, in: scope)
@@ -771,13 +854,14 @@ extension Compiler {
                 return table.first { $0.0 == value }?.1 ?? .null
             }
         }
+        if !type.initialisers.isEmpty { return compileStructInitialiserCall(type, nameSpan, arguments, span, in: scope) }
         guard let binding = bindArguments(arguments, to: type.initParameters, of: type.name, at: span) else { return { _ in .null } }
         let bound = compileBoundArguments(arguments, binding, type.initParameters, in: scope)
         let depth = scope.depth(to: type.scope)
         // Stored `let`s with a value are not parameters, but are fields.
         let fixed = type.declaration.stored.map { property -> Code? in
             guard !property.isVariable, let value = property.defaultValue else { return nil }
-            return compile(value, in: type.scope)
+            return compiledDefault(value, of: property, in: type.scope)
         }
         let labels = type.declaration.stored.map { Optional($0.name) }
         let nominal = Nominal(type: type.name)
@@ -831,8 +915,14 @@ extension Compiler {
             return { frame in try getter.run(parent: frame.ancestor(depth), self: nil, arguments: []) }
         }
         if name == "self" { let value = SwiftVocabulary.type(type.name); return { _ in value } }
-        error("'\(type.name)' has no static member '\(name)'", nameSpan,
-              help: suggestion(for: name, among: type.declaration.cases.map(\.name) + Array(type.staticValues.keys) + Array(type.staticMethods.keys)))
+        let members = type.declaration.cases.map(\.name) + Array(type.staticValues.keys) + Array(type.staticMethods.keys)
+        if type.isEnum, !type.declaration.cases.isEmpty {
+            let cases = type.declaration.cases.map { "." + $0.name }.joined(separator: ", ")
+            error("'\(type.name)' has no case '\(name)'", nameSpan,
+                  help: (suggestion(for: name, among: members).map { $0 + "; " } ?? "") + "its cases are \(cases)")
+        } else {
+            error("'\(type.name)' has no static member '\(name)'", nameSpan, help: suggestion(for: name, among: members))
+        }
         return { _ in .null }
     }
 
@@ -858,8 +948,11 @@ extension Compiler {
     func compileStaticCall(_ type: DeclaredType, _ name: String, _ nameSpan: Span, _ arguments: [CallArgument], _ span: Span,
                            in scope: Scope) -> Code {
         if type.caseNamed(name) != nil { return compileCaseConstruction(type, name, nameSpan, arguments, in: scope) }
-        guard let info = type.staticMethods[name] else {
+        guard let first = type.staticMethods[name] else {
             error("'\(type.name)' has no static method '\(name)'", nameSpan, help: suggestion(for: name, among: Array(type.staticMethods.keys)))
+            return { _ in .null }
+        }
+        guard let info = first.overloads.isEmpty ? first : chooseOverload(first.allOverloads, arguments, span, in: scope) else {
             return { _ in .null }
         }
         guard let binding = bindArguments(arguments, to: info.parameters, of: "\(type.name).\(name)", at: span) else { return { _ in .null } }
@@ -905,7 +998,10 @@ extension Compiler {
             return (type, info)
         }
         guard !candidates.isEmpty else { return nil }
-        let fits = candidates.filter { bindArguments(arguments, to: $0.1.parameters, of: name, at: span, report: false) != nil }
+        // Each type's overload that fits the call.
+        let fits = candidates.compactMap { type, info in
+            chooseOverload(info.allOverloads, arguments, span, in: scope, report: false).map { (type, $0) }
+        }
         if fits.isEmpty {
             if fallback == nil { _ = bindArguments(arguments, to: candidates[0].1.parameters, of: name, at: span) }
             return fallback.map { $0(base) }

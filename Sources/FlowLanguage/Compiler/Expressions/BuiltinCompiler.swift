@@ -17,7 +17,33 @@ extension Compiler {
                 error("unknown function '\(name)'", nameSpan)
                 return { _ in .null }
             }
-            return compileFreeFunction(function, body, nameSpan, arguments, in: scope)
+            return compileFreeFunction(function, body, nameSpan, arguments, in: scope).code
+        }
+    }
+
+    /// A free function's call with what is known of its result's type:
+    /// Swift's conversions (`Int("7")` is an `Int?`, `Double(2)` a Double).
+    func compiledBuiltin(_ name: String, _ nameSpan: Span, _ arguments: [CallArgument], _ span: Span, in scope: Scope) -> CompiledExpression {
+        guard ["Int", "Double", "Float", "String", "Bool"].contains(name), let function = FreeFunctions.named(name),
+              case .value(let body) = function.body else {
+            return CompiledExpression(compileBuiltin(name, nameSpan, arguments, span, in: scope), isStream: name == "cold" || name == "hot")
+        }
+        return compileFreeFunction(function, body, nameSpan, arguments, in: scope)
+    }
+
+    /// What Swift's conversion initialisers give for an argument's type.
+    private static func conversionType(_ name: String, from argument: StaticType?) -> StaticType {
+        let target: StaticType = switch name {
+        case "Int": .int
+        case "Double", "Float": .double
+        case "Bool": .bool
+        default: .string
+        }
+        guard target != .string else { return .string }
+        switch argument {
+        case .string?: return .optional(target)
+        case .int?, .double?: return target == .bool ? .unknown : target
+        default: return .unknown
         }
     }
 
@@ -29,16 +55,16 @@ extension Compiler {
         }
         let args = compileArguments(arguments, in: scope)
         let env = environment
-        let describe = describer(in: scope)
+        let describers = args.types.map { describer(for: $0, in: scope) }
         return { frame in
             let values = try args.evaluate(frame)
             var separator = " ", terminator = "\n"
             var shown: [String] = []
-            for (label, value) in zip(args.labels, values) {
+            for (i, (label, value)) in zip(args.labels, values).enumerated() {
                 switch label {
                 case "separator": separator = value.description
                 case "terminator": terminator = value.description
-                default: shown.append(try describe(value, frame))
+                default: shown.append(try describers[i](value, frame))
                 }
             }
             env.print(shown.joined(separator: separator), terminator: terminator)
@@ -201,21 +227,25 @@ extension Compiler {
     /// `min(3, 1)`, `String(describing: x)`, `stride(from:to:by:)`: a free
     /// function computed from its arguments, checked against its forms.
     private func compileFreeFunction(_ function: FreeFunction, _ body: @escaping @Sendable (MethodArguments) throws -> Value, _ nameSpan: Span,
-                                     _ arguments: [CallArgument], in scope: Scope) -> Code {
+                                     _ arguments: [CallArgument], in scope: Scope) -> CompiledExpression {
         let args = compileArguments(arguments, in: scope)
         guard function.forms.contains(where: { Signature.bind($0, labels: args.labels, values: args.constants) != nil }) else {
             error("no form of '\(function.name)' takes these arguments; it takes \(function.formsDescription)", nameSpan)
-            return { _ in .null }
+            return CompiledExpression { _ in .null }
         }
         let location = self.location(nameSpan)
         let name = function.name, labels = args.labels
-        let describe = describer(in: scope)
-        return { frame in
+        // `String(describing:)` shows its argument as `print` would.
+        let describe = describer(for: args.types.first ?? .unknown, nested: name == "String" && labels == ["reflecting"], in: scope)
+        let code: Code = { frame in
             let values = try args.evaluate(frame)
             return try located(location) {
                 try body(MethodArguments(name: name, labels: labels, values: values, describe: { try describe($0, frame) }))
             }
         }
+        guard ["Int", "Double", "Float", "String", "Bool"].contains(name) else { return CompiledExpression(code) }
+        let type = Self.conversionType(name, from: args.types.count == 1 ? args.types[0] : nil)
+        return CompiledExpression(code, type: type, typeIsSure: type.isKnown)
     }
 
     // MARK: - expect

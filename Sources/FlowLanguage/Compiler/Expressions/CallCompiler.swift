@@ -12,21 +12,29 @@ extension Compiler {
         /// Values of arguments that are literals, for static checks.
         var constants: [Value?]
         var spans: [Span]
+        /// Each argument's static type (StaticType.swift).
+        var types: [StaticType] = []
         /// All arguments' values. Composed rather than mapped over `codes`:
         /// a closure taken out of an array comes wrapped in conversion thunks.
         var evaluate: (Frame) throws -> [Value]
     }
 
-    func compileArguments(_ arguments: [CallArgument], in scope: Scope) -> CompiledArguments {
+    /// `closureParameters`: the types a closure argument's parameters take.
+    func compileArguments(_ arguments: [CallArgument], in scope: Scope, closureParameters: [StaticType]? = nil) -> CompiledArguments {
         var codes: [Code] = []
         var directs: [DirectCode?] = []
+        var types: [StaticType] = []
         var evaluate: (Frame) throws -> [Value] = { _ in [] }
         let count = arguments.count
         let specialising = scope.frameOwner.specialising != nil
         for argument in arguments {
+            if let closureParameters, case .closure = argument.value, argument.label == nil || Self.elementClosureLabels.contains(argument.label!) {
+                closureParameterTypes = closureParameters
+            }
             let compiled = self.compiled(argument.value, in: scope)
             let code = compiled.code
             codes.append(code)
+            types.append(compiled.type)
             if specialising { directs.append(compiled.direct) }
             let before = evaluate
             evaluate = { frame in
@@ -41,8 +49,18 @@ extension Compiler {
         if constants.count == arguments.count { evaluate = { _ in constants } }
         return CompiledArguments(
             labels: arguments.map(\.label), codes: codes, writtenDirects: directs,
-            constants: arguments.map { Self.staticValue($0.value) }, spans: arguments.map(\.value.span), evaluate: evaluate)
+            constants: arguments.map { Self.staticValue($0.value) }, spans: arguments.map(\.value.span), types: types, evaluate: evaluate)
     }
+
+    /// Labels of the closures that take a stream's elements (`sink(receiveValue:)`).
+    static let elementClosureLabels: Set<String> = ["receiveValue", "onNext", "next"]
+
+    /// Operators whose closure takes one element of the stream, as it is.
+    static let elementClosureOperators: Set<String> = [
+        "map", "compactMap", "filter", "flatMap", "flatMapLatest", "flatMapFirst", "concatMap", "switchMap", "mergeMap", "exhaustMap",
+        "tryMap", "tryFilter", "tryCompactMap", "do", "handleEvents", "tap", "first", "last", "contains", "allSatisfy", "skipWhile",
+        "takeWhile", "drop", "prefix",
+    ]
 
     /// The kind of value an argument is known to have before running:
     /// literals, and closures (stood in for by a placeholder function).
@@ -75,9 +93,13 @@ extension Compiler {
                 return compileFunctionCall(name, nameSpan, arguments, span, in: scope)
             }
             if let info = entry.function {
+                let result = writtenResultType(of: info.allOverloads, in: scope)
                 return CompiledExpression(compileUserFunctionCall(info, depth: depth, slot: entry.slot, arguments, span, in: scope))
+                    .typed(result ?? .unknown, sure: result != nil)
             }
-            return CompiledExpression(compileValueCall(callee, arguments, span, in: scope))
+            // A closure of a written type gives its result's type.
+            let result: StaticType = if case .function(_, let result) = entry.type { result } else { .unknown }
+            return CompiledExpression(compileValueCall(callee, arguments, span, in: scope), type: result, typeIsSure: entry.typeIsWritten)
         case .member(let base, let name, let nameSpan, _):
             return compileMethodCall(base, name, nameSpan, arguments, span, in: scope)
         default:
@@ -128,17 +150,22 @@ extension Compiler {
         }
     }
 
-    private func compileFunctionCall(_ name: String, _ nameSpan: Span, _ arguments: [CallArgument], _ span: Span, in scope: Scope) -> CompiledExpression {
+    func compileFunctionCall(_ name: String, _ nameSpan: Span, _ arguments: [CallArgument], _ span: Span, in scope: Scope) -> CompiledExpression {
         // `Price(3)` for `typealias Price = Double`: the named type's conversion.
         if declaresAliases, let aliased = scope.lookupAlias(name), aliased != name, resolveType(name, in: scope) == nil,
            FreeFunctions.named(aliased) != nil {
             return compileFunctionCall(aliased, nameSpan, arguments, span, in: scope)
         }
         if let type = resolveType(name, in: scope) {
-            return CompiledExpression(compileConstruction(type, nameSpan, arguments, span, in: scope))
+            // `init?` and an enum's `init(rawValue:)` may give nil.
+            let labels = arguments.map(\.label)
+            let failable = type.declaration.initialisers.first { $0.parameters.map(\.label) == labels }?.isFailable == true
+                || (type.isEnum && labels == ["rawValue"])
+            let made: StaticType = failable ? .optional(.named(type.name)) : .named(type.name)
+            return CompiledExpression(compileConstruction(type, nameSpan, arguments, span, in: scope)).typed(made, sure: true)
         }
         if Builtins.languageFunctions.contains(name) {
-            return CompiledExpression(compileBuiltin(name, nameSpan, arguments, span, in: scope), isStream: name == "cold" || name == "hot")
+            return compiledBuiltin(name, nameSpan, arguments, span, in: scope)
         }
         return compileVocabularyCall(name, nameSpan, arguments, span, in: scope)
     }
@@ -164,93 +191,18 @@ extension Compiler {
                 error("'\(name)' is a method: call it on a stream, as in source.\(name)(...)", nameSpan)
                 return CompiledExpression { _ in .null }
             }
+            if let element = writtenElementType(at: nameSpan, in: scope) {
+                return compileTypedSource(call, element: element, nameSpan, arguments, span, in: scope)
+            }
             return compileOperator(call, receiver: nil, nameSpan, arguments, span, in: scope)
         }
         unknownName(name, nameSpan, calling: true, in: scope)
         return CompiledExpression { _ in .null }
     }
 
-    private func compileMethodCall(
-        _ base: Expr, _ name: String, _ nameSpan: Span, _ arguments: [CallArgument], _ span: Span, in scope: Scope
-    ) -> CompiledExpression {
-        if case .call(.name("expect", _), _, _) = base, scope.lookup("expect") == nil {
-            error("an expectation is completed with toBe, as in expect(s).toBe(\"-a-|\")", nameSpan,
-                  help: Suggestions.didYouMean(name, among: ["toBe"]))
-            return CompiledExpression { _ in .null }
-        }
-        if case .name(let moduleName, _) = base, scope.lookup(moduleName) == nil, let module = modules[moduleName] {
-            facts.usedModules.insert(moduleName)
-            return CompiledExpression(compileModuleCall(module, name, nameSpan, arguments, span, in: scope))
-        }
-        if case .name(let who, _) = base, who == "super" || who == "self" && name == "init", scope.lookup("super") == nil {
-            if name == "init" { return CompiledExpression(compileDelegatingInit(who, nameSpan, arguments, span, in: scope)) }
-            return CompiledExpression(compileSuperCall(name, nameSpan, arguments, span, in: scope))
-        }
-        if name == "store", arguments.count == 1, arguments[0].label == "in", case .inoutArgument(let target, _) = arguments[0].value {
-            return CompiledExpression(compileStore(base, into: target, nameSpan, in: scope))
-        }
-        if name == "async" || name == "asyncAfter" || name == "sync" { return CompiledExpression(compileDispatchCall(base, name, nameSpan, arguments, in: scope)) }
-        if let type = resolveType(base, in: scope) {
-            if let nested = resolveType(.member(base, name, nameSpan: nameSpan, nameSpan), in: scope) {
-                return CompiledExpression(compileConstruction(nested, nameSpan, arguments, span, in: scope))
-            }
-            return CompiledExpression(compileStaticCall(type, name, nameSpan, arguments, span, in: scope))
-        }
-        if case .name(let type, let typeSpan) = base, scope.lookup(type) == nil {
-            // `Observable.just(1)`, `Publishers.Merge(a, b)`, `ReplaySubject.create(bufferSize: 2)`:
-            // a type's static member is the free function of that name.
-            if operatorTable.resolve("\(type).\(name)", labels: arguments.map(\.label)) != nil {
-                return compileFunctionCall("\(type).\(name)", typeSpan.to(nameSpan), arguments, span, in: scope)
-            }
-            if type == "Disposables", name == "create" {
-                // What `Observable.create`'s closure returns: its teardown
-                // closure, or nothing to do.
-                let args = compileArguments(arguments, in: scope)
-                if args.codes.count > 1 || args.labels.contains(where: { $0 != nil }) {
-                    error("Disposables.create takes nothing or one closure, run when the subscription ends", nameSpan)
-                }
-                return CompiledExpression { frame in try args.evaluate(frame).first ?? .null }
-            }
-            if SwiftVocabulary.namespaces.contains(type) {
-                return compileFunctionCall(name, nameSpan, arguments, span, in: scope)
-            }
-            if SwiftVocabulary.schedulers[type] != nil {
-                // `DispatchQueue.global(qos: .background)`: compiled for its
-                // mistakes, then a scheduler like the others.
-                _ = compileArguments(arguments, in: scope)
-                let scheduler = SwiftVocabulary.scheduler("\(type).\(name)")
-                return CompiledExpression { _ in scheduler }
-            }
-        }
-        let labels = arguments.map(\.label)
-        guard ValueMethods.changingNames.contains(name) || scope.visibleTypes.contains(where: { $0.methods[name] != nil }) else {
-            return compileValueMethodCall(base, name, nameSpan, arguments, span, in: scope)
-        }
-        let hasOtherMeaning = Builtins.isSubscribing(name, labels: labels) || methodMeaning(name, labels: labels) != nil
-        if let dispatch = compileMethodDispatch(base, name, nameSpan, arguments, span, in: scope, fallback: hasOtherMeaning ? { receiver in
-            self.compileValueMethodCall(receiver, name, nameSpan, arguments, span, in: scope).code
-        } : nil) {
-            // Neither a specialised form nor a stream: the value's type decides when it runs.
-            return CompiledExpression(dispatch)
-        }
-        // The operators that share a mutating method's name (`append`) take
-        // unlabelled values: a labelled form is the mutating method's.
-        let operatorMayFit = hasOtherMeaning && labels.allSatisfy { $0 == nil }
-        if let mutation = compileChangingMethodCall(base, name, nameSpan, arguments, in: scope, fallback: operatorMayFit ? { receiver in
-            self.compileValueMethodCall(receiver, name, nameSpan, arguments, span, in: scope).code
-        } : nil) {
-            return CompiledExpression(mutation)
-        }
-        var call = compileValueMethodCall(base, name, nameSpan, arguments, span, in: scope)
-        // A method of the script's types, or one that changes its receiver,
-        // shares the name: the value is not surely the operator's stream.
-        call.isStream = false
-        return call
-    }
-
     /// A method of a value that is not a script's type: a stream operator,
     /// a subscription, a collection helper.
-    private func compileValueMethodCall(
+    func compileValueMethodCall(
         _ base: Expr, _ name: String, _ nameSpan: Span, _ arguments: [CallArgument], _ span: Span, in scope: Scope
     ) -> CompiledExpression {
         if Builtins.isSubscribing(name, labels: arguments.map(\.label)) {
@@ -273,6 +225,10 @@ extension Compiler {
         }
         let call = meaning.call
         let compiledReceiver = compiled(base, in: scope), receiver = compiledReceiver.code
+        if name == "map" || name == "flatMap", case .optional(let wrapped) = compiledReceiver.type, wrapped.isKnown,
+           arguments.count == 1, arguments[0].label == nil {
+            return compileOptionalMap(receiver, wrapped: wrapped, flattens: name == "flatMap", arguments[0], nameSpan, in: scope)
+        }
         // On a receiver that is surely a stream, the name is the operator:
         // its forms and ranges are checked now, not when the script runs.
         let onStream = meaning.isHelper && compiledReceiver.isStream
@@ -282,7 +238,11 @@ extension Compiler {
             return CompiledExpression { _ in .null }
         }
         let isHelper = meaning.isHelper && !onStream
-        var args = compileArguments(arguments, in: scope)
+        // A closure given the elements of a stream or an array of a sure
+        // type takes them as that type.
+        let element = compiledReceiver.type.element
+        let typesElements = element.isKnown && compiledReceiver.typeIsSure && Self.elementClosureOperators.contains(name)
+        var args = compileArguments(arguments, in: scope, closureParameters: typesElements ? [element] : nil)
         // A helper's call is checked against its forms; a name shared with a
         // stream operator (`first`, `map`) may fit either, as the receiver
         // decides when the script runs.
@@ -314,7 +274,26 @@ extension Compiler {
             // The same name on an array or a string is the collection helper.
             if let helper, !value.isStream { return try helper(value, frame) }
             return try invoke(value, frame)
-        }, direct: direct, isStream: compiledReceiver.isStream && !call.spec.traits.contains(.sendsIntoSubject))
+        }, direct: direct, isStream: compiledReceiver.isStream && !call.spec.traits.contains(.sendsIntoSubject),
+           type: Self.operatorResultType(name, receiver: compiledReceiver.type, arguments: args.types),
+           typeIsSure: compiledReceiver.typeIsSure)
+    }
+
+    /// `Optional.map` and `flatMap` on a value known to be an optional: the
+    /// closure gets the value whatever it is (a struct, an array), or the
+    /// result is nil.
+    private func compileOptionalMap(_ receiver: @escaping Code, wrapped: StaticType, flattens: Bool, _ argument: CallArgument,
+                                    _ nameSpan: Span, in scope: Scope) -> CompiledExpression {
+        closureParameterTypes = [wrapped]
+        let transform = compiled(argument.value, in: scope)
+        let f = transform.code
+        let location = self.location(nameSpan)
+        return CompiledExpression({ frame in
+            let value = try receiver(frame)
+            if value.isNull { return .null }
+            let function = try located(location) { try f(frame).asFunction() }
+            return try located(location) { try function.call(value) }
+        }, type: .optional(.unknown))
     }
 
     /// An operator's call: on a receiver, or as a free function (`just(1)`),
@@ -523,7 +502,8 @@ extension Compiler {
                       + (allowed.contains(nil) ? " or a trailing closure" : ""))
         }
         let compiledStream = compiled(base, in: scope), stream = compiledStream.code
-        let args = compileArguments(arguments, in: scope)
+        let element = compiledStream.type.element
+        let args = compileArguments(arguments, in: scope, closureParameters: element.isKnown && compiledStream.typeIsSure ? [element] : nil)
         let env = environment
         let location = self.location(span)
         if name == "bind", args.labels.contains("to") {

@@ -42,6 +42,11 @@ extension Compiler {
         }
         guard let place = compilePlace(base, in: scope) else { return { _ in .null } }
         let args = compileArguments(arguments, in: scope)
+        // `prices.append(3)` on a `[Double]`: the element takes the type.
+        var conversions: [Conversion.Convert?] = []
+        if case .array(let element)? = placeType(of: base, in: scope), let convert = Conversion.to(element) {
+            conversions = args.labels.map { $0 == nil ? convert : $0 == "contentsOf" ? Conversion.to(.array(element)) : nil }
+        }
         let location = self.location(nameSpan)
         let (slot, other) = compileThroughHiddenSlot(fallback, base, nameSpan, in: scope)
         // Read, not changed, to see whether it is a stream: changing a
@@ -52,7 +57,8 @@ extension Compiler {
                 frame.slots[slot] = value
                 return try other(frame)
             }
-            let values = try args.evaluate(frame)
+            var values = try args.evaluate(frame)
+            for (i, convert) in conversions.enumerated() { if let convert { values[i] = convert(values[i]) } }
             var result = Value.null
             try place(frame) { value in
                 result = try located(location) { try methods.apply(to: &value, labels: labels, arguments: values) }

@@ -14,11 +14,29 @@ struct CompiledExpression {
     /// operator's before the script runs. Conservative: what it cannot be
     /// sure of is checked when the script runs.
     var isStream: Bool
+    /// Its type, where the script's declarations and literals tell it
+    /// before running (StaticType.swift); unknown elsewhere.
+    var type: StaticType
+    /// Its type is sure, not only likely: a literal's, one the script
+    /// wrote, or one made of such. Swift's type errors are reported only
+    /// between sure types, so untyped code keeps running as the values
+    /// decide (`let n = 5; n * 0.5` is 2.5).
+    var typeIsSure: Bool
 
-    init(_ code: @escaping Code, direct: DirectCode? = nil, isStream: Bool = false) {
+    init(_ code: @escaping Code, direct: DirectCode? = nil, isStream: Bool = false, type: StaticType = .unknown, typeIsSure: Bool = false) {
         self.code = code
         self.direct = direct
         self.isStream = isStream
+        self.type = type
+        self.typeIsSure = typeIsSure
+    }
+
+    /// The same code, known to be of `type`.
+    func typed(_ type: StaticType, sure: Bool) -> CompiledExpression {
+        var copy = self
+        copy.type = type
+        copy.typeIsSure = sure
+        return copy
     }
 }
 
@@ -42,28 +60,18 @@ extension Compiler {
         }
         switch expr {
         case .literal(let value, _):
-            return CompiledExpression({ _ in value }, direct: specialised(in: scope) { { _, _, _ in value } })
+            return CompiledExpression({ _ in value }, direct: specialised(in: scope) { { _, _, _ in value } }, type: .of(literal: value),
+                                      typeIsSure: true)
         case .string(let parts, let span):
-            return CompiledExpression(compileInterpolation(parts, span, in: scope))
+            return CompiledExpression(compileInterpolation(parts, span, in: scope), type: .string, typeIsSure: true)
         case .name(let name, let span):
             return compileName(name, span, in: scope)
         case .shorthand(let n, let span):
             return compileShorthand(n, span, in: scope)
-        case .array(let elements, _):
-            let codes = elements.map { compile($0, in: scope) }
-            return CompiledExpression { frame in .array(try codes.map { try $0(frame) }) }
-        case .dictionary(let pairs, _):
-            let codes = pairs.map { (compile($0.key, in: scope), compile($0.value, in: scope)) }
-            return CompiledExpression { frame in
-                var dictionary = OrderedDictionary<Value, Value>(minimumCapacity: codes.count)
-                for (key, value) in codes { dictionary[try key(frame)] = try value(frame) }
-                return .dictionary(dictionary)
-            }
-        case .tuple(let elements, let labels, _):
-            let codes = elements.map { compile($0, in: scope) }
-            return CompiledExpression { frame in .tuple(Tuple(try codes.map { try $0(frame) }, labels: labels)) }
+        case .array, .dictionary, .tuple:
+            return compiled(expr, expecting: .unknown, in: scope)
         case .closure(let closure):
-            return CompiledExpression(compileClosure(closure, in: scope))
+            return compileClosure(closure, in: scope)
         case .unary(let op, let operand, let span):
             return compileUnary(op, operand, span, in: scope)
         case .binary(let op, let lhs, let rhs, let opSpan, _):
@@ -73,7 +81,8 @@ extension Compiler {
             let location = self.location(condition.span)
             let (cc, tc, fc) = (c.code, t.code, f.code)
             return CompiledExpression({ frame in try located(location) { try cc(frame).asBool() } ? try tc(frame) : try fc(frame) },
-                            direct: specialised(in: scope) { Self.directTernary(c.direct, t.direct, f.direct, location) })
+                            direct: specialised(in: scope) { Self.directTernary(c.direct, t.direct, f.direct, location) },
+                            type: StaticType.joined([t.type, f.type]), typeIsSure: t.typeIsSure && f.typeIsSure)
         case .member(let base, let name, let nameSpan, _):
             return compileMember(base, name, nameSpan, in: scope)
         case .subscriptAccess(let base, .tuple(let parts, [nil, "default"], _), let span):
@@ -85,7 +94,7 @@ extension Compiler {
             return CompiledExpression({ frame in
                 let container = try bc(frame), key = try ic(frame)
                 return try located(location) { try container.subscripted(by: key) }
-            }, direct: specialised(in: scope) { Self.directSubscript(b.direct, i.direct, location) })
+            }, direct: specialised(in: scope) { Self.directSubscript(b.direct, i.direct, location) }, type: b.type.subscripted)
         case .call(let callee, let arguments, let span):
             return compileCall(callee, arguments, span, in: scope)
         case .implicitMember(let name, let span):
@@ -94,24 +103,27 @@ extension Compiler {
             let keyPath = Value.function(KeyPathFunction(path, location: location(span)))
             return CompiledExpression { _ in keyPath }
         case .optionalChain, .optionalBind, .forceUnwrap:
-            return CompiledExpression(compileOptional(expr, in: scope))
+            return compileOptional(expr, in: scope)
         case .inoutArgument, .conditional, .switchOver, .typeCheck, .attempt:
-            return CompiledExpression(compileSwiftExpression(expr, in: scope))
+            return compileSwiftExpression(expr, in: scope)
         }
     }
 
     @inline(never)
     private func compileInterpolation(_ parts: [StringPart], _ span: Span, in scope: Scope) -> Code {
-        let pieces: [Code] = parts.map { part in
+        let pieces: [(Frame) throws -> String] = parts.map { part in
             switch part {
-            case .text(let text): let value = Value.string(text); return { _ in value }
-            case .interpolation(let expr): return compile(expr, in: scope)
+            case .text(let text): return { _ in text }
+            case .interpolation(let expr):
+                let value = compiled(expr, in: scope)
+                let describe = describer(for: value.type, in: scope)
+                let code = value.code
+                return { frame in try describe(code(frame), frame) }
             }
         }
         let location = self.location(span)
-        let describe = describer(in: scope)
         return { frame in
-            let texts = try pieces.map { try describe($0(frame), frame) }
+            let texts = try pieces.map { try $0(frame) }
             try located(location) { try MemoryBudget.checkString(bytes: texts.reduce(0) { $0 + $1.utf8.count }, "building an interpolated string") }
             return .string(texts.joined())
         }
@@ -140,7 +152,7 @@ extension Compiler {
             case 1: { frame in frame.parent!.slots[slot] }
             default: { frame in frame.ancestor(depth).slots[slot] }
             }
-            return CompiledExpression(code, direct: direct, isStream: entry.isKnownStream)
+            return CompiledExpression(code, direct: direct, isStream: entry.isKnownStream, type: entry.type, typeIsSure: entry.typeIsWritten)
         }
         return CompiledExpression(compileUnboundName(name, span, in: scope))
     }
@@ -205,8 +217,10 @@ extension Compiler {
         }
         closure.shorthandCount = Swift.max(closure.shorthandCount, n + 1)
         let depth = scope.depth(to: closure)
-        if depth > 0 { return CompiledExpression { frame in frame.ancestor(depth).slots[n] } }
-        return CompiledExpression({ frame in frame.slots[n] }, direct: specialised(in: scope) { directRead(depth: 0, slot: n, in: scope) })
+        let type = n < closure.shorthandTypes.count ? closure.shorthandTypes[n] : .unknown
+        if depth > 0 { return CompiledExpression({ frame in frame.ancestor(depth).slots[n] }, type: type, typeIsSure: type.isKnown) }
+        return CompiledExpression({ frame in frame.slots[n] }, direct: specialised(in: scope) { directRead(depth: 0, slot: n, in: scope) },
+                                  type: type, typeIsSure: type.isKnown)
     }
 
     @inline(never)
@@ -215,8 +229,10 @@ extension Compiler {
         let location = self.location(span)
         let direct = specialised(in: scope) { Self.directUnary(op, compiledOperand.direct, location) }
         switch op {
-        case "-": return CompiledExpression({ frame in try located(location) { try Value.negate(try value(frame)) } }, direct: direct)
-        default: return CompiledExpression({ frame in try located(location) { .bool(!(try value(frame).asBool())) } }, direct: direct)
+        case "-": return CompiledExpression({ frame in try located(location) { try Value.negate(try value(frame)) } }, direct: direct,
+                                            type: compiledOperand.type, typeIsSure: compiledOperand.typeIsSure)
+        default: return CompiledExpression({ frame in try located(location) { .bool(!(try value(frame).asBool())) } }, direct: direct,
+                                           type: .bool, typeIsSure: true)
         }
     }
 
@@ -229,20 +245,53 @@ extension Compiler {
             spine.append((innerOp, innerRight, innerSpan))
             left = innerLeft
         }
-        let first = compiled(left, in: scope)
+        var first = compiled(left, in: scope)
         var code = first.code
         var direct = first.direct
         let specialising = scope.frameOwner.specialising != nil
         var leftOperand: Expr? = left
+        var type = first.type, sure = first.typeIsSure
         for step in spine.reversed() {
-            let right = compiled(step.rhs, in: scope)
+            var right = compiled(step.rhs, in: scope)
+            // Swift gives an integer literal beside a Double the Double's
+            // type: `price / 2` with a Double price is `price / 2.0`.
+            if type == .double, right.type == .int, case .literal(.int(let i), _) = step.rhs {
+                right = compiled(.literal(.double(Double(i)), step.rhs.span), in: scope)
+            } else if right.type == .double, type == .int, let leftOperand, case .literal(.int(let i), _) = leftOperand {
+                first = compiled(.literal(.double(Double(i)), leftOperand.span), in: scope)
+                (code, direct, type) = (first.code, first.direct, .double)
+            }
+            type = binaryType(step.op, type, right.type, sure: sure && right.typeIsSure, at: step.opSpan)
+            sure = sure && right.typeIsSure
             code = compileBinaryStep(step.op, code, right.code, step.rhs, step.opSpan)
             if specialising {
                 direct = directBinary(step.op, direct, right.direct, left: leftOperand, right: step.rhs, location(step.opSpan), in: scope)
             }
             leftOperand = nil
         }
-        return CompiledExpression(code, direct: specialising ? direct : nil)
+        return CompiledExpression(code, direct: specialising ? direct : nil, type: type, typeIsSure: sure)
+    }
+
+    /// The type of `l op r` where the operands' are known; Swift's error
+    /// where it has no such operator (`Int / Double`).
+    private func binaryType(_ op: String, _ l: StaticType, _ r: StaticType, sure: Bool, at opSpan: Span) -> StaticType {
+        switch op {
+        case "&&", "||", "==", "!=", "<", "<=", ">", ">=", "===", "!==", "~=": return .bool
+        case "??":
+            guard case .optional(let wrapped) = l else { return r.isKnown ? r : l }
+            return r.isKnown ? (Self.fits(wrapped, r) ? r : wrapped) : wrapped
+        case "..<", "...": return .unknown
+        default:
+            guard l.isKnown, r.isKnown else { return l == .double || r == .double ? .double : .unknown }
+            if l == r, l == .int || l == .double || (l == .string && op == "+") { return l }
+            if case .array = l, l == r, op == "+" { return l }
+            let numbers: Set<String> = ["Int", "Double"]
+            if sure, numbers.contains(l.swiftName), numbers.contains(r.swiftName) {
+                error("binary operator '\(op)' cannot be applied to operands of type '\(l.swiftName)' and '\(r.swiftName)'", opSpan,
+                      help: "convert one of them, as in Double(x) \(op) y")
+            }
+            return .unknown
+        }
     }
 
     private func compileBinaryStep(_ op: String, _ l: @escaping Code, _ r: @escaping Code, _ rhs: Expr, _ opSpan: Span) -> Code {
@@ -274,7 +323,7 @@ extension Compiler {
 
     @inline(never)
     private func compileMember(_ base: Expr, _ name: String, _ nameSpan: Span, in scope: Scope) -> CompiledExpression {
-        if name == "subscriptions" {
+        if name == "subscriptions", !scope.visibleTypes.contains(where: { $0.hasProperty(name) }) {
             error("'subscriptions' can only be checked inside expect, as in expect(s.subscriptions).toBe(\"^--!\")", nameSpan)
             return CompiledExpression { _ in .null }
         }
@@ -294,28 +343,51 @@ extension Compiler {
             return CompiledExpression { _ in value }
         }
         let receiver = compiled(base, in: scope), b = receiver.code
-        if let dynamic = compileDynamicMember(b, name, nameSpan, in: scope) { return CompiledExpression(dynamic) }
+        let type = memberType(of: receiver.type, name, in: scope)
+        if let dynamic = compileDynamicMember(b, name, nameSpan, in: scope) {
+            return CompiledExpression(dynamic, type: type?.type ?? .unknown, typeIsSure: receiver.typeIsSure && type?.isWritten == true)
+        }
         let location = self.location(nameSpan)
         let methods = ValueMethods.property(named: name)
         return CompiledExpression({ frame in
             let value = try b(frame)
             return try located(location) { try value.property(name, methods: methods) }
-        }, direct: specialised(in: scope) { Self.directMember(receiver.direct, name, location) })
+        }, direct: specialised(in: scope) { Self.directMember(receiver.direct, name, location) },
+           type: type?.type ?? .unknown, typeIsSure: receiver.typeIsSure && type?.isWritten == true)
     }
 
     // MARK: - Closures
 
     @inline(never)
-    private func compileClosure(_ closure: Closure, in scope: Scope) -> Code {
+    private func compileClosure(_ closure: Closure, in scope: Scope) -> CompiledExpression {
         scope.createsClosures = true
         var ancestor = scope.parent
         while let s = ancestor { s.createsClosures = true; ancestor = s.parent }
         let inner = Scope(kind: .closure, parent: scope)
         inner.capturesSelfWeakly = closure.capturesSelfWeakly
         let declared = closure.parameters
-        for (name, span) in declared ?? [] {
+        // Types the closure writes (`{ (x: Double) in }`), else those its
+        // place gives (a typed binding, a stream's elements).
+        let written = closure.parameterTypes.map { staticType(text: $0?.text, in: scope) }
+        let parameterTypes = written.contains(where: \.isKnown) ? written : closureParameterTypes ?? []
+        let resultType = closure.resultType.map { staticType(text: $0.text, in: scope) } ?? closureResultType
+        (closureParameterTypes, closureResultType) = (nil, nil)
+        // A parameter of a written type takes its argument as that type.
+        var conversions: [(slot: Int, convert: Conversion.Convert)] = []
+        for (i, (name, span)) in (declared ?? []).enumerated() {
+            let type = i < parameterTypes.count ? parameterTypes[i] : .unknown
             if name == "_" { _ = inner.reserve(); continue }
-            if inner.declare(name, at: span, as: .parameter) == nil { error("two parameters named '\(name)'", span) }
+            guard let slot = inner.declare(name, at: span, as: .parameter, type: type, typeIsWritten: type.isKnown) else {
+                error("two parameters named '\(name)'", span)
+                continue
+            }
+            if let convert = Conversion.to(type) { conversions.append((slot, convert)) }
+        }
+        if declared == nil {
+            inner.shorthandTypes = parameterTypes
+            for (slot, type) in parameterTypes.prefix(Compiler.shorthandCount(closure.body)).enumerated() {
+                if let convert = Conversion.to(type) { conversions.append((slot, convert)) }
+            }
         }
         // `$n` parameters take the first slots: reserve as many as the body
         // uses before its own `let`s are placed.
@@ -328,24 +400,42 @@ extension Compiler {
         // The body's names may shadow the parameters (`var x = x`), as in Swift.
         let block = Scope(kind: .block, parent: inner)
         let parameterCount = declared?.count ?? shorthandSlots
-        let body: Code
-        let direct: DirectCode?
+        var body: Code
+        var direct: DirectCode?
+        var bodyType = StaticType.unknown
         if parameterCount <= 2, inner.methodScope == nil, let expressions = Self.expressionStatements(closure.body) {
             // Compiled once, with a specialised form made alongside.
             inner.specialising = parameterCount
-            (body, direct) = compileSpecialisable(expressions, in: block)
+            (body, direct, bodyType) = compileSpecialisable(expressions, in: block)
         } else {
             (body, direct) = (compileBody(closure.body, in: block), nil)
+        }
+        if !conversions.isEmpty {
+            let run = body
+            (body, direct) = ({ frame in
+                for (slot, convert) in conversions { frame.slots[slot] = convert(frame.slots[slot]) }
+                return try run(frame)
+            }, nil)
+        }
+        // A written result type: `() -> Void` returns `()`, `-> Double` a Double.
+        if resultType == .void {
+            let run = body
+            (body, direct) = ({ frame in _ = try run(frame); return .void }, nil)
+        } else if let convert = resultType.flatMap(Conversion.to) {
+            let run = body
+            (body, direct) = ({ frame in convert(try run(frame)) }, nil)
         }
         let shape = ClosureShape(
             declared: declared?.count, shorthand: inner.shorthandCount, frameSize: inner.count,
             // A frame kept between calls would keep what `guard let self` bound.
             reusesFrame: !inner.createsClosures && !closure.capturesSelfWeakly, updatesFirstParameter: inner.changedParameters.contains(0),
             location: location(closure.span))
+        // A closure of one expression gives that expression's type.
+        let type = StaticType.function(parameters: parameterTypes, result: resultType ?? bodyType)
         if let direct, shape.parameterCount == parameterCount {
-            return { frame in .function(shape.makeDirectFunction(direct, captured: frame)) }
+            return CompiledExpression({ frame in .function(shape.makeDirectFunction(direct, captured: frame)) }, type: type)
         }
-        return { frame in .function(shape.makeFunction(body: body, captured: frame)) }
+        return CompiledExpression({ frame in .function(shape.makeFunction(body: body, captured: frame)) }, type: type)
     }
 
     /// A closure's statements as one closure whose value is the last
@@ -367,25 +457,25 @@ func located<T>(_ location: SourceLocation, _ body: () throws -> T) throws -> T 
 extension Compiler {
     /// `if`, `switch` and `&x`, apart from `compile` for its frame's sake.
     @inline(never)
-    func compileSwiftExpression(_ expr: Expr, in scope: Scope) -> Code {
+    func compileSwiftExpression(_ expr: Expr, in scope: Scope) -> CompiledExpression {
         switch expr {
         case .inoutArgument(let inner, _):
             // Outside a func's inout parameter, `&x` passes the value
             // (`store(in: &bag)`).
-            return compile(inner, in: scope)
+            return compiled(inner, in: scope)
         case .conditional(let conditional):
-            return compileIf(conditional, in: scope)
+            return CompiledExpression(compileIf(conditional, in: scope))
         case .typeCheck(let inner, let check, let type, let typeSpan, _):
             return compileTypeCheck(inner, check, type, typeSpan, in: scope)
         case .attempt(let inner, _):
-            let value = compile(inner, in: scope)
-            return { frame in
+            let compiledValue = compiled(inner, in: scope), value = compiledValue.code
+            return CompiledExpression({ frame in
                 do { return try value(frame) } catch let thrown as FlowError where thrown.isThrown { return .null }
-            }
+            }, type: compiledValue.type.asOptional, typeIsSure: compiledValue.typeIsSure)
         case .switchOver(let switchExpr):
-            return compileSwitch(switchExpr, in: scope)
+            return CompiledExpression(compileSwitch(switchExpr, in: scope))
         default:
-            return compile(expr, in: scope)
+            return compiled(expr, in: scope)
         }
     }
 
@@ -404,31 +494,31 @@ extension Compiler {
     /// `x?.y` and `x!`. Apart from `compile`, whose frame every level of a
     /// deeply nested expression pays for.
     @inline(never)
-    func compileOptional(_ expr: Expr, in scope: Scope) -> Code {
+    func compileOptional(_ expr: Expr, in scope: Scope) -> CompiledExpression {
         switch expr {
         case .optionalChain(let chain, _):
-            let code = compile(chain, in: scope)
-            return { frame in
+            let compiledChain = compiled(chain, in: scope), code = compiledChain.code
+            return CompiledExpression({ frame in
                 do { return try code(frame) } catch is NilInOptionalChain { return .null }
-            }
+            }, type: compiledChain.type.asOptional, typeIsSure: compiledChain.typeIsSure)
         case .optionalBind(let base, _):
-            let code = compile(base, in: scope)
-            return { frame in
+            let compiledBase = compiled(base, in: scope), code = compiledBase.code
+            return CompiledExpression({ frame in
                 let value = try code(frame)
                 if value.isNull { throw NilInOptionalChain() }
                 return value
-            }
+            }, type: compiledBase.type.unwrapped, typeIsSure: compiledBase.typeIsSure)
         case .forceUnwrap(let base, let span):
-            let code = compile(base, in: scope)
+            let compiledBase = compiled(base, in: scope), code = compiledBase.code
             // At the `!`, the span's last character.
             let location = file.location(of: span.end - 1)
-            return { frame in
+            return CompiledExpression({ frame in
                 let value = try code(frame)
                 if value.isNull { throw FlowError("found nil where '!' expects a value", at: location) }
                 return value
-            }
+            }, type: compiledBase.type.unwrapped, typeIsSure: compiledBase.typeIsSure)
         default:
-            return compile(expr, in: scope)
+            return compiled(expr, in: scope)
         }
     }
 }

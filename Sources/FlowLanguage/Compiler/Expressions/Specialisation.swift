@@ -44,13 +44,15 @@ extension Compiler {
 
     /// A body of expression statements, compiled for a frame and, where
     /// every statement has one, in its specialised form; the last
-    /// statement's value is the result.
-    func compileSpecialisable(_ expressions: [Expr], in scope: Scope) -> (body: Code, direct: DirectCode?) {
+    /// statement's value is the result, whose type is `type`.
+    func compileSpecialisable(_ expressions: [Expr], in scope: Scope) -> (body: Code, direct: DirectCode?, type: StaticType) {
         var body: Code?
         var direct: DirectCode?
         var specialised = true
+        var type = StaticType.unknown
         for expr in expressions {
             let compiled = compileExpressionStatement(expr, in: scope)
+            type = compiled.type
             let code = compiled.code
             // A statement that subscribes itself (`s.print()`) runs as compiled for a frame.
             let form = Self.subscribesItself(expr) ? nil : compiled.direct
@@ -80,7 +82,7 @@ extension Compiler {
         let run = body ?? { _ in .null }
         return ({ frame in
             do { return try run(frame) } catch let signal as ReturnSignal { return signal.value }
-        }, specialised ? direct : nil)
+        }, specialised ? direct : nil, type)
     }
 
     /// A name's value: a parameter (depth 0) or a name of an enclosing scope.

@@ -7,24 +7,30 @@ import FlowRuntime
 /// protocols (the types that conform); any other name (a class, a protocol
 /// flow does not know) is a compile error, not a silent false.
 extension Compiler {
-    func compileTypeCheck(_ inner: Expr, _ check: TypeCheck, _ type: String, _ typeSpan: Span, in scope: Scope) -> Code {
+    func compileTypeCheck(_ inner: Expr, _ check: TypeCheck, _ type: String, _ typeSpan: Span, in scope: Scope) -> CompiledExpression {
+        let written = staticType(text: type, in: scope)
+        if check == .coercion {
+            // `x as Any` keeps what is known of x; `5 as Double` is 5.0.
+            guard written.isKnown else { return compiled(inner, in: scope) }
+            return compiled(inner, convertingTo: written, in: scope)
+        }
         let value = compile(inner, in: scope)
-        guard let matches = typeTest(type, typeSpan, in: scope) else { return { _ in .null } }
+        guard let matches = typeTest(type, typeSpan, in: scope) else { return CompiledExpression { _ in .null } }
         let location = self.location(typeSpan)
         switch check {
         case .test:
-            return { frame in .bool(matches(try value(frame))) }
+            return CompiledExpression({ frame in .bool(matches(try value(frame))) }, type: .bool, typeIsSure: true)
         case .conditional:
-            return { frame in
+            return CompiledExpression({ frame in
                 let v = try value(frame)
                 return matches(v) ? v : .null
-            }
-        case .forced:
-            return { frame in
+            }, type: written.asOptional, typeIsSure: written.isKnown)
+        case .forced, .coercion:
+            return CompiledExpression({ frame in
                 let v = try value(frame)
                 guard matches(v) else { throw FlowError("could not cast \(v.typeName) \(v.literal) to \(type)", at: location) }
                 return v
-            }
+            }, type: written, typeIsSure: written.isKnown)
         }
     }
 

@@ -65,10 +65,10 @@ extension Compiler {
         case .typeAlias:
             // Registered where its block is hoisted; nothing to run.
             return { _ in .null }
-        case .destructuring(let pattern, let valueExpr, let span):
+        case .destructuring(let pattern, let valueExpr, let isVariable, let span):
             let value = compile(valueExpr, in: scope)
             if case .wildcard = pattern { return { frame in _ = try value(frame); return .null } }
-            let matcher = compilePattern(pattern, in: scope, binding: .constant)
+            let matcher = compilePattern(pattern, in: scope, binding: isVariable ? .variable : .constant)
             let location = self.location(span)
             return { frame in
                 let v = try value(frame)
@@ -190,10 +190,14 @@ extension Compiler {
 
     private func compileFor(_ pattern: Pattern, _ sequenceExpr: Expr, _ filter: Expr?, _ body: [Statement], _ span: Span,
                             in scope: Scope) -> Code {
-        let sequence = compile(sequenceExpr, in: scope)
+        let compiledSequence = compiled(sequenceExpr, in: scope), sequence = compiledSequence.code
         let sequenceLocation = location(sequenceExpr.span)
         let loop = Scope(kind: .loop, parent: scope)
         let matcher = compilePattern(pattern, in: loop, binding: .constant)
+        // `for user in users` of a `[User]`: each is a User.
+        if case .binding(let name, _) = pattern, case .array(let element) = compiledSequence.type, element.isKnown {
+            loop.setType(element, of: name, isWritten: compiledSequence.typeIsSure)
+        }
         let condition = filter.map { compile($0, in: loop) }
         let filterLocation = filter.map { location($0.span) }
         let run = compileBlock(body, in: loop)
@@ -327,11 +331,22 @@ extension Compiler {
     // MARK: - Assignment
 
     private func compileAssignment(_ target: Expr, _ op: String, _ valueExpr: Expr, _ opSpan: Span, in scope: Scope) -> Code {
-        let value = compile(valueExpr, in: scope)
+        // A place of a written type takes values as a binding of it does.
+        let declared = op == "=" ? placeType(of: target, in: scope) : nil
+        let value = declared.map {
+            compiled(valueExpr, convertingTo: $0, reportingMismatch: placeTypeIsSure(target, in: scope), in: scope).code
+        } ?? compile(valueExpr, in: scope)
         if case .name("_", _) = target, op == "=" {
             return { frame in _ = try value(frame); return .null }
         }
-        if case .member(let base, "value", _, _) = target, let subjectAssignment = compileSubjectAssignment(base, op, value, opSpan, in: scope) {
+        if case .tuple(let targets, _, let span) = target, op == "=" {
+            return compileTupleAssignment(targets, value, span, in: scope)
+        }
+        // A property `value` of the script's own types is theirs, unless
+        // the receiver is known to be a stream.
+        if case .member(let base, "value", _, _) = target,
+           !scope.visibleTypes.contains(where: { $0.hasProperty("value") }) || guessedType(of: base, in: scope).isStream,
+           let subjectAssignment = compileSubjectAssignment(base, op, value, opSpan, in: scope) {
             return subjectAssignment
         }
         guard let place = compilePlace(target, in: scope) else { return { _ in .null } }
@@ -363,6 +378,27 @@ extension Compiler {
         return { frame in
             let v = try value(frame)
             try place(frame) { current in current = try binary.apply(current, v, at: location) }
+            return .null
+        }
+    }
+
+    /// `(a, b) = (b, a)`, `(self.x, self.y) = f()`: the value is made
+    /// whole first, then each element goes to its place, so a swap swaps.
+    private func compileTupleAssignment(_ targets: [Expr], _ value: @escaping Code, _ span: Span, in scope: Scope) -> Code {
+        let places: [Modify?] = targets.map { target in
+            if case .name("_", _) = target { return nil }
+            return compilePlace(target, in: scope)
+        }
+        let location = self.location(span)
+        return { frame in
+            let whole = try value(frame)
+            guard let parts = whole.tupleElements, parts.count == places.count else {
+                throw FlowError("cannot assign \(whole.typeName) \(whole.literal) to a tuple of \(places.count)", at: location)
+            }
+            for (place, part) in zip(places, parts) {
+                let kept = part.keptByAName()
+                try place?(frame) { $0 = kept }
+            }
             return .null
         }
     }
@@ -672,8 +708,8 @@ extension Compiler {
 
     private static func shorthandCount(_ statement: Statement) -> Int {
         switch statement {
-        case .binding(_, _, let e, _, _): return e.map(shorthandCount) ?? 0
-        case .expression(let e), .destructuring(_, let e, _): return shorthandCount(e)
+        case .binding(_, _, _, let e, _, _): return e.map(shorthandCount) ?? 0
+        case .expression(let e), .destructuring(_, let e, _, _): return shorthandCount(e)
         case .return(let e, _): return e.map(shorthandCount) ?? 0
         case .assignment(let t, _, let v, _, _): return Swift.max(shorthandCount(t), shorthandCount(v))
         case .guard(let conditions, let body, _), .while(let conditions, let body, _):

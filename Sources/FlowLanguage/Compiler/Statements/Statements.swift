@@ -61,15 +61,22 @@ extension Compiler {
 
     func compileStatement(_ statement: Statement, in scope: Scope) -> Code {
         switch statement {
-        case .binding(let name, let nameSpan, let valueExpr, let isVariable, _):
+        case .binding(let name, let nameSpan, let typeText, let valueExpr, let isVariable, _):
+            // `let x: Any = e` keeps what is known of e.
+            let declared = typeText.map { staticType(text: $0.text, in: scope) }.flatMap { $0.isKnown ? $0 : nil }
             // While its value compiles, the name is not declared yet: a
             // closure that calls it is told so (`unknownName`).
             namesBeingBound.append(name)
-            let compiledValue = valueExpr.map { compiled($0, in: scope) }
+            let compiledValue = valueExpr.map { expr in declared.map { compiled(expr, convertingTo: $0, in: scope) } ?? compiled(expr, in: scope) }
             namesBeingBound.removeLast()
             let value = compiledValue?.code
             let knownStream = !isVariable && compiledValue?.isStream == true
-            guard let slot = scope.declare(name, at: nameSpan, as: isVariable ? .variable : .constant, isKnownStream: knownStream) else {
+            // A name bound to a value of a sure type (`Point(x: 1)`,
+            // `PassthroughSubject<Int?, Never>()`) has it surely; one bound to
+            // a literal keeps the literal's kind loosely (`let n = 5; n * 0.5`).
+            let sure = declared != nil || (compiledValue?.typeIsSure == true && valueExpr.map(Self.isLiteral) == false)
+            guard let slot = scope.declare(name, at: nameSpan, as: isVariable ? .variable : .constant, isKnownStream: knownStream,
+                                           type: declared ?? compiledValue?.type ?? .unknown, typeIsWritten: sure) else {
                 let previous = scope.previousDeclaration(of: name).map { file.lineAndColumn(of: $0.start).line }
                 error("'\(name)' is already declared in this scope" + (previous.map { " (line \($0))" } ?? ""), nameSpan,
                       help: isVariable || scope.resolve(name)?.entry.binding == .variable
@@ -106,7 +113,8 @@ extension Compiler {
         case .return(.literal(.null, _)?, _) where scope.enclosingClosure?.isFailableInitialiser == true:
             return { _ in throw FailedInitialisation() }
         case .return(let expr, _):
-            let value = expr.map { compile($0, in: scope) }
+            let resultType = scope.enclosingClosure?.resultType
+            let value = expr.map { expr in resultType.map { compiled(expr, convertingTo: $0, in: scope).code } ?? compile(expr, in: scope) }
             return { frame in throw ReturnSignal(value: try value?(frame) ?? .null) }
         case .test(_, _, let span):
             error("test blocks can only be written at the top level of a script", span)
@@ -120,6 +128,12 @@ extension Compiler {
     /// `sink` does; any other expression is evaluated for its effects.
     func compileExpressionStatement(_ expr: Expr, in scope: Scope) -> CompiledExpression {
         let compiled = self.compiled(expr, in: scope)
+        if callsDiscardableResult(expr, in: scope) {
+            // `@discardableResult`: the value is dropped, a stream too, as
+            // Swift never subscribes what nobody keeps.
+            let code = compiled.code
+            return CompiledExpression { frame in _ = try code(frame); return .void }
+        }
         guard Self.subscribesItself(expr), case .call(_, _, let span) = expr else { return compiled }
         let code = compiled.code
         let env = environment
@@ -128,6 +142,35 @@ extension Compiler {
             let value = try code(frame)
             if case .stream(let stream) = value { env.subscribe(stream, at: location, handlers: Handlers()) }
             return value
+        }
+    }
+
+    /// A literal, or a collection of them: its type is the literal's kind.
+    static func isLiteral(_ expr: Expr) -> Bool {
+        switch expr {
+        case .literal, .string: return true
+        case .unary(_, let operand, _): return isLiteral(operand)
+        case .array(let elements, _), .tuple(let elements, _, _): return elements.allSatisfy(isLiteral)
+        case .dictionary(let pairs, _): return pairs.allSatisfy { isLiteral($0.key) && isLiteral($0.value) }
+        default: return false
+        }
+    }
+
+    /// A call of the script's funcs or methods marked `@discardableResult`.
+    private func callsDiscardableResult(_ expr: Expr, in scope: Scope) -> Bool {
+        switch expr {
+        case .call(.name(let name, _), _, _):
+            if let info = scope.resolve(name)?.entry.function { return info.allOverloads.contains { $0.declaration.isDiscardableResult } }
+            if let type = scope.methodScope?.selfType, let info = type.methods[name] ?? type.staticMethods[name] {
+                return info.allOverloads.contains { $0.declaration.isDiscardableResult }
+            }
+            return false
+        case .call(.member(_, let name, _, _), _, _):
+            return scope.visibleTypes.contains { type in
+                (type.methods[name] ?? type.staticMethods[name])?.allOverloads.contains { $0.declaration.isDiscardableResult } == true
+            }
+        default:
+            return false
         }
     }
 

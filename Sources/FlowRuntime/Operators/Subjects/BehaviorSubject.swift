@@ -23,6 +23,8 @@ public final class BehaviorSubject: Subject {
 
     override func recordNext(_ value: Value) { self.value = value }
 
+    override func convertHeldValues(with convert: (Value) -> Value) { value = convert(value) }
+
     override func replay(to observer: Observer) {
         if terminal == nil { observer.onNext(value) }
     }

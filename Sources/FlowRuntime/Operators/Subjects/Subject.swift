@@ -50,10 +50,24 @@ public class Subject: Observable {
 
     override public var isHotSource: Bool { true }
 
+    /// What a value sent becomes: a subject declared with an element type
+    /// (`CurrentValueSubject<Double, Never>`) takes an Int as a Double, as
+    /// Swift's literal would be. Nil for an untyped subject.
+    @exclusivity(unchecked) public private(set) var elementConversion: ((Value) -> Value)?
+
+    /// Sets what values sent become, and converts what the subject holds.
+    public func convertElements(with convert: @escaping (Value) -> Value) {
+        elementConversion = convert
+        convertHeldValues(with: convert)
+    }
+
+    func convertHeldValues(with convert: (Value) -> Value) {}
+
     /// Sends a value; the path every event of a subject-driven script
     /// takes, without building an `Event` when nothing is queued.
     public func send(_ value: Value) {
         guard terminal == nil else { return }
+        let value = elementConversion?(value) ?? value
         if isDelivering {
             pending.append(.next(value))
             return
@@ -82,7 +96,7 @@ public class Subject: Observable {
     }
 
     private func deliver(_ event: Event) {
-        if case .next(let value) = event { return deliverNext(value) }
+        if case .next(let value) = event { return deliverNext(elementConversion?(value) ?? value) }
         for (_, observer) in observers { observer.on(event) }
         observers = []
     }

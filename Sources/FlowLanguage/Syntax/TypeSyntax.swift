@@ -1,0 +1,171 @@
+/// A type as a script writes it: `Double`, `[String: Int]`, `Int?`,
+/// `(Int, label: Double)`, `CurrentValueSubject<Double, Never>`,
+/// `(Int) -> Void`. The parser keeps a type's text; this reads it, so
+/// annotations, parameters, results, properties and generic arguments
+/// share one reading.
+public indirect enum TypeSyntax: Equatable, Sendable {
+    /// `Int`, `Swift.Int`, `Observable<Int>`: the name (dotted as written)
+    /// and its generic arguments.
+    case named(String, arguments: [TypeSyntax])
+    /// `T?` and `T!` (and `Optional<T>`, read as written).
+    case optional(TypeSyntax)
+    case array(TypeSyntax)
+    case dictionary(key: TypeSyntax, value: TypeSyntax)
+    /// `(Int, Double)`, `(value: Int, time: Double)`; `()` is Void.
+    case tuple([TypeSyntax], labels: [String?])
+    case function(parameters: [TypeSyntax], result: TypeSyntax)
+
+    /// Reads a whole type's text; nil when it is not one.
+    public init?(parsing text: String) {
+        var reader = TypeTextReader(Array(text.unicodeScalars))
+        guard let type = reader.type(), reader.atEnd else { return nil }
+        self = type
+    }
+
+    /// The name without a module's prefix (`Swift.Int` is `Int`).
+    public var baseName: String? {
+        guard case .named(let name, _) = self else { return nil }
+        return name.split(separator: ".").last.map(String.init)
+    }
+}
+
+/// A recursive-descent reader of type text, over Unicode scalars.
+private struct TypeTextReader {
+    let scalars: [Unicode.Scalar]
+    var index = 0
+
+    init(_ scalars: [Unicode.Scalar]) { self.scalars = scalars }
+
+    var atEnd: Bool {
+        mutating get {
+            skipSpaces()
+            return index == scalars.count
+        }
+    }
+
+    mutating func skipSpaces() {
+        while index < scalars.count, scalars[index].properties.isWhitespace { index += 1 }
+    }
+
+    mutating func accept(_ text: String) -> Bool {
+        skipSpaces()
+        let wanted = Array(text.unicodeScalars)
+        guard index + wanted.count <= scalars.count, Array(scalars[index..<index + wanted.count]) == wanted else { return false }
+        index += wanted.count
+        return true
+    }
+
+    mutating func identifier() -> String? {
+        skipSpaces()
+        let start = index
+        while index < scalars.count, scalars[index] == "_" || scalars[index].properties.isAlphabetic
+                || (index > start && scalars[index].properties.numericType != nil) {
+            index += 1
+        }
+        guard index > start else { return nil }
+        var text = ""
+        text.unicodeScalars.append(contentsOf: scalars[start..<index])
+        return text
+    }
+
+    mutating func type() -> TypeSyntax? {
+        // Words that change how a value is passed, not its type.
+        while true {
+            let before = index
+            if accept("@escaping") || accept("@Sendable") || accept("@autoclosure") { continue }
+            if let word = identifier(), ["inout", "some", "any", "borrowing", "consuming", "sending"].contains(word) { continue }
+            index = before
+            break
+        }
+        guard var type = primary() else { return nil }
+        while true {
+            if accept("?") || accept("!") {
+                type = .optional(type)
+            } else {
+                break
+            }
+        }
+        let beforeEffects = index
+        _ = identifierIf(["async"])
+        _ = identifierIf(["throws", "rethrows"])
+        if accept("->") {
+            guard let result = self.type() else { return nil }
+            let parameters: [TypeSyntax] = if case .tuple(let elements, _) = type { elements } else { [type] }
+            return .function(parameters: parameters, result: result)
+        }
+        index = beforeEffects
+        return type
+    }
+
+    private mutating func identifierIf(_ words: [String]) -> String? {
+        let before = index
+        if let word = identifier(), words.contains(word) { return word }
+        index = before
+        return nil
+    }
+
+    private mutating func primary() -> TypeSyntax? {
+        if accept("[") {
+            guard let element = type() else { return nil }
+            if accept(":") {
+                guard let value = type(), accept("]") else { return nil }
+                return .dictionary(key: element, value: value)
+            }
+            return accept("]") ? .array(element) : nil
+        }
+        if accept("(") {
+            var elements: [TypeSyntax] = [], labels: [String?] = []
+            if accept(")") { return .tuple([], labels: []) }
+            repeat {
+                let before = index
+                var label: String?
+                if let word = identifier(), accept(":") {
+                    label = word
+                } else {
+                    index = before
+                }
+                guard let element = type() else { return nil }
+                elements.append(element)
+                labels.append(label)
+            } while accept(",")
+            guard accept(")") else { return nil }
+            // `(Int)` is Int; a one-element tuple exists only with a label.
+            if elements.count == 1, labels[0] == nil { return elements[0] }
+            return .tuple(elements, labels: labels)
+        }
+        guard var name = identifier() else { return nil }
+        var arguments = try? genericArguments()
+        guard arguments != nil else { return nil }
+        while true {
+            let before = index
+            guard accept("."), let member = identifier() else {
+                index = before
+                break
+            }
+            name += "." + member
+            guard let more = try? genericArguments() else { return nil }
+            arguments = more
+        }
+        switch (name, arguments!.count) {
+        case ("Optional", 1), ("Swift.Optional", 1): return .optional(arguments![0])
+        case ("Array", 1), ("Swift.Array", 1): return .array(arguments![0])
+        case ("Dictionary", 2), ("Swift.Dictionary", 2): return .dictionary(key: arguments![0], value: arguments![1])
+        case ("Void", 0), ("Swift.Void", 0): return .tuple([], labels: [])
+        default: return .named(name, arguments: arguments!)
+        }
+    }
+
+    private struct NotAType: Error {}
+
+    /// `<Int, Never>` after a name, if there.
+    private mutating func genericArguments() throws -> [TypeSyntax] {
+        guard accept("<") else { return [] }
+        var arguments: [TypeSyntax] = []
+        repeat {
+            guard let argument = type() else { throw NotAType() }
+            arguments.append(argument)
+        } while accept(",")
+        guard accept(">") else { throw NotAType() }
+        return arguments
+    }
+}
