@@ -50,6 +50,12 @@ public struct SVGDiagram {
     public private(set) var columnCenters: [[Double]] = []
     /// Each diagram's time per column.
     public private(set) var columnTimes: [TimeSpan] = []
+    /// The picture in words, a line per lane ("balance: 5 at 0, 25 at 5,
+    /// completes at 9"), for a screen reader: the SVG's `<desc>`.
+    public private(set) var description = ""
+    /// Where each diagram was drawn, from its title or axis to its legend:
+    /// a page showing one diagram at a time shows this band of the picture.
+    public private(set) var diagramBands: [Band] = []
 
     /// A time to point at across some lanes of one diagram: the first
     /// difference between an answer and the right lane.
@@ -137,7 +143,10 @@ public struct SVGDiagram {
         let left = labelsAbove ? 12 : Double(labels.map(\.terminalColumns).max() ?? 0) * Self.characterWidth + 24
         for (index, diagram) in diagrams.enumerated() {
             diagramIndex = index
+            let top = y
+            description += (description.isEmpty ? "" : "\n") + Self.words(diagram)
             y = draw(diagram, left: left, top: y) + 16
+            diagramBands.append(Band(top: Swift.max(0, top - 8), bottom: y - 8))
         }
         height = y
         scaledWidth = width.map { Swift.max(1, $0) }
@@ -150,8 +159,9 @@ public struct SVGDiagram {
         return """
             <?xml version="1.0" encoding="UTF-8"?>
             <svg xmlns="http://www.w3.org/2000/svg" width="\(shown.0)" height="\(shown.1)" viewBox="0 0 \(w) \(h)" \
-            font-family="DejaVu Sans Mono, Menlo, Consolas, monospace" font-size="12">
+            font-family="DejaVu Sans Mono, Menlo, Consolas, monospace" font-size="12" role="img">
             <title>\(Self.escape(title))</title>
+            <desc>\(Self.escape(description))</desc>
             <style>
             \(Self.style)
             </style>
@@ -345,6 +355,43 @@ public struct SVGDiagram {
         }
         width = Swift.max(width, widest)
         return y
+    }
+
+    /// Each lane of a diagram in words, a line each: its label, then its
+    /// events with their times ("5 at 0, 25 at 5, completes at 9"), in
+    /// frames at 1 ms a frame, else as durations. A lane of very many
+    /// events is told by its first ones and how many more there are.
+    static func words(_ diagram: LaneDiagram) -> String {
+        let frame = diagram.chooseFrame()
+        func at(_ time: TimeSpan) -> String {
+            frame == MarbleParser.frame && time.nanoseconds % MarbleParser.frame.nanoseconds == 0
+                ? String(time.nanoseconds / MarbleParser.frame.nanoseconds) : time.description
+        }
+        let told = 40
+        var lines = diagram.title.map { [$0] } ?? []
+        for lane in diagram.lanes {
+            let label = LaneDiagram.displayLabel(lane.label).trimmingCharacters(in: " ")
+            var parts: [String] = []
+            if lane.isSubscription {
+                parts.append("subscribed at \(at(lane.start ?? .zero))")
+                if let end = lane.cancelled { parts.append("unsubscribed at \(at(end))") }
+                lines.append("\(label): " + parts.joined(separator: ", "))
+                continue
+            }
+            if let start = lane.start { parts.append("starts at \(at(start))") }
+            for event in lane.events.prefix(told) {
+                switch event.event {
+                case .next(let value): parts.append("\(value.description) at \(at(event.time))")
+                case .completed: parts.append("completes at \(at(event.time))")
+                case .error(let error): parts.append("fails with \(error.value.description) at \(at(event.time))")
+                }
+            }
+            if lane.events.count > told { parts.append("and \(lane.events.count - told) more") }
+            if let cancelled = lane.cancelled { parts.append("cancelled at \(at(cancelled))") }
+            if parts.isEmpty { parts.append("nothing") }
+            lines.append("\(label): " + parts.joined(separator: ", "))
+        }
+        return lines.joined(separator: "\n")
     }
 
     /// A label cut to fit keeps its whole text in a `<title>`, shown on hover.

@@ -126,11 +126,12 @@ public enum SlideDeck {
             while Double(titleText.terminalColumns) * titleFont * 0.7 > w - 2 * margin, titleText.count > 2 {
                 titleText = String(titleText.dropLast(2)) + "…"
             }
-            let notesDescription = notes.isEmpty ? "" : "<desc>\(XML.escape(notes.joined(separator: "\n")))</desc>\n"
+            // The notes, then the diagram in words, for a screen reader.
+            let notesDescription = "<desc>\(XML.escape((notes + [picture.description]).joined(separator: "\n")))</desc>\n"
             return """
                 <?xml version="1.0" encoding="UTF-8"?>
                 <svg xmlns="http://www.w3.org/2000/svg" width="\(size.width)" height="\(size.height)" viewBox="0 0 \(size.width) \(size.height)" \
-                font-family="DejaVu Sans, Verdana, sans-serif">
+                font-family="DejaVu Sans, Verdana, sans-serif" role="img">
                 <title>\(XML.escape(title))</title>
                 \(notesDescription)<style>
                 \(SVGDiagram.style)

@@ -131,7 +131,8 @@ final class Playground: Sendable {
         var rendering = Rendering(drawing: outcome.laneDiagrams, name: name,
                                   output: printed.text, errors: errors(of: outcome, file: file) + testErrors, tests: tests,
                                   // Only virtual-time lanes are dragged.
-                                  inputs: remote == nil ? draggableLanes(of: outcome.laneDiagrams, in: file) : [], live: remote != nil)
+                                  inputs: remote == nil ? draggableLanes(of: outcome.laneDiagrams, in: file) : [], live: remote != nil,
+                                  source: text)
         rendering.live = remote != nil
         return rendering
     }
@@ -193,7 +194,8 @@ final class Playground: Sendable {
                     let asked = remote.snapshot { diagrams, errors in
                         defer { drawing.withLockedValue { $0 = false } }
                         var rendering = Rendering(drawing: Self.atLiveScale(diagrams), name: name, output: printed.text,
-                                                  errors: errors.map { Self.problem($0, file: file) }, tests: [], inputs: [], live: true)
+                                                  errors: errors.map { Self.problem($0, file: file) }, tests: [], inputs: [], live: true,
+                                                  source: text)
                         rendering.live = true
                         rendering.running = true
                         continuation.yield(rendering)

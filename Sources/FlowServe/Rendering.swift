@@ -66,6 +66,17 @@ struct Rendering: Codable, Sendable {
     var notRun: String?
     /// A live run's snapshot: the run goes on.
     var running = false
+    /// Presentation mode's deck: one slide per diagram, titled by the
+    /// comment above its `marbles(...)` call (as `flow slides` titles it),
+    /// showing the band of the picture where that diagram is drawn.
+    var slides: [Slide] = []
+
+    struct Slide: Codable, Sendable {
+        var title: String
+        var notes: [String]
+        var top: Double
+        var bottom: Double
+    }
 }
 
 extension Rendering {
@@ -77,14 +88,18 @@ extension Rendering {
     /// The diagrams of a run as the page draws them; a live run's, while
     /// it runs and once it has finished, with level inner streams.
     init(drawing diagrams: [LaneDiagram], name: String, output: String, errors: [Problem], tests: [TestResult], inputs: [DraggableLane],
-         live: Bool = false) {
+         live: Bool = false, source: String = "") {
         let rendered = diagrams.map { $0.render() }
-        self.init(ok: true, svg: diagrams.isEmpty ? "" : SVGDiagram(diagrams, title: name, straightInnerStreams: live).text,
+        let picture = SVGDiagram(diagrams, title: name, straightInnerStreams: live)
+        self.init(ok: true, svg: diagrams.isEmpty ? "" : picture.text,
                   columnFrames: rendered.map { $0.frame.nanoseconds / MarbleParser.frame.nanoseconds },
                   laneLabels: diagrams.map { $0.lanes.map { LaneDiagram.displayLabel($0.label).trimmingCharacters(in: .whitespaces) } },
                   lifetimes: zip(diagrams, rendered).map { diagram, drawn in diagram.lanes.map { Self.lifetime($0, frame: drawn.frame) } },
                   madeFrom: diagrams.map { $0.lanes.map(\.madeFrom) },
                   text: rendered.map(\.text).joined(separator: "\n\n"), output: output, errors: errors, tests: tests, inputs: inputs)
+        slides = zip(LessonOutline.lessons(of: diagrams, source: source), picture.diagramBands).map { lesson, band in
+            Slide(title: lesson.title, notes: lesson.notes, top: band.top, bottom: band.bottom)
+        }
     }
 
     static func lifetime(_ lane: LaneDiagram.Lane, frame: TimeSpan) -> Lifetime {

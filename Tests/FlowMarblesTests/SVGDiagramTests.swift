@@ -128,6 +128,25 @@ import FoundationXML
         }
     }
 
+    /// The picture reads as words to a screen reader: an image with a
+    /// title and a description telling each lane's events and times.
+    @Test func thePictureIsDescribedInWords() throws {
+        var inner = LaneDiagram.Lane(label: "  ↳ for a", events: try MarbleParser.parseEvents("---x").events, start: .milliseconds(Int64(1)))
+        inner.cancelled = .milliseconds(Int64(5))
+        let lanes = [LaneDiagram.Lane(label: "balance", events: try MarbleParser.parseEvents("a----b---|", values: ["a": 5, "b": 25]).events),
+                     LaneDiagram.Lane(label: "failing", events: try MarbleParser.parseEvents("--#", error: "timeout").events), inner]
+        let svg = SVGDiagram([LaneDiagram(lanes: lanes)], title: "account").text
+        let root = try #require(SVGGeometry.elements(svg).first { $0.name == "svg" })
+        #expect(root.attributes["role"] == "img")
+        #expect(svg.contains("<title>account</title>"))
+        let description = try #require(svg.firstMatch(of: #/<desc>([^<]*)</desc>/#)).1
+        #expect(description.split(separator: "\n").map(String.init) == [
+            "balance: 5 at 0, 25 at 5, completes at 9",
+            "failing: fails with timeout at 2",
+            "↳ for a: starts at 1, x at 3, cancelled at 5",
+        ], "\(description)")
+    }
+
     /// A lane's line stops where its stream ended: at its `|`, its `#`, or
     /// the bar where it was cancelled; an open lane runs on, with an arrow.
     /// Inner streams (starting late) too, and a group `(c|)` ends at its

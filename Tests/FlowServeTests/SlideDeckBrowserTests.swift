@@ -24,6 +24,66 @@ import Testing
         }
     }
 
+    /// `flow serve`'s presentation mode is the same deck, live: one
+    /// diagram a slide, titled by its comment, stepped with the arrow
+    /// keys, each fitted to a 1280×720 window however many lanes it has
+    /// (a groupBy trace too), its marks still the page's own.
+    @Test(.enabled(if: BrowserTests.browserAvailable, "chromium and chromium-driver are not installed (.ci/run installs them)"))
+    func presentationModeIsADeck() async throws {
+        let script = """
+            let numbers = cold("-1-2-3-4-5-6-7-8-9|")
+            // # Groups by parity
+            // Each group branches off where its key first appears.
+            marbles(numbers, numbers.groupBy { $0 % 2 == 0 ? "even" : "odd" }.flatMap { $0.scan(0) { $0 + $1 } })
+            // # Windows of three
+            marbles(numbers.window(count: 3))
+            marbles(title: "Twice", numbers.map { $0 * 2 })
+
+            """
+        let served = try ServedFolder(files: ["deck.flow": script])
+        let browser = try await Browser.start()
+        do {
+            try await browser.command("POST", "/window/rect", ["width": 1280, "height": 720])
+            try await browser.open(served.address.absoluteString)
+            try await browser.waitFor("the page", "return !!document.getElementById('editor')")
+            let inner = try await browser.run("return [innerWidth, innerHeight]") as? [Int] ?? [1280, 720]
+            try await browser.command("POST", "/window/rect", ["width": 2560 - inner[0], "height": 1440 - inner[1]])
+            try await browser.waitFor("a 1280×720 page", "return innerWidth === 1280 && innerHeight === 720")
+            try await browser.setEditor(script)
+            try await browser.waitFor("the diagrams", "return (state.last && state.last.slides || []).length >= 3")
+            try await browser.run("document.activeElement && document.activeElement.blur()")
+            try await browser.press("p")
+            try await browser.waitFor("the deck", "return !document.getElementById('slide-bar').hidden")
+            let count = try #require(try await browser.run("return state.last.slides.length") as? Int)
+            var titles: [String] = []
+            for n in 1...count {
+                let shown = try await browser.run("""
+                    const svg = document.querySelector('#diagram svg'), r = svg.getBoundingClientRect();
+                    return [document.getElementById('slide-title').textContent, document.getElementById('slide-count').textContent,
+                            r.left >= -0.5 && r.top >= -0.5 && r.right <= innerWidth + 0.5 && r.bottom <= innerHeight + 0.5 ? 'fits' : 'overflows',
+                            document.documentElement.scrollWidth <= innerWidth ? 'no scroll' : 'scrolls'];
+                    """) as? [String] ?? []
+                #expect(shown.count == 4 && shown[1] == "\(n) / \(count)", "\(shown)")
+                #expect(shown.dropFirst(2).elementsEqual(["fits", "no scroll"]), "slide \(n): \(shown)")
+                titles.append(shown.first ?? "")
+                if n < count {
+                    try await browser.press("\u{E014}")  // ArrowRight
+                    try await browser.waitFor("slide \(n + 1)", "return document.getElementById('slide-count').textContent.startsWith('\(n + 1) /')")
+                }
+            }
+            #expect(Array(titles.prefix(3)) == ["Groups by parity", "Windows of three", "Twice"], "\(titles)")
+            try await browser.press("\u{E012}")  // ArrowLeft
+            try await browser.waitFor("the slide before", "return document.getElementById('slide-count').textContent.startsWith('\(count - 1) /')")
+            // Leaving presentation shows the whole picture again.
+            try await browser.press("\u{E00C}")  // Escape
+            try await browser.waitFor("the whole picture", "return document.getElementById('slide-bar').hidden && document.querySelector('#diagram svg').getAttribute('viewBox') === document.querySelector('#diagram svg').dataset.wholeBox")
+            await browser.stop()
+        } catch {
+            await browser.stop()
+            throw error
+        }
+    }
+
     func check(_ folder: URL, in browser: Browser) async throws {
         try await browser.command("POST", "/window/rect", ["width": 1280, "height": 720])
         try await browser.open(folder.appendingPathComponent("index.html").absoluteString)

@@ -220,6 +220,10 @@ document.addEventListener("keydown", (event) => {
   if (event.key === "Escape" && presenting) { present(false); return; }
   // Single keys act only outside the editor and the fields.
   if (event.ctrlKey || event.metaKey || event.altKey || event.target.closest("textarea, input, select")) return;
+  if (presenting && !event.ctrlKey && !event.metaKey && !event.altKey && !event.target.closest("textarea, input, select")) {
+    const steps = { ArrowRight: 1, PageDown: 1, ArrowLeft: -1, PageUp: -1 };
+    if (event.key in steps && deckSlides().length > 1) { event.preventDefault(); stepSlide(steps[event.key]); return; }
+  }
   const actions = {
     p: () => present(!presenting),
     e: () => { if (presenting) { document.body.classList.toggle("with-editor"); applyZoom(); updateGutter(); } },
@@ -250,6 +254,7 @@ function textUnits(svg) {
 function applyZoom() {
   const presenting = document.body.classList.contains("presenting");
   const diagram = $("diagram");
+  if (showSlide()) { applyExerciseZoom(presenting); return; }
   const growing = diagram.classList.contains("live");
   const zoomed = presenting || growing || state.zoom !== 1;
   diagram.classList.toggle("zoomed", zoomed);
@@ -260,6 +265,11 @@ function applyZoom() {
     const base = presenting ? Math.max(fit, LEGIBLE_PX / textUnits(svg)) : fit;
     svg.style.width = box.width * base * state.zoom + "px";
   }
+  applyExerciseZoom(presenting);
+  $("zoom-out").title = "Smaller diagram (-), now " + Math.round(state.zoom * 100) + "%";
+}
+
+function applyExerciseZoom(presenting) {
   for (const picture of document.querySelectorAll("#exercises .picture")) {
     picture.classList.toggle("zoomed", presenting || state.zoom !== 1);
     const svg = picture.querySelector("svg");
@@ -268,8 +278,61 @@ function applyZoom() {
     const fit = Math.max(100, picture.clientWidth - 4) / box.width;
     svg.style.width = box.width * (presenting ? Math.max(fit, LEGIBLE_PX / textUnits(svg)) : fit) * state.zoom + "px";
   }
-  $("zoom-out").title = "Smaller diagram (-), now " + Math.round(state.zoom * 100) + "%";
 }
+
+// ---- presentation mode: a deck, one diagram a slide ---------------------
+
+// The server says where each diagram of the picture is drawn and what the
+// script calls it (the `// # Title` comment above its marbles(...) call).
+// Presenting shows that band of the picture alone, fitted to the room
+// under the slide's title whatever its lanes, so nothing is cut or
+// scrolled; the marks stay the picture's own, so the time cursor,
+// dragging and following a marble work on a slide as anywhere.
+state.slide = 0;
+function deckSlides() { return (state.last && state.last.slides) || []; }
+
+function stepSlide(step) {
+  state.slide = Math.max(0, Math.min(deckSlides().length - 1, state.slide + step));
+  applyZoom();
+}
+
+// Shows the current slide when presenting; false when there is no deck to show.
+function showSlide() {
+  const presenting = document.body.classList.contains("presenting");
+  const diagram = $("diagram");
+  const svg = diagram.querySelector("svg");
+  const slides = deckSlides();
+  const on = presenting && slides.length > 0 && svg;
+  $("slide-bar").hidden = !on;
+  diagram.classList.toggle("deck", Boolean(on));
+  if (svg && svg.dataset.wholeBox && !on) {
+    svg.setAttribute("viewBox", svg.dataset.wholeBox);
+    svg.style.height = "";
+  }
+  if (!on) return false;
+  if (!svg.dataset.wholeBox) svg.dataset.wholeBox = svg.getAttribute("viewBox");
+  state.slide = Math.max(0, Math.min(slides.length - 1, state.slide));
+  const slide = slides[state.slide];
+  const whole = svg.dataset.wholeBox.split(/\s+/).map(Number);
+  const height = Math.max(1, slide.bottom - slide.top);
+  svg.setAttribute("viewBox", `0 ${slide.top} ${whole[2]} ${height}`);
+  $("slide-title").textContent = slide.title;
+  $("slide-title").title = slide.notes.join("\n");
+  $("slide-count").textContent = (state.slide + 1) + " / " + slides.length;
+  $("slide-back").disabled = state.slide === 0;
+  $("slide-forward").disabled = state.slide === slides.length - 1;
+  // The room left under the slide's title, in the window: the whole
+  // slide fits it, and a live run's labels and legend stay in view.
+  const roomWidth = Math.max(100, diagram.clientWidth - 4);
+  const roomHeight = Math.max(100, innerHeight - diagram.getBoundingClientRect().top - 8);
+  // Zoomed in (+), it is larger than the window and scrolls.
+  const scale = Math.min(roomWidth / whole[2], roomHeight / height) * state.zoom;
+  svg.style.width = whole[2] * scale + "px";
+  svg.style.height = height * scale + "px";
+  return true;
+}
+$("slide-back").onclick = () => stepSlide(-1);
+$("slide-forward").onclick = () => stepSlide(1);
 
 function zoom(factor) {
   state.zoom = Math.min(8, Math.max(0.125, state.zoom * factor));
