@@ -49,6 +49,8 @@ public enum TraceDiagram {
         let drawn = tracer.chains.enumerated().filter { i, chain in
             !stagesOfChains.enumerated().contains { j, stages in j != i && stages.contains(ObjectIdentifier(chain)) }
         }.map(\.element)
+        // The first subscription of each chain drawn: not a shared input's.
+        let chainRootSet = Set(tracer.chains.flatMap { topLevel[ObjectIdentifier($0)] ?? [] })
         return drawn.map { chain in
             var lanes: [LaneDiagram.Lane] = []
             var omitted = 0
@@ -64,8 +66,15 @@ public enum TraceDiagram {
             // Nodes the runtime made for an operator (the `of` and
             // `concat` behind `startWith`) are not drawn: a lane is for
             // something the script wrote.
-            for node in stages(endingAt: chain) where node === chain || node.origin != nil {
-                let nodeRecords = (topLevel[ObjectIdentifier(node)] ?? []).filter { chainRoots.contains(root($0)) }
+            let chainStages = stages(endingAt: chain)
+            // What a `share` subscribed for all its subscribers is no one
+            // chain's: it is drawn in each chain that reads the share.
+            let sharedInputs = Set(chainStages.filter(\.sharesItsInput).flatMap(\.inputs).map(ObjectIdentifier.init))
+            for node in chainStages where node === chain || node.origin != nil {
+                let shared = sharedInputs.contains(ObjectIdentifier(node))
+                let nodeRecords = (topLevel[ObjectIdentifier(node)] ?? []).filter {
+                    chainRoots.contains(root($0)) || (shared && records[$0].subscriber == nil && root($0) == $0 && !chainRootSet.contains($0))
+                }
                 omitted += Swift.max(0, nodeRecords.count - mostSubscriptionsDrawn)
                 for (n, index) in nodeRecords.prefix(mostSubscriptionsDrawn).enumerated() {
                     let record = records[index]
@@ -81,6 +90,14 @@ public enum TraceDiagram {
                     add(lane, record: index)
                     if subscriptions && node.inputs.isEmpty {
                         add(subscriptionLane(record, label: "  subscription"), record: nil)
+                    }
+                    if node.sharesItsInput, n == 0 {
+                        // Every subscriber of the share, in any chain: one
+                        // subscription of the source served them all.
+                        let subscribers = topLevel[ObjectIdentifier(node)] ?? []
+                        for (k, subscriber) in subscribers.prefix(mostSubscriptionsDrawn).enumerated() {
+                            add(subscriptionLane(records[subscriber], label: "  subscriber \(k + 1) of \(subscribers.count)"), record: nil)
+                        }
                     }
                     let innerRecords = inners[index] ?? []
                     omitted += Swift.max(0, innerRecords.count - mostInnerStreamsDrawn)

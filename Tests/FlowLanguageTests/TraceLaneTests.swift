@@ -181,6 +181,31 @@ import Testing
         #expect(abs(firstEnd - secondStart) < 0.01, "window 1 ends at \(firstEnd), window 2 starts at \(secondStart)")
     }
 
+    /// One request where `share()` made one: the shared source is drawn
+    /// once in each chain that reads it, with every subscriber of the
+    /// share marked `^` … `!` and counted; without `share()`, each chain
+    /// shows its own subscription of the source.
+    @Test func aSharedSourceIsDrawnOnceWithItsSubscribers() throws {
+        let shared = try traced("""
+            let request = cold("--r|").share()
+            let a = request.map { $0 + "1" }
+            let b = request.map { $0 + "2" }
+            marbles(a, b)
+            """)
+        let chains = shared.filter { $0.contains("share()") }
+        #expect(chains.count == 2, "\(shared)")
+        for chain in chains {
+            #expect(chain.components(separatedBy: "cold(\"--r|\")").count - 1 == 1, "\(chain)")
+            #expect(chain.contains("  subscriber 1 of 2   ^--!") && chain.contains("  subscriber 2 of 2   ^--!"), "\(chain)")
+        }
+        let unshared = try traced("""
+            let request = cold("--r|")
+            marbles(request.map { $0 + "1" }, request.map { $0 + "2" })
+            """)
+        // Two requests: each chain's own.
+        #expect(unshared.filter { $0.contains("\nrequest           --r|") }.count == 2 && !unshared.joined().contains("subscriber"), "\(unshared)")
+    }
+
     @Test func lanesAreLabelledWithTheirNames() throws {
         let lanes = try traced("""
             let src = cold("-a-b|")

@@ -117,6 +117,10 @@ open class Observable {
     /// a cold source starts afresh for each subscriber.
     open var isHotSource: Bool { false }
 
+    /// One subscription of its input shared by all its subscribers (`share`):
+    /// a diagram draws that input once, with each subscriber marked.
+    open var sharesItsInput: Bool { false }
+
     /// How a node prints in graphs and traces: its label, else its operator name.
     public var displayName: String { label ?? operatorName }
 

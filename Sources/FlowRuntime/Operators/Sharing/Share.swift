@@ -47,6 +47,8 @@ final class ShareNode: Observable {
         super.init(operatorName: "share", input: source)
     }
 
+    override var sharesItsInput: Bool { true }
+
     /// The live connection of one scheduler run, if any, and the subject
     /// kept for the whole run with `forever`.
     final class State {
