@@ -13,35 +13,30 @@ enum Files {
     /// The largest file `file.read` gathers into one string.
     static let maximumWholeFile = 256 << 20
 
-    /// A path the system can be given: C strings end at a NUL, so a path
-    /// holding one would silently name another file.
-    static func checkPath(_ path: String) throws {
-        if path.utf8.contains(0) { throw FlowError("the path \(path.debugDescription) contains a NUL character") }
-        if path.isEmpty { throw FlowError("the path is empty") }
-    }
-
-    /// Opens a file for reading, or explains why not, naming the path.
-    static func open(_ path: String) throws -> Int32 {
-        try checkPath(path)
-        // Non-blocking, so that opening a FIFO with no writer cannot hold
-        // the loop; `isRegular` callers read such files on a thread instead.
-        let fd = Glibc.open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
-        guard fd >= 0 else { throw FlowError("cannot read \(path): \(String(cString: strerror(errno)))") }
+    /// Opens a file for reading through the run's `Access` (judged on
+    /// what is opened), or explains why not, naming the path. The
+    /// descriptor is non-blocking, so that opening a FIFO with no writer
+    /// cannot hold the loop; `isRegular` tells whether to read it here.
+    static func open(_ path: String, access: Access, by operation: String) throws -> Int32 {
+        let fd = try access.openForReading(path, by: operation)
         var info = stat()
         if fstat(fd, &info) == 0, (info.st_mode & S_IFMT) == S_IFDIR {
             close(fd)
             throw FlowError("cannot read \(path): it is a directory")
         }
-        // Regular files never block; reads then behave as usual.
-        _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK)
         return fd
     }
 
-    /// Whether the path names a regular file (reading it never waits), as
-    /// opposed to a FIFO, a device or a socket, or nothing.
-    static func isRegular(_ path: String) -> Bool {
+    /// Whether `fd` is a regular file (reading it never waits), as opposed
+    /// to a FIFO, a device or a socket.
+    static func isRegular(_ fd: Int32) -> Bool {
         var info = stat()
-        return stat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFREG
+        return fstat(fd, &info) == 0 && (info.st_mode & S_IFMT) == S_IFREG
+    }
+
+    /// Regular files never block: reads then behave as usual.
+    static func makeBlocking(_ fd: Int32) {
+        _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK)
     }
 
     struct Status: Equatable {
@@ -49,13 +44,17 @@ enum Files {
         var modified: Int64
         /// Device and inode: which file the path names, to notice rotation.
         var identity: FileIdentity
+
+        init(_ info: stat) {
+            size = Int64(info.st_size)
+            modified = Int64(info.st_mtim.tv_sec) * 1_000_000_000 + Int64(info.st_mtim.tv_nsec)
+            identity = FileIdentity(info)
+        }
     }
 
-    static func status(_ path: String) -> Status? {
-        var info = stat()
-        guard !path.utf8.contains(0), stat(path, &info) == 0 else { return nil }
-        return Status(size: Int64(info.st_size), modified: Int64(info.st_mtim.tv_sec) * 1_000_000_000 + Int64(info.st_mtim.tv_nsec),
-                      identity: FileIdentity(info))
+    /// What the path names now, judged as a read each time.
+    static func status(_ path: String, access: Access, by operation: String) throws -> Status? {
+        try access.status(of: path, by: operation).map(Status.init)
     }
 
     static func identity(of fd: Int32) -> FileIdentity? {
@@ -132,33 +131,36 @@ final class FileLinesNode: Observable {
 
     override func subscribeCore(_ observer: Observer, on scheduler: Scheduler) {
         let path = self.path
-        do { try access.checkRead(path, by: operatorName) } catch {
-            observer.onSubscribe(NopDisposable.shared)
-            return observer.onError(FlowError.wrap(error))
-        }
-        if let live = scheduler as? any LiveLoop, !Files.isRegular(path), (try? Files.checkPath(path)) != nil {
-            return BackgroundReader.start(name: path, open: { try Files.openBlocking(path) }, wholeFile: wholeFile,
-                                          observer: observer, on: live)
-        }
         let fd: Int32
         do {
-            fd = try Files.open(path)
+            fd = try Files.open(path, access: access, by: operatorName)
             try WritingFiles.refuseReading(fd, path: path, by: operatorName)
         } catch {
             observer.onSubscribe(NopDisposable.shared)
             return observer.onError(FlowError.wrap(error))
         }
+        if let live = scheduler as? any LiveLoop, !Files.isRegular(fd) {
+            return BackgroundReader.start(name: path, open: { try Files.reopenBlocking(fd, path) }, wholeFile: wholeFile,
+                                          observer: observer, on: live)
+        }
+        Files.makeBlocking(fd)
         ChunkReader(fd: fd, path: path, observer: observer, scheduler: scheduler, wholeFile: wholeFile).start()
     }
 }
 
 extension Files {
-    /// Opens for a reader thread: waiting (for a FIFO's writer) is fine there.
-    static func openBlocking(_ path: String) throws -> Int32 {
-        try checkPath(path)
-        let fd = Glibc.open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { throw FlowError("cannot read \(path): \(String(cString: strerror(errno)))") }
-        return fd
+    /// The file `fd` has open (non-blocking), opened again to block, for a
+    /// reader thread: opening a FIFO that way waits for its writer. Through
+    /// `/proc/self/fd` it is the same file, whatever its path names now.
+    static func reopenBlocking(_ fd: Int32, _ path: String) throws -> Int32 {
+        defer { close(fd) }
+        let again = Glibc.open("/proc/self/fd/\(fd)", O_RDONLY | O_CLOEXEC | O_NOCTTY)
+        if again >= 0 { return again }
+        // Without /proc, the descriptor itself, made blocking.
+        let copy = dup(fd)
+        guard copy >= 0 else { throw FlowError("cannot read \(path): \(String(cString: strerror(errno)))") }
+        makeBlocking(copy)
+        return copy
     }
 
     static func tooLargeToRead(_ name: String) -> FlowError {
@@ -262,25 +264,33 @@ final class FilePollNode: Observable {
     }
 
     override func subscribeCore(_ observer: Observer, on scheduler: Scheduler) {
-        do {
-            try Files.checkPath(path)
-            try access.checkRead(path, by: operatorName)
-        } catch {
-            observer.onSubscribe(NopDisposable.shared)
-            return observer.onError(FlowError.wrap(error))
-        }
+        let path = self.path, access = self.access, operation = operatorName
         switch mode {
         case .watch:
-            var last = Files.status(path)
-            let path = self.path
-            observer.onSubscribe(scheduler.schedulePeriodic(first: scheduler.now + period, period: period) {
-                let now = Files.status(path)
+            var last: Files.Status?
+            do { last = try Files.status(path, access: access, by: operation) } catch {
+                observer.onSubscribe(NopDisposable.shared)
+                return observer.onError(FlowError.wrap(error))
+            }
+            let timer = SerialDisposable()
+            observer.onSubscribe(timer)
+            timer.disposable = scheduler.schedulePeriodic(first: scheduler.now + period, period: period) {
+                guard !timer.isDisposed else { return }
+                let now: Files.Status?
+                do { now = try Files.status(path, access: access, by: operation) } catch {
+                    timer.dispose()
+                    return observer.onError(FlowError.wrap(error))
+                }
                 guard now != last else { return }
                 last = now
                 observer.onNext(.record(["path": .string(path), "exists": .bool(now != nil), "size": .int(Int(now?.size ?? 0))]))
-            })
+            }
         case .tail:
-            let follower = FileFollower(path: path, observer: observer)
+            let follower = FileFollower(path: path, observer: observer, access: access, operation: operation)
+            do { try follower.start() } catch {
+                observer.onSubscribe(NopDisposable.shared)
+                return observer.onError(FlowError.wrap(error))
+            }
             let timer = scheduler.schedulePeriodic(first: scheduler.now + period, period: period) { follower.poll() }
             let both = CompositeDisposable()
             both.insert(timer)
@@ -308,21 +318,40 @@ final class FileFollower: Disposable {
     private var splitter = LineSplitter()
     private var isDone = false
 
-    init(path: String, observer: Observer) {
+    private let access: Access
+    private let operation: String
+
+    /// Every open, and every look at what the path names, is judged by
+    /// `access`: a path that comes to name a denied file (a symlink swapped
+    /// in) ends the stream with the denial, and is never read.
+    init(path: String, observer: Observer, access: Access, operation: String) {
         self.path = path
         self.observer = observer
-        // Lines already in the file are not emitted: start at its end.
-        if let status = Files.status(path), let fd = try? Files.open(path) {
-            self.fd = fd
-            identity = Files.identity(of: fd)
-            offset = status.size
-            witness = Self.bytes(of: fd, endingAt: offset)
-        }
+        self.access = access
+        self.operation = operation
+    }
+
+    /// Lines already in the file are not emitted: starts at its end.
+    func start() throws {
+        guard try Files.status(path, access: access, by: operation) != nil else { return }
+        guard let fd = try? Files.open(path, access: access, by: operation) else { return }
+        self.fd = fd
+        identity = Files.identity(of: fd)
+        var info = stat()
+        offset = fstat(fd, &info) == 0 ? Int64(info.st_size) : 0
+        witness = Self.bytes(of: fd, endingAt: offset)
     }
 
     func poll() {
         guard !isDone else { return }
-        let now = Files.status(path)
+        do { try follow() } catch {
+            dispose()
+            observer.onError(FlowError.wrap(error))
+        }
+    }
+
+    private func follow() throws {
+        let now = try Files.status(path, access: access, by: operation)
         if fd >= 0, now?.identity != identity {
             // Rotated or removed: what was appended to the old file first.
             readToEnd()
@@ -330,7 +359,13 @@ final class FileFollower: Disposable {
             closeFile()
         }
         if fd < 0 {
-            guard now != nil, let fd = try? Files.open(path) else { return }
+            guard now != nil else { return }
+            let fd: Int32
+            do { fd = try Files.open(path, access: access, by: operation) } catch {
+                // Gone again since it was seen: the next poll looks again.
+                if try Files.status(path, access: access, by: operation) == nil { return }
+                throw error
+            }
             self.fd = fd
             identity = Files.identity(of: fd)
             offset = 0
@@ -424,48 +459,45 @@ final class FileWriter: Function, StreamConsumer {
 
     private var handle: UnsafeMutablePointer<FILE>?
     private let path: String
-    /// What `file.write` replaces: the path, or the file its symlinks name.
-    private let target: String
-    /// Where `file.write` writes until the stream ends; nil for append.
-    private let temporaryPath: String?
+    /// The folder `file.write` renames into (open) and the name it
+    /// replaces there: the path, or the file its symlinks name.
+    private let target: Access.ReplacedFile?
+    /// The temporary file's name in that folder, until the stream ends; nil for append.
+    private let temporaryName: String?
     private var appendingIdentity: FileIdentity?
 
     /// `location` is where the script made the writer: its errors point there.
     init(path: String, append: Bool, location: SourceLocation?, access: Access) throws {
         let name = append ? "file.append" : "file.write"
-        try Files.checkPath(path)
-        try access.checkWrite(path, by: name)
         self.path = path
         if append {
-            target = path
-            temporaryPath = nil
-            guard let handle = fopen(path, "a") else {
+            target = nil
+            temporaryName = nil
+            let fd = try access.openForAppending(path, by: name)
+            guard let handle = fdopen(fd, "a") else {
+                close(fd)
                 throw FlowError("cannot write \(path): \(String(cString: strerror(errno)))")
             }
             self.handle = handle
-            appendingIdentity = Files.identity(of: fileno(handle))
+            appendingIdentity = Files.identity(of: fd)
             if let identity = appendingIdentity { WritingFiles.begin(identity) }
         } else {
-            let target = try Files.replaceableTarget(of: path, by: name)
-            self.target = target
-            let slash = target.lastIndex(of: "/")
-            let directory = slash.map { String(target[...$0]) } ?? ""
-            let base = slash.map { String(target[target.index(after: $0)...]) } ?? target
-            var template = Array("\(directory).\(base).partial-XXXXXX".utf8CString)
-            let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
-            guard fd >= 0 else { throw FlowError("cannot write \(path): \(String(cString: strerror(errno)))") }
-            let temporary = String(decoding: template.dropLast().map { UInt8(bitPattern: $0) }, as: UTF8.self)
-            // Keep the target's permissions, as an editor saving it would.
-            var info = stat()
-            fchmod(fd, stat(target, &info) == 0 ? info.st_mode & 0o7777 : 0o644)
-            guard let handle = fdopen(fd, "w") else {
-                close(fd)
-                unlink(temporary)
-                throw FlowError("cannot write \(path): \(String(cString: strerror(errno)))")
+            let target = try access.placeForReplacing(path, by: name)
+            do {
+                let (fd, temporary) = try Files.makeTemporary(beside: target, path: path, by: name)
+                guard let handle = fdopen(fd, "w") else {
+                    close(fd)
+                    unlinkat(target.folder, temporary, 0)
+                    throw FlowError("cannot write \(path): \(String(cString: strerror(errno)))")
+                }
+                self.handle = handle
+                self.target = target
+                temporaryName = temporary
+                PartialFiles.shared.add(Files.path(of: temporary, in: target))
+            } catch {
+                close(target.folder)
+                throw error
             }
-            self.handle = handle
-            temporaryPath = temporary
-            PartialFiles.shared.add(temporary)
         }
         super.init(name: name, parameterCount: 1, location: location)
     }
@@ -487,28 +519,32 @@ final class FileWriter: Function, StreamConsumer {
         guard let handle else { return nil }
         self.handle = nil
         if let identity = appendingIdentity { WritingFiles.end(identity) }
-        guard let temporaryPath else {
+        guard let target, let temporaryName else {
             let flushed = fflush(handle) == 0
             let reason = String(cString: strerror(errno))
             fclose(handle)
             return flushed ? nil : "cannot write \(path): \(reason)"
         }
-        defer { PartialFiles.shared.remove(temporaryPath) }
+        defer {
+            PartialFiles.shared.remove(Files.path(of: temporaryName, in: target))
+            close(target.folder)
+        }
         guard ending == .completed else {
             fclose(handle)
-            unlink(temporaryPath)
+            unlinkat(target.folder, temporaryName, 0)
             let why = ending == .failed ? "its stream failed" : "its stream was stopped before it ended"
             return "nothing was written to \(path) (\(why)); it keeps its old contents"
         }
         let synced = fflush(handle) == 0 && fsync(fileno(handle)) == 0
         let reason = String(cString: strerror(errno))
         fclose(handle)
-        guard synced, rename(temporaryPath, target) == 0 else {
+        guard synced, renameat(target.folder, temporaryName, target.folder, target.name) == 0 else {
             let failure = synced ? String(cString: strerror(errno)) : reason
-            unlink(temporaryPath)
+            unlinkat(target.folder, temporaryName, 0)
             return "nothing was written to \(path) (\(failure)); it keeps its old contents"
         }
-        Files.syncFolder(of: target)
+        // Makes the rename durable.
+        fsync(target.folder)
         return nil
     }
 
@@ -518,47 +554,49 @@ final class FileWriter: Function, StreamConsumer {
 }
 
 extension Files {
-    /// The file `file.write(path)` replaces: the path itself, or, through
-    /// symlinks, the file they name (which need not exist yet). Anything
-    /// but a regular file is refused: renaming over a device, a FIFO or a
-    /// socket would replace the node itself, and a directory cannot be.
-    static func replaceableTarget(of path: String, by operation: String) throws -> String {
-        var target = path
-        for _ in 0..<40 {
-            var info = stat()
-            guard lstat(target, &info) == 0 else { return target }
+    /// Makes `file.write`'s temporary file in the folder of what it
+    /// replaces, with `O_CREAT | O_EXCL` (a name already there, a link
+    /// included, is never opened), keeping the replaced file's permissions
+    /// as an editor saving it would. Anything but a regular file is refused
+    /// as the target: renaming over a device, a FIFO or a socket would
+    /// replace the node itself, and a directory cannot be.
+    static func makeTemporary(beside target: Access.ReplacedFile, path: String, by operation: String) throws -> (Int32, String) {
+        var info = stat()
+        var mode: mode_t = 0o644
+        if fstatat(target.folder, target.name, &info, AT_SYMLINK_NOFOLLOW) == 0 {
             let kind: String
             switch info.st_mode & S_IFMT {
-            case S_IFREG: return target
-            case S_IFLNK:
-                var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
-                let n = readlink(target, &buffer, buffer.count - 1)
-                guard n > 0 else { return target }
-                let link = String(decoding: buffer[0..<n].map { UInt8(bitPattern: $0) }, as: UTF8.self)
-                if link.hasPrefix("/") { target = link } else if let slash = target.lastIndex(of: "/") {
-                    target = String(target[...slash]) + link
-                } else {
-                    target = link
-                }
-                continue
+            case S_IFREG: kind = ""
             case S_IFDIR: kind = "a directory"
             case S_IFIFO: kind = "a FIFO"
             case S_IFCHR, S_IFBLK: kind = "a device"
             case S_IFSOCK: kind = "a socket"
+            case S_IFLNK: kind = "a symbolic link made while it was being opened"
             default: kind = "not a regular file"
             }
-            throw FlowError("\(operation) \(path.debugDescription): it is \(kind), and \(operation) only replaces regular files"
-                            + (kind == "a directory" ? "; name a file inside it" : "; use file.append to write to it"))
+            guard kind.isEmpty else {
+                throw FlowError("\(operation) \(path.debugDescription): it is \(kind), and \(operation) only replaces regular files"
+                                + (kind == "a directory" ? "; name a file inside it" : "; use file.append to write to it"))
+            }
+            mode = info.st_mode & 0o7777
         }
-        throw FlowError("\(operation) \(path.debugDescription): too many levels of symbolic links")
+        let base = target.name == "." ? "" : target.name
+        for _ in 0..<100 {
+            let suffix = String((0..<6).map { _ in "abcdefghijklmnopqrstuvwxyz0123456789".randomElement()! })
+            let name = ".\(base).partial-\(suffix)"
+            let fd = openat(target.folder, name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
+            if fd < 0, errno == EEXIST { continue }
+            guard fd >= 0 else { throw FlowError("cannot write \(path): \(String(cString: strerror(errno)))") }
+            fchmod(fd, mode)
+            return (fd, name)
+        }
+        throw FlowError("cannot write \(path): no free temporary name beside it")
     }
 
-    /// Makes a rename in the folder of `path` durable.
-    static func syncFolder(of path: String) {
-        let fd = Glibc.open(Permissions.folder(of: path), O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        guard fd >= 0 else { return }
-        fsync(fd)
-        close(fd)
+    /// The real path of `name` in the folder of `target`.
+    static func path(of name: String, in target: Access.ReplacedFile) -> String {
+        let slash = target.path.lastIndex(of: "/").map { target.path[..<$0] } ?? ""
+        return target.name == "." ? target.path + "/" + name : String(slash) + "/" + name
     }
 }
 

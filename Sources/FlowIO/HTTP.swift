@@ -1,5 +1,6 @@
 import AsyncHTTPClient
 import Collections
+import Foundation
 import FlowLive
 import FlowRuntime
 import NIOConcurrencyHelpers
@@ -47,72 +48,29 @@ final class HTTPNode: Observable {
     let kind: Kind
     let access: Access
 
-    init(_ call: Call, kind: Kind, location: SourceLocation?, access: Access) {
+    /// `name` is the script's function (`http.lines`), for messages.
+    init(_ call: Call, kind: Kind, name: String, location: SourceLocation?, access: Access) {
         self.call = call
         self.kind = kind
         self.access = access
-        super.init(operatorName: "http.\(call.method.rawValue.lowercased())")
+        super.init(operatorName: name)
         self.location = location
     }
 
     override func subscribeCore(_ observer: Observer, on scheduler: Scheduler) {
-        do { try access.checkNet(url: call.url, by: operatorName) } catch {
-            observer.onSubscribe(NopDisposable.shared)
-            return observer.onError(FlowError.wrap(error))
-        }
-        let exchange = HTTPExchange(observer: observer, call: call, kind: kind, location: location)
+        let exchange = HTTPExchange(observer: observer, call: call, kind: kind, name: operatorName, location: location, access: access)
         observer.onSubscribe(exchange)
-        let request: HTTPClient.Request
-        do {
-            request = try HTTPClient.Request(url: call.url, method: call.method,
-                                             headers: HTTPHeaders(call.headers), body: call.body.map { .string($0) })
-        } catch {
-            return exchange.handle(.failure("not a URL flow can request; write it as http://host/path"))
-        }
-        let total = kind.isStreaming ? call.deadline : call.timeout
-        let deadline = total.map { NIODeadline.now() + .nanoseconds($0.nanoseconds) }
         if let live = scheduler as? any LiveLoop {
-            exchange.hold = live.hold()
-            let deliver = live.makeCallback { (event: HTTPEvent) in exchange.handle(event) }
-            if kind.isStreaming, let idle = call.timeout { exchange.watchIdleness(idle, on: live) }
-            let task = FlowHTTP.client.execute(request: request, delegate: HTTPEvents(kind, send: deliver), deadline: deadline)
-            // Some failures (a redirect cycle) fail the task without telling
-            // the delegate; one the delegate did report arrives twice, and
-            // the second is ignored.
-            task.futureResult.whenFailure { deliver(.failure(HTTPEvents.describe($0))) }
-            exchange.task = task
+            exchange.startLive(on: live)
             return
         }
         // Virtual time waits for the exchange; on an event loop (the REPL's)
         // that wait would stall the loop itself, so it is refused.
         if MultiThreadedEventLoopGroup.currentEventLoop != nil {
             return exchange.handle(.failure("cannot be requested inside a virtual-time diagram here (waiting for it would stall the loop); "
-                                            + "run it as a statement to watch it live, or use flow run --virtual"))
+                                            + "run it as a statement to watch it live, or use flow run --virtual"), hop: 0)
         }
-        let collected = NIOLockedValueBox<[HTTPEvent]>([])
-        let bytes = NIOLockedValueBox(0)
-        let running = NIOLockedValueBox<HTTPClient.Task<Void>?>(nil)
-        let task = FlowHTTP.client.execute(
-            request: request, delegate: HTTPEvents(kind) { event in
-                // Nothing waits for the loop here: acknowledge at once.
-                guard case .lines(let lines, _) = event else { return collected.withLockedValue { $0.append(event) } }
-                if lines.isEmpty { return }
-                collected.withLockedValue { $0.append(.lines(lines, received: nil)) }
-                let total = bytes.withLockedValue { $0 += lines.reduce(0) { $0 + $1.utf8.count }; return $0 }
-                if total > HTTPNode.maximumBodyBytes {
-                    collected.withLockedValue {
-                        $0.append(.failure("the stream sent more than \(HTTPNode.maximumBodyBytes >> 20) MiB, "
-                                           + "all a virtual-time run keeps; read it on the live clock"))
-                    }
-                    running.withLockedValue { $0 }?.cancel()
-                }
-            }, deadline: deadline)
-        running.withLockedValue { $0 = task }
-        do { try task.futureResult.wait() } catch { collected.withLockedValue { $0.append(.failure(HTTPEvents.describe(error))) } }
-        for event in collected.withLockedValue({ $0 }) {
-            exchange.handle(event)
-            if case .failure = event { break }
-        }
+        exchange.runVirtually(hop: 0)
     }
 
     /// Why a URL cannot be requested, checked before the client sees it (it
@@ -160,15 +118,49 @@ final class HTTPNode: Observable {
 /// times and never in a cycle. Never shut down: it lives as long as the
 /// process.
 enum FlowHTTP {
-    static let maximumRedirects = 5
-
+    /// The client follows no redirect itself: each is a new request the
+    /// exchange judges (`HTTPExchange.redirect`).
     static let client: HTTPClient = {
         var configuration = HTTPClient.Configuration()
         configuration.connectionPool.retryConnectionEstablishment = false
         configuration.timeout.connect = .seconds(10)
-        configuration.redirectConfiguration = .follow(max: maximumRedirects, allowCycles: false)
+        configuration.redirectConfiguration = .disallow
         return HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: configuration)
     }()
+
+    /// The request for one hop of an exchange, to where the run's `Access`
+    /// judged it may go: a name resolved to be judged is connected to at
+    /// the address judged (over http; over https the name must stay, for
+    /// the certificate, and the client resolves it again).
+    static func request(_ hop: HTTPExchange.Hop, access: Access, name: String) throws -> HTTPClient.Request {
+        let checked = try access.checkNet(url: hop.url, by: name)
+        var url = hop.url, headers = HTTPHeaders(hop.headers)
+        if let address = checked?.address, hop.url.lowercased().hasPrefix("http://"),
+           let pinned = replacingHost(of: hop.url, with: address) {
+            url = pinned.url
+            if !headers.contains(name: "Host") { headers.add(name: "Host", value: pinned.authority) }
+        }
+        do {
+            return try HTTPClient.Request(url: url, method: hop.method, headers: headers, body: hop.body.map { .string($0) })
+        } catch {
+            throw FlowError("not a URL flow can request; write it as http://host/path")
+        }
+    }
+
+    /// `url` with its host replaced by `address`, and the authority it had (for `Host:`).
+    static func replacingHost(of url: String, with address: String) -> (url: String, authority: String)? {
+        guard let schemeEnd = url.range(of: "://") else { return nil }
+        let rest = url[schemeEnd.upperBound...]
+        let authority = rest.prefix { $0 != "/" && $0 != "?" && $0 != "#" }
+        let hostAndPort = authority.split(separator: "@").last.map(String.init) ?? String(authority)
+        var port = ""
+        if hostAndPort.hasPrefix("[") {
+            if let close = hostAndPort.firstIndex(of: "]") { port = String(hostAndPort[hostAndPort.index(after: close)...]) }
+        } else if let colon = hostAndPort.lastIndex(of: ":") {
+            port = String(hostAndPort[colon...])
+        }
+        return (String(url[..<schemeEnd.upperBound]) + address + port + rest.dropFirst(authority.count), hostAndPort)
+    }
 }
 
 /// What the client's threads report, in order.
@@ -181,6 +173,8 @@ enum HTTPEvent: Sendable {
     case body(String)
     case end
     case failure(String)
+    /// The run's permissions refused the request: the whole message.
+    case refused(String)
 }
 
 /// Completes a promise when the loop is done with what it was handed, or
@@ -194,26 +188,155 @@ final class Acknowledgement: Sendable {
     deinit { promise.succeed(()) }
 }
 
-/// The subscription side, on the scheduler's thread.
+/// The subscription side, on the scheduler's thread: one request after
+/// another while the server redirects (each judged by the run's `Access`
+/// as a new request, at most `--max-redirects` of them, never in a cycle),
+/// then the response's events. Events of a request left for a redirect
+/// are ignored: each carries the number of its hop.
 final class HTTPExchange: Disposable {
+    /// One request of the exchange.
+    struct Hop: Sendable {
+        var url: String
+        var method: HTTPMethod
+        var headers: [(String, String)]
+        var body: String?
+    }
+
     private let observer: Observer
     private let call: HTTPNode.Call
     private let kind: HTTPNode.Kind
+    private let name: String
     private let location: SourceLocation?
+    private let access: Access
     var hold: Disposable?
     var task: HTTPClient.Task<Void>?
     private var head: (status: Int, reason: String, headers: [(String, String)])?
     private var isDone = false
+    /// The hop under way, its number, and the URLs visited.
+    private var current: Hop
+    private var hop = 0
+    private var visited: Set<String>
+    private let deadline: NIODeadline?
+    private var live: (any LiveLoop)?
     /// For a stream with an idle timeout: when data last arrived, and the
     /// timer that checks it.
     private var lastActivity = TimeSpan.zero
     private var idleCheck: Disposable?
 
-    init(observer: Observer, call: HTTPNode.Call, kind: HTTPNode.Kind, location: SourceLocation?) {
+    init(observer: Observer, call: HTTPNode.Call, kind: HTTPNode.Kind, name: String, location: SourceLocation?, access: Access) {
         self.observer = observer
         self.call = call
         self.kind = kind
+        self.name = name
         self.location = location
+        self.access = access
+        current = Hop(url: call.url, method: call.method, headers: call.headers, body: call.body)
+        visited = [call.url]
+        let total = kind.isStreaming ? call.deadline : call.timeout
+        deadline = total.map { NIODeadline.now() + .nanoseconds($0.nanoseconds) }
+    }
+
+    func startLive(on live: any LiveLoop) {
+        self.live = live
+        hold = live.hold()
+        if kind.isStreaming, let idle = call.timeout { watchIdleness(idle, on: live) }
+        send(current, hop: hop, on: live)
+    }
+
+    /// Judges and sends one hop. Judging may resolve a name, which can
+    /// wait on a resolver: done on a thread of its own, never on the loop.
+    private func send(_ request: Hop, hop number: Int, on live: any LiveLoop) {
+        let access = self.access, name = self.name, kind = self.kind, deadline = self.deadline
+        let deliver = live.makeCallback { (event: HTTPEvent) in self.handle(event, hop: number) }
+        let started = live.makeCallback { [weak self] (task: HTTPClient.Task<Void>) in
+            guard let self, number == self.hop, !self.isDone else { return task.cancel() }
+            self.task = task
+        }
+        startBackgroundThread {
+            let prepared: HTTPClient.Request
+            do { prepared = try FlowHTTP.request(request, access: access, name: name) } catch {
+                return deliver(.refused(FlowError.wrap(error).message))
+            }
+            let task = FlowHTTP.client.execute(request: prepared, delegate: HTTPEvents(kind, send: deliver), deadline: deadline)
+            // Some failures fail the task without telling the delegate; one
+            // the delegate did report arrives twice, and the second is ignored.
+            task.futureResult.whenFailure { deliver(.failure(HTTPEvents.describe($0))) }
+            started(task)
+        }
+    }
+
+    /// Virtual time: the exchange is awaited, then its events delivered at
+    /// the current instant.
+    func runVirtually(hop number: Int) {
+        let prepared: HTTPClient.Request
+        do { prepared = try FlowHTTP.request(current, access: access, name: name) } catch {
+            return handle(.refused(FlowError.wrap(error).message), hop: number)
+        }
+        let collected = NIOLockedValueBox<[HTTPEvent]>([])
+        let bytes = NIOLockedValueBox(0)
+        let running = NIOLockedValueBox<HTTPClient.Task<Void>?>(nil)
+        let task = FlowHTTP.client.execute(
+            request: prepared, delegate: HTTPEvents(kind) { event in
+                // Nothing waits for the loop here: acknowledge at once.
+                guard case .lines(let lines, _) = event else { return collected.withLockedValue { $0.append(event) } }
+                if lines.isEmpty { return }
+                collected.withLockedValue { $0.append(.lines(lines, received: nil)) }
+                let total = bytes.withLockedValue { $0 += lines.reduce(0) { $0 + $1.utf8.count }; return $0 }
+                if total > HTTPNode.maximumBodyBytes {
+                    collected.withLockedValue {
+                        $0.append(.failure("the stream sent more than \(HTTPNode.maximumBodyBytes >> 20) MiB, "
+                                           + "all a virtual-time run keeps; read it on the live clock"))
+                    }
+                    running.withLockedValue { $0 }?.cancel()
+                }
+            }, deadline: deadline)
+        running.withLockedValue { $0 = task }
+        do { try task.futureResult.wait() } catch { collected.withLockedValue { $0.append(.failure(HTTPEvents.describe(error))) } }
+        for event in collected.withLockedValue({ $0 }) {
+            // A redirect ran the next hop already; this one is over.
+            guard number == hop, !isDone else { return }
+            handle(event, hop: number)
+            if case .failure = event { break }
+        }
+    }
+
+    /// Follows a redirect as a new request, judged as one.
+    private func redirect(status: Int, to target: String) {
+        let from = current.url
+        guard let next = URL(string: target, relativeTo: URL(string: from))?.absoluteString else {
+            return fail(FlowError("\(call.method.rawValue) \(SecretsHidden.url(call.url)): redirected to \(SecretsHidden.quoted(target)), which is not a URL", at: location))
+        }
+        let limit = access.permissions.maximumRedirects
+        guard visited.count <= limit else {
+            return fail(FlowError("\(call.method.rawValue) \(SecretsHidden.url(call.url)): redirected more than \(limit) times "
+                                  + "(\(access.permissions.command) --max-redirects=\(max(limit * 2, 10)) allows more)", at: location))
+        }
+        guard !visited.contains(next) else {
+            return fail(FlowError("\(call.method.rawValue) \(SecretsHidden.url(call.url)): redirected in a cycle (\(SecretsHidden.url(next)) was visited already)", at: location))
+        }
+        if let problem = HTTPNode.problem(with: next) {
+            return fail(FlowError("\(call.method.rawValue) \(SecretsHidden.url(call.url)): redirected to \(SecretsHidden.quoted(next)), which cannot be requested: \(problem)",
+                                  at: location))
+        }
+        visited.insert(next)
+        var request = current
+        request.url = next
+        // As browsers and curl do: 303, and 301/302 after a POST, become a GET without a body.
+        if status == 303 || ((status == 301 || status == 302) && current.method == .POST) {
+            request.method = .GET
+            request.body = nil
+            request.headers.removeAll { ["content-type", "content-length"].contains($0.0.lowercased()) }
+        }
+        // Credentials are for the origin they were written for.
+        if Access.hostAndPort(of: next).map({ "\($0.0):\($0.1)" }) != Access.hostAndPort(of: from).map({ "\($0.0):\($0.1)" }) {
+            request.headers.removeAll { ["authorization", "cookie", "proxy-authorization"].contains($0.0.lowercased()) }
+        }
+        task?.cancel()
+        task = nil
+        head = nil
+        hop += 1
+        current = request
+        if let live { send(request, hop: hop, on: live) } else { runVirtually(hop: hop) }
     }
 
     /// Fails the stream when `idle` passes with no data. One timer, moved
@@ -226,7 +349,7 @@ final class HTTPExchange: Disposable {
                 guard let self, !self.isDone else { return }
                 let due = self.lastActivity + idle
                 if scheduler.now >= due {
-                    self.handle(.failure("no data for \(idle) (the timeout between chunks of a stream)"))
+                    self.handle(.failure("no data for \(idle) (the timeout between chunks of a stream)"), hop: self.hop)
                     self.task?.cancel()
                 } else {
                     arm(at: due)
@@ -239,16 +362,20 @@ final class HTTPExchange: Disposable {
     /// The clock activity is measured on, when an idle timeout is watched.
     private var idleClock: Scheduler?
 
-    func handle(_ event: HTTPEvent) {
-        guard !isDone else { return }
+    /// One event of hop `number`: ignored unless it is the hop under way.
+    func handle(_ event: HTTPEvent, hop number: Int) {
+        guard !isDone, number == hop else { return }
         if let idleClock { lastActivity = idleClock.now }
         switch event {
         case .head(let status, let reason, let headers):
+            if [301, 302, 303, 307, 308].contains(status), let target = headers.first(where: { $0.0.lowercased() == "location" })?.1 {
+                return redirect(status: status, to: target)
+            }
             head = (status, reason, headers)
             if case .response(raw: true) = kind { return }
             if !(200..<300).contains(status) {
                 fail(FlowError(.record([
-                    "message": .string("\(call.method.rawValue) \(call.url): HTTP \(status) \(reason)"),
+                    "message": .string("\(call.method.rawValue) \(SecretsHidden.url(call.url)): HTTP \(status) \(reason)"),
                     "status": .int(status),
                 ]), at: location))
             }
@@ -264,7 +391,11 @@ final class HTTPExchange: Disposable {
             finish()
             observer.onCompleted()
         case .failure(let reason):
-            fail(FlowError("\(call.method.rawValue) \(call.url): \(reason)", at: location))
+            fail(FlowError("\(call.method.rawValue) \(SecretsHidden.url(call.url)): \(reason)", at: location))
+        case .refused(let message) where hop == 0:
+            fail(FlowError(message, at: location))
+        case .refused(let message):
+            fail(FlowError("\(call.method.rawValue) \(SecretsHidden.url(call.url)): redirected to \(SecretsHidden.url(current.url)), and \(message)", at: location))
         }
     }
 
@@ -388,8 +519,6 @@ final class HTTPEvents: HTTPClientResponseDelegate, @unchecked Sendable {
             case .readTimeout, .deadlineExceeded: return "timed out waiting for the response"
             case .remoteConnectionClosed: return "the server closed the connection before the response was complete"
             case .cancelled: return "cancelled"
-            case .redirectCycleDetected: return "redirected in a cycle (a page redirects back to one already visited)"
-            case .redirectLimitReached: return "redirected more than \(FlowHTTP.maximumRedirects) times"
             case .invalidURL, .emptyHost, .emptyScheme: return "not a URL flow can request; write it as http://host/path"
             default: break
             }

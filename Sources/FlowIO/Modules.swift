@@ -123,7 +123,7 @@ extension IOModules {
                      defaultTimeout: TimeSpan? = .seconds(30), deadline: Int? = nil) throws -> HTTPNode.Call {
         let address = try args.string(url, default: "")
         if let problem = HTTPNode.problem(with: address) {
-            throw FlowError("cannot request \(address.debugDescription): \(problem)", at: args.context.location)
+            throw FlowError("cannot request \(SecretsHidden.quoted(address)): \(problem)", at: args.context.location)
         }
         var pairs: [(String, String)] = []
         if let given = args.value(headers) {
@@ -146,30 +146,30 @@ extension IOModules {
         function("get", .creation, "one response (status:, headers:, body:), then completion; a non-2xx status is an error carrying it",
                  [arg("url", .string)] + httpOptions) {
             .stream(HTTPNode(try call($0, method: .GET, url: 0, body: nil, headers: 1, timeout: 2), kind: .response(raw: false),
-                             location: $0.context.location, access: access))
+                             name: "http.get", location: $0.context.location, access: access))
         },
         function("post", .creation, "posts a body (a string, or a value sent as JSON); one response, as get",
                  [arg("url", .string), labelled("body", .value, optional: true)] + httpOptions) {
             .stream(HTTPNode(try call($0, method: .POST, url: 0, body: 1, headers: 2, timeout: 3), kind: .response(raw: false),
-                             location: $0.context.location, access: access))
+                             name: "http.post", location: $0.context.location, access: access))
         },
         function("request", .creation, "any method; one response whatever its status",
                  [labelled("method", .string), labelled("url", .string), labelled("body", .value, optional: true)] + httpOptions) { args in
             let method = HTTPMethod(rawValue: try args.string(0, default: "GET").uppercased())
             return .stream(HTTPNode(try call(args, method: method, url: 1, body: 2, headers: 3, timeout: 4), kind: .response(raw: true),
-                                    location: args.context.location, access: access))
+                                    name: "http.request", location: args.context.location, access: access))
         },
         function("lines", .creation,
                  "each line of the response body as it arrives (NDJSON, long polls); timeout: is the longest silence allowed, deadline: a limit on the whole stream",
                  [arg("url", .string)] + streamOptions) {
             .stream(HTTPNode(try call($0, method: .GET, url: 0, body: nil, headers: 1, timeout: 2, defaultTimeout: nil, deadline: 3),
-                             kind: .lines, location: $0.context.location, access: access))
+                             kind: .lines, name: "http.lines", location: $0.context.location, access: access))
         },
         function("events", .creation,
                  "server-sent events as (event:, data:, id:); timeout: is the longest silence allowed, deadline: a limit on the whole stream",
                  [arg("url", .string)] + streamOptions) {
             .stream(HTTPNode(try call($0, method: .GET, url: 0, body: nil, headers: 1, timeout: 2, defaultTimeout: nil, deadline: 3),
-                             kind: .events, location: $0.context.location, access: access))
+                             kind: .events, name: "http.events", location: $0.context.location, access: access))
         },
     ], methods: [
         OperatorSpec("json", .utility, .method, "a response's body decoded from JSON", [Signature([]) { args in

@@ -1,4 +1,7 @@
 import FlowRuntime
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// The one place where a script's reach outside itself is checked: every
 /// file a script opens, watches or writes, every host it requests, and its
@@ -21,63 +24,60 @@ public final class Access: Sendable {
     /// script sees an empty input.
     public var readsStandardInput: Bool { permissions.standardInput }
 
-    /// Reading (or watching) `path`, for `operation` (`file.read`).
-    public func checkRead(_ path: String, by operation: String) throws {
-        try checkPath(path, by: operation, kind: .read, granted: permissions.read, denied: permissions.deniedRead,
-                      scopeName: permissions.readScopeName, verb: "reading")
-    }
-
-    /// Creating, replacing or appending to `path`, for `operation` (`file.write`).
-    public func checkWrite(_ path: String, by operation: String) throws {
-        try checkPath(path, by: operation, kind: .write, granted: permissions.write, denied: permissions.deniedWrite,
-                      scopeName: permissions.writeScopeName, verb: "writing")
-    }
-
     /// Requesting `url`, for `operation` (`http.get`). The URL has already
     /// been checked for its form; one whose host cannot be found is left to
-    /// the request to report.
-    public func checkNet(url: String, by operation: String) throws {
-        guard let (host, port) = Self.hostAndPort(of: url) else { return }
-        try checkNet(host: host, port: port, shown: "\(operation) \(url.debugDescription)")
+    /// the request to report. The answer says where to connect.
+    @discardableResult
+    public func checkNet(url: String, by operation: String) throws -> CheckedHost? {
+        guard let (host, port) = Self.hostAndPort(of: url) else { return nil }
+        return try checkNet(host: host, port: port, shown: "\(operation) \(SecretsHidden.quoted(url))")
     }
 
-    /// Reaching `host:port` (lower-cased, IPv6 in brackets) by any protocol
-    /// (a database server); `shown` names the call in the message.
-    public func checkNet(host: String, port: Int, shown: String) throws {
-        if permissions.deniedNet.contains(host: host, port: port) {
-            throw FlowError("\(shown): the network access to \(host) is denied by \(permissions.command) --deny-net")
+    /// Where a judged request connects: `address` when the name was
+    /// resolved to be judged (a rule names an IP address), so the address
+    /// judged is the one connected to, and a second look-up cannot give
+    /// another; else the host itself.
+    public struct CheckedHost: Sendable, Equatable {
+        /// The host in its one form (`HostAddress.canonical`).
+        public let host: String
+        /// The address the name was judged by, bracketed if IPv6; nil when
+        /// the host is an address, or no rule needed the name resolved.
+        public let address: String?
+    }
+
+    /// Reaching `host:port` (IPv6 in brackets; any spelling) by any
+    /// protocol (a database server); `shown` names the call in the message.
+    @discardableResult
+    public func checkNet(host written: String, port: Int, shown: String) throws -> CheckedHost {
+        let host = HostAddress.canonical(written)
+        let granted = permissions.net, denied = permissions.deniedNet
+        var addresses: [String] = []
+        if !HostAddress.isAddress(host), granted.namesAddresses || denied.namesAddresses {
+            addresses = HostAddress.resolve(host)
         }
-        guard permissions.net.contains(host: host, port: port) else {
+        let named = host == written.lowercased() ? host : "\(written) (\(host))"
+        if denied.contains(host: host, port: port) {
+            throw FlowError("\(shown): the network access to \(named) is denied by \(permissions.command) --deny-net")
+        }
+        if let address = addresses.first(where: { denied.contains(host: $0, port: port) }) {
+            throw FlowError("\(shown): the network access to \(named), which is \(address), is denied by \(permissions.command) --deny-net")
+        }
+        // Reached by its name, or through an address it resolves to that is
+        // granted: then that address is the one connected to.
+        let address = granted.contains(host: host, port: port) ? addresses.first : addresses.first { granted.contains(host: $0, port: port) }
+        guard granted.contains(host: host, port: port) || address != nil else {
             let what: String
-            switch permissions.net {
+            switch granted {
             case .only(let hosts): what = "requesting hosts other than \(hosts.joined(separator: ", "))"
             default: what = "network access"
             }
             throw FlowError("\(shown): \(what) is not allowed (\(permissions.command) --allow-net=\(host) grants it)")
         }
-    }
-
-    private func checkPath(_ path: String, by operation: String, kind: Permissions.Kind, granted: Permissions.Scope,
-                           denied: Permissions.Scope, scopeName: String?, verb: String) throws {
-        if granted == .all && denied == .none { return }
-        let resolved = Permissions.resolve(path)
-        let shown = "\(operation) \(path.debugDescription)" + (resolved == path ? "" : " (\(resolved))")
-        if denied.contains(path: resolved) {
-            throw FlowError("\(shown): \(verb) it is denied by \(permissions.command) --deny-\(kind.rawValue)")
-        }
-        guard granted.contains(path: resolved) else {
-            let what: String
-            switch granted {
-            case .only(let paths): what = "\(verb) outside \(scopeName ?? paths.joined(separator: ", "))"
-            default: what = "\(verb) files"
-            }
-            let folder = Permissions.folder(of: resolved)
-            throw FlowError("\(shown): \(what) is not allowed (\(permissions.command) --allow-\(kind.rawValue)=\(folder) grants it)")
-        }
+        return CheckedHost(host: host, address: address)
     }
 
     /// The host (lower-cased, IPv6 in brackets) and port of an http(s) URL.
-    static func hostAndPort(of url: String) -> (String, Int)? {
+    public static func hostAndPort(of url: String) -> (String, Int)? {
         let lower = url.lowercased()
         let scheme: (prefix: String, port: Int)
         if lower.hasPrefix("http://") { scheme = ("http://", 80) } else if lower.hasPrefix("https://") { scheme = ("https://", 443) } else { return nil }

@@ -26,6 +26,9 @@ public struct Permissions: Sendable, Equatable {
     public var deniedRead: Scope = .none
     public var deniedWrite: Scope = .none
     public var deniedNet: Scope = .none
+    /// How many redirects one HTTP request follows, each judged as a new
+    /// request (`--max-redirects`).
+    public var maximumRedirects = 5
     /// Whether `stdin.lines()` reads the process's standard input. Without
     /// it the input is empty: a graded or tested script cannot wait on it.
     public var standardInput: Bool
@@ -77,6 +80,24 @@ public struct Permissions: Sendable, Equatable {
         }
     }
 
+    public func scope(of kind: Kind) -> Scope {
+        switch kind {
+        case .read: return read
+        case .write: return write
+        case .net: return net
+        }
+    }
+
+    /// Takes away every grant of `kind`, before `allow` names what is
+    /// granted instead.
+    public mutating func narrow(_ kind: Kind) {
+        switch kind {
+        case .read: read = .none; readScopeName = nil
+        case .write: write = .none; writeScopeName = nil
+        case .net: net = .none
+        }
+    }
+
     public mutating func deny(_ kind: Kind, _ value: String?) {
         let scope = Self.scope(kind, value)
         switch kind {
@@ -104,7 +125,7 @@ public struct Permissions: Sendable, Equatable {
     private static func scope(_ kind: Kind, _ value: String?) -> Scope {
         guard let value, !value.isEmpty else { return .all }
         let items = value.split(separator: ",").map(String.init).filter { !$0.isEmpty }
-        return .only(kind == .net ? items.map { $0.lowercased() } : items.map(resolve))
+        return .only(kind == .net ? items.map(canonicalHostAndPort) : items.map(resolve))
     }
 
     private static func union(_ a: Scope, _ b: Scope) -> Scope {
@@ -137,6 +158,22 @@ public struct Permissions: Sendable, Equatable {
             guard let last = components.popLast() else { return fold("/", rest) }
             rest.insert(last, at: 0)
         }
+    }
+
+    /// A granted or denied `host[:port]` with its host in the one form
+    /// every spelling of it is judged in (`HostAddress.canonical`).
+    static func canonicalHostAndPort(_ item: String) -> String {
+        var host = Substring(item), port: Substring?
+        if item.hasPrefix("["), let close = item.firstIndex(of: "]") {
+            host = item[...close]
+            let after = item[item.index(after: close)...]
+            if after.hasPrefix(":") { port = after.dropFirst() }
+        } else if item.filter({ $0 == ":" }).count == 1, let colon = item.firstIndex(of: ":") {
+            host = item[..<colon]
+            port = item[item.index(after: colon)...]
+        }
+        let canonical = HostAddress.canonical(String(host))
+        return port.map { "\(canonical):\($0)" } ?? canonical
     }
 
     /// The folder holding `path`: `.` for a bare name, `/` for a name at the root.
@@ -177,16 +214,25 @@ extension Permissions.Scope {
         }
     }
 
-    /// Whether `host:port` is in this scope: a granted `host` covers every
-    /// port, a granted `host:port` that port alone. Names are compared as
-    /// written (no DNS look-up): `localhost` and `127.0.0.1` are two grants.
+    /// Whether `host:port` (`host` canonical) is in this scope: a granted
+    /// `host` covers every port, a granted `host:port` that port alone.
     func contains(host: String, port: Int) -> Bool {
         switch self {
         case .none: return false
         case .all: return true
         case .only(let granted):
-            let host = host.lowercased()
             return granted.contains { $0 == host || $0 == "\(host):\(port)" }
+        }
+    }
+
+    /// Whether any entry names an IP address: then a name is judged by the
+    /// addresses it resolves to as well.
+    var namesAddresses: Bool {
+        guard case .only(let entries) = self else { return false }
+        return entries.contains { entry in
+            if entry.hasPrefix("[") { return true }
+            let host = entry.split(separator: ":").first.map(String.init) ?? entry
+            return HostAddress.ipv4(host) != nil
         }
     }
 }

@@ -32,17 +32,53 @@ struct PermissionOptions: ParsableArguments {
         "Forbid requesting these hosts (alone, every host), whatever is granted.", valueName: "hosts"))
     var denyNet: [String] = []
 
-    /// `defaults` as the flags adjust them.
+    @Option(name: .customLong("max-redirects"), help: ArgumentHelp(
+        "How many redirects one HTTP request follows, each judged as a new request (default 5).", valueName: "n"))
+    var maximumRedirects: Int?
+
+    func validate() throws {
+        if let maximumRedirects, !(0...100).contains(maximumRedirects) {
+            throw ValidationError("--max-redirects takes a number from 0 to 100, not \(maximumRedirects)")
+        }
+    }
+
+    /// `defaults` as the flags adjust them. Where a command grants a kind
+    /// of access entirely (`flow run` reads every file), naming what to
+    /// grant narrows it to that, as in Deno: `--allow-read=data` reads
+    /// `data` alone, instead of adding `data` to everything.
     func applied(to defaults: Permissions) -> Permissions {
         var permissions = defaults
         if allowAll { permissions.allowAll() }
         for (kind, values) in [(Permissions.Kind.read, allowRead), (.write, allowWrite), (.net, allowNet)] {
+            let named = values.filter { $0 != Self.aloneMarker }
+            if !allowAll, !named.isEmpty, named.count == values.count, permissions.scope(of: kind) == .all { permissions.narrow(kind) }
             for value in values { permissions.allow(kind, Self.listed(value)) }
         }
         for (kind, values) in [(Permissions.Kind.read, denyRead), (.write, denyWrite), (.net, denyNet)] {
             for value in values { permissions.deny(kind, Self.listed(value)) }
         }
+        if let maximumRedirects { permissions.maximumRedirects = maximumRedirects }
         return permissions
+    }
+
+    /// The flags with their paths made absolute against the current folder
+    /// now: `flow serve` changes into the served folder before it applies
+    /// them, and `--deny-read=answers` means the folder the user saw.
+    func absolute() -> PermissionOptions {
+        let folder = Permissions.resolve(".")
+        func absolute(_ values: [String]) -> [String] {
+            values.map { value in
+                guard value != Self.aloneMarker else { return value }
+                return value.split(separator: ",", omittingEmptySubsequences: true)
+                    .map { $0.hasPrefix("/") ? String($0) : folder + "/" + $0 }.joined(separator: ",")
+            }
+        }
+        var copy = self
+        copy.allowRead = absolute(allowRead)
+        copy.allowWrite = absolute(allowWrite)
+        copy.denyRead = absolute(denyRead)
+        copy.denyWrite = absolute(denyWrite)
+        return copy
     }
 
     /// The flags again, as a child `flow` is given them.
@@ -53,6 +89,7 @@ struct PermissionOptions: ParsableArguments {
         for (flag, values) in lists {
             for value in values { words.append(value == Self.aloneMarker ? flag : flag + "=" + value) }
         }
+        if let maximumRedirects { words.append("--max-redirects=\(maximumRedirects)") }
         return words
     }
 

@@ -44,7 +44,8 @@ struct Serve: ParsableCommand {
     func run() throws {
         memory.apply()
         do {
-            let flags = permissions
+            // Resolved before the server changes into the served folder.
+            let flags = permissions.absolute()
             var options = PlaygroundServer.Options(path: exercise ?? path, host: host, port: port) { flags.applied(to: .served(folder: $0)) }
             options.exercise = exercise != nil
             options.answers = answers

@@ -33,6 +33,41 @@ import Testing
         #expect(all.status == 1 && all.err.contains("reading it is denied"), "\(all.err)")
     }
 
+    /// Where `run` grants everything, naming what to grant narrows it to
+    /// that (Deno's `--allow-read=DIR`), instead of being silently a no-op.
+    @Test func aNamedGrantNarrowsWhatRunReaches() throws {
+        let folder = try Folder([
+            "data/in.txt": "in\n", "out.txt": "out\n",
+            "read.flow": "file.read(\"data/in.txt\").sink { print($0) }\nfile.read(\"out.txt\").sink { print($0) }\n",
+        ])
+        let narrowed = try FlowProcess.run(["run", "--allow-read=data", "read.flow"], in: URL(fileURLWithPath: folder.path), timeout: 60)
+        #expect(narrowed.status == 1)
+        #expect(narrowed.out == "in\n\n", "\(narrowed.out)")
+        #expect(narrowed.err.contains("read.flow:2:6: error: file.read \"out.txt\" (\(folder.path)/out.txt): reading outside \(folder.path)/data "
+                                      + "is not allowed (flow run --allow-read=\(folder.path) grants it)"), "\(narrowed.err)")
+        // Writing and the network keep run's defaults; alone, the flag grants every file.
+        let alone = try FlowProcess.run(["run", "--allow-read", "read.flow"], in: URL(fileURLWithPath: folder.path), timeout: 60)
+        #expect(alone.status == 0 && alone.out == "in\n\nout\n\n", "\(alone.err)")
+    }
+
+    /// Through a dangling symlink a granted write would make a file
+    /// outside: judged where it would be made, refused, nothing made.
+    @Test func aDanglingSymlinkCannotWriteOutsideAGrant() throws {
+        let folder = try Folder(["inside/keep.txt": "", "write.flow": "of(\"x\").sink(file.write(\"inside/link.txt\"))\n",
+                                 "append.flow": "of(\"y\").sink(file.append(\"inside/link.txt\"))\n"])
+        try FileManager.default.createSymbolicLink(atPath: folder.path + "/inside/link.txt", withDestinationPath: "../escaped.txt")
+        for operation in ["write", "append"] {
+            let result = try FlowProcess.run(["run", "--allow-write=inside", "\(operation).flow"], in: URL(fileURLWithPath: folder.path), timeout: 60)
+            #expect(result.status == 1)
+            #expect(result.err.contains("file.\(operation) \"inside/link.txt\" (\(folder.path)/escaped.txt): writing outside \(folder.path)/inside "
+                                        + "is not allowed"), "\(result.err)")
+        }
+        #expect(!FileManager.default.fileExists(atPath: folder.path + "/escaped.txt"))
+        let denied = try FlowProcess.run(["run", "--deny-write=\(folder.path)/escaped.txt", "write.flow"], in: URL(fileURLWithPath: folder.path), timeout: 60)
+        #expect(denied.status == 1 && denied.err.contains("writing it is denied by flow run --deny-write"), "\(denied.err)")
+        #expect(!FileManager.default.fileExists(atPath: folder.path + "/escaped.txt"))
+    }
+
     @Test func gradeReadsTheStudentsOwnFileAlone() throws {
         let folder = try Folder([
             "class/given.txt": "a\n",

@@ -1,7 +1,10 @@
+import Foundation
 import Testing
 
 @testable import FlowIO
+import FlowLive
 import FlowRuntime
+import FlowTestSupport
 
 /// Where a script's database is: URLs, and libpq's variables.
 @Suite struct DatabaseAddressTests {
@@ -36,6 +39,41 @@ import FlowRuntime
         #expect(message("postgres://h/db?sslmode=always").contains("sslmode=always in the URL is not one of disable, prefer, require"))
         #expect(message("postgres://h/db?colour=red").contains("sets colour, which flow does not know"))
         #expect(message("postgres://a%zz@h/db").contains("broken %-escape"))
+    }
+
+    /// The repro: five parse errors printed the password, also from DATABASE_URL.
+    @Test func noMessageShowsThePassword() {
+        let broken = [
+            "mysql://ada:s3cret@h/db", "postgres://ada:s3cret@[::1/db", "postgres://ada:s3cret@[::1]x/db",
+            "postgres://ada:s3cret@h:99999/db", "postgres://ada:s3cret%zz@h/db", "postgres://ada:s3cret@h%zz/db",
+        ]
+        for url in broken {
+            var message = ""
+            do { _ = try DatabaseAddress.parse(url) } catch { message = FlowError.wrap(error).message }
+            #expect(!message.isEmpty, "\(url) parsed")
+            #expect(!message.contains("s3cret"), "\(message)")
+            var fromEnvironment = ""
+            do { _ = try DatabaseAddress.fromEnvironment(["DATABASE_URL": url]) } catch { fromEnvironment = FlowError.wrap(error).message }
+            #expect(fromEnvironment.hasPrefix("DATABASE_URL: ") && !fromEnvironment.contains("s3cret"), "\(fromEnvironment)")
+        }
+        var message = ""
+        do { _ = try DatabaseAddress.parse("postgres://ada:s3cret@h:99999/db") } catch { message = FlowError.wrap(error).message }
+        #expect(message == "the port in \"postgres://ada:***@h:99999/db\" is not a number from 1 to 65535")
+    }
+
+    /// `sslrootcert=` is a file the run opens on the script's behalf: read
+    /// through its permissions, never handed to the TLS library by name.
+    @Test func theRootCertificateIsReadThroughThePermissions() throws {
+        let path = temporaryPath("root.pem")
+        try "-----BEGIN CERTIFICATE-----\n".write(toFile: path, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        var permissions = Permissions.everything(command: "flow run")
+        permissions.deny(.read, path)
+        let address = try DatabaseAddress.parse("postgres://u@127.0.0.1:9/d?sslmode=verify-full&sslrootcert=\(path)")
+        var message = ""
+        do { _ = try DatabaseRun(access: Access(permissions)).pool(for: address, by: "pg.query") } catch { message = FlowError.wrap(error).message }
+        #expect(message == "pg.query sslrootcert \"\(path)\": reading it is denied by flow run --deny-read", "\(message)")
+        #expect(try DatabaseRun.readCertificate(path, access: .unrestricted, by: "pg.query") == Array("-----BEGIN CERTIFICATE-----\n".utf8))
     }
 
     @Test func theEnvironmentAsLibpqReadsIt() throws {

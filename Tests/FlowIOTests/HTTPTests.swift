@@ -101,6 +101,53 @@ import FlowRuntime
         }
     }
 
+    /// A name judged by the address it resolves to is connected to at that
+    /// address (`localhost` from /etc/hosts: no DNS), its Host header kept.
+    @Test func aNameIsConnectedToAtTheAddressJudged() throws {
+        try withServer { server in
+            var graded = Permissions.graded(folders: ["/tmp"])
+            graded.allow(.net, "127.0.0.1")
+            let result = try run("http.get(\"http://localhost:\(server.port)/json\").sink { print($0.json()[\"name\"]) }", live: true,
+                                 access: Access(graded))
+            #expect(result.out == ["flow"], "\(result.err)")
+        }
+    }
+
+    /// Each redirect is judged as a new request: a grant of one port does
+    /// not reach another through a redirect, nor a denied host; and
+    /// `--max-redirects` bounds how many are followed.
+    @Test(arguments: [false, true])
+    func eachRedirectIsJudgedAsANewRequest(live: Bool) throws {
+        let other = try TestServer()
+        defer { other.shutdown() }
+        try withServer { server in
+            let elsewhere = "\(other.base)/json".addingPercentEncoding(withAllowedCharacters: .alphanumerics)!
+            var graded = Permissions.graded(folders: ["/tmp"])
+            graded.allow(.net, "127.0.0.1:\(server.port)")
+            var denying = Permissions.everything(command: "flow run")
+            denying.deny(.net, "127.1:\(other.port)")
+            for permissions in [graded, denying] {
+                let result = try run("""
+                    http.get("\(server.base)/redirect/to?url=\(elsewhere)").sink { print($0.json()["name"]) }
+                    http.get("\(server.base)/redirect/json").sink { print($0.json()["name"]) }
+                    """, live: live, access: Access(permissions))
+                #expect(result.out == ["flow"], "\(result.err)")
+                let errors = result.err.joined(separator: "\n")
+                #expect(errors.contains("io.flow:1:6: error: GET \(server.base)/redirect/to?url=\(elsewhere): redirected to \(other.base)/json, "
+                                        + "and http.get \"\(other.base)/json\": "), "\(errors)")
+                #expect(errors.contains(permissions == graded ? "is not allowed" : "is denied by flow run --deny-net"), "\(errors)")
+            }
+            #expect(other.requests.withLockedValue { $0 }.isEmpty)
+
+            let chain = "http.get(\"\(server.base)/redirect/chain/7\").sink { print($0.json()[\"name\"]) }"
+            let limited = try run(chain, live: live)
+            #expect(limited.err.joined().contains("redirected more than 5 times (flow run --max-redirects=10 allows more)"), "\(limited.err)")
+            var more = Permissions.everything(command: "flow run")
+            more.maximumRedirects = 7
+            #expect(try run(chain, live: live, access: Access(more)).out == ["flow"])
+        }
+    }
+
     @Test(arguments: [
         ("http://127.0.0.1:99999/", "the port '99999' is not a number from 1 to 65535"),
         ("http://127.0.0.1:0/", "the port '0' is not a number from 1 to 65535"),

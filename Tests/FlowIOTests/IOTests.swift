@@ -14,10 +14,10 @@ final class Lines: @unchecked Sendable {
 }
 
 /// Runs a script with the I/O modules, in virtual time or on the live clock.
-func run(_ source: String, live: Bool = false) throws -> (outcome: Program.Outcome, out: [String], err: [String]) {
+func run(_ source: String, live: Bool = false, access: Access = .unrestricted) throws -> (outcome: Program.Outcome, out: [String], err: [String]) {
     let lines = Lines()
     let console = Console(out: { lines.out.append($0) }, err: { lines.err.append($0) }, color: false)
-    let program = try Program(file: SourceFile(path: "io.flow", text: source), console: console, modules: IOModules.unrestricted)
+    let program = try Program(file: SourceFile(path: "io.flow", text: source), console: console, modules: IOModules.all(access))
     let outcome = program.run(on: live ? .live(LiveWorld()) : .virtual)
     return (outcome, lines.out, lines.err)
 }
@@ -167,7 +167,8 @@ func waitUntil(seconds: Double = waitingDeadline, sourceLocation: Testing.Source
         try initial.write(toFile: path, atomically: false, encoding: .utf8)
         defer { try? FileManager.default.removeItem(atPath: path) }
         let lines = Recorder()
-        let follower = FileFollower(path: path, observer: lines)
+        let follower = FileFollower(path: path, observer: lines, access: .unrestricted, operation: "file.tail")
+        try follower.start()
         defer { follower.dispose() }
         try body(path, follower, lines)
     }
@@ -220,6 +221,32 @@ func waitUntil(seconds: Double = waitingDeadline, sourceLocation: Testing.Source
             follower.poll()
             #expect(lines.values == ["last of the old", "first of the new"])
         }
+    }
+
+    /// A followed symlink swapped to a denied file after the follower
+    /// started: judged at the next poll, a denial, and nothing of it read.
+    @Test func aSymlinkSwappedToADeniedFileIsNeverRead() throws {
+        let root = URL(fileURLWithPath: temporaryPath("tail-swap")).resolvingSymlinksInPath().path
+        try FileManager.default.createDirectory(atPath: root + "/served", withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        try "".write(toFile: root + "/served/app.log", atomically: false, encoding: .utf8)
+        try "SECRET\n".write(toFile: root + "/secret.log", atomically: false, encoding: .utf8)
+        try FileManager.default.createSymbolicLink(atPath: root + "/served/log", withDestinationPath: "app.log")
+        let lines = Recorder()
+        let follower = FileFollower(path: root + "/served/log", observer: lines, access: Access(.served(folder: root + "/served")),
+                                    operation: "file.tail")
+        try follower.start()
+        defer { follower.dispose() }
+        try append("one\n", to: root + "/served/app.log")
+        follower.poll()
+        try FileManager.default.removeItem(atPath: root + "/served/log")
+        try FileManager.default.createSymbolicLink(atPath: root + "/served/log", withDestinationPath: "../secret.log")
+        follower.poll()
+        try append("MORE SECRET\n", to: root + "/secret.log")
+        follower.poll()
+        #expect(lines.values == ["one"])
+        #expect(lines.errors.map(\.message) == ["file.tail \"\(root)/served/log\" (\(root)/secret.log): reading outside the served folder "
+                                                + "is not allowed (flow serve --allow-read=\(root) grants it)"])
     }
 
     @Test func aRemovedFileIsPickedUpWhenItReturns() throws {

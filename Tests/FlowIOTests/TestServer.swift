@@ -1,3 +1,4 @@
+import Foundation
 import NIOConcurrencyHelpers
 import NIOCore
 import NIOHTTP1
@@ -13,17 +14,19 @@ final class TestServer: Sendable {
     let port: Int
     private let channel: Channel
     let abandoned = NIOLockedValueBox(0)
+    /// Requests received, by path.
+    let requests = NIOLockedValueBox<[String]>([])
 
     var base: String { "http://127.0.0.1:\(port)" }
 
     init() throws {
-        let abandoned = self.abandoned
+        let abandoned = self.abandoned, requests = self.requests
         let bootstrap = ServerBootstrap(group: group)
             .serverChannelOption(.backlog, value: 64)
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
             .childChannelInitializer { channel in
                 channel.pipeline.configureHTTPServerPipeline().flatMap {
-                    channel.pipeline.addHandler(Handler(abandoned: abandoned))
+                    channel.pipeline.addHandler(Handler(abandoned: abandoned, requests: requests))
                 }
             }
         channel = try bootstrap.bind(host: "127.0.0.1", port: 0).wait()
@@ -46,11 +49,15 @@ final class TestServer: Sendable {
         typealias OutboundOut = HTTPServerResponsePart
 
         private let abandoned: NIOLockedValueBox<Int>
+        private let requests: NIOLockedValueBox<[String]>
         private var head: HTTPRequestHead?
         private var body = ""
         private var responding = false
 
-        init(abandoned: NIOLockedValueBox<Int>) { self.abandoned = abandoned }
+        init(abandoned: NIOLockedValueBox<Int>, requests: NIOLockedValueBox<[String]>) {
+            self.abandoned = abandoned
+            self.requests = requests
+        }
 
         func channelRead(context: ChannelHandlerContext, data: NIOAny) {
             switch unwrapInboundIn(data) {
@@ -72,7 +79,13 @@ final class TestServer: Sendable {
                     let parts = pair.split(separator: "=", maxSplits: 1)
                     return (String(parts[0]), parts.count > 1 ? String(parts[1]) : "")
                 })
+            requests.withLockedValue { $0.append(path) }
             switch path {
+            case "/redirect/to": redirect(context, to: (query["url"] ?? "/").removingPercentEncoding ?? "/")
+            case let p where p.hasPrefix("/redirect/chain/"):
+                // /redirect/chain/N redirects N times, then answers /json.
+                let n = Int(p.dropFirst(16)) ?? 0
+                redirect(context, to: n > 1 ? "/redirect/chain/\(n - 1)" : "/json")
             case "/json": respond(context, .ok, #"{"name":"flow","items":[1,2,3]}"#, type: "application/json")
             case "/echo": respond(context, .ok, body, type: head.headers["content-type"].first ?? "text/plain")
             case "/malformed": respond(context, .ok, "{not json", type: "application/json")

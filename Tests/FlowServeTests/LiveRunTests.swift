@@ -69,6 +69,18 @@ import Testing
         #expect(written == "kept\n")
     }
 
+    /// A relative permission path means the folder the user saw when
+    /// starting the server, not one inside the folder it changes into.
+    @Test func relativePermissionPathsAreTheUsers() async throws {
+        let served = try ServedFolder(files: ["lesson.flow": ServedFolder.lesson, "answers/alice.flow": "secret\n"],
+                                      options: ["--deny-read={folder}/answers"], fromParent: true)
+        let messages = try await served.live("file.read(\"answers/alice.flow\").sink { print($0) }\n", name: "peek.flow") { _ in false }
+        let final = try #require(messages.last)
+        let errors = ((final["errors"] as? [[String: Any]]) ?? []).compactMap { $0["message"] as? String }
+        #expect(errors.contains { $0.contains("reading it is denied by flow serve --deny-read") }, "\(errors)")
+        #expect(!((final["output"] as? String) ?? "").contains("secret"))
+    }
+
     @Test func aLiveScriptThatEndsSaysSoAndRunsItsTests() async throws {
         let served = try ServedFolder()
         let script = """

@@ -40,13 +40,23 @@ final class ServedFolder: @unchecked Sendable {
 
     /// Serves `files`' folder; with `exercise`, that one file of them as
     /// `flow serve --exercise` serves it to a class.
-    init(files: [String: String] = ["lesson.flow": ServedFolder.lesson], options: [String] = [], exercise: String? = nil) throws {
+    /// `fromParent`: started in the folder's parent and given the folder
+    /// by its name, as relative paths are; `{folder}` in `options` is that name.
+    init(files: [String: String] = ["lesson.flow": ServedFolder.lesson], options: [String] = [], exercise: String? = nil,
+         fromParent: Bool = false) throws {
         folder = FileManager.default.temporaryDirectory.appendingPathComponent("flow-serve-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        for (name, text) in files { try text.write(to: folder.appendingPathComponent(name), atomically: true, encoding: .utf8) }
+        for (name, text) in files {
+            let file = folder.appendingPathComponent(name)
+            try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try text.write(to: file, atomically: true, encoding: .utf8)
+        }
         let root = folder
-        let serving = exercise.map { ["--exercise", root.appendingPathComponent($0).path] } ?? [root.path]
-        let (process, out, _) = try FlowProcess.start(["serve"] + serving + ["--port", "0"] + options)
+        var serving = exercise.map { ["--exercise", root.appendingPathComponent($0).path] } ?? [root.path]
+        if fromParent { serving = [root.lastPathComponent] }
+        let options = options.map { $0.replacingOccurrences(of: "{folder}", with: root.lastPathComponent) }
+        let (process, out, _) = try FlowProcess.start(["serve"] + serving + ["--port", "0"] + options,
+                                                      in: fromParent ? root.deletingLastPathComponent() : nil)
         self.process = process
         // The address is the first line the server prints.
         let text = Self.firstLine(of: out)

@@ -1,3 +1,4 @@
+import FlowLive
 import FlowRuntime
 import NIOCore
 import NIOSSL
@@ -29,6 +30,10 @@ struct DatabaseAddress: Sendable, Hashable {
     var database: String?
     var tls = TLSMode.prefer
     var rootCertificate: String?
+    /// The bytes of `rootCertificate`, read through the run's permissions
+    /// (`DatabaseRun.pool`) before anything connects: the TLS library is
+    /// never handed the path to open by itself.
+    var rootCertificateBytes: [UInt8]?
     var connectTimeout: TimeSpan = .seconds(10)
 
     /// The address as messages show it: never the password.
@@ -43,7 +48,7 @@ struct DatabaseAddress: Sendable, Hashable {
     static func parse(_ url: String) throws -> DatabaseAddress {
         let lower = url.lowercased()
         guard let scheme = ["postgres://", "postgresql://"].first(where: lower.hasPrefix) else {
-            throw FlowError("a database URL starts with postgres:// (as in postgres://user:password@localhost:5432/shop), got \(url.debugDescription)")
+            throw FlowError("a database URL starts with postgres:// (as in postgres://user:password@localhost:5432/shop), got \(SecretsHidden.quoted(url))")
         }
         var rest = Substring(url.dropFirst(scheme.count))
         var query: Substring = ""
@@ -76,7 +81,7 @@ struct DatabaseAddress: Sendable, Hashable {
             hostPart = rest[rest.index(after: rest.startIndex)..<close]
             let after = rest[rest.index(after: close)...]
             if after.hasPrefix(":") { portPart = after.dropFirst() } else if !after.isEmpty {
-                throw FlowError("unexpected text after the host in \(url.debugDescription)")
+                throw FlowError("unexpected text after the host in \(SecretsHidden.quoted(url))")
             }
         } else if let colon = rest.lastIndex(of: ":") {
             hostPart = rest[..<colon]
@@ -85,7 +90,7 @@ struct DatabaseAddress: Sendable, Hashable {
         if !hostPart.isEmpty { address.host = try decode(hostPart, in: url) }
         if let portPart {
             guard let port = Int(portPart), (1...65535).contains(port) else {
-                throw FlowError("the port in \(url.debugDescription) is not a number from 1 to 65535")
+                throw FlowError("the port in \(SecretsHidden.quoted(url)) is not a number from 1 to 65535")
             }
             address.port = port
         }
@@ -158,8 +163,14 @@ struct DatabaseAddress: Sendable, Hashable {
             tlsSetting = tls == .prefer ? .prefer(context) : .require(context)
         case .verifyFull:
             var settings = TLSConfiguration.makeClientConfiguration()
-            if let rootCertificate { settings.trustRoots = .file(rootCertificate) }
-            do { tlsSetting = .require(try NIOSSLContext(configuration: settings)) } catch {
+            do {
+                if let rootCertificateBytes {
+                    settings.trustRoots = .certificates(try NIOSSLCertificate.fromPEMBytes(rootCertificateBytes))
+                } else if let rootCertificate {
+                    throw FlowError("\(rootCertificate) was not read through the run's permissions")
+                }
+                tlsSetting = .require(try NIOSSLContext(configuration: settings))
+            } catch {
                 throw FlowError("cannot read the certificate \(rootCertificate ?? "roots") for sslmode=verify-full: \(error)")
             }
         }
@@ -177,7 +188,7 @@ struct DatabaseAddress: Sendable, Hashable {
 
     private static func decode(_ part: Substring, in url: String) throws -> String {
         guard let decoded = String(part).removingPercentEncodingForDatabase() else {
-            throw FlowError("\(url.debugDescription) has a broken %-escape")
+            throw FlowError("\(SecretsHidden.quoted(url)) has a broken %-escape")
         }
         return decoded
     }

@@ -2,6 +2,9 @@ import Foundation
 import FlowLive
 import FlowRuntime
 import NIOConcurrencyHelpers
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// What the `pg` functions of one run share: its permissions, and how much
 /// its database sinks have been given but not yet committed.
@@ -20,7 +23,36 @@ final class DatabaseRun: Sendable {
     /// The pool for `address`, once the run may reach its host.
     func pool(for address: DatabaseAddress, by operation: String) throws -> DatabasePool {
         try access.checkNet(host: address.permissionHost, port: address.port, shown: "\(operation) \(address.shown)")
+        var address = address
+        if let path = address.rootCertificate {
+            address.rootCertificateBytes = try Self.readCertificate(path, access: access, by: operation)
+        }
         return DatabasePool.shared(for: address)
+    }
+
+    /// The largest certificate file read: a bundle of roots is a few hundred KiB.
+    static let largestCertificate = 4 << 20
+
+    /// `sslrootcert`'s file, opened as a script's read is: judged on what is opened.
+    static func readCertificate(_ path: String, access: Access, by operation: String) throws -> [UInt8] {
+        let fd = try access.openForReading(path, by: "\(operation) sslrootcert")
+        defer { close(fd) }
+        var info = stat()
+        guard fstat(fd, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else {
+            throw FlowError("cannot read the certificate \(path) for sslmode=verify-full: it is not a regular file")
+        }
+        var bytes: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 64 * 1024)
+        while true {
+            let n = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+            if n < 0, errno == EINTR { continue }
+            guard n >= 0 else { throw Access.failure("read", path, errno) }
+            if n == 0 { return bytes }
+            bytes += buffer[0..<n]
+            if bytes.count > largestCertificate {
+                throw FlowError("cannot read the certificate \(path) for sslmode=verify-full: it is larger than 4 MiB")
+            }
+        }
     }
 
     /// A server cannot be waited for in virtual time: a diagram's instant
