@@ -18,6 +18,8 @@ import Testing
     static func run(_ script: String, on served: ServedFolder, stop: NIOLockedValueBox<Bool>) async throws -> String {
         let last = NIOLockedValueBox("")
         let url = served.address.absoluteString.replacingOccurrences(of: "http://", with: "ws://") + "live"
+        // On a thread of its own, to answer the server's pings (ThreadExecutor says why).
+        try await withTaskExecutorPreference(ThreadExecutor.shared) {
         try await WebSocketClient.connect(url: url, configuration: .init(maxFrameSize: 1 << 24), logger: Logger(label: "busy")) { inbound, outbound, _ in
             try await outbound.write(.text(ServedFolder.encode(["text": script, "name": "busy.flow"])))
             let stopper = Task {
@@ -31,6 +33,7 @@ import Testing
                 last.withLockedValue { $0 = text }
                 if json["running"] as? Bool != true { break }
             }
+        }
         }
         return last.withLockedValue { $0 }
     }

@@ -219,7 +219,10 @@ extension ServedFolder {
         let received = NIOLockedValueBox<[String]>([])
         let url = address.absoluteString.replacingOccurrences(of: "http://", with: "ws://") + "live"
         let start = Self.encode(["text": script, "name": name])
-        // Frames as large as the server's drawings grow.
+        // Frames as large as the server's drawings grow. On a thread of its
+        // own, so that it answers the server's pings however busy the
+        // tests around it keep the cooperative pool (ThreadExecutor says why).
+        try await withTaskExecutorPreference(ThreadExecutor.shared) {
         try await WebSocketClient.connect(url: url, configuration: .init(maxFrameSize: 1 << 24), logger: Logger(label: "live-test")) { inbound, outbound, _ in
             try await outbound.write(.text(start))
             var stopped = stopAtOnce
@@ -234,6 +237,7 @@ extension ServedFolder {
                     try await outbound.write(.text(#"{"stop":true}"#))
                 }
             }
+        }
         }
         return received.withLockedValue { $0 }.map { (try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]) ?? [:] }
     }
