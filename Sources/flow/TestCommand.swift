@@ -36,12 +36,12 @@ struct Test: ParsableCommand {
     func run() throws {
         memory.apply()
         let files = try ScriptFinder.scripts(in: paths)
-        let report = TestReport(format: format, destination: try ReportDestination(path: output))
         // Everything a test reports goes to standard output, each failure's
         // details right after its ✗ line, so the report reads in order
         // wherever it goes; compile errors go to standard error. A report
         // for a program keeps what the scripts print with their tests.
         let color = format == .text && output == nil && Output.colorOnStandardOutput
+        let report = TestReport(format: format, destination: try ReportDestination(path: output), color: color)
         let access = Access(permissions.applied(to: .everything(command: "flow test", standardInput: false)))
         for path in files {
             let run = TestRunner.run(path, color: color, access: access, capture: format == .text ? nil : CapturedOutput(),
@@ -240,9 +240,13 @@ final class TestReport {
     var passed: Int { results.filter { $0.status == .passed }.count }
     var failed: Int { results.count - passed }
 
-    init(format: Format, destination: ReportDestination) {
+    /// Whether the text report keeps its own colours (a terminal's).
+    private let color: Bool
+
+    init(format: Format, destination: ReportDestination, color: Bool = false) {
         self.format = format
         self.destination = destination
+        self.color = color
         if format == .tap { destination.write("TAP version 13") }
     }
 
@@ -260,23 +264,25 @@ final class TestReport {
         results.append(result)
         switch format {
         case .text:
+            // Names and files on their one line, shown visibly; details as lines.
+            let named = "\(UnforgeableText.line(result.file)): \(UnforgeableText.line(result.name))"
             switch result.status {
-            case .passed: destination.write("✓ \(result.file): \(result.name)")
-            case .failed: destination.write("✗ \(result.file): \(result.name)")
-            case .testDoesNotCompile: destination.write("✗ \(result.file): \(result.name) (the test does not compile)")
-            case .fileDoesNotCompile: destination.write("✗ \(result.file): \(result.name) (the file does not compile)")
-            case .stopped: destination.write("✗ \(result.file): \(result.name) (stopped)")
+            case .passed: destination.write("✓ \(named)")
+            case .failed: destination.write("✗ \(named)")
+            case .testDoesNotCompile: destination.write("✗ \(named) (the test does not compile)")
+            case .fileDoesNotCompile: destination.write("✗ \(named) (the file does not compile)")
+            case .stopped: destination.write("✗ \(named) (stopped)")
             }
-            if !result.details.isEmpty { destination.write(result.details) }
+            if !result.details.isEmpty { destination.write(Self.visibleLines(result.details, color: color)) }
         case .tap:
             let ok = result.status == .passed ? "ok" : "not ok"
-            destination.write("\(ok) \(results.count) - \(result.file): \(result.name)")
+            destination.write("\(ok) \(results.count) - \(Self.tapDescription(result.file)): \(Self.tapDescription(result.name))")
             if !result.output.isEmpty { destination.write(Self.tapComment(result.output)) }
             if result.status != .passed {
                 // A YAML block, as TAP 13 gives a failure's details.
                 destination.write("  ---\n  status: \(result.status.rawValue)")
                 if !result.details.isEmpty {
-                    destination.write("  details: |\n" + result.details.split(separator: "\n", omittingEmptySubsequences: false).map { "    " + $0 }.joined(separator: "\n"))
+                    destination.write("  details: |\n" + Self.tapLines(result.details).map { "    " + $0 }.joined(separator: "\n"))
                 }
                 destination.write("  ...")
             }
@@ -285,9 +291,55 @@ final class TestReport {
         }
     }
 
+    /// A failure's details for the text report: its lines kept, every
+    /// other control shown visibly (`UnforgeableText`), except, on a
+    /// terminal, the report's own colours (SGR: `ESC [ digits ; ... m`).
+    private static func visibleLines(_ text: String, color: Bool) -> String {
+        guard text.unicodeScalars.contains(where: { UnforgeableText.isControl($0) && $0 != "\n" }) else { return text }
+        var out = ""
+        var lines: [String] = []
+        for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
+            guard color else { lines.append(UnforgeableText.line(String(line))); continue }
+            // Between colour sequences, the text shown visibly.
+            out = ""
+            var rest = Substring(line)
+            while let escape = rest.firstIndex(of: "\u{1B}") {
+                out += UnforgeableText.line(String(rest[..<escape]))
+                let after = rest[rest.index(after: escape)...]
+                if after.hasPrefix("["), let m = after.dropFirst().firstIndex(where: { !($0.isASCII && ($0.isNumber || $0 == ";")) }), after[m] == "m" {
+                    out += "\u{1B}" + after[..<after.index(after: m)]
+                    rest = after[after.index(after: m)...]
+                } else {
+                    out += "\\u{1B}"
+                    rest = after
+                }
+            }
+            lines.append(out + UnforgeableText.line(String(rest)))
+        }
+        return lines.joined(separator: "\n")
+    }
+
     /// Printed text as TAP comment lines, which a TAP reader shows and skips.
     private static func tapComment(_ text: String) -> String {
-        text.split(separator: "\n", omittingEmptySubsequences: false).map { "# " + $0 }.joined(separator: "\n")
+        tapLines(text).map { "# " + $0 }.joined(separator: "\n")
+    }
+
+    /// Text as TAP lines: split at its newlines, and every other character
+    /// a reader could take for the end of a line (`\r`, U+2028...) shown
+    /// visibly, so no line a script controls can become a test line or a plan.
+    private static func tapLines(_ text: String) -> [String] {
+        text.split(separator: "\n", omittingEmptySubsequences: false).map { UnforgeableText.line(String($0)) }
+    }
+
+    /// A test's description on its `ok` line: on that line, and with `#`
+    /// (a directive: `# SKIP`) and `\` escaped as TAP 13 says.
+    private static func tapDescription(_ text: String) -> String {
+        var escaped = ""
+        for c in text {
+            if c == "\\" || c == "#" { escaped.append("\\") }
+            escaped.append(c)
+        }
+        return UnforgeableText.line(escaped)
     }
 
     func finish() throws {
@@ -322,16 +374,16 @@ final class TestReport {
         for file in files {
             let cases = results.filter { $0.file == file }
             let failures = cases.filter { $0.status != .passed }.count
-            out += "  <testsuite name=\"\(xml(file))\" tests=\"\(cases.count)\" failures=\"\(failures)\">\n"
+            out += "  <testsuite name=\"\(attribute(file))\" tests=\"\(cases.count)\" failures=\"\(failures)\">\n"
             for result in cases {
-                out += "    <testcase classname=\"\(xml(file))\" name=\"\(xml(result.name))\""
+                out += "    <testcase classname=\"\(attribute(file))\" name=\"\(attribute(result.name))\""
                 if result.status == .passed && result.output.isEmpty {
                     out += "/>\n"
                     continue
                 }
                 out += ">\n"
                 if result.status != .passed {
-                    out += "      <failure message=\"\(xml(result.status.rawValue))\">\(xml(result.details))</failure>\n"
+                    out += "      <failure message=\"\(attribute(result.status.rawValue))\">\(xml(result.details))</failure>\n"
                 }
                 if !result.output.isEmpty { out += "      <system-out>\(xml(result.output))</system-out>\n" }
                 out += "    </testcase>\n"
@@ -345,6 +397,7 @@ final class TestReport {
     }
 
     private func xml(_ text: String) -> String { XML.escape(text) }
+    private func attribute(_ text: String) -> String { XML.escapeAttribute(text) }
 }
 
 /// Finds scripts: a file as given, or every *.flow below a folder, sorted.
