@@ -76,3 +76,22 @@ import FlowRuntime
         }
     }
 }
+
+/// `flow doc` knows every name the language accepts: its operators and
+/// their aliases, its functions, its subscribing methods, the libraries'
+/// type names it reads, and its own words.
+@Suite struct DocCoverageTests {
+    static var names: [String] {
+        let operators = operatorTable.entries.flatMap { [$0.name] + $0.aliasNames }.filter { !$0.contains(".") }
+        return operators + Array(FreeFunctions.names) + Array(Builtins.subscribingLabels.keys) + Array(SwiftVocabulary.namespaces)
+            + Array(OperatorDocs.languageEntries.keys)
+    }
+
+    @Test func everyNameTheLanguageAcceptsHasAnEntry() {
+        var missing: [String] = []
+        for name in Set(Self.names).sorted() {
+            if case .failure = OperatorDocs.text(forName: name, modules: []) { missing.append(name) }
+        }
+        #expect(missing.isEmpty, "flow doc does not know \(missing.joined(separator: ", "))")
+    }
+}

@@ -74,8 +74,13 @@ final class Scope {
 
     func lookupProtocol(_ name: String) -> TypeDeclaration? { nearest { $0.protocols[name] } }
 
-    /// `typealias Price = Double`: the type each alias names, as written.
+    /// `typealias Price = Double`: the type each alias names, as written
+    /// (an alias declared in a type also as `Store.State`).
     var typeAliases: [String: String] = [:]
+    /// A generic alias's parameters (`typealias Pair<T> = (T, T)`).
+    var typeAliasParameters: [String: [String]] = [:]
+
+    func lookupAliasParameters(_ name: String) -> [String] { nearest { $0.typeAliasParameters[name] } ?? [] }
 
     func lookupAlias(_ name: String) -> String? { nearest { $0.typeAliases[name] } }
 

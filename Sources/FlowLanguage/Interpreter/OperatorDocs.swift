@@ -118,6 +118,7 @@ public enum OperatorDocs {
     /// what is wrong with the name (with a suggestion).
     public static func text(forName name: String, modules: [BuiltinModule]) -> Result<String, DocError> {
         if let text = languageEntries[name] { return .success(text) }
+        if operatorTable.lookup(name) == nil, let text = vocabularyText(name) { return .success(text) }
         if let text = moduleText(name, modules: modules) { return .success(text) }
         if name.contains(".") {
             // A dotted name is a module function: suggest among those rather than among operators.

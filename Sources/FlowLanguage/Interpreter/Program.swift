@@ -494,7 +494,7 @@ private extension Statement {
     /// a `typealias`); nil for an extension and every other statement.
     var declaredName: String? {
         switch self {
-        case .binding(let name, _, _, _, _, _), .typeAlias(let name, _, _, _): name
+        case .binding(let name, _, _, _, _, _), .typeAlias(let name, _, _, _, _): name
         case .function(let declaration): declaration.name
         case .type(let declaration): declaration.kind == .extension ? nil : declaration.name
         default: nil

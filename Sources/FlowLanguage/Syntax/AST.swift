@@ -144,8 +144,9 @@ public enum Statement {
     case type(TypeDeclaration)
     /// `throw e`
     case `throw`(Expr, Span)
-    /// `typealias Price = Double`: another name for a type.
-    case typeAlias(name: String, nameSpan: Span, type: String, Span)
+    /// `typealias Price = Double`: another name for a type;
+    /// `typealias Pair<T> = (T, T)` has the generic parameters `T`.
+    case typeAlias(name: String, nameSpan: Span, parameters: [String], type: String, Span)
     /// `do { } catch pattern { } catch { }`
     case doCatch(body: [Statement], catches: [CatchClause], Span)
 
@@ -153,7 +154,7 @@ public enum Statement {
         switch self {
         case .binding(_, _, _, _, _, let s), .destructuring(_, _, _, let s), .test(_, _, let s), .return(_, let s),
              .assignment(_, _, _, _, let s), .guard(_, _, let s), .while(_, _, let s), .repeat(_, _, let s),
-             .for(_, _, _, _, let s), .break(let s), .continue(let s), .throw(_, let s), .doCatch(_, _, let s), .typeAlias(_, _, _, let s):
+             .for(_, _, _, _, let s), .break(let s), .continue(let s), .throw(_, let s), .doCatch(_, _, let s), .typeAlias(_, _, _, _, let s):
             return s
         case .expression(let e): return e.span
         case .function(let f): return f.span
@@ -351,6 +352,9 @@ public final class TypeDeclaration {
 
     /// A protocol's requirements, by name.
     public var requirements: [Requirement] = []
+    /// `typealias State = [String: Int]` inside the type: known as `State`
+    /// and as `Store.State`.
+    public var typeAliases: [(name: String, parameters: [String], type: String)] = []
     /// A class's `init`s, in the order written.
     public var initialisers: [FunctionDeclaration] = []
     /// A class's `deinit { }` body.

@@ -166,15 +166,7 @@ extension Parser {
             return .throw(value, throwToken.span.to(value.span))
         case "do" where next.isSymbol("{"): return try parseDoCatch()
         case "typealias":
-            let keyword = advance()
-            let nameToken = advance()
-            guard case .identifier(let name) = nameToken.kind else { throw fail("expected the alias's name", at: nameToken.span) }
-            skipGenericParameters()
-            _ = try expect("=", "'=' and the type it names")
-            let start = peek().span.start
-            guard skipType() else { throw fail("expected a type after '='", at: peek().span) }
-            let typeSpan = Span(start, tokens[index - 1].span.end)
-            return .typeAlias(name: name, nameSpan: nameToken.span, type: file.text(of: typeSpan), keyword.span.to(typeSpan))
+            return try parseTypeAlias()
         case "func", "mutating", "static":
             let start = peek()
             var isMutating = false, isStatic = false
@@ -566,13 +558,34 @@ extension Parser {
     // MARK: - Declarations
 
     /// Skips `<T: Equatable, U>` after a declared name.
-    private mutating func skipGenericParameters() {
-        guard check("<") else { return }
+    /// Skips `<T, U: Equatable>`; returns the parameters' names.
+    @discardableResult
+    private mutating func skipGenericParameters() -> [String] {
+        guard check("<") else { return [] }
         var depth = 0
+        var names: [String] = []
         repeat {
             if check("<") { depth += 1 } else if check(">") { depth -= 1 }
             advance()
+            // A name at the first level, right after `<` or `,`.
+            if depth == 1, case .identifier(let name) = peek().kind, tokens[index - 1].isSymbol("<") || tokens[index - 1].isSymbol(",") {
+                names.append(name)
+            }
         } while depth > 0 && !peek().kind.isEnd && !peek().kind.isNewline
+        return names
+    }
+
+    /// `typealias Name = Type`, `typealias Pair<T> = (T, T)`.
+    mutating func parseTypeAlias() throws -> Statement {
+        let keyword = advance()
+        let nameToken = advance()
+        guard case .identifier(let name) = nameToken.kind else { throw fail("expected the alias's name", at: nameToken.span) }
+        let parameters = skipGenericParameters()
+        _ = try expect("=", "'=' and the type it names")
+        let start = peek().span.start
+        guard skipType() else { throw fail("expected a type after '='", at: peek().span) }
+        let typeSpan = Span(start, tokens[index - 1].span.end)
+        return .typeAlias(name: name, nameSpan: nameToken.span, parameters: parameters, type: file.text(of: typeSpan), keyword.span.to(typeSpan))
     }
 
     /// Skips a `where T: Equatable` clause before a body.
@@ -699,6 +712,7 @@ extension Parser {
                                           methods: members.methods, cases: members.cases, nested: members.nested,
                                           span: keyword.span.to(close.span))
         declaration.initialisers = members.initialisers
+        declaration.typeAliases = members.typeAliases
         declaration.deinitialiser = members.deinitialiser
         return declaration
     }
@@ -714,6 +728,7 @@ extension Parser {
         var nested: [TypeDeclaration] = []
         var initialisers: [FunctionDeclaration] = []
         var deinitialiser: [Statement]?
+        var typeAliases: [(name: String, parameters: [String], type: String)] = []
     }
 
     private mutating func parseMember(of kind: TypeDeclaration.Kind, named typeName: String, into members: inout Members) throws {
@@ -776,6 +791,10 @@ extension Parser {
             guard members.deinitialiser == nil else { throw fail("a class has one deinit", at: start.span) }
             advance()
             members.deinitialiser = try inFunctionBody { try $0.parseBlock("body of deinit") }.body
+            return
+        }
+        if isWord("typealias"), case .typeAlias(let name, _, let parameters, let type, _) = try parseTypeAlias() {
+            members.typeAliases.append((name, parameters, type))
             return
         }
         guard start.isKeyword(.let) || isWord("var") else {

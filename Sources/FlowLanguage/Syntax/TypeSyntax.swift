@@ -22,6 +22,22 @@ public indirect enum TypeSyntax: Equatable, Sendable {
         self = type
     }
 
+    /// The type with each generic parameter named in `values` replaced
+    /// (`(T, T)` with T as Int is `(Int, Int)`).
+    public func substituting(_ values: [String: TypeSyntax]) -> TypeSyntax {
+        switch self {
+        case .named(let name, let arguments):
+            if arguments.isEmpty, let value = values[name] { return value }
+            return .named(name, arguments: arguments.map { $0.substituting(values) })
+        case .optional(let wrapped): return .optional(wrapped.substituting(values))
+        case .array(let element): return .array(element.substituting(values))
+        case .dictionary(let key, let value): return .dictionary(key: key.substituting(values), value: value.substituting(values))
+        case .tuple(let elements, let labels): return .tuple(elements.map { $0.substituting(values) }, labels: labels)
+        case .function(let parameters, let result):
+            return .function(parameters: parameters.map { $0.substituting(values) }, result: result.substituting(values))
+        }
+    }
+
     /// The name without a module's prefix (`Swift.Int` is `Int`).
     public var baseName: String? {
         guard case .named(let name, _) = self else { return nil }

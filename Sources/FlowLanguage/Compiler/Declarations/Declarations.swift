@@ -261,11 +261,12 @@ extension Compiler {
                     }
                 default: register(declaration, in: scope)
                 }
-            case .typeAlias(let name, let nameSpan, let type, _):
+            case .typeAlias(let name, let nameSpan, let parameters, let type, _):
                 if scope.typeAliases[name] != nil || scope.types[name] != nil {
                     error("'\(name)' is already a type in this scope", nameSpan)
                 } else {
                     scope.typeAliases[name] = type
+                    if !parameters.isEmpty { scope.typeAliasParameters[name] = parameters }
                     declaresAliases = true
                 }
             case .function(let declaration):
@@ -277,7 +278,7 @@ extension Compiler {
                     if let same {
                         let line = file.lineAndColumn(of: same.declaration.nameSpan.start).line
                         error("'\(info.fullName)' is already declared in this scope (line \(line))", declaration.nameSpan,
-                              help: "give it other argument labels or another name")
+                              help: "overloads differ in their argument labels or parameter types; give it others, or another name")
                         continue
                     }
                     let slot = scope.reserve()
@@ -434,6 +435,14 @@ extension Compiler {
         }
         let type = DeclaredType(declaration, scope: scope)
         scope.types[declaration.name] = type
+        // A type's aliases: `Store.State`, and `State` where no other is.
+        for alias in declaration.typeAliases {
+            for name in [declaration.name + "." + alias.name, alias.name] where scope.typeAliases[name] == nil && scope.types[name] == nil {
+                scope.typeAliases[name] = alias.type
+                if !alias.parameters.isEmpty { scope.typeAliasParameters[name] = alias.parameters }
+            }
+            declaresAliases = true
+        }
         addMembers(of: declaration, to: type)
         if declaration.kind == .struct {
             type.initialisers = declaration.initialisers.map { initialiser in
@@ -642,9 +651,9 @@ extension Compiler {
     func resolveType(_ name: String, in scope: Scope) -> DeclaredType? {
         if name == "Self" { return scope.methodScope?.selfType }
         if let type = scope.lookupType(name) { return type }
-        // An alias of one of the script's types.
-        guard declaresAliases else { return nil }
-        return scope.lookupAlias(name).flatMap { $0 == name ? nil : scope.lookupType($0) }
+        // An alias of one of the script's types (`CocoaAction` for `Action<Void, Void>`).
+        guard declaresAliases, let aliased = scope.lookupAlias(name), aliased != name else { return nil }
+        return scope.lookupType(TypeSyntax(parsing: aliased)?.baseName ?? aliased)
     }
 
     /// The type an expression names: `Cart`, or a nested `Cart.Line`; nil

@@ -18,6 +18,9 @@ struct ClosureShape {
     /// The body changes its first parameter (`reduce(into:)`'s accumulator).
     let updatesFirstParameter: Bool
     let location: SourceLocation
+    /// Under `import RxJS`, one array of N values spreads over N parameters,
+    /// as RxJS's `([a, b]) => a + b` destructures what `combineLatest` emits.
+    var spreadsArrays = false
 
     /// Arguments the closure actually reads.
     var parameterCount: Int { declared ?? shorthand }
@@ -37,6 +40,7 @@ struct ClosureShape {
         if wanted == 0 { return [] }
         if args.count == wanted { return args }
         if args.count == 1, wanted > 1, let parts = args[0].tupleElements, parts.count == wanted { return parts }
+        if spreadsArrays, args.count == 1, wanted > 1, case .array(let items) = args[0], items.count == wanted { return items }
         if declared == nil, args.count > wanted { return Array(args.prefix(wanted)) }
         if declared == nil, args.count == 1, let parts = args[0].tupleElements, parts.count >= wanted {
             return Array(parts.prefix(wanted))
@@ -164,6 +168,7 @@ final class DirectFunction: Function {
         default:
             // One pair (from combineLatest, zip, pairwise) spreads over the two parameters.
             if case .tuple(let t) = a, t.elements.count == 2 { return try body(t.elements[0], t.elements[1], captured) }
+            if shape.spreadsArrays, case .array(let items) = a, items.count == 2 { return try body(items[0], items[1], captured) }
             return try call([a])
         }
     }

@@ -94,7 +94,8 @@ extension Compiler {
             return CompiledExpression({ frame in
                 let container = try bc(frame), key = try ic(frame)
                 return try located(location) { try container.subscripted(by: key) }
-            }, direct: specialised(in: scope) { Self.directSubscript(b.direct, i.direct, location) }, type: b.type.subscripted)
+            }, direct: specialised(in: scope) { Self.directSubscript(b.direct, i.direct, location) }, type: b.type.subscripted,
+               typeIsSure: b.typeIsSure)
         case .call(let callee, let arguments, let span):
             return compileCall(callee, arguments, span, in: scope)
         case .implicitMember(let name, let span):
@@ -425,11 +426,12 @@ extension Compiler {
             let run = body
             (body, direct) = ({ frame in convert(try run(frame)) }, nil)
         }
-        let shape = ClosureShape(
+        var shape = ClosureShape(
             declared: declared?.count, shorthand: inner.shorthandCount, frameSize: inner.count,
             // A frame kept between calls would keep what `guard let self` bound.
             reusesFrame: !inner.createsClosures && !closure.capturesSelfWeakly, updatesFirstParameter: inner.changedParameters.contains(0),
             location: location(closure.span))
+        shape.spreadsArrays = environment.dialect == .rxJS
         // A closure of one expression gives that expression's type.
         let type = StaticType.function(parameters: parameterTypes, result: resultType ?? bodyType)
         if let direct, shape.parameterCount == parameterCount {

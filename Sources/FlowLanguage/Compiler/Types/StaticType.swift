@@ -141,8 +141,13 @@ extension Compiler {
                              result: staticType(result, in: scope, depth: depth + 1))
         case .named(let written, let arguments):
             let name = written.hasPrefix("Swift.") ? String(written.dropFirst(6)) : written
-            if declaresAliases, arguments.isEmpty, scope.lookupType(name) == nil, let aliased = scope.lookupAlias(name), aliased != name,
-               let target = TypeSyntax(parsing: aliased) {
+            if declaresAliases, scope.lookupType(name) == nil, let aliased = scope.lookupAlias(name), aliased != name,
+               var target = TypeSyntax(parsing: aliased) {
+                // `Pair<Int>` for `typealias Pair<T> = (T, T)`: T is Int there.
+                let parameters = scope.lookupAliasParameters(name)
+                if !parameters.isEmpty, parameters.count == arguments.count {
+                    target = target.substituting(Dictionary(uniqueKeysWithValues: zip(parameters, arguments)))
+                }
                 return staticType(target, in: scope, depth: depth + 1)
             }
             if scope.lookupType(name) != nil { return .named(name) }

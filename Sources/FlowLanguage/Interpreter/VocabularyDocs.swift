@@ -1,0 +1,43 @@
+import FlowRuntime
+
+/// `flow doc` for the names the language reads that are neither operators
+/// nor functions: the subscribing methods and the libraries' type names.
+/// Made from the tables the compiler reads (`Builtins.subscribingLabels`,
+/// `SwiftVocabulary.namespaces`), so a name the language accepts has an
+/// entry.
+extension OperatorDocs {
+    static let subscribingSummaries: [String: String] = [
+        "sink": "Combine's subscriber: runs the closure for each value (receiveValue:) and for the end (receiveCompletion:); gives an AnyCancellable, which cancels when released",
+        "subscribe": "RxSwift's and RxJS's subscriber: onNext:, onError:, onCompleted:, onDisposed: (and a Single's onSuccess:, onFailure:); gives a Disposable",
+        "bind": "RxSwift's bind: each value to a closure (onNext:), or sent into subjects or relays (to:)",
+        "drive": "RxCocoa's Driver subscriber: each value to a closure (onNext:), on the loop",
+        "emit": "RxCocoa's Signal subscriber: each value to a closure (onNext:) or relays (to:)",
+        "subscribeValues": "CwlSignal's subscriber: each value to the closure",
+        "assign": "Combine's assign(to: \\.property, on: object), and assign(to: &$published): each value set on the property",
+    ]
+
+    static let namespaceSummaries: [String: String] = [
+        "Observable": "RxSwift's stream type: Observable.just(1), Observable.from([1, 2]) are the free functions just(1), from([1, 2])",
+        "Single": "RxSwift's trait of one value or an error: Single.just(x), Single.create { single in single(.success(x)) }",
+        "Maybe": "RxSwift's trait of at most one value: Maybe.just(x), Maybe.empty()",
+        "Completable": "RxSwift's trait of no value: Completable.empty(), Completable.create { completable in completable(.completed) }",
+        "Infallible": "RxSwift's stream that cannot fail: Infallible.just(x)",
+        "Publishers": "Combine's publisher types: Publishers.Merge(a, b), Publishers.CombineLatest(a, b) are merge(a, b), combineLatest(a, b)",
+        "AnyPublisher": "Combine's type-erased publisher: eraseToAnyPublisher() gives the stream as it is",
+        "Signal": "RxCocoa's Signal (no replay, no error): subscribed with emit; Signal.just(x) is just(x)",
+        "Driver": "RxCocoa's Driver (replays its last value, no error): subscribed with drive; Driver.just(x) is just(x)",
+        "Swift": "Swift's standard library by its module's name: Swift.print(x) is print(x), also inside a type with its own print",
+    ]
+
+    /// The entry for a subscribing method or a library type's name.
+    static func vocabularyText(_ name: String) -> String? {
+        if let labels = Builtins.subscribingLabels[name] {
+            let form = name + "(" + labels.map { ($0 ?? "_") + ":" }.joined() + ")"
+            return form + " — " + (subscribingSummaries[name] ?? "subscribes")
+        }
+        if SwiftVocabulary.namespaces.contains(name) {
+            return name + " — " + (namespaceSummaries[name] ?? "a library's type, whose static members are flow's functions")
+        }
+        return nil
+    }
+}
