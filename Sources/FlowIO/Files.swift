@@ -483,6 +483,10 @@ final class FileWriter: Function, StreamConsumer {
             if let identity = appendingIdentity { WritingFiles.begin(identity) }
         } else {
             let target = try access.placeForReplacing(path, by: name)
+            do { try ReplacedFiles.claim(target.path, for: path, at: location) } catch {
+                close(target.folder)
+                throw error
+            }
             do {
                 let (fd, temporary) = try Files.makeTemporary(beside: target, path: path, by: name)
                 guard let handle = fdopen(fd, "w") else {
@@ -495,6 +499,7 @@ final class FileWriter: Function, StreamConsumer {
                 temporaryName = temporary
                 PartialFiles.shared.add(Files.path(of: temporary, in: target))
             } catch {
+                ReplacedFiles.release(target.path)
                 close(target.folder)
                 throw error
             }
@@ -505,6 +510,15 @@ final class FileWriter: Function, StreamConsumer {
     override func call(_ a: Value) throws -> Value {
         guard let handle else { throw FlowError("cannot write \(path): the file is closed", at: location) }
         let line = a.description + "\n"
+        // An appended line goes whole or not at all: past the file-size
+        // limit it would be cut where the limit falls.
+        if appendingIdentity != nil, let limit = Files.fileSizeLimit {
+            var info = stat()
+            if fstat(fileno(handle), &info) == 0, Int64(info.st_size) + Int64(line.utf8.count) > limit {
+                throw FlowError("cannot append to \(path): the line would take it past the file-size limit (\(limit) bytes, "
+                                + "ulimit -f); nothing of it was written", at: location)
+            }
+        }
         // Flushed line by line, as before the stream ends: the output grows
         // where it can be watched (the temporary file, or the appended one).
         guard fputs(line, handle) >= 0, fflush(handle) == 0 else {
@@ -527,6 +541,7 @@ final class FileWriter: Function, StreamConsumer {
         }
         defer {
             PartialFiles.shared.remove(Files.path(of: temporaryName, in: target))
+            ReplacedFiles.release(target.path)
             close(target.folder)
         }
         guard ending == .completed else {
@@ -598,6 +613,36 @@ extension Files {
         let slash = target.path.lastIndex(of: "/").map { target.path[..<$0] } ?? ""
         return target.name == "." ? target.path + "/" + name : String(slash) + "/" + name
     }
+}
+
+extension Files {
+    /// The file-size limit (`ulimit -f`, RLIMIT_FSIZE) in bytes, if there is one.
+    static let fileSizeLimit: Int64? = {
+        var limit = rlimit()
+        guard getrlimit(__rlimit_resource_t(RLIMIT_FSIZE.rawValue), &limit) == 0, limit.rlim_cur != rlim_t.max else { return nil }
+        return Int64(clamping: limit.rlim_cur)
+    }()
+}
+
+/// The files `file.write`s are replacing now, by real path: a second
+/// writer of one file while the first is open would rename its text over
+/// the first's, losing it silently, so it is refused, naming the first.
+enum ReplacedFiles {
+    private static let writers = NIOLockedValueBox<[String: SourceLocation?]>([:])
+
+    static func claim(_ real: String, for path: String, at location: SourceLocation?) throws {
+        let first = writers.withLockedValue { writers -> SourceLocation?? in
+            if let first = writers[real] { return .some(first) }
+            writers[real] = .some(location)
+            return nil
+        }
+        guard let first else { return }
+        let place = first.map { " (at \($0.file):\($0.line):\($0.column))" } ?? ""
+        throw FlowError("file.write \(path.debugDescription): another file.write is writing it\(place); the one renamed last would replace "
+                        + "the other's lines: merge the streams into one file.write, or write two files")
+    }
+
+    static func release(_ real: String) { _ = writers.withLockedValue { $0.removeValue(forKey: real) } }
 }
 
 /// The temporary files of `file.write` not yet renamed into place: removed

@@ -5,7 +5,7 @@ import Glibc
 
 /// The wall clock and the process's signals, as a program sees them: each
 /// run gets a swift-nio loop of its own (`LiveScheduler.run`), and Ctrl-C
-/// and SIGTERM are heard through `SignalWatcher`s.
+/// SIGTERM, SIGHUP and SIGQUIT are heard through `SignalWatcher`s.
 public struct LiveWorld: LiveHost {
     public init() {}
 
@@ -14,7 +14,10 @@ public struct LiveWorld: LiveHost {
     }
 
     public func watchInterrupts(_ handler: @escaping @Sendable (Interrupt) -> Void) -> InterruptWatch? {
-        let watchers = [(SIGINT, Interrupt.interrupt), (SIGTERM, .terminate)].compactMap { signal, kind in
+        // A closed terminal and Ctrl-\ end a run as Ctrl-C does: cleanly,
+        // files being written left whole, not killed where they stand.
+        let signals = [(SIGINT, Interrupt.interrupt), (SIGTERM, .terminate), (SIGHUP, .hangUp), (SIGQUIT, .quit)]
+        let watchers = signals.compactMap { signal, kind in
             SignalWatcher(signal: signal) { handler(kind) }
         }
         return watchers.isEmpty ? nil : SignalWatches(watchers: watchers)

@@ -51,6 +51,10 @@ struct Flow: ParsableCommand {
         // A closed pipe on standard output is an error to report, not a
         // signal that kills the process silently.
         signal(SIGPIPE, SIG_IGN)
+        // The same for the file-size limit (RLIMIT_FSIZE): a write past it
+        // fails with EFBIG, which the writer reports and recovers from
+        // (file.write keeps the old file whole), instead of a silent kill.
+        signal(SIGXFSZ, SIG_IGN)
         do {
             var command = try parseAsRoot(PermissionOptions.normalized(Array(CommandLine.arguments.dropFirst())))
             // Scripts may nest deeply: run on a thread with a large stack.

@@ -22,10 +22,11 @@ func waitUntil(seconds: Double = waitingDeadline, sourceLocation: Testing.Source
         }
     }
 
-    /// Ctrl-C and SIGTERM stop a live run cleanly: the lanes drawn so far
-    /// are printed, and a file.write whose stream had not ended leaves its
-    /// target as it was, with nothing beside it.
-    @Test(arguments: [SIGINT, SIGTERM])
+    /// Ctrl-C, SIGTERM, a closed terminal (SIGHUP) and Ctrl-\ (SIGQUIT)
+    /// stop a live run cleanly: the lanes drawn so far are printed, and a
+    /// file.write whose stream had not ended leaves its target as it was,
+    /// with nothing beside it.
+    @Test(arguments: [SIGINT, SIGTERM, SIGHUP, SIGQUIT])
     func aStopCancelsEverythingAndKeepsFilesWhole(_ signal: Int32) throws {
         let script = temporaryPath("ticks.flow"), output = temporaryPath("ticks.txt")
         try "before\n".write(toFile: output, atomically: true, encoding: .utf8)
@@ -43,7 +44,7 @@ func waitUntil(seconds: Double = waitingDeadline, sourceLocation: Testing.Source
         let text = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         let message = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         process.waitUntilExit()
-        #expect(process.terminationStatus == (signal == SIGINT ? 130 : 143))
+        #expect(process.terminationStatus == [SIGINT: 130, SIGTERM: 143, SIGHUP: 129, SIGQUIT: 131][signal])
         #expect(try String(contentsOfFile: output, encoding: .utf8) == "before\n")
         #expect(partialFile(of: output) == nil)
         #expect(message.contains("flow: nothing was written to \(output) (its stream was stopped before it ended); it keeps its old contents"),
@@ -54,6 +55,63 @@ func waitUntil(seconds: Double = waitingDeadline, sourceLocation: Testing.Source
 }
 
 extension CommandLineIOTests {
+    /// At the file-size limit (`ulimit -f`) flow is not killed (SIGXFSZ,
+    /// exit 153): file.write fails, keeping the old file whole and nothing
+    /// beside it; file.append stops before a line that would be cut.
+    @Test func theFileSizeLimitEndsAWriteAsAFailure() throws {
+        let folder = URL(fileURLWithPath: temporaryPath("fsize"))
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try "before\n".write(to: folder.appendingPathComponent("big.txt"), atomically: true, encoding: .utf8)
+        try "x\n".write(to: folder.appendingPathComponent("log.txt"), atomically: true, encoding: .utf8)
+        try #"range(0, 100000).map { "line \($0) of the file" }.sink(file.write("big.txt"))"#.write(
+            to: folder.appendingPathComponent("write.flow"), atomically: true, encoding: .utf8)
+        try #"range(0, 100000).map { "line \($0) of the file" }.sink(file.append("log.txt"))"#.write(
+            to: folder.appendingPathComponent("append.flow"), atomically: true, encoding: .utf8)
+        for script in ["write.flow", "append.flow"] {
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/prlimit")
+            process.arguments = ["--fsize=16384", FlowProcess.binary.path, "run", script]
+            process.currentDirectoryURL = folder
+            let err = Pipe()
+            process.standardError = err
+            process.standardOutput = FileHandle.nullDevice
+            try process.run()
+            let message = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            process.waitUntilExit()
+            #expect(process.terminationReason == .exit && process.terminationStatus == 1, "\(script): \(message)")
+            if script == "write.flow" {
+                #expect(message.contains("write.flow:1:61: error: cannot write big.txt: File too large"), "\(message)")
+                #expect(message.contains("nothing was written to big.txt"), "\(message)")
+                #expect(try String(contentsOf: folder.appendingPathComponent("big.txt"), encoding: .utf8) == "before\n")
+                #expect(partialFile(of: folder.appendingPathComponent("big.txt").path) == nil)
+            } else {
+                #expect(message.contains("cannot append to log.txt: the line would take it past the file-size limit (16384 bytes"), "\(message)")
+                let text = try String(contentsOf: folder.appendingPathComponent("log.txt"), encoding: .utf8)
+                #expect(text.utf8.count <= 16384 && text.hasSuffix(" of the file\n"))
+            }
+        }
+    }
+
+    /// Two file.write sinks on one file at once: the second is refused,
+    /// naming the first, instead of its rename silently replacing the
+    /// first's lines.
+    @Test func twoWritersOfOneFileAreAnError() throws {
+        let folder = URL(fileURLWithPath: temporaryPath("two-writers"))
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try """
+            interval(10ms).take(3).map { "first \\($0)" }.sink(file.write("out.txt"))
+            interval(10ms).take(3).map { "second \\($0)" }.sink(file.write("./out.txt"))
+
+            """.write(to: folder.appendingPathComponent("two.flow"), atomically: true, encoding: .utf8)
+        let result = try FlowProcess.run(["run", "two.flow"], in: folder, timeout: 60)
+        #expect(result.status == 1)
+        #expect(result.err.contains("two.flow:2:57: error: file.write \"./out.txt\": another file.write is writing it (at two.flow:1:56)"),
+                "\(result.err)")
+        #expect(try String(contentsOf: folder.appendingPathComponent("out.txt"), encoding: .utf8) == "first 0\nfirst 1\nfirst 2\n")
+    }
+
     /// Output that cannot be written is an error (exit 1), not a silent success.
     @Test func aFullDiskOnStandardOutputIsAFailure() throws {
         let script = temporaryPath("print.flow")

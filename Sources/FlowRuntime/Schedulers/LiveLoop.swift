@@ -41,6 +41,18 @@ public enum Interrupt: Sendable {
     case interrupt
     /// A termination request (SIGTERM): 143.
     case terminate
+    /// The terminal went away (SIGHUP): 129.
+    case hangUp
+    /// Ctrl-\ (SIGQUIT): 131. A stop like the others, not a core dump:
+    /// files being written are left whole.
+    case quit
 
-    public var exitStatus: Int32 { self == .interrupt ? 130 : 143 }
+    public var exitStatus: Int32 {
+        switch self {
+        case .interrupt: return 130
+        case .terminate: return 143
+        case .hangUp: return 129
+        case .quit: return 131
+        }
+    }
 }
