@@ -76,6 +76,15 @@ import FlowTestSupport
         #expect(try DatabaseRun.readCertificate(path, access: .unrestricted, by: "pg.query") == Array("-----BEGIN CERTIFICATE-----\n".utf8))
     }
 
+    /// A quote in a channel's name ended LISTEN's quoted identifier, and
+    /// the message was postgres-nio's `listenFailed`: now it says why, at the call.
+    @Test func aChannelWithAQuoteIsRefusedWhereItIsNamed() throws {
+        let result = try run(#"pg.listen("or\"ders").sink { print($0) }"#)
+        let message = result.err.joined(separator: "\n")
+        #expect(message.contains(#"io.flow:1:4: error: pg.listen("or\"ders"): a channel is named without double quotes or NUL"#), "\(message)")
+        #expect(!message.contains("listenFailed"))
+    }
+
     @Test func theEnvironmentAsLibpqReadsIt() throws {
         let fromURL = try DatabaseAddress.fromEnvironment(["DATABASE_URL": "postgres://u@h:1/d", "PGHOST": "ignored"])
         #expect(fromURL.host == "h" && fromURL.port == 1 && fromURL.database == "d")

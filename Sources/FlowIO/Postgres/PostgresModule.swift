@@ -23,8 +23,16 @@ extension IOModules {
             function("listen", .creation,
                      "each notification on the channel as (channel:, payload:), while subscribed; reconnects when the connection drops",
                      [arg("channel", .string), url]) { args in
-                .stream(ListenNode(database: database, address: try database.address(args.optionalString(1)),
-                                   channel: try args.string(0, default: ""), location: args.context.location))
+                let channel = try args.string(0, default: "")
+                // LISTEN names its channel as an identifier, in double quotes:
+                // one the name holds would end it (postgres-nio's listenFailed).
+                if channel.isEmpty || channel.contains("\"") || channel.contains("\0") {
+                    throw FlowError("pg.listen(\(channel.debugDescription)): a channel is named without double quotes or NUL "
+                                    + "(\(channel.isEmpty ? "this one is empty" : "PostgreSQL's LISTEN could not name this one")); "
+                                    + "use letters, digits and _, as in pg.listen(\"orders\")", at: args.context.location)
+                }
+                return .stream(ListenNode(database: database, address: try database.address(args.optionalString(1)),
+                                          channel: channel, location: args.context.location))
             },
             function("notify", .creation, "sends a notification on the channel, then completion",
                      [arg("channel", .string), optionalArg("payload", .string), url]) { args in
