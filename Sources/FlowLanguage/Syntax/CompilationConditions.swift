@@ -41,49 +41,23 @@ enum CompilationConditions {
     /// `targetEnvironment(simulator)`, `true`, with `!`, `&&`, `||` and
     /// parentheses. Nil where the text is not a condition.
     static func evaluate(_ text: String) -> Bool? {
-        var reader = ConditionReader(Array(text.unicodeScalars))
+        var reader = ConditionReader(text)
         guard let value = reader.disjunction(), reader.atEnd else { return nil }
         return value
     }
 }
 
 private struct ConditionReader {
-    let scalars: [Unicode.Scalar]
-    var index = 0
+    var reader: ScalarReader
 
-    init(_ scalars: [Unicode.Scalar]) { self.scalars = scalars }
+    init(_ text: String) { reader = ScalarReader(text) }
 
-    var atEnd: Bool {
-        mutating get {
-            skipSpaces()
-            return index == scalars.count
-        }
-    }
+    var atEnd: Bool { mutating get { reader.atEnd } }
 
-    mutating func skipSpaces() {
-        while index < scalars.count, scalars[index] == " " || scalars[index] == "\t" { index += 1 }
-    }
+    mutating func accept(_ text: String) -> Bool { reader.accept(text) }
 
-    mutating func accept(_ text: String) -> Bool {
-        skipSpaces()
-        let wanted = Array(text.unicodeScalars)
-        guard index + wanted.count <= scalars.count, Array(scalars[index..<index + wanted.count]) == wanted else { return false }
-        index += wanted.count
-        return true
-    }
-
-    mutating func word() -> String? {
-        skipSpaces()
-        let start = index
-        while index < scalars.count,
-              scalars[index] == "_" || scalars[index] == "." || scalars[index].properties.isAlphabetic || scalars[index].properties.numericType != nil {
-            index += 1
-        }
-        guard index > start else { return nil }
-        var text = ""
-        text.unicodeScalars.append(contentsOf: scalars[start..<index])
-        return text
-    }
+    /// `DEBUG`, `Linux`, `x86_64`, `5.9`.
+    mutating func word() -> String? { reader.word(alsoInside: ["."], digitFirst: true) }
 
     mutating func disjunction() -> Bool? {
         guard var value = conjunction() else { return nil }

@@ -17,7 +17,7 @@ public indirect enum TypeSyntax: Equatable, Sendable {
 
     /// Reads a whole type's text; nil when it is not one.
     public init?(parsing text: String) {
-        var reader = TypeTextReader(Array(text.unicodeScalars))
+        var reader = TypeTextReader(text)
         guard let type = reader.type(), reader.atEnd else { return nil }
         self = type
     }
@@ -45,43 +45,21 @@ public indirect enum TypeSyntax: Equatable, Sendable {
     }
 }
 
-/// A recursive-descent reader of type text, over Unicode scalars.
+/// A recursive-descent reader of type text.
 private struct TypeTextReader {
-    let scalars: [Unicode.Scalar]
-    var index = 0
+    var reader: ScalarReader
 
-    init(_ scalars: [Unicode.Scalar]) { self.scalars = scalars }
+    init(_ text: String) { reader = ScalarReader(text) }
 
-    var atEnd: Bool {
-        mutating get {
-            skipSpaces()
-            return index == scalars.count
-        }
-    }
+    var atEnd: Bool { mutating get { reader.atEnd } }
 
-    mutating func skipSpaces() {
-        while index < scalars.count, scalars[index].properties.isWhitespace { index += 1 }
-    }
+    mutating func accept(_ text: String) -> Bool { reader.accept(text) }
 
-    mutating func accept(_ text: String) -> Bool {
-        skipSpaces()
-        let wanted = Array(text.unicodeScalars)
-        guard index + wanted.count <= scalars.count, Array(scalars[index..<index + wanted.count]) == wanted else { return false }
-        index += wanted.count
-        return true
-    }
+    mutating func identifier() -> String? { reader.word() }
 
-    mutating func identifier() -> String? {
-        skipSpaces()
-        let start = index
-        while index < scalars.count, scalars[index] == "_" || scalars[index].properties.isAlphabetic
-                || (index > start && scalars[index].properties.numericType != nil) {
-            index += 1
-        }
-        guard index > start else { return nil }
-        var text = ""
-        text.unicodeScalars.append(contentsOf: scalars[start..<index])
-        return text
+    var index: Int {
+        get { reader.index }
+        set { reader.index = newValue }
     }
 
     mutating func type() -> TypeSyntax? {
