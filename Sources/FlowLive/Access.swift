@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import FlowRuntime
 #if canImport(Glibc)
 import Glibc
@@ -74,6 +77,23 @@ public final class Access: Sendable {
             throw FlowError("\(shown): \(what) is not allowed (\(permissions.command) --allow-net=\(host) grants it)")
         }
         return CheckedHost(host: host, address: address)
+    }
+
+    /// Reading the environment variable `name` (`env["TOKEN"]`): `shown`
+    /// is the expression, for the message. Whether it is set is not asked,
+    /// so a denial says nothing of the variable but its name.
+    public func checkEnv(_ name: String, shown: String) throws {
+        if permissions.deniedEnv.contains(name: name) {
+            throw FlowError("\(shown): reading the environment variable \(name) is denied by \(permissions.command) --deny-env")
+        }
+        guard permissions.env.contains(name: name) else {
+            let what: String
+            switch permissions.env {
+            case .only(let names): what = "reading environment variables other than \(names.joined(separator: ", "))"
+            default: what = "reading the environment"
+            }
+            throw FlowError("\(shown): \(what) is not allowed (\(permissions.command) --allow-env=\(name) grants it)")
+        }
     }
 
     /// The host (lower-cased, IPv6 in brackets) and port of an http(s) URL.

@@ -89,6 +89,7 @@ extension Access {
         case .read: return permissions.read == .all && permissions.deniedRead == .none
         case .write: return permissions.write == .all && permissions.deniedWrite == .none
         case .net: return permissions.net == .all && permissions.deniedNet == .none
+        case .env: return permissions.env == .all && permissions.deniedEnv == .none
         }
     }
 
@@ -132,7 +133,7 @@ extension Access {
         switch kind {
         case .read: (granted, denied, scopeName, verb) = (permissions.read, permissions.deniedRead, permissions.readScopeName, "reading")
         case .write: (granted, denied, scopeName, verb) = (permissions.write, permissions.deniedWrite, permissions.writeScopeName, "writing")
-        case .net: return
+        case .net, .env: return
         }
         let shown = "\(operation) \(path.debugDescription)" + (real == path ? "" : " (\(real))")
         if denied.contains(path: real) {

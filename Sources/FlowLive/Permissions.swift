@@ -22,6 +22,10 @@ public struct Permissions: Sendable, Equatable {
     public var read: Scope
     public var write: Scope
     public var net: Scope
+    /// Environment variables `env` reads: names, as written. No command
+    /// grants them by default (as in Deno): they hold secrets, and a job
+    /// that names what it reads is one an operator can audit.
+    public var env: Scope = .none
     /// Denials, which win over grants: `--deny-read=PATH` and friends.
     public var deniedRead: Scope = .none
     public var deniedWrite: Scope = .none
@@ -29,6 +33,7 @@ public struct Permissions: Sendable, Equatable {
     /// How many redirects one HTTP request follows, each judged as a new
     /// request (`--max-redirects`).
     public var maximumRedirects = 5
+    public var deniedEnv: Scope = .none
     /// Whether `stdin.lines()` reads the process's standard input. Without
     /// it the input is empty: a graded or tested script cannot wait on it.
     public var standardInput: Bool
@@ -77,6 +82,7 @@ public struct Permissions: Sendable, Equatable {
         case .read: read = Self.union(read, scope); readScopeName = nil
         case .write: write = Self.union(write, scope); writeScopeName = nil
         case .net: net = Self.union(net, scope)
+        case .env: env = Self.union(env, scope)
         }
     }
 
@@ -85,6 +91,7 @@ public struct Permissions: Sendable, Equatable {
         case .read: return read
         case .write: return write
         case .net: return net
+        case .env: return env
         }
     }
 
@@ -95,6 +102,7 @@ public struct Permissions: Sendable, Equatable {
         case .read: read = .none; readScopeName = nil
         case .write: write = .none; writeScopeName = nil
         case .net: net = .none
+        case .env: env = .none
         }
     }
 
@@ -104,6 +112,7 @@ public struct Permissions: Sendable, Equatable {
         case .read: deniedRead = Self.union(deniedRead, scope)
         case .write: deniedWrite = Self.union(deniedWrite, scope)
         case .net: deniedNet = Self.union(deniedNet, scope)
+        case .env: deniedEnv = Self.union(deniedEnv, scope)
         }
     }
 
@@ -111,21 +120,27 @@ public struct Permissions: Sendable, Equatable {
         read = .all
         write = .all
         net = .all
+        env = .all
         deniedRead = .none
         deniedWrite = .none
         deniedNet = .none
+        deniedEnv = .none
         readScopeName = nil
         writeScopeName = nil
     }
 
     public enum Kind: String, Sendable, CaseIterable {
-        case read, write, net
+        case read, write, net, env
     }
 
     private static func scope(_ kind: Kind, _ value: String?) -> Scope {
         guard let value, !value.isEmpty else { return .all }
         let items = value.split(separator: ",").map(String.init).filter { !$0.isEmpty }
-        return .only(kind == .net ? items.map(canonicalHostAndPort) : items.map(resolve))
+        switch kind {
+        case .net: return .only(items.map(canonicalHostAndPort))
+        case .env: return .only(items)
+        case .read, .write: return .only(items.map(resolve))
+        }
     }
 
     private static func union(_ a: Scope, _ b: Scope) -> Scope {
@@ -211,6 +226,16 @@ extension Permissions.Scope {
         case .all: return true
         case .only(let granted):
             return granted.contains { path == $0 || path.hasPrefix($0 == "/" ? "/" : $0 + "/") }
+        }
+    }
+
+    /// Whether an environment variable's name is in this scope (names are
+    /// compared exactly, as the system does).
+    func contains(name: String) -> Bool {
+        switch self {
+        case .none: return false
+        case .all: return true
+        case .only(let granted): return granted.contains(name)
         }
     }
 

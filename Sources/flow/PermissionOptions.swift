@@ -17,6 +17,11 @@ struct PermissionOptions: ParsableArguments {
         "Let scripts request these hosts (host or host:port, comma-separated); alone, any host.", valueName: "hosts"))
     var allowNet: [String] = []
 
+    @Option(name: .customLong("allow-env"), help: ArgumentHelp(
+        "Let scripts read these environment variables through env (comma-separated names); alone, every one. None by default.",
+        valueName: "names"))
+    var allowEnv: [String] = []
+
     @Flag(name: [.customLong("allow-all"), .customShort("A")], help: "Let scripts reach every file and host.")
     var allowAll = false
 
@@ -31,6 +36,10 @@ struct PermissionOptions: ParsableArguments {
     @Option(name: .customLong("deny-net"), help: ArgumentHelp(
         "Forbid requesting these hosts (alone, every host), whatever is granted.", valueName: "hosts"))
     var denyNet: [String] = []
+
+    @Option(name: .customLong("deny-env"), help: ArgumentHelp(
+        "Forbid reading these environment variables (alone, every one), whatever is granted.", valueName: "names"))
+    var denyEnv: [String] = []
 
     @Option(name: .customLong("max-redirects"), help: ArgumentHelp(
         "How many redirects one HTTP request follows, each judged as a new request (default 5).", valueName: "n"))
@@ -49,12 +58,12 @@ struct PermissionOptions: ParsableArguments {
     func applied(to defaults: Permissions) -> Permissions {
         var permissions = defaults
         if allowAll { permissions.allowAll() }
-        for (kind, values) in [(Permissions.Kind.read, allowRead), (.write, allowWrite), (.net, allowNet)] {
+        for (kind, values) in [(Permissions.Kind.read, allowRead), (.write, allowWrite), (.net, allowNet), (.env, allowEnv)] {
             let named = values.filter { $0 != Self.aloneMarker }
             if !allowAll, !named.isEmpty, named.count == values.count, permissions.scope(of: kind) == .all { permissions.narrow(kind) }
             for value in values { permissions.allow(kind, Self.listed(value)) }
         }
-        for (kind, values) in [(Permissions.Kind.read, denyRead), (.write, denyWrite), (.net, denyNet)] {
+        for (kind, values) in [(Permissions.Kind.read, denyRead), (.write, denyWrite), (.net, denyNet), (.env, denyEnv)] {
             for value in values { permissions.deny(kind, Self.listed(value)) }
         }
         if let maximumRedirects { permissions.maximumRedirects = maximumRedirects }
@@ -84,8 +93,8 @@ struct PermissionOptions: ParsableArguments {
     /// The flags again, as a child `flow` is given them.
     var arguments: [String] {
         var words = allowAll ? ["--allow-all"] : []
-        let lists = [("--allow-read", allowRead), ("--allow-write", allowWrite), ("--allow-net", allowNet),
-                     ("--deny-read", denyRead), ("--deny-write", denyWrite), ("--deny-net", denyNet)]
+        let lists = [("--allow-read", allowRead), ("--allow-write", allowWrite), ("--allow-net", allowNet), ("--allow-env", allowEnv),
+                     ("--deny-read", denyRead), ("--deny-write", denyWrite), ("--deny-net", denyNet), ("--deny-env", denyEnv)]
         for (flag, values) in lists {
             for value in values { words.append(value == Self.aloneMarker ? flag : flag + "=" + value) }
         }
@@ -100,7 +109,7 @@ struct PermissionOptions: ParsableArguments {
     /// a NUL, which no real command line can hold, so it cannot be a path.
     static let aloneMarker = "\u{0}"
 
-    static let names = ["--allow-read", "--allow-write", "--allow-net", "--deny-read", "--deny-write", "--deny-net"]
+    static let names = ["--allow-read", "--allow-write", "--allow-net", "--allow-env", "--deny-read", "--deny-write", "--deny-net", "--deny-env"]
 
     /// Deno's flags take their value only after `=`: `--allow-read` alone
     /// grants every file and the next word is the script. ArgumentParser

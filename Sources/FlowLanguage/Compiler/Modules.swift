@@ -13,8 +13,13 @@ public struct BuiltinModule: Sendable {
     /// A typical call of a function, by its name, which `flow doc` shows
     /// (a module's functions reach outside, so no diagram can show them).
     public let examples: [String: String]
+    /// What the module's name alone stands for, if anything (`env`, a
+    /// dictionary a script reads with `env["NAME"]`).
+    public let value: (@Sendable () throws -> Value)?
 
-    public init(name: String, summary: String, functions: [OperatorSpec], methods: [OperatorSpec] = [], examples: [String: String] = [:]) {
+    public init(name: String, summary: String, functions: [OperatorSpec], methods: [OperatorSpec] = [], examples: [String: String] = [:],
+                value: (@Sendable () throws -> Value)? = nil) {
+        self.value = value
         self.name = name
         self.summary = summary
         self.functions = functions
@@ -25,6 +30,12 @@ public struct BuiltinModule: Sendable {
     public func function(_ name: String) -> OperatorSpec? {
         functions.first { $0.name == name || $0.aliasNames.contains(name) }
     }
+}
+
+/// A value read with a subscript that is not a dictionary the script can
+/// see whole: `env["TOKEN"]`, whose every name is checked as it is read.
+public protocol KeyedValues: AnyObject {
+    func value(forKey key: Value) throws -> Value
 }
 
 extension Compiler {

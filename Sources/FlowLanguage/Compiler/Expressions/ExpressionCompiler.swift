@@ -174,6 +174,10 @@ extension Compiler {
             let value = SwiftVocabulary.type(type.name)
             return { _ in value }
         }
+        if let module = modules[name], let value = module.value {
+            let location = self.location(span)
+            return { _ in try located(location) { try value() } }
+        }
         if let module = modules[name] {
             error("'\(name)' is a module: call one of its functions, as in \(name).\(module.functions.first?.name ?? "f")(...)", span)
             return { _ in .null }

@@ -39,6 +39,8 @@ extension Value {
             return .string(String(s[s.index(s.startIndex, offsetBy: i)]))
         case .dictionary(let d):
             return d[key] ?? .null
+        case .function(let f as KeyedValues):
+            return try f.value(forKey: key)
         default:
             throw FlowError("\(typeName) \(literal) cannot be subscripted")
         }
