@@ -130,6 +130,7 @@ extension Compiler {
             guard let arguments else { return compileStaticMember(type, name, span, in: scope) }
             return compileCaseConstruction(type, name, span, arguments, in: scope)
         }
+        if name == "exponential", let arguments { return compileExponentialDelay(arguments, span, in: scope) }
         let known = arguments == nil
             ? "flow knows " + SwiftVocabulary.constantNames.sorted().map { ".\($0)" }.joined(separator: ", ")
             : "flow knows " + SwiftVocabulary.constructors.keys.sorted().map { ".\($0)(x)" }.joined(separator: ", ")

@@ -126,7 +126,7 @@ public enum OperatorDocs {
             let hint = Suggestions.didYouMean(name, among: qualified).map { "; " + $0 } ?? ""
             return .failure(DocError(message: "no module function '\(name)'" + hint))
         }
-        if let function = FreeFunctions.named(name), case .value = function.body {
+        if let function = FreeFunctions.named(name), function.body.runsAsWritten {
             let example = function.example.split(separator: "\n").map { "  " + $0 }
             let printed = printed(by: function.example).split(separator: "\n", omittingEmptySubsequences: false).map { "  → " + $0 }
             let text = ([function.formsDescription + " — " + function.summary, ""] + example + printed).joined(separator: "\n")

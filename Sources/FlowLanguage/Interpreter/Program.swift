@@ -50,7 +50,11 @@ public final class Program {
         self.globalSize = scope.count
         self.bindings = scope.declaredNames
         self.console = console
-        env.reportStreamError = { [console, file] error in console.err(Report.streamError(error, file: file, color: console.color)) }
+        env.reportStreamError = { [console, file, unowned env] error in
+            // After `exit`, what fails is the script's way out.
+            if env.exitStatus == nil { console.err(Report.streamError(error, file: file, color: console.color)) }
+        }
+        env.errorOutput = console.err
         // Notes about output files are the run's, not the script's output.
         env.note = { [console] note in console.err("flow: " + note) }
     }
@@ -202,6 +206,9 @@ public final class Program {
         public var laneDiagrams: [LaneDiagram] = []
         /// What stopped the live run from outside (Ctrl-C, SIGTERM), if anything did.
         public var interrupted: Interrupt?
+        /// The status the script's `exit(code)` asked for, if it called it:
+        /// the run stopped there, and its errors are not counted.
+        public var exitStatus: Int32?
         /// With `answersExercises`: the exercises' unanswered lanes, in the
         /// order they were checked.
         public var questions: [ExerciseQuestion] = []
@@ -220,9 +227,9 @@ public final class Program {
     /// test` prints them with the test they fail instead (`Outcome.errors`).
     public var reportsErrors = true {
         didSet {
-            let (console, file, reports) = (console, file, reportsErrors)
-            environment.reportStreamError = { error in
-                if reports { console.err(Report.streamError(error, file: file, color: console.color)) }
+            let (console, file, reports, env) = (console, file, reportsErrors, environment)
+            environment.reportStreamError = { [unowned env] error in
+                if reports && env.exitStatus == nil { console.err(Report.streamError(error, file: file, color: console.color)) }
             }
         }
     }
@@ -261,15 +268,21 @@ public final class Program {
     public func run(on clock: Clock) -> Outcome {
         let frame = Frame(count: globalSize, parent: nil)
         globals = frame
+        environment.exitStatus = nil
+        defer { environment.requestExit = nil }
         guard case .live(let host) = clock else {
             let run = RunState.virtual(name: file.path)
+            environment.requestExit = { [unowned environment = self.environment] code in
+                environment.exitStatus = code
+                run.cancelAll()
+            }
             if marblesForBindings {
                 // Bound streams are drawn from the run's own subscriptions,
                 // as on the live clock: drawing them subscribes nothing more.
                 run.scheduler.tracer = run.scheduler.tracer ?? Tracer()
                 environment.watchesBindings = true
             }
-            return execute(topLevel, in: frame, run: run)
+            return Self.exiting(execute(topLevel, in: frame, run: run), environment)
         }
         var outcome = Outcome()
         let marbles = MarbleRun()
@@ -295,6 +308,12 @@ public final class Program {
                 hop(kind)
             }
             environment.interruptRequested = { asked.isRequested }
+            environment.requestExit = { [unowned environment = self.environment] code in
+                environment.exitStatus = code
+                asked.request()
+                run.cancelAll()
+                stop()
+            }
             if stopsOnInterrupt {
                 let beforeForcedExit = self.beforeForcedExit
                 interruption = host.watchInterrupts { kind in
@@ -336,6 +355,16 @@ public final class Program {
         outcome.diagrams = after.diagrams.map { $0.render() }
         outcome.laneDiagrams = after.diagrams
         outcome.expectations = run.expectationCount
+        return Self.exiting(outcome, environment)
+    }
+
+    /// The outcome of a run the script ended with `exit(code)`: that
+    /// status, and none of the errors its stopping caused.
+    private static func exiting(_ outcome: Outcome, _ environment: Environment) -> Outcome {
+        guard let status = environment.exitStatus else { return outcome }
+        var outcome = outcome
+        outcome.exitStatus = status
+        outcome.errors = []
         return outcome
     }
 
@@ -411,13 +440,13 @@ public final class Program {
             for statement in body {
                 // Stopped while a statement kept the loop busy: the rest
                 // of the script does not start.
-                if environment.interruptRequested() { break }
+                if environment.interruptRequested() || environment.exitStatus != nil { break }
                 _ = try statement(frame)
             }
             return []
         } catch {
             let failure = FlowError.wrap(error)
-            if reportsErrors { console.err(Report.streamError(failure, file: file, color: console.color)) }
+            if reportsErrors && environment.exitStatus == nil { console.err(Report.streamError(failure, file: file, color: console.color)) }
             return [failure]
         }
     }

@@ -263,6 +263,16 @@ public final class Environment {
     var interruptedBy = "Ctrl-C"
     /// The modules the script is compiled with, by name.
     let modules: [String: BuiltinModule]
+    /// Where `print(..., to: &standardError)` writes: the program's
+    /// standard error.
+    var errorOutput: (String) -> Void = { _ in }
+    /// `exit(code)` in the run under way: stops it and records the status
+    /// (`OperationsFunctions`); nil where a script cannot end the process
+    /// (a test block, the REPL), where `exit` is a stream error instead.
+    var requestExit: ((Int32) -> Void)?
+    /// The status `exit` asked for in the run under way; from then on the
+    /// run's errors are the script's way out, not reported.
+    var exitStatus: Int32?
     /// Every `hot(...)` stream made so far, oldest first: a test run starts
     /// them in this order before its clock runs.
     private var hotStreams: [WeakHotStream] = []

@@ -8,10 +8,17 @@ struct FreeFunction: Sendable {
     enum Body: Sendable {
         /// Computed from the argument values when the call runs.
         case value(@Sendable (MethodArguments) throws -> Value)
+        /// Computed from the argument values and the run under way (its
+        /// clock, its exit): `Date()`, `exit(3)`.
+        case running(@Sendable (MethodArguments, Environment) throws -> Value)
         /// Needs the compiler itself (marble strings checked as written,
         /// lanes registered with the run, what a test expects): compiled by
         /// `BuiltinCompiler`.
         case language
+
+        /// Whether a call is an ordinary function call (its example runs
+        /// as written), not one the compiler makes itself.
+        var runsAsWritten: Bool { if case .language = self { false } else { true } }
     }
 
     let name: String
@@ -77,7 +84,7 @@ enum FreeFunctions {
         FreeFunction(name: "Array", forms: [[arg("value", .value)], [labelled("repeating", .value), labelled("count", .int)]],
                      summary: "an array: of a string's characters, or of one value repeated",
                      example: #"print(Array("ab"), Array(repeating: 0, count: 3))"#, body: .value { args in try array(args) }),
-    ]
+    ] + OperationsFunctions.all
 
     static let byName: [String: FreeFunction] = Dictionary(uniqueKeysWithValues: all.map { ($0.name, $0) })
 

@@ -48,13 +48,6 @@ extension ValueMethod {
             try args.expect(1)
             return .bool(s.contains(try args.string(0)))
         },
-        .string("split", [noArguments, [arg("separator", .string)], [labelled("separator", .string)]],
-                "the pieces between separators (a space by default), empty pieces dropped, as Swift's split does",
-                example: #"print("a,b,,c".split(separator: ","))"#) { s, args in
-            let separator = args.values.isEmpty ? " " : try args.string(0)
-            guard !separator.isEmpty else { throw FlowError("split needs a non-empty separator") }
-            return .array(s.split(separator: separator).map { .string(String($0)) })
-        },
         .string("replacingOccurrences", [[labelled("of", .string), labelled("with", .string)]], "the text with every occurrence replaced",
                 example: #"print("a-b-c".replacingOccurrences(of: "-", with: "+"))"#) { s, args in
             try args.expect(2, labels: ["of", "with"])

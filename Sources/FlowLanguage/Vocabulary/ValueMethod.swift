@@ -18,6 +18,7 @@ struct ValueMethod: Sendable {
     enum Receiver: String, CaseIterable, Sendable {
         case array = "Array", string = "String", dictionary = "Dictionary", bool = "Bool", optional = "Optional"
         case subscription = "AnyCancellable and DisposeBag"
+        case date = "Date"
     }
 
     typealias Reading = @Sendable (Value, MethodArguments) throws -> Value

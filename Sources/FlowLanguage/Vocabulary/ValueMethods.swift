@@ -6,8 +6,8 @@ import FlowRuntime
 /// picks the receiver's method when the call runs.
 enum ValueMethods {
     static let all: [ValueMethod] =
-        ValueMethod.arrayMethods + ValueMethod.stringMethods + ValueMethod.dictionaryMethods + ValueMethod.boolMethods
-        + ValueMethod.subscriptionMethods + ValueMethod.optionalMethods
+        ValueMethod.arrayMethods + ValueMethod.stringMethods + ValueMethod.stringSplitting + ValueMethod.dictionaryMethods + ValueMethod.boolMethods
+        + ValueMethod.subscriptionMethods + ValueMethod.optionalMethods + ValueMethod.dateMethods
 
     /// The methods of one name, on every receiver that has it.
     struct Group: Sendable {
@@ -79,6 +79,8 @@ enum ValueMethods {
             switch receiver {
             case .array:
                 if let body = reading[.array] { return try body(receiver, args) }
+            case .tuple(let t) where t.nominal === DateValue.nominal:
+                if let body = reading[.date] { return try body(receiver, args) }
             case .tuple(let t):
                 if let body = reading[.array] { return try body(.array(t.elements), args) }
             case .string(let s):
@@ -132,6 +134,7 @@ enum ValueMethods {
         case "String": [.string, .array]
         case "Dictionary": [.dictionary, .array]
         case "Bool": [.bool]
+        case "Date": [.date]
         default: []
         }
         return Set(all.filter { receivers.contains($0.receiver) }.map(\.name))

@@ -33,11 +33,15 @@ public final class Nominal: Hashable, @unchecked Sendable {
     public let caseName: String?
     /// An enum case's raw value (`case gbp = "pound"`), which JSON writes.
     public let rawValue: Value?
+    /// How a built-in type's value prints, where it is not its initialiser
+    /// call (a `Date` prints as Swift prints one: `2023-11-14 22:13:20 +0000`).
+    public let describe: (@Sendable (Tuple) -> String)?
 
-    public init(type: String, caseName: String? = nil, rawValue: Value? = nil) {
+    public init(type: String, caseName: String? = nil, rawValue: Value? = nil, describe: (@Sendable (Tuple) -> String)? = nil) {
         self.type = type
         self.caseName = caseName
         self.rawValue = rawValue
+        self.describe = describe
     }
 
     public static func == (lhs: Nominal, rhs: Nominal) -> Bool {

@@ -32,6 +32,7 @@ extension Value: CustomStringConvertible {
             case let nominal? where nominal.caseName != nil:
                 return "." + nominal.caseName! + (parts.isEmpty ? "" : "(" + parts.joined(separator: ", ") + ")")
             case let nominal?:
+                if let describe = nominal.describe { return describe(t) }
                 return nominal.type + "(" + parts.joined(separator: ", ") + ")"
             case nil:
                 return "(" + parts.joined(separator: ", ") + ")"

@@ -13,6 +13,15 @@ public protocol LiveLoop: Scheduler {
     /// Keeps the run alive until the returned disposable is disposed: taken
     /// by I/O for as long as it may still deliver events.
     func hold() -> Disposable
+    /// Calls `handler` on the loop at each delivery of the named signal
+    /// (`HUP`, `INT`, `TERM`, `USR1`, `USR2`) until the result is disposed;
+    /// while it lasts the script, not the run's stop, hears that signal.
+    /// nil where signals cannot be watched.
+    func watchSignal(_ name: String, _ handler: @escaping () -> Void) -> Disposable?
+}
+
+extension LiveLoop {
+    public func watchSignal(_ name: String, _ handler: @escaping () -> Void) -> Disposable? { nil }
 }
 
 /// Starts live runs and hears the user's interrupt: what a program needs

@@ -13,11 +13,15 @@ extension Compiler {
             error("an expectation needs toBe, as in expect(s).toBe(\"-a-|\")", span)
             return { _ in .null }
         default:
-            guard let function = FreeFunctions.named(name), case .value(let body) = function.body else {
+            switch FreeFunctions.named(name)?.body {
+            case .value(let body)?: return compileFreeFunction(FreeFunctions.named(name)!, body, nameSpan, arguments, in: scope).code
+            case .running(let body)?:
+                let env = environment
+                return compileFreeFunction(FreeFunctions.named(name)!, { try body($0, env) }, nameSpan, arguments, in: scope).code
+            case .language?, nil:
                 error("unknown function '\(name)'", nameSpan)
                 return { _ in .null }
             }
-            return compileFreeFunction(function, body, nameSpan, arguments, in: scope).code
         }
     }
 
@@ -50,8 +54,19 @@ extension Compiler {
     /// `print(a, b, separator: "-", terminator: "")`: the values'
     /// descriptions, separated by spaces, ended by a line.
     private func compilePrint(_ arguments: [CallArgument], in scope: Scope) -> Code {
-        for argument in arguments where argument.label != nil && argument.label != "separator" && argument.label != "terminator" {
-            error("print has no argument labelled '\(argument.label!)'", argument.labelSpan!, help: "it takes values, separator: and terminator:")
+        for argument in arguments where argument.label != nil && !["separator", "terminator", "to"].contains(argument.label!) {
+            error("print has no argument labelled '\(argument.label!)'", argument.labelSpan!, help: "it takes values, separator:, terminator: and to:")
+        }
+        // `to: &standardError`, the one output stream a script names.
+        var toStandardError = false
+        var arguments = arguments
+        if let index = arguments.firstIndex(where: { $0.label == "to" }) {
+            if case .inoutArgument(.name("standardError", _), _) = arguments[index].value {
+                toStandardError = true
+            } else {
+                error("print(to:) writes to &standardError", arguments[index].value.span, help: "write print(..., to: &standardError)")
+            }
+            arguments.remove(at: index)
         }
         let args = compileArguments(arguments, in: scope)
         let env = environment
@@ -67,7 +82,11 @@ extension Compiler {
                 default: shown.append(try describers[i](value, frame))
                 }
             }
-            env.print(shown.joined(separator: separator), terminator: terminator)
+            if toStandardError {
+                env.errorOutput(shown.joined(separator: separator) + (terminator == "\n" ? "" : terminator))
+            } else {
+                env.print(shown.joined(separator: separator), terminator: terminator)
+            }
             return .null
         }
     }
@@ -226,7 +245,7 @@ extension Compiler {
 
     /// `min(3, 1)`, `String(describing: x)`, `stride(from:to:by:)`: a free
     /// function computed from its arguments, checked against its forms.
-    private func compileFreeFunction(_ function: FreeFunction, _ body: @escaping @Sendable (MethodArguments) throws -> Value, _ nameSpan: Span,
+    private func compileFreeFunction(_ function: FreeFunction, _ body: @escaping (MethodArguments) throws -> Value, _ nameSpan: Span,
                                      _ arguments: [CallArgument], in scope: Scope) -> CompiledExpression {
         let args = compileArguments(arguments, in: scope)
         guard function.forms.contains(where: { Signature.bind($0, labels: args.labels, values: args.constants) != nil }) else {

@@ -6,7 +6,11 @@ extension OperatorSpec {
             let source = cold("-a#")
             marbles(source, source.retryWhen { errors in errors.delay(2ms).take(2) })
             """#,
-        differences: "RxSwift `retry(when:)`, RxJS `retryWhen` (replaced in RxJS 7 by `retry({ delay })`); Combine has none.") { $0.retryWhen(try $1.function(0)) }
+        differences: "RxSwift `retry(when:)`, RxJS `retryWhen` (replaced in RxJS 7 by `retry({ delay })`); Combine has none. A closure of two parameters, `retry(when: { error, attempt in timer(1s) })`, is RxJS 7's `retry({ delay })` instead: called at each error with the error and the attempt (from 1), it retries at its stream's first value, for ever.") { source, args in
+            let notifier = try args.function(0)
+            if notifier.reads == 2 { return source.retry(Int.max, delay: .notifier(notifier)) }
+            return source.retryWhen(notifier)
+        }
 }
 
 extension Observable {

@@ -1,0 +1,46 @@
+import FlowRuntime
+
+/// The free functions a job run by cron or systemd needs from its run:
+/// the time on the run's clock and a way to choose its exit status.
+enum OperationsFunctions {
+    static let all: [FreeFunction] = [
+        FreeFunction(name: "exit", forms: [[arg("status", .int)]],
+                     summary: "stops the run at once (every subscription cancelled, unfinished files removed) and ends the process with this status, 0 to 255",
+                     example: #"print("done"); exit(0)"#, body: .running { args, env in try exit(args, env) }),
+        FreeFunction(name: "Date",
+                     forms: [noArguments, [labelled("timeIntervalSince1970", .value)], [labelled("timeIntervalSinceNow", .value)],
+                             [labelled("iso8601", .string)]],
+                     summary: "a moment: now on the run's clock (the wall clock live, 1970-01-01 plus the virtual time in virtual time), one given in seconds, or one read from ISO 8601 text (nil if it is not)",
+                     example: #"print(Date(timeIntervalSince1970: 1_700_000_000), Date(iso8601: "2023-11-14T23:13:20+01:00")!)"#,
+                     body: .running { args, env in try date(args, env) }),
+        FreeFunction(name: "now", forms: [noArguments], summary: "the Date now on the run's clock, as Date()",
+                     example: #"print(now().timeIntervalSince(Date(timeIntervalSince1970: 0)) >= 0)"#,
+                     body: .running { _, env in DateValue.make(DateValue.now(on: env.run.scheduler)) }),
+        FreeFunction(name: "signals", forms: [[arg("name", .string), variadic("more", .string)]],
+                     summary: "each delivery of these signals (HUP, INT, TERM, USR1, USR2) as its name; while subscribed the script handles them instead of the run stopping",
+                     example: #"let reloads = signals("HUP", "USR1")"#,
+                     body: .value { args in .stream(SignalStream(try args.values.map { try SignalStream.name(try $0.asString()) })) }),
+    ]
+
+    private static func exit(_ args: MethodArguments, _ env: Environment) throws -> Value {
+        let status = try args.values[0].asInt()
+        guard (0...255).contains(status) else { throw FlowError("exit takes a status from 0 to 255, not \(status)") }
+        guard let request = env.requestExit else {
+            throw FlowError("exit(\(status)) ends a script's run, and a test block is not one: let the stream fail, or use expect")
+        }
+        request(Int32(status))
+        // Like Swift's exit, the call does not return: what called it
+        // stops here (this error is not reported once the run is exiting).
+        throw FlowError("exit(\(status))")
+    }
+
+    private static func date(_ args: MethodArguments, _ env: Environment) throws -> Value {
+        switch args.labels.first ?? nil {
+        case "timeIntervalSince1970": return DateValue.make(try DateValue.interval(args.values[0], for: "Date(timeIntervalSince1970:)"))
+        case "timeIntervalSinceNow":
+            return DateValue.make(DateValue.now(on: env.run.scheduler) + (try DateValue.interval(args.values[0], for: "Date(timeIntervalSinceNow:)")))
+        case "iso8601": return DateValue.parseISO8601(try args.string(0))
+        default: return DateValue.make(DateValue.now(on: env.run.scheduler))
+        }
+    }
+}

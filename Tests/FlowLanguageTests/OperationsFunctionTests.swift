@@ -1,0 +1,83 @@
+import Testing
+@testable import FlowLanguage
+
+/// `Date`, `now()` and `exit(code)`: what a job run by cron or systemd asks
+/// of its run. The expected texts are what swiftc's Foundation prints for
+/// the same calls (Swift 6.3 on Linux).
+@Suite struct OperationsFunctionTests {
+    @Test func aDatePrintsAndComputesAsSwiftsDoes() {
+        let printed = OperatorDocs.printed(by: #"""
+            let d = Date(timeIntervalSince1970: 1_700_000_000.25)
+            print(d)
+            print([d])
+            print(d.ISO8601Format())
+            print(d.timeIntervalSince(Date(timeIntervalSince1970: 1_699_999_000)))
+            print(d.addingTimeInterval(90))
+            print(d.timeIntervalSince1970)
+            print(Date(iso8601: "2023-11-14T22:13:20Z")!)
+            print(Date(iso8601: "2023-11-14T23:13:20+01:00")!)
+            """#)
+        #expect(printed == """
+            2023-11-14 22:13:20 +0000
+            [2023-11-14 22:13:20 +0000]
+            2023-11-14T22:13:20Z
+            1000.25
+            2023-11-14 22:14:50 +0000
+            1700000000.25
+            2023-11-14 22:13:20 +0000
+            2023-11-14 22:13:20 +0000
+            """, "\(printed)")
+    }
+
+    @Test func timeZonesAndPatterns() {
+        let printed = OperatorDocs.printed(by: #"""
+            let d = Date(timeIntervalSince1970: 1_700_000_000)
+            print(d.ISO8601Format(timeZone: "Europe/Paris"), d.ISO8601Format(timeZone: "-05:30"))
+            print(d.formatted("yyyy-MM-dd HH:mm:ss"), d.formatted("yyyy-MM-dd HH:mm zzz", timeZone: "Europe/Paris"))
+            print(Date(iso8601: "2023-11-14T22:13:20.5Z")!.timeIntervalSince1970, Date(iso8601: "2023-11-14")!, Date(iso8601: "yesterday") == nil)
+            print(Date(timeIntervalSince1970: 0) < d, d == Date(timeIntervalSince1970: 1_700_000_000))
+            """#)
+        #expect(printed == """
+            2023-11-14T23:13:20+01:00 2023-11-14T16:43:20-05:30
+            2023-11-14 22:13:20 2023-11-14 23:13 GMT+1
+            1700000000.5 2023-11-14 00:00:00 +0000 true
+            true true
+            """, "\(printed)")
+        let unknown = OperatorDocs.printed(by: #"print(Date().ISO8601Format(timeZone: "Mars/Olympus"))"#)
+        #expect(unknown.contains("example.flow:1:") && unknown.contains(#"unknown time zone "Mars/Olympus""#), "\(unknown)")
+    }
+
+    /// In virtual time a date is 1970-01-01 plus the virtual time, so
+    /// marble runs are the same every time; on the live clock it is now.
+    @Test func theRunsClockGivesTheDate() {
+        let virtual = OperatorDocs.printed(by: #"""
+            print(Date(), now().ISO8601Format())
+            timer(1500ms).map { _ in Date().timeIntervalSince1970 }.sink { print($0) }
+            """#)
+        #expect(virtual == "1970-01-01 00:00:00 +0000 1970-01-01T00:00:00Z\n1.5", "\(virtual)")
+    }
+
+    @Test func exitEndsTheRunWhereItIsCalled() throws {
+        final class Lines: @unchecked Sendable { var text: [String] = [] }
+        let lines = Lines()
+        let console = Console(out: { lines.text.append($0) }, err: { lines.text.append("err: " + $0) }, color: false)
+        let program = try Program(file: SourceFile(path: "exit.flow", text: """
+            print("before")
+            of(1, 2, 3).sink { v in
+              print(v)
+              if v == 2 { exit(4) }
+              print("not after exit")
+            }
+            print("never")
+            """), console: console)
+        let outcome = program.run(on: .virtual)
+        #expect(outcome.exitStatus == 4)
+        #expect(outcome.errors.isEmpty)
+        #expect(lines.text == ["before", "1", "not after exit", "2"], "\(lines.text)")
+    }
+
+    @Test func exitIsRefusedInATestBlockAndOutOfRange() {
+        let refused = OperatorDocs.printed(by: "exit(300)")
+        #expect(refused.contains("exit takes a status from 0 to 255, not 300"), "\(refused)")
+    }
+}
