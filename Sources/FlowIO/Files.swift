@@ -57,6 +57,20 @@ enum Files {
         try access.status(of: path, by: operation).map(Status.init)
     }
 
+    /// Seconds since 1970 on the wall clock, as file times are.
+    static func wallClock() -> Double {
+        var now = timespec()
+        clock_gettime(CLOCK_REALTIME, &now)
+        return Double(now.tv_sec) + Double(now.tv_nsec) / 1e9
+    }
+
+    /// When the open file was last written, in nanoseconds since 1970.
+    static func modified(_ fd: Int32) -> Int64 {
+        var info = stat()
+        guard fstat(fd, &info) == 0 else { return 0 }
+        return Int64(info.st_mtim.tv_sec) * 1_000_000_000 + Int64(info.st_mtim.tv_nsec)
+    }
+
     static func identity(of fd: Int32) -> FileIdentity? {
         var info = stat()
         guard fstat(fd, &info) == 0 else { return nil }
@@ -286,12 +300,14 @@ final class FilePollNode: Observable {
                 observer.onNext(.record(["path": .string(path), "exists": .bool(now != nil), "size": .int(Int(now?.size ?? 0))]))
             }
         case .tail:
-            let follower = FileFollower(path: path, observer: observer, access: access, operation: operation)
+            let follower = FileFollower(path: path, observer: observer, access: access, operation: operation, now: scheduler.now)
             do { try follower.start() } catch {
                 observer.onSubscribe(NopDisposable.shared)
                 return observer.onError(FlowError.wrap(error))
             }
-            let timer = scheduler.schedulePeriodic(first: scheduler.now + period, period: period) { follower.poll() }
+            let timer = scheduler.schedulePeriodic(first: scheduler.now + period, period: period) {
+                follower.poll(now: scheduler.now)
+            }
             let both = CompositeDisposable()
             both.insert(timer)
             both.insert(follower)
@@ -300,107 +316,276 @@ final class FilePollNode: Observable {
     }
 }
 
-/// `file.tail`'s state, as `tail -F` keeps it: the file it has open, how
-/// far it has read, and the bytes just before that point. A path that
-/// names another file (rotation: moved away and created again) is followed
-/// to the new file, after the rest of the old one is read; a file that
-/// shrank, or whose bytes before the read point changed (truncated and
-/// written again within one poll), is read again from its start.
+/// `file.tail`'s state, as `tail -F` keeps it, without its losses: the
+/// file it follows, how far it has read, and the bytes just before that
+/// point.
+///
+/// Rotation by renaming (logrotate's default, `create`): once the path
+/// names another file or none, the moved file is kept open and read to its
+/// end at every poll before the path's new file, until it has stayed quiet
+/// for `rotatedQuietTime` (a program that reopens its log only on SIGHUP
+/// still writes to the moved file for a while); its last unfinished line
+/// is emitted when it is closed. So a line written to the old file before,
+/// during or shortly after the rename is read, and before the new file's.
+///
+/// Rotation by copying then truncating (`copytruncate`): a file that
+/// shrank, or whose bytes before the read point changed, is read again
+/// from its start; first, the lines written between the last poll and the
+/// truncation are read from the copy (a file beside it whose name begins
+/// with the followed one's and whose bytes before the read point are the
+/// same).
 final class FileFollower: Disposable {
+    /// One open file being read.
+    private final class OpenFile {
+        let fd: Int32
+        let identity: FileIdentity?
+        var offset: Int64
+        /// The last bytes read, up to `witnessLength`, ending at `offset`.
+        var witness: [UInt8]
+        var splitter = LineSplitter()
+        /// When it last grew (rotated files are closed once quiet).
+        var lastGrowth: TimeSpan
+        /// When it was last written, as of the last poll.
+        var seenModified: Int64 = 0
+
+        init(fd: Int32, offset: Int64, witness: [UInt8], at now: TimeSpan) {
+            self.fd = fd
+            identity = Files.identity(of: fd)
+            self.offset = offset
+            self.witness = witness
+            lastGrowth = now
+        }
+    }
+
     private let path: String
     private let observer: Observer
-    private var fd: Int32 = -1
-    private var identity: FileIdentity?
-    private var offset: Int64 = 0
-    /// The last bytes read, up to `witnessLength`, ending at `offset`.
-    private var witness: [UInt8] = []
+    private var current: OpenFile?
+    /// Moved-away files still read, oldest first.
+    private var rotated: [OpenFile] = []
     private static let witnessLength = 64
-    private var splitter = LineSplitter()
+    /// The wall-clock time of the previous poll, in seconds: a file beside
+    /// the path changed since then and never followed is a rotation that
+    /// came and went between two polls.
+    private var previousPoll = Files.wallClock()
+    /// Whether a file was followed before (so a new one follows a rotation).
+    private var hadFile = false
+    /// Once the file has been truncated (copytruncate), when the newest copy
+    /// beside it that was read was last written: a newer copy holds a
+    /// generation of the file that was written and copied away between two
+    /// polls, never seen.
+    private var copiesReadUntil: Int64?
+    /// When following began: older copies are not this run's to read.
+    private let wallClockStart = Int64(Files.wallClock() * 1e9)
+    /// Every file followed so far, which no copy can be.
+    private var followed: Set<FileIdentity> = []
+    /// How long a moved-away file is read after it last grew.
+    static let rotatedQuietTime = TimeSpan.seconds(5)
     private var isDone = false
 
     private let access: Access
     private let operation: String
+    private let startedAt: TimeSpan
 
     /// Every open, and every look at what the path names, is judged by
     /// `access`: a path that comes to name a denied file (a symlink swapped
-    /// in) ends the stream with the denial, and is never read.
-    init(path: String, observer: Observer, access: Access, operation: String) {
+    /// in) ends the stream with the denial, and is never read; a file
+    /// beside it that is denied is not taken for a rotated copy.
+    init(path: String, observer: Observer, access: Access, operation: String, now: TimeSpan) {
         self.path = path
         self.observer = observer
         self.access = access
         self.operation = operation
+        startedAt = now
     }
 
     /// Lines already in the file are not emitted: starts at its end.
     func start() throws {
         guard try Files.status(path, access: access, by: operation) != nil else { return }
         guard let fd = try? Files.open(path, access: access, by: operation) else { return }
-        self.fd = fd
-        identity = Files.identity(of: fd)
         var info = stat()
-        offset = fstat(fd, &info) == 0 ? Int64(info.st_size) : 0
-        witness = Self.bytes(of: fd, endingAt: offset)
+        let size = fstat(fd, &info) == 0 ? Int64(info.st_size) : 0
+        current = OpenFile(fd: fd, offset: size, witness: Self.bytes(of: fd, endingAt: size), at: startedAt)
+        hadFile = true
+        if let identity = current?.identity { followed.insert(identity) }
     }
 
-    func poll() {
+    func poll(now: TimeSpan) {
         guard !isDone else { return }
-        do { try follow() } catch {
+        do { try follow(now: now) } catch {
             dispose()
             observer.onError(FlowError.wrap(error))
         }
     }
 
-    private func follow() throws {
-        let now = try Files.status(path, access: access, by: operation)
-        if fd >= 0, now?.identity != identity {
-            // Rotated or removed: what was appended to the old file first.
-            readToEnd()
-            flushPartialLine()
-            closeFile()
+    private func follow(now: TimeSpan) throws {
+        let status = try Files.status(path, access: access, by: operation)
+        let pollTime = Files.wallClock()
+        defer { previousPoll = pollTime }
+        var moved: [OpenFile] = []
+        if let file = current, status?.identity != file.identity {
+            // Moved away or removed: read on, beside the path's new file.
+            file.lastGrowth = now
+            moved.append(file)
+            current = nil
         }
-        if fd < 0 {
-            guard now != nil else { return }
-            let fd: Int32
-            do { fd = try Files.open(path, access: access, by: operation) } catch {
+        var opened = false
+        if current == nil, status != nil {
+            do {
+                current = OpenFile(fd: try Files.open(path, access: access, by: operation), offset: 0, witness: [], at: now)
+                opened = true
+            } catch {
                 // Gone again since it was seen: the next poll looks again.
-                if try Files.status(path, access: access, by: operation) == nil { return }
-                throw error
+                if try Files.status(path, access: access, by: operation) != nil { throw error }
             }
-            self.fd = fd
-            identity = Files.identity(of: fd)
-            offset = 0
-            witness = []
         }
+        if hadFile && (!moved.isEmpty || opened) {
+            // Rotated more than once since the last poll (a slow loop, fast
+            // rotation), or while the path was missing: the files in
+            // between were never followed.
+            moved += missedRotations(except: (moved + rotated + [current].compactMap { $0 }).compactMap(\.identity) + followed, at: now)
+        }
+        if current != nil { hadFile = true }
+        // Oldest first: whichever way they were found, their lines came in
+        // the order the files were last written.
+        rotated += moved.sorted { Files.modified($0.fd) < Files.modified($1.fd) }
+        for file in moved + [current].compactMap({ $0 }) { if let identity = file.identity { followed.insert(identity) } }
+        // The moved-away files first, to their ends: their lines came before
+        // the new file's.
+        for file in rotated where !isDone {
+            if readToEnd(file) { file.lastGrowth = now }
+        }
+        while let oldest = rotated.first, !isDone, now - oldest.lastGrowth >= Self.rotatedQuietTime {
+            flushPartialLine(of: oldest)
+            close(oldest.fd)
+            rotated.removeFirst()
+        }
+        guard let file = current, !isDone else { return }
+        // Nothing read of it yet, and written since the last poll: it may
+        // have been filled, copied away and truncated in between.
+        let modified = Files.modified(file.fd)
+        if file.witness.isEmpty, modified != file.seenModified, hadFile { readUnseenCopies(into: file) }
+        file.seenModified = modified
         var info = stat()
-        guard fstat(fd, &info) == 0 else { return }
-        let size = Int64(info.st_size)
-        if size < offset || (!witness.isEmpty && Self.bytes(of: fd, endingAt: offset) != witness) {
-            flushPartialLine()
-            offset = 0
-            witness = []
+        guard fstat(file.fd, &info) == 0 else { return }
+        if Int64(info.st_size) < file.offset || (!file.witness.isEmpty && Self.bytes(of: file.fd, endingAt: file.offset) != file.witness) {
+            // Truncated (copytruncate): the lines written since the last
+            // poll are in the copy, if one is beside it.
+            readCopy(of: file)
+            flushPartialLine(of: file)
+            file.offset = 0
+            file.witness = []
         }
-        readToEnd()
+        if readToEnd(file) { file.lastGrowth = now }
     }
 
-    private func readToEnd() {
+    /// Reads `file` from its offset to its end; whether anything was read.
+    @discardableResult
+    private func readToEnd(_ file: OpenFile, from fd: Int32? = nil) -> Bool {
         var buffer = [UInt8](repeating: 0, count: Files.chunkSize)
+        var grew = false
         while !isDone {
-            let n = buffer.withUnsafeMutableBytes { pread(fd, $0.baseAddress, $0.count, off_t(offset)) }
-            guard n > 0 else { return }
-            offset += Int64(n)
+            let n = buffer.withUnsafeMutableBytes { pread(fd ?? file.fd, $0.baseAddress, $0.count, off_t(file.offset)) }
+            guard n > 0 else { return grew }
+            grew = true
+            file.offset += Int64(n)
             // Only the chunk's tail can end up in the witness.
-            witness = Array((witness + buffer[Swift.max(0, n - Self.witnessLength)..<n]).suffix(Self.witnessLength))
+            file.witness = Array((file.witness + buffer[Swift.max(0, n - Self.witnessLength)..<n]).suffix(Self.witnessLength))
             do {
-                for line in try splitter.lines(in: buffer[0..<n]) where !isDone { observer.onNext(.string(line)) }
+                for line in try file.splitter.lines(in: buffer[0..<n]) where !isDone { observer.onNext(.string(line)) }
             } catch {
                 dispose()
-                return observer.onError(FlowError.wrap(error))
+                observer.onError(FlowError.wrap(error))
+                return grew
             }
+        }
+        return grew
+    }
+
+    /// Files beside the path, named after it, changed since the previous
+    /// poll and never followed, oldest first, to be read from their start.
+    /// Compressed archives are not text: left alone.
+    private func missedRotations(except followed: [FileIdentity], at now: TimeSpan) -> [OpenFile] {
+        let known = Set(followed)
+        var found: [(file: OpenFile, modified: Int64)] = []
+        let since = Int64((previousPoll - 1) * 1e9)
+        for candidate in siblings() where ![".gz", ".bz2", ".xz", ".zst", ".zip"].contains(where: { candidate.hasSuffix($0) }) {
+            guard let status = (try? Files.status(candidate, access: access, by: operation)) ?? nil, status.modified >= since,
+                  !known.contains(status.identity), let fd = try? Files.open(candidate, access: access, by: operation) else { continue }
+            guard Files.isRegular(fd) else { close(fd); continue }
+            found.append((OpenFile(fd: fd, offset: 0, witness: [], at: now), status.modified))
+        }
+        return found.sorted { $0.modified < $1.modified }.map(\.file)
+    }
+
+    /// The paths beside the followed one whose names begin with its name.
+    private func siblings() -> [String] {
+        let folder = Permissions.folder(of: path)
+        let base = path.split(separator: "/").last.map(String.init) ?? path
+        guard let directory = opendir(folder) else { return [] }
+        defer { closedir(directory) }
+        var paths: [String] = []
+        let nameOffset = MemoryLayout<dirent>.offset(of: \dirent.d_name)!
+        while let entry = readdir(directory) {
+            // Read up to the NUL only: a record may be shorter than `dirent`.
+            let name = String(cString: (UnsafeRawPointer(entry) + nameOffset).assumingMemoryBound(to: CChar.self))
+            guard name != base, name.hasPrefix(base) else { continue }
+            paths.append((folder == "/" ? "/" : folder + "/") + name)
+        }
+        return paths
+    }
+
+    /// The copy a `copytruncate` made of `file` before truncating it: read
+    /// from where `file` was left to the copy's end; then the copies made
+    /// after it (truncated more than once since the last poll, each copy
+    /// under a name of its own), whole, oldest first.
+    private func readCopy(of file: OpenFile) {
+        guard !file.witness.isEmpty else { return }
+        let copies = possibleCopies(of: file)
+        defer { for copy in copies { close(copy.fd) } }
+        guard let match = copies.filter({ $0.size >= file.offset && Self.bytes(of: $0.fd, endingAt: file.offset) == file.witness })
+            .max(by: { $0.modified < $1.modified }) else { return }
+        readToEnd(file, from: match.fd)
+        copiesReadUntil = match.modified
+        readLater(copies, into: file)
+    }
+
+    /// The current file was empty when last read (just opened, or just
+    /// truncated): copies made since hold generations never seen.
+    private func readUnseenCopies(into file: OpenFile) {
+        let copies = possibleCopies(of: file)
+        defer { for copy in copies { close(copy.fd) } }
+        readLater(copies, into: file)
+    }
+
+    /// Reads whole, oldest first, the copies newer than the last one read.
+    private func readLater(_ copies: [(fd: Int32, modified: Int64, size: Int64)], into file: OpenFile) {
+        let since = copiesReadUntil ?? wallClockStart
+        for later in copies.filter({ $0.modified > since }).sorted(by: { $0.modified < $1.modified }) where !isDone {
+            file.offset = 0
+            readToEnd(file, from: later.fd)
+            copiesReadUntil = later.modified
+            if let identity = Files.identity(of: later.fd) { followed.insert(identity) }
+        }
+        if copies.contains(where: { $0.modified > since }) {
+            flushPartialLine(of: file)
+            file.offset = 0
+            file.witness = []
         }
     }
 
-    private func flushPartialLine() {
-        if let rest = splitter.rest(), !isDone { observer.onNext(.string(rest)) }
+    /// The files beside the followed one that may be its copies, open.
+    private func possibleCopies(of file: OpenFile) -> [(fd: Int32, modified: Int64, size: Int64)] {
+        var copies: [(fd: Int32, modified: Int64, size: Int64)] = []
+        for candidate in siblings() where ![".gz", ".bz2", ".xz", ".zst", ".zip"].contains(where: { candidate.hasSuffix($0) }) {
+            guard let status = (try? Files.status(candidate, access: access, by: operation)) ?? nil, !followed.contains(status.identity),
+                  status.identity != file.identity, let fd = try? Files.open(candidate, access: access, by: operation) else { continue }
+            copies.append((fd, status.modified, status.size))
+        }
+        return copies
+    }
+
+    private func flushPartialLine(of file: OpenFile) {
+        if let rest = file.splitter.rest(), !isDone { observer.onNext(.string(rest)) }
     }
 
     private static func bytes(of fd: Int32, endingAt end: Int64) -> [UInt8] {
@@ -410,15 +595,11 @@ final class FileFollower: Disposable {
         return n == buffer.count ? buffer : []
     }
 
-    private func closeFile() {
-        if fd >= 0 { close(fd) }
-        fd = -1
-        identity = nil
-    }
-
     func dispose() {
         isDone = true
-        closeFile()
+        for file in rotated + (current.map { [$0] } ?? []) { close(file.fd) }
+        rotated = []
+        current = nil
     }
 }
 
@@ -465,10 +646,17 @@ final class FileWriter: Function, StreamConsumer {
     /// The temporary file's name in that folder, until the stream ends; nil for append.
     private let temporaryName: String?
     private var appendingIdentity: FileIdentity?
+    /// The text a value is written as (`csv.write`'s fields), without the
+    /// line break; nil writes the value's description.
+    private let format: ((Value) throws -> String)?
+    /// Its line in the report a stop prints.
+    private var ledgerEntry = 0
 
     /// `location` is where the script made the writer: its errors point there.
-    init(path: String, append: Bool, location: SourceLocation?, access: Access) throws {
-        let name = append ? "file.append" : "file.write"
+    init(path: String, append: Bool, location: SourceLocation?, access: Access, name: String? = nil,
+         format: ((Value) throws -> String)? = nil) throws {
+        let name = name ?? (append ? "file.append" : "file.write")
+        self.format = format
         self.path = path
         if append {
             target = nil
@@ -505,11 +693,13 @@ final class FileWriter: Function, StreamConsumer {
             }
         }
         super.init(name: name, parameterCount: 1, location: location)
+        ledgerEntry = CommitLedger.shared.open("\(name)(\(path.debugDescription))", "line", append ? "appended" : "written")
     }
 
     override func call(_ a: Value) throws -> Value {
         guard let handle else { throw FlowError("cannot write \(path): the file is closed", at: location) }
-        let line = a.description + "\n"
+        let line: String
+        do { line = (try format?(a) ?? a.description) + "\n" } catch { throw FlowError.wrap(error).located(at: location) }
         // An appended line goes whole or not at all: past the file-size
         // limit it would be cut where the limit falls.
         if appendingIdentity != nil, let limit = Files.fileSizeLimit {
@@ -524,6 +714,7 @@ final class FileWriter: Function, StreamConsumer {
         guard fputs(line, handle) >= 0, fflush(handle) == 0 else {
             throw FlowError("cannot write \(path): \(String(cString: strerror(errno)))", at: location)
         }
+        CommitLedger.shared.add(ledgerEntry, count: 1, bytes: line.utf8.count)
         return .null
     }
 
@@ -547,6 +738,7 @@ final class FileWriter: Function, StreamConsumer {
         guard ending == .completed else {
             fclose(handle)
             unlinkat(target.folder, temporaryName, 0)
+            CommitLedger.shared.settle(ledgerEntry, "not put in place: \(path) keeps its old contents")
             let why = ending == .failed ? "its stream failed" : "its stream was stopped before it ended"
             return "nothing was written to \(path) (\(why)); it keeps its old contents"
         }
@@ -560,6 +752,7 @@ final class FileWriter: Function, StreamConsumer {
         }
         // Makes the rename durable.
         fsync(target.folder)
+        CommitLedger.shared.settle(ledgerEntry, "\(path) replaced")
         return nil
     }
 

@@ -9,14 +9,16 @@ import NIOHTTP1
 /// `Access`, and asks it before it touches a file, a host or the input.
 public enum IOModules {
     /// The modules of a run granted what `access` allows.
-    public static func all(_ access: Access) -> [BuiltinModule] { [file(access), standardInput(access), json, http(access), postgres(access)] }
+    public static func all(_ access: Access, logLevel: LogLevel = .info) -> [BuiltinModule] {
+        [file(access), standardInput(access), json, http(access), postgres(access), environment(access), log(threshold: logLevel), csv(access)]
+    }
 
     /// The modules with everything allowed: for checking and documenting
     /// scripts, which reach nothing.
     public static let unrestricted = all(.unrestricted)
 
     /// The names of the modules that reach outside the script.
-    public static let outsideNames: Set<String> = ["file", "stdin", "http", "pg"]
+    public static let outsideNames: Set<String> = ["file", "stdin", "http", "pg", "env", "csv"]
 
     static func function(
         _ name: String, _ family: OperatorSpec.Family, _ summary: String, _ parameters: [Parameter],

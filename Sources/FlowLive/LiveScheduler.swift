@@ -70,6 +70,15 @@ public final class LiveScheduler: LiveLoop {
         return ActionDisposable { [weak self] in self?.endWork() }
     }
 
+    /// A script's `signals("HUP")`: the signal is routed to it (not to the
+    /// run's stop) for as long as it watches. It does not hold the run
+    /// open: a job that only waits for signals waits on something else too.
+    public func watchSignal(_ name: String, _ handler: @escaping () -> Void) -> Disposable? {
+        guard let number = SignalRoutes.names[name] else { return nil }
+        let hop = makeCallback { (_: Int32) in handler() }
+        return SignalRoutes.shared.route(number, takesOver: true) { hop(number) }
+    }
+
     /// Called (on the loop) whenever outstanding work drops to zero.
     public func whenIdle(_ handler: @escaping () -> Void) {
         idleHandler = handler

@@ -14,18 +14,20 @@ public struct LiveWorld: LiveHost {
     }
 
     public func watchInterrupts(_ handler: @escaping @Sendable (Interrupt) -> Void) -> InterruptWatch? {
-        // A closed terminal and Ctrl-\ end a run as Ctrl-C does: cleanly,
-        // files being written left whole, not killed where they stand.
+        // A closed terminal (or `systemctl reload` without an ExecReload)
+        // and Ctrl-\ end a run as Ctrl-C does: cleanly, files being written
+        // left whole, not killed where they stand; unless the script
+        // watches that signal itself (`signals("HUP")`).
         let signals = [(SIGINT, Interrupt.interrupt), (SIGTERM, .terminate), (SIGHUP, .hangUp), (SIGQUIT, .quit)]
-        let watchers = signals.compactMap { signal, kind in
-            SignalWatcher(signal: signal) { handler(kind) }
+        let routes = signals.compactMap { signal, kind in
+            SignalRoutes.shared.route(signal, takesOver: false) { handler(kind) }
         }
-        return watchers.isEmpty ? nil : SignalWatches(watchers: watchers)
+        return routes.isEmpty ? nil : SignalWatches(routes: routes)
     }
 }
 
 private struct SignalWatches: InterruptWatch {
-    let watchers: [SignalWatcher]
+    let routes: [SignalRoute]
 
-    func cancel() { for watcher in watchers { watcher.cancel() } }
+    func cancel() { for route in routes { route.cancel() } }
 }

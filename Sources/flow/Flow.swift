@@ -55,6 +55,16 @@ struct Flow: ParsableCommand {
         // fails with EFBIG, which the writer reports and recovers from
         // (file.write keeps the old file whole), instead of a silent kill.
         signal(SIGXFSZ, SIG_IGN)
+        // Started with standard input closed (`<&-`, some supervisors): it
+        // reads as empty, and the first file flow opens cannot take its
+        // place and be read as the script's input.
+        if fcntl(0, F_GETFD) == -1 && errno == EBADF {
+            let null = open("/dev/null", O_RDONLY)
+            if null > 0 {
+                dup2(null, 0)
+                close(null)
+            }
+        }
         do {
             var command = try parseAsRoot(PermissionOptions.normalized(Array(CommandLine.arguments.dropFirst())))
             // Scripts may nest deeply: run on a thread with a large stack.
@@ -126,9 +136,10 @@ enum Loader {
         }
     }
 
-    static func compile(_ file: SourceFile, access: Access, arguments: [String] = [], dialect: Dialect? = nil) throws -> Program {
+    static func compile(_ file: SourceFile, access: Access, arguments: [String] = [], dialect: Dialect? = nil, logLevel: LogLevel = .info) throws -> Program {
         do {
-            return try Program(file: file, console: Output.console, arguments: arguments, modules: IOModules.all(access), dialect: dialect)
+            return try Program(file: file, console: Output.console, arguments: arguments, modules: IOModules.all(access, logLevel: logLevel),
+                               dialect: dialect)
         } catch let list as DiagnosticList {
             report(list)
             throw ExitCode(ExitStatus.invalidScript.rawValue)
@@ -244,6 +255,10 @@ struct Run: ParsableCommand {
 
     @OptionGroup var dialect: DialectOption
 
+    @Option(name: .long, help: ArgumentHelp("Which log.debug/info/warn/error lines the script writes to standard error: debug, info (the default), warn, error or off.",
+                                            valueName: "level"))
+    var logLevel: LogLevel = .info
+
     @Argument(help: "The script to run; '-' or nothing (with a pipe) reads standard input.")
     var script: String?
 
@@ -278,7 +293,7 @@ struct Run: ParsableCommand {
         }
         let file = try Loader.load(script)
         let access = Access(permissions.applied(to: .everything(command: "flow run")))
-        let program = try Loader.compile(file, access: access, arguments: arguments, dialect: dialect.dialect)
+        let program = try Loader.compile(file, access: access, arguments: arguments, dialect: dialect.dialect, logLevel: logLevel)
         program.marblesForBindings = marbles
         program.tracesEverything = trace
         program.stopsOnInterrupt = true
@@ -291,7 +306,11 @@ struct Run: ParsableCommand {
         if virtual && !self.virtual {
             Output.err("flow: every source here is a marble: ran in virtual time (--live for the wall clock)")
         }
-        program.beforeForcedExit = { PartialFiles.shared.removeAll() }
+        CommitLedger.shared.reset()
+        program.beforeForcedExit = {
+            PartialFiles.shared.removeAll()
+            Self.reportCommitted(stopped: "stopped")
+        }
         var interrupts: InterruptWatch?
         if virtual {
             // Virtual time has no loop to hop onto: an interrupt ends the
@@ -318,8 +337,27 @@ struct Run: ParsableCommand {
         for failure in outcome.failures {
             Output.err(Report.expectationFailure(failure, file: file, color: Output.colorOnStandardError))
         }
-        if let interrupt = outcome.interrupted { throw ExitCode(interrupt.exitStatus) }
+        // The script's own `exit(code)` decides, over anything it stopped.
+        if let status = outcome.exitStatus { throw ExitCode(status) }
+        if let interrupt = outcome.interrupted {
+            let by = switch interrupt {
+            case .interrupt: "Ctrl-C"
+            case .terminate: "SIGTERM"
+            case .hangUp: "SIGHUP"
+            case .quit: "SIGQUIT"
+            }
+            Self.reportCommitted(stopped: "stopped by " + by)
+            throw ExitCode(interrupt.exitStatus)
+        }
         if !outcome.passed { throw ExitCode(ExitStatus.failed.rawValue) }
+    }
+
+    /// What the sinks committed before a stop, one line each: what an
+    /// operator needs to know to resume the job.
+    static func reportCommitted(stopped: String) {
+        let lines = CommitLedger.shared.report()
+        guard !lines.isEmpty else { return }
+        Output.err("flow: \(stopped); what the sinks committed:\n" + lines.map { "  " + $0 }.joined(separator: "\n"))
     }
 }
 
@@ -373,3 +411,5 @@ struct Repl: ParsableCommand {
         if !REPL.run(banner: Flow.banner, access: access, dialect: dialect.dialect) { throw ExitCode(ExitStatus.failed.rawValue) }
     }
 }
+
+extension LogLevel: ExpressibleByArgument {}

@@ -167,7 +167,7 @@ func waitUntil(seconds: Double = waitingDeadline, sourceLocation: Testing.Source
         try initial.write(toFile: path, atomically: false, encoding: .utf8)
         defer { try? FileManager.default.removeItem(atPath: path) }
         let lines = Recorder()
-        let follower = FileFollower(path: path, observer: lines, access: .unrestricted, operation: "file.tail")
+        let follower = FileFollower(path: path, observer: lines, access: .unrestricted, operation: "file.tail", now: .zero)
         try follower.start()
         defer { follower.dispose() }
         try body(path, follower, lines)
@@ -183,9 +183,9 @@ func waitUntil(seconds: Double = waitingDeadline, sourceLocation: Testing.Source
     @Test func linesAppendedAfterSubscriptionOnly() throws {
         try follow("old\n") { path, follower, lines in
             try append("one\ntwo\npart", to: path)
-            follower.poll()
+            follower.poll(now: .zero)
             try append("ial\n", to: path)
-            follower.poll()
+            follower.poll(now: .zero)
             #expect(lines.values == ["one", "two", "partial"])
         }
     }
@@ -196,7 +196,7 @@ func waitUntil(seconds: Double = waitingDeadline, sourceLocation: Testing.Source
             // longer than what was read, so its size alone does not tell.
             try "REPLACEMENT-LINE-ONE\n".write(toFile: path + ".new", atomically: false, encoding: .utf8)
             #expect(rename(path + ".new", path) == 0)
-            follower.poll()
+            follower.poll(now: .zero)
             #expect(lines.values == ["REPLACEMENT-LINE-ONE"])
         }
     }
@@ -204,10 +204,10 @@ func waitUntil(seconds: Double = waitingDeadline, sourceLocation: Testing.Source
     @Test func aFileTruncatedAndWrittenAgainWithinOnePollIsReadFromItsStart() throws {
         try follow("short\n") { path, follower, lines in
             try append("more\n", to: path)
-            follower.poll()
+            follower.poll(now: .zero)
             // Same file (same inode), emptied and filled past the old end.
             try "A-NEW-FIRST-LINE-LONGER-THAN-BEFORE\n".write(toFile: path, atomically: false, encoding: .utf8)
-            follower.poll()
+            follower.poll(now: .zero)
             #expect(lines.values == ["more", "A-NEW-FIRST-LINE-LONGER-THAN-BEFORE"])
         }
     }
@@ -218,7 +218,7 @@ func waitUntil(seconds: Double = waitingDeadline, sourceLocation: Testing.Source
             #expect(rename(path, path + ".1") == 0)
             defer { try? FileManager.default.removeItem(atPath: path + ".1") }
             try "first of the new\n".write(toFile: path, atomically: false, encoding: .utf8)
-            follower.poll()
+            follower.poll(now: .zero)
             #expect(lines.values == ["last of the old", "first of the new"])
         }
     }
@@ -234,16 +234,16 @@ func waitUntil(seconds: Double = waitingDeadline, sourceLocation: Testing.Source
         try FileManager.default.createSymbolicLink(atPath: root + "/served/log", withDestinationPath: "app.log")
         let lines = Recorder()
         let follower = FileFollower(path: root + "/served/log", observer: lines, access: Access(.served(folder: root + "/served")),
-                                    operation: "file.tail")
+                                    operation: "file.tail", now: .zero)
         try follower.start()
         defer { follower.dispose() }
         try append("one\n", to: root + "/served/app.log")
-        follower.poll()
+        follower.poll(now: .zero)
         try FileManager.default.removeItem(atPath: root + "/served/log")
         try FileManager.default.createSymbolicLink(atPath: root + "/served/log", withDestinationPath: "../secret.log")
-        follower.poll()
+        follower.poll(now: .zero)
         try append("MORE SECRET\n", to: root + "/secret.log")
-        follower.poll()
+        follower.poll(now: .zero)
         #expect(lines.values == ["one"])
         #expect(lines.errors.map(\.message) == ["file.tail \"\(root)/served/log\" (\(root)/secret.log): reading outside the served folder "
                                                 + "is not allowed (flow serve --allow-read=\(root) grants it)"])
@@ -252,9 +252,9 @@ func waitUntil(seconds: Double = waitingDeadline, sourceLocation: Testing.Source
     @Test func aRemovedFileIsPickedUpWhenItReturns() throws {
         try follow("x\n") { path, follower, lines in
             try FileManager.default.removeItem(atPath: path)
-            follower.poll()
+            follower.poll(now: .zero)
             try "back\n".write(toFile: path, atomically: false, encoding: .utf8)
-            follower.poll()
+            follower.poll(now: .zero)
             #expect(lines.values == ["back"])
             #expect(lines.errors.isEmpty)
         }

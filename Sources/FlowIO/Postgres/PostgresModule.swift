@@ -42,10 +42,19 @@ extension IOModules {
                                          statement: statement, location: args.context.location))
             },
             function("insert", .utility,
-                     "for sink: writes each value (a record or dictionary) as a row of the table, in batches of up to 500, one transaction each; if the stream fails, the batch not yet committed is rolled back",
+                     "for sink: writes each value (a record or dictionary) as a row of the table, in batches of up to 500, one transaction each (sent with COPY when 64 or more rows have the same fields); if the stream fails, the batch not yet committed is rolled back",
                      [arg("table", .string), url]) { args in
                 .function(try RowWriter(target: .insert(table: try args.string(0, default: "")), database: database,
                                         address: try database.address(args.optionalString(1)), context: args.context))
+            },
+            function("copy", .utility,
+                     "for sink: writes each value as a row with PostgreSQL's COPY FROM STDIN, in transactions of up to batch: rows (10000), each committed before the next; a record or dictionary by column name, or with columns: an array of fields in that order",
+                     [labelled("into", .string), labelled("columns", .value, optional: true), labelled("batch", .int, optional: true).positive(), url]) { args in
+                let columns = try args.value(1).map { try $0.asArray().map { try $0.asString() } }
+                if let columns, columns.isEmpty { throw FlowError("pg.copy's columns: names at least one column") }
+                return .function(try RowWriter(target: .copy(table: try args.string(0, default: ""), columns: columns), database: database,
+                                               address: try database.address(args.optionalString(3)), context: args.context,
+                                               batch: try args.optionalInt(2)))
             },
             function("execute", .utility,
                      "for sink: runs the statement for each value, whose fields (or the value itself) bind $1, $2, …; batched in transactions as insert",
@@ -69,6 +78,7 @@ extension IOModules {
             "listen": #"pg.listen("orders").map { $0.payload }"#,
             "notify": #"pg.notify("orders", "42")"#,
             "insert": #"orders.map { (id: $0.id, total: $0.total) }.sink(pg.insert("summaries"))"#,
+            "copy": #"csv.read("orders.csv", header: true).sink(pg.copy(into: "orders"))"#,
             "execute": #"ids.sink(pg.execute("UPDATE orders SET seen = true WHERE id = $1"))"#,
             "queue": #"pg.queue("jobs", batch: 20) { job in http.post(job.url) }"#,
         ])

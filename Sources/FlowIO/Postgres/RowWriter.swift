@@ -27,11 +27,19 @@ final class RowWriter: Function, StreamConsumer {
     enum Target: Sendable {
         case insert(table: String)
         case execute(sql: String)
+        /// `pg.copy(into:columns:)`: COPY FROM STDIN, `columns` naming the
+        /// table's columns in the order of a positional value's fields.
+        case copy(table: String, columns: [String]?)
     }
 
     override var streamConsumer: StreamConsumer? { self }
 
     static let batchSize = 500
+    /// The rows of one COPY transaction unless `batch:` says otherwise.
+    static let copyBatchSize = 10_000
+    /// A batch of `pg.insert` at least this large, whose rows all have the
+    /// same fields, is sent with COPY instead of INSERT.
+    static let copyThreshold = 64
     static let batchDelay = TimeSpan.milliseconds(Int64(100))
 
     private let target: Target
@@ -51,18 +59,25 @@ final class RowWriter: Function, StreamConsumer {
     private var ending: StreamEnding?
     private var failure: FlowError?
     private var whenSettled: [(Bool) -> Void] = []
+    /// Its line in the report a stop prints.
+    private var ledgerEntry = 0
+    /// The most rows in one transaction.
+    private let batchLimit: Int
 
-    init(target: Target, database: DatabaseRun, address: DatabaseAddress, context: OperatorContext) throws {
+    init(target: Target, database: DatabaseRun, address: DatabaseAddress, context: OperatorContext, batch: Int? = nil) throws {
         self.target = target
         let name: String
         switch target {
         case .insert(let table): name = "pg.insert"; shown = "pg.insert(\(table.debugDescription))"
         case .execute: name = "pg.execute"; shown = "pg.execute"
+        case .copy(let table, _): name = "pg.copy"; shown = "pg.copy(into: \(table.debugDescription))"
         }
+        if case .copy = target { batchLimit = batch ?? Self.copyBatchSize } else { batchLimit = batch ?? Self.batchSize }
         self.database = database
         self.context = context
         pool = try database.pool(for: address, by: name)
         super.init(name: name, parameterCount: 1, location: context.location)
+        ledgerEntry = CommitLedger.shared.open(shown, "row", "committed")
     }
 
     func attach(to subscription: Disposable) { self.subscription = subscription }
@@ -78,7 +93,7 @@ final class RowWriter: Function, StreamConsumer {
         }
         pending.append(try encode(value))
         database.pressure.add(1)
-        if pending.count >= Self.batchSize { flush() } else if inFlight == nil { flushLater() }
+        if pending.count >= batchLimit { flush() } else if inFlight == nil { flushLater() }
         return .null
     }
 
@@ -110,6 +125,16 @@ final class RowWriter: Function, StreamConsumer {
                 return EncodedRow(fields: try named.map { try field($0.0, $0.1) })
             case .execute:
                 return EncodedRow(fields: try DatabaseValues.positionalFields(value).map { try field("", $0) })
+            case .copy(_, let columns):
+                if let named = DatabaseValues.namedFields(value) { return EncodedRow(fields: try named.map { try field($0.0, $0.1) }) }
+                guard let columns else {
+                    throw FlowError("\(shown) writes records or dictionaries, or with columns: [...] arrays of fields in that order; got \(value.typeName) \(value.literal)")
+                }
+                let fields = try DatabaseValues.positionalFields(value)
+                guard fields.count == columns.count else {
+                    throw FlowError("\(shown): a value of \(fields.count) fields for \(columns.count) columns: \(value.literal)")
+                }
+                return EncodedRow(fields: try zip(columns, fields).map { try field($0, $1) })
             }
         } catch {
             throw FlowError.wrap(error).located(at: location)
@@ -121,18 +146,26 @@ final class RowWriter: Function, StreamConsumer {
         guard inFlight == nil, !pending.isEmpty, failure == nil, let live else { return settleIfIdle() }
         timer?.dispose()
         timer = nil
-        let rows = Array(pending.prefix(Self.batchSize))
+        let rows = Array(pending.prefix(batchLimit))
         pending.removeFirst(rows.count)
         let control = BatchControl()
         inFlight = (rows.count, control)
         if hold == nil { hold = live.hold() }
         let answer = live.makeCallback { [self] (outcome: BatchOutcome) in finished(outcome, rows: rows.count) }
-        Self.spawn(rows, target: target, pool: pool, columns: columns, control: control, then: answer)
+        Self.spawn(rows, target: target, pool: pool, columns: columns, control: control, ledgerEntry: ledgerEntry, then: answer)
     }
 
     private static func spawn(_ rows: [EncodedRow], target: Target, pool: DatabasePool, columns: TableColumns,
-                              control: BatchControl, then answer: @escaping @Sendable (BatchOutcome) -> Void) {
-        Task { answer(await write(rows, target: target, pool: pool, columns: columns, control: control)) }
+                              control: BatchControl, ledgerEntry: Int, then answer: @escaping @Sendable (BatchOutcome) -> Void) {
+        // Counted where the server's answer arrives, not on the loop: a stop
+        // reports what was committed even while the loop is stopping.
+        CommitLedger.shared.beginCommit()
+        Task {
+            let outcome = await write(rows, target: target, pool: pool, columns: columns, control: control)
+            if case .committed = outcome { CommitLedger.shared.add(ledgerEntry, count: rows.count) }
+            CommitLedger.shared.endCommit()
+            answer(outcome)
+        }
     }
 
     private func finished(_ outcome: BatchOutcome, rows: Int) {
@@ -141,7 +174,7 @@ final class RowWriter: Function, StreamConsumer {
         switch outcome {
         case .committed:
             committed += rows
-            let mustSend = pending.count >= Self.batchSize || ending == .completed || !whenSettled.isEmpty
+            let mustSend = pending.count >= batchLimit || ending == .completed || !whenSettled.isEmpty
             if mustSend { flush() } else if !pending.isEmpty { flushLater() }
         case .rolledBack:
             break
@@ -215,10 +248,21 @@ final class RowWriter: Function, StreamConsumer {
                 let connection = lease.connection
                 let logger = DatabasePool.logger
                 var statements: [PostgresQuery] = []
+                var copy: (table: String, columns: [String], data: [ByteBuffer])?
                 switch target {
                 case .insert(let table):
                     let known = try await columns.read(table, on: connection)
-                    statements = try insertStatements(rows, into: known)
+                    if rows.count >= copyThreshold, let data = try copyData(rows, into: known, columns: nil) {
+                        copy = (known.name, data.columns, data.chunks)
+                    } else {
+                        statements = try insertStatements(rows, into: known)
+                    }
+                case .copy(let table, let names):
+                    let known = try await columns.read(table, on: connection)
+                    guard let data = try copyData(rows, into: known, columns: names) else {
+                        throw FlowError("COPY needs a table named by a plain identifier (lower-case letters, digits, _) on the search path, not \(known.name)")
+                    }
+                    copy = (known.name, data.columns, data.chunks)
                 case .execute(let sql):
                     statements = rows.map { row in
                         PostgresQuery(unsafeSQL: sql, binds: DatabaseValues.bindings(row.fields.map(\.text)))
@@ -227,6 +271,11 @@ final class RowWriter: Function, StreamConsumer {
                 try await connection.query("BEGIN", logger: logger)
                 do {
                     for statement in statements { try await connection.query(statement, logger: logger) }
+                    if let copy {
+                        try await connection.copyFrom(table: copy.table, columns: copy.columns, logger: logger) { writer in
+                            for chunk in copy.data { try await writer.write(chunk) }
+                        }
+                    }
                 } catch {
                     _ = try? await connection.query("ROLLBACK", logger: logger)
                     throw error
@@ -281,6 +330,54 @@ final class RowWriter: Function, StreamConsumer {
             statements.append(PostgresQuery(unsafeSQL: sql, binds: DatabaseValues.bindings(texts)))
         }
         return statements
+    }
+
+    /// A batch as COPY's text format (a line per row, fields between tabs,
+    /// `\\N` for NULL, backslash escapes), in chunks of about 1 MiB; nil
+    /// where COPY cannot take it: a table not named by a plain identifier
+    /// (postgres-nio quotes the name whole), or, without `columns`, rows
+    /// whose fields differ (COPY has no DEFAULT for one row).
+    private static func copyData(_ rows: [EncodedRow], into table: TableColumns.Known, columns: [String]?) throws -> (columns: [String], chunks: [ByteBuffer])? {
+        guard table.name.utf8.allSatisfy({ $0 == UInt8(ascii: "_") || (97...122).contains($0) || (48...57).contains($0) }),
+              let first = rows.first else { return nil }
+        let names = columns ?? first.fields.map(\.name)
+        if columns == nil {
+            guard rows.allSatisfy({ $0.fields.count == names.count && zip($0.fields, names).allSatisfy { $0.name == $1 } }) else { return nil }
+        }
+        for name in names where table.kinds[name] == nil || name.contains("\"") {
+            throw FlowError("the table \(table.name) has no column \(name.debugDescription) (its columns: \(table.order.joined(separator: ", ")))")
+        }
+        var chunks: [ByteBuffer] = []
+        var buffer = ByteBuffer()
+        buffer.reserveCapacity(1 << 20)
+        for row in rows {
+            let byName = columns == nil ? nil : Dictionary(row.fields.map { ($0.name, $0) }, uniquingKeysWith: { _, last in last })
+            for (i, name) in names.enumerated() {
+                if i > 0 { buffer.writeInteger(UInt8(ascii: "\t")) }
+                let field = byName.map { $0[name] } ?? row.fields[i]
+                guard let field, let text = table.kinds[name] == .json ? (field.json ?? field.text) : field.text else {
+                    buffer.writeStaticString("\\N")
+                    continue
+                }
+                for byte in text.utf8 {
+                    switch byte {
+                    case UInt8(ascii: "\\"): buffer.writeStaticString("\\\\")
+                    case UInt8(ascii: "\t"): buffer.writeStaticString("\\t")
+                    case UInt8(ascii: "\n"): buffer.writeStaticString("\\n")
+                    case UInt8(ascii: "\r"): buffer.writeStaticString("\\r")
+                    default: buffer.writeInteger(byte)
+                    }
+                }
+            }
+            buffer.writeInteger(UInt8(ascii: "\n"))
+            if buffer.readableBytes >= 1 << 20 {
+                chunks.append(buffer)
+                buffer = ByteBuffer()
+                buffer.reserveCapacity(1 << 20)
+            }
+        }
+        if buffer.readableBytes > 0 { chunks.append(buffer) }
+        return (names, chunks)
     }
 
     static func quoted(_ identifier: String) -> String {
