@@ -39,6 +39,9 @@ struct ValueDescriber {
             return "[" + (try pairs.map { key, item in
                 try describe(key, as: keyType, nested: true, frame: frame) + ": " + describe(item, as: valueType, nested: true, frame: frame)
             }.joined(separator: ", ")) + "]"
+        case .tuple(let tuple) where tuple.nominal?.describe != nil:
+            // A built-in type that prints its own way (a `Date`).
+            return tuple.nominal!.describe!(tuple)
         case .tuple(let tuple):
             var types: [StaticType] = if case .tuple(let written, _) = type { written } else { [] }
             if let nominal = tuple.nominal, nominal.caseName == nil, let fields = fieldTypes[nominal.type] { types = fields }
