@@ -77,12 +77,7 @@ extension Compiler {
         case .binary(let op, let lhs, let rhs, let opSpan, _):
             return compileBinary(op, lhs, rhs, opSpan, in: scope)
         case .ternary(let condition, let whenTrue, let whenFalse, _):
-            let c = compiled(condition, in: scope), t = compiled(whenTrue, in: scope), f = compiled(whenFalse, in: scope)
-            let location = self.location(condition.span)
-            let (cc, tc, fc) = (c.code, t.code, f.code)
-            return CompiledExpression({ frame in try located(location) { try cc(frame).asBool() } ? try tc(frame) : try fc(frame) },
-                            direct: specialised(in: scope) { Self.directTernary(c.direct, t.direct, f.direct, location) },
-                            type: StaticType.joined([t.type, f.type]), typeIsSure: t.typeIsSure && f.typeIsSure)
+            return compileTernary(condition, whenTrue, whenFalse, expecting: .unknown, in: scope)
         case .member(let base, let name, let nameSpan, _):
             return compileMember(base, name, nameSpan, in: scope)
         case .subscriptAccess(let base, .tuple(let parts, [nil, "default"], _), let span):
@@ -108,6 +103,19 @@ extension Compiler {
         case .inoutArgument, .conditional, .switchOver, .typeCheck, .attempt:
             return compileSwiftExpression(expr, in: scope)
         }
+    }
+
+    /// `c ? a : b`; each branch is given the type expected of the whole,
+    /// as Swift gives it.
+    func compileTernary(_ condition: Expr, _ whenTrue: Expr, _ whenFalse: Expr, expecting expected: StaticType,
+                        in scope: Scope) -> CompiledExpression {
+        let c = compiled(condition, in: scope)
+        let t = compiled(whenTrue, expecting: expected, in: scope), f = compiled(whenFalse, expecting: expected, in: scope)
+        let location = self.location(condition.span)
+        let (cc, tc, fc) = (c.code, t.code, f.code)
+        return CompiledExpression({ frame in try located(location) { try cc(frame).asBool() } ? try tc(frame) : try fc(frame) },
+                                  direct: specialised(in: scope) { Self.directTernary(c.direct, t.direct, f.direct, location) },
+                                  type: StaticType.joined([t.type, f.type]), typeIsSure: t.typeIsSure && f.typeIsSure)
     }
 
     @inline(never)

@@ -42,14 +42,8 @@ extension Compiler {
             closureParameterTypes = parameters
             closureResultType = result
             return compiled(expr, in: scope).typed(expected, sure: true)
-        case .ternary(let condition, let whenTrue, let whenFalse, let span) where expected.isKnown:
-            // Each branch is given the expected type, as Swift gives it.
-            let c = compiled(condition, in: scope)
-            let t = compiled(whenTrue, expecting: expected, in: scope), f = compiled(whenFalse, expecting: expected, in: scope)
-            let location = self.location(span)
-            let (cc, tc, fc) = (c.code, t.code, f.code)
-            return CompiledExpression({ frame in try located(location) { try cc(frame).asBool() } ? try tc(frame) : try fc(frame) },
-                                      type: StaticType.joined([t.type, f.type]), typeIsSure: t.typeIsSure && f.typeIsSure)
+        case .ternary(let condition, let whenTrue, let whenFalse, _) where expected.isKnown:
+            return compileTernary(condition, whenTrue, whenFalse, expecting: expected, in: scope)
         default:
             return compiled(expr, in: scope)
         }
