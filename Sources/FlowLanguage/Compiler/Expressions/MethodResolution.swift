@@ -63,7 +63,9 @@ extension Compiler {
                   help: Suggestions.didYouMean(name, among: ["toBe"]))
             return CompiledExpression { _ in .null }
         case .module:
-            guard case .name(let moduleName, _) = base, scope.lookup(moduleName) == nil, let module = modules[moduleName] else { return nil }
+            // A name of the script's (a `let`, or a property of `self`: a class's `log`) hides a module of that name.
+            guard case .name(let moduleName, _) = base, scope.lookup(moduleName) == nil, !isImplicitSelf(moduleName, in: scope),
+                  let module = modules[moduleName] else { return nil }
             facts.usedModules.insert(moduleName)
             return CompiledExpression(compileModuleCall(module, name, nameSpan, arguments, span, in: scope))
         case .superOrDelegatingInit:

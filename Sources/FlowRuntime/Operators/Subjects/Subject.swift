@@ -67,7 +67,8 @@ public class Subject: Observable {
     /// takes, without building an `Event` when nothing is queued.
     public func send(_ value: Value) {
         guard terminal == nil else { return }
-        let value = elementConversion?(value) ?? value
+        // Apart from the path of untyped subjects, which must not copy the value.
+        if _slowPath(elementConversion != nil) { return post(.next(elementConversion!(value))) }
         if isDelivering {
             pending.append(.next(value))
             return
@@ -80,7 +81,10 @@ public class Subject: Observable {
     public func complete() { post(.completed) }
     public func fail(_ error: FlowError) { post(.error(error)) }
     /// Delivers an event.
-    public func send(event: Event) { post(event) }
+    public func send(event: Event) {
+        if let elementConversion, case .next(let value) = event { return post(.next(elementConversion(value))) }
+        post(event)
+    }
 
     private func post(_ event: Event) {
         guard terminal == nil else { return }
@@ -96,7 +100,7 @@ public class Subject: Observable {
     }
 
     private func deliver(_ event: Event) {
-        if case .next(let value) = event { return deliverNext(elementConversion?(value) ?? value) }
+        if case .next(let value) = event { return deliverNext(value) }
         for (_, observer) in observers { observer.on(event) }
         observers = []
     }
