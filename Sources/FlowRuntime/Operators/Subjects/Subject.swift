@@ -54,10 +54,14 @@ public class Subject: Observable {
     /// (`CurrentValueSubject<Double, Never>`) takes an Int as a Double, as
     /// Swift's literal would be. Nil for an untyped subject.
     @exclusivity(unchecked) public private(set) var elementConversion: ((Value) -> Value)?
+    /// Whether `elementConversion` is set: one byte to test on the path of
+    /// every value, where loading the optional closure costs more.
+    @exclusivity(unchecked) private var convertsElements = false
 
     /// Sets what values sent become, and converts what the subject holds.
     public func convertElements(with convert: @escaping (Value) -> Value) {
         elementConversion = convert
+        convertsElements = true
         convertHeldValues(with: convert)
     }
 
@@ -68,7 +72,7 @@ public class Subject: Observable {
     public func send(_ value: Value) {
         guard terminal == nil else { return }
         // Apart from the path of untyped subjects, which must not copy the value.
-        if _slowPath(elementConversion != nil) { return post(.next(elementConversion!(value))) }
+        if _slowPath(convertsElements) { return post(.next(elementConversion!(value))) }
         if isDelivering {
             pending.append(.next(value))
             return
