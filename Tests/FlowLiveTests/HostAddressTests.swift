@@ -1,5 +1,5 @@
 import FlowLive
-import FlowRuntime
+@testable import FlowRuntime
 import Testing
 #if canImport(Glibc)
 import Glibc
@@ -9,17 +9,9 @@ import Glibc
 /// addresses and the spellings URL parsers and resolvers accept, checked
 /// against `inet_aton` (what the resolver would connect to) where it applies.
 @Suite struct HostAddressTests {
-    /// SplitMix64: the same spellings on every run; a failure names its seed.
-    struct Seeded: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
+    /// The runtime's seeded generator (retry's jitter uses it): the same
+    /// spellings on every run.
+    typealias Seeded = SplitMix64
 
     /// A number as decimal, octal (leading 0) or hexadecimal (0x, either case), with extra leading zeros.
     static func spell(_ n: UInt64, _ random: inout Seeded) -> String {
@@ -49,7 +41,7 @@ import Glibc
     }
 
     @Test func everySpellingOfAnIPv4AddressIsOneForm() {
-        var random = Seeded(state: 36)
+        var random = Seeded(seed: 36)
         var addresses: [UInt32] = [0x7f00_0001, 0, 0xffff_ffff, 0x0a00_0001, 0xc0a8_0101]
         for _ in 0..<2_000 { addresses.append(UInt32.random(in: 0...UInt32.max, using: &random)) }
         for address in addresses {

@@ -215,7 +215,7 @@ final class RetrySink: Sink, InnerHost {
 
 /// A small generator with a seed (Vigna's SplitMix64): jitter that a
 /// virtual-time run repeats exactly.
-struct SplitMix64 {
+struct SplitMix64: RandomNumberGenerator {
     private var state: UInt64
     init(seed: UInt64) { state = seed }
     mutating func next() -> UInt64 {
