@@ -167,6 +167,33 @@ extension CommandLineIOTests {
         #expect(Date().timeIntervalSince(interrupted) < 10)
     }
 
+    /// Loops nested three deep, a thousand rounds each (10^9 in all, none
+    /// long enough to reach a stride of its own): Ctrl-C and SIGTERM stop
+    /// them at once, saying which, not the watchdog half a second later.
+    @Test(arguments: [(SIGINT, Int32(130), "Ctrl-C"), (SIGTERM, Int32(143), "SIGTERM")])
+    func aSignalStopsShortNestedLoops(_ signal: Int32, _ status: Int32, _ name: String) throws {
+        let script = temporaryPath("nested-\(signal).flow")
+        try """
+            var n = 0
+            for i in 0..<1000 {
+              if i == 0 { print("started") }
+              for j in 0..<1000 { for k in 0..<1000 { n += 1 } }
+            }
+            print("not reached")
+            """.write(toFile: script, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(atPath: script) }
+        let (process, out, err) = try FlowProcess.start([script])
+        readUntil("started", from: out)
+        kill(process.processIdentifier, signal)
+        let message = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        let rest = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == status)
+        #expect(message.contains(try Regex(#"nested-\d+\.flow:4:\d+: error: loop stopped by "# + name)), "\(message)")
+        #expect(!message.contains("the run was busy"), "the loops did not give the loop back: \(message)")
+        #expect(!rest.contains("not reached"))
+    }
+
     /// Reading a FIFO with no writer waits off the loop: Ctrl-C ends it.
     @Test func controlCStopsARunWaitingOnAFIFO() throws {
         let fifo = temporaryPath("pipe"), script = temporaryPath("fifo.flow")

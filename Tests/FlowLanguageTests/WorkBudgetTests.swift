@@ -7,13 +7,66 @@ import FlowRuntime
 /// Guards a program cannot walk around: loops share one budget per run,
 /// and a script of endless mistakes is reported in a screenful.
 @Suite struct WorkBudgetTests {
-    /// Each loop stays under the one-loop limit; together they would make
-    /// 10^12 iterations. The run's budget stops them, at the inner loop.
-    @Test func nestedLoopsShareTheRunsBudget() throws {
-        let result = try runScript("var n = 0\nfor i in 0..<999999 { for j in 0..<999999 { n += 1 } }\n")
+    /// Three loops of a thousand each: no loop ever reaches a stride of
+    /// its own, yet together they would make 10^9 iterations. Every
+    /// iteration of every loop counts, so the run's budget stops them, in
+    /// the innermost loop, at ten million.
+    @Test func shortNestedLoopsShareTheRunsBudget() throws {
+        let result = try runScript("var n = 0\nfor i in 0..<1000 { for j in 0..<1000 { for k in 0..<1000 { n += 1 } } }\nprint(n)\n")
         let message = try #require(result.top.errors.first, "the loops ran to the end")
-        #expect(message.message.hasPrefix("loop stopped: the run's loops made 10000000 iterations in all"))
-        #expect(message.location?.line == 2 && message.location?.column == 23)
+        #expect(message.message.hasPrefix("loop stopped: the run made 10000000 steps in all (loop iterations and objects made)"))
+        #expect(message.location?.line == 2 && message.location?.column == 41)
+        #expect(result.out.isEmpty)
+    }
+
+    /// A `deinit` that makes an object of its own class: that object's
+    /// `deinit` makes the next, without end. The chain's depth stops it, at
+    /// the place the object is made, and the run goes on.
+    @Test func aDeinitMakingItsOwnClassEndsWithALocatedError() throws {
+        let result = try runScript("""
+            class Phoenix {
+              deinit { let _ = Phoenix() }
+            }
+            var p: Phoenix? = Phoenix()
+            p = nil
+            print("after")
+
+            """)
+        let message = try #require(result.top.errors.first, "the chain ended without an error")
+        #expect(message.message.hasPrefix("making Phoenix stopped: a deinit made an object whose deinit made another, 10000 deinits deep"))
+        #expect(message.location?.line == 2 && message.location?.column == 20)
+        #expect(result.top.errors.count == 1)
+        #expect(result.out == ["after"])
+    }
+
+    /// Two classes whose deinits make each other, and a long chain of
+    /// objects each made in the last one's deinit but not endless: the
+    /// first is stopped, the second runs (a chain as deep as a Swift
+    /// program's stack could take is no error).
+    @Test func deinitsMakingEachOtherAreStoppedButAFiniteChainRuns() throws {
+        let endless = try runScript("""
+            class Hen { deinit { let _ = Egg() } }
+            class Egg { deinit { let _ = Hen() } }
+            var hen: Hen? = Hen()
+            hen = nil
+
+            """)
+        #expect(endless.top.errors.count == 1)
+        #expect(endless.top.errors.first?.message.contains("a deinit made an object whose deinit made another") == true, "\(endless.top.errors)")
+        let finite = try runScript("""
+            var made = 0
+            class Link {
+              let left: Int
+              init(_ left: Int) { self.left = left; made += 1 }
+              deinit { if left > 0 { let _ = Link(left - 1) } }
+            }
+            var first: Link? = Link(5000)
+            first = nil
+            print(made)
+
+            """)
+        #expect(finite.top.errors.isEmpty, "\(finite.top.errors)")
+        #expect(finite.out == ["5001"])
     }
 
     /// A `for` walks a finite sequence: past a million elements it is not

@@ -78,6 +78,25 @@ final class Harness {
         #expect(stopped.out.hasSuffix("true"), "\(stopped)")
     }
 
+    /// Loops too short to reach a stride each, nested: every iteration
+    /// counts towards the session's stride, so Ctrl-C is asked as often.
+    @Test func ctrlCStopsShortNestedLoops() {
+        let repl = Harness()
+        repl.controller.session.stopRequested = { true }
+        let stopped = repl.enter("var n = 0", "for i in 0..<100 { for j in 0..<100 { for k in 0..<100 { n += 1 } } }", "n < 1000000")
+        #expect(stopped.err.contains("loop stopped by Ctrl-C"), "\(stopped)")
+        #expect(stopped.out.hasSuffix("true"), "\(stopped)")
+    }
+
+    /// Making objects is work too, asked about as loops are, outside any loop.
+    @Test func ctrlCStopsMakingObjects() {
+        let repl = Harness()
+        repl.controller.session.stopRequested = { true }
+        repl.enter("class Box {}")
+        let stopped = repl.enter("Array(0..<100000).forEach { _ in let _ = Box() }")
+        #expect(stopped.err.contains("making Box stopped by Ctrl-C"), "\(stopped)")
+    }
+
     @Test func aStreamRunsAndItsEventsAreLabelled() {
         let repl = Harness()
         #expect(repl.enter("of(1, 2).map { $0 * 10 }").out == "#1 +0ms  10\n#1 +0ms  20\n#1 +0ms  completed")

@@ -125,6 +125,23 @@ struct TerminalTests {
         try tmux.waitFor { $0.contains("flow> 2 + 2\n4") }
     }
 
+    /// Loops nested three deep, each too short to reach a stride of its
+    /// own: Ctrl-C stops them, and the prompt is back.
+    @Test func ctrlCStopsShortNestedLoops() throws {
+        let tmux = try Tmux()
+        defer { tmux.close() }
+        try tmux.waitFor { $0.contains("flow>") }
+        tmux.type("var n = 0; print(\"started\"); for i in 0..<1000 { for j in 0..<1000 { for k in 0..<1000 { n += 1 } } }; print(\"done\")")
+        tmux.press("Enter")
+        try tmux.waitFor { $0.contains("\nstarted") }
+        tmux.press("C-c")
+        try tmux.waitFor { $0.contains("loop stopped by Ctrl-C") && $0.hasSuffix("flow>") }
+        #expect(!(try tmux.screen()).contains("\ndone"))
+        tmux.type("n > 0")
+        tmux.press("Enter")
+        try tmux.waitFor { $0.contains("flow> n > 0\ntrue") }
+    }
+
     @Test func docAndMarbleDrawWithTheEngine() throws {
         let tmux = try Tmux()
         defer { tmux.close() }

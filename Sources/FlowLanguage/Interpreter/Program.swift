@@ -304,10 +304,11 @@ public final class Program {
             // that keeps the loop busy sees it and gives the loop back.
             let asked = scheduler.interruption ?? Interruption()
             let interrupt: @Sendable (Interrupt) -> Void = { kind in
-                asked.request()
+                asked.request(kind)
                 hop(kind)
             }
             environment.interruptRequested = { asked.isRequested }
+            environment.interruptedBy = { asked.requestedBy?.name ?? "Ctrl-C" }
             environment.requestExit = { [unowned environment = self.environment] code in
                 environment.exitStatus = code
                 asked.request()
@@ -330,7 +331,7 @@ public final class Program {
                 }
             }
             if let remote {
-                environment.interruptedBy = "the page's Stop"
+                environment.interruptedBy = { "the page's Stop" }
                 let (options, subscriptions) = (laneOptions, showsSubscriptions)
                 remote.attach(stop: { _ in interrupt(.interrupt) }, snapshot: scheduler.makeCallback { (request: LiveRunRemote.Request) in
                     request.receive(run.diagrams(laneOptions: options, showsSubscriptions: subscriptions), run.streamErrors)

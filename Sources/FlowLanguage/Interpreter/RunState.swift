@@ -9,12 +9,13 @@ public final class RunState {
     public let scheduler: Scheduler
     /// The virtual-time run that records `expect` and `marbles`.
     public let marbles: MarbleRun
-    /// Iterations of every loop of the run so far, in steps of the loop
-    /// guard's stride: a virtual-time run's work budget is for all its
-    /// loops together, so nested loops cannot multiply it.
-    var loopRounds = 0
-    /// The most loop iterations a virtual-time run makes in all.
-    static let loopBudget = 10 * VirtualScheduler.synchronousValueLimit
+    /// The run's steps of work so far (iterations of every loop, objects
+    /// made), counted a stride at a time: a virtual-time run's work budget
+    /// is for all its loops and objects together, so nested loops cannot
+    /// multiply it.
+    var workSteps = 0
+    /// The most steps a virtual-time run makes in all.
+    static let workBudget = 10 * VirtualScheduler.synchronousValueLimit
     /// Lanes registered by `marbles(...)`, drawn when the run ends.
     var lanes: [[(label: String, recorder: EventRecorder)]] = []
     /// `marbles(title: ...)`: the title of a group of `lanes`, by index.
@@ -256,11 +257,40 @@ public final class Environment {
     /// `let` binds has its subscriptions recorded, to draw it as the run
     /// saw it.
     var watchesBindings = false
-    /// Asked now and then by a running `while` loop: true when Ctrl-C was
-    /// pressed in a session, whose loop must stop a script's endless loop.
+    /// Asked now and then by running loops and by objects being made:
+    /// true once Ctrl-C, SIGTERM or the page's Stop asked the run to stop.
     var interruptRequested: () -> Bool = { false }
-    /// Who asks, for the error of a loop stopped that way.
-    var interruptedBy = "Ctrl-C"
+    /// Who asked, for the error of a loop stopped that way.
+    var interruptedBy: () -> String = { "Ctrl-C" }
+    /// Steps of a script's work, each loop iteration and each object made,
+    /// counted where they happen; every `workStride`th asks
+    /// `checkWork`. One counter for all loops, so loops nested in loops
+    /// are asked as often as one loop is, however short each is.
+    @exclusivity(unchecked) var workSteps = 0
+    static let workStride = 1024
+
+    /// Counts one step of work; true when `checkWork` is due.
+    @inline(__always)
+    func countsAStride() -> Bool {
+        workSteps &+= 1
+        return workSteps & (Self.workStride - 1) == 0
+    }
+
+    /// What every stride of work asks: in virtual time, which nothing else
+    /// can interrupt, the run's work budget; everywhere, whether the run was
+    /// asked to stop. `what` names the work for the error: "loop", "making
+    /// a Node".
+    func checkWork(_ what: String, at location: SourceLocation) throws {
+        if run.scheduler.isVirtual {
+            run.workSteps += Self.workStride
+            if run.workSteps >= RunState.workBudget {
+                throw FlowError("\(what) stopped: the run made \(RunState.workBudget) steps in all (loop iterations and objects made), "
+                                + "the most a virtual-time run makes; are loops nested too deep, or does an init or deinit make objects without end?",
+                                at: location)
+            }
+        }
+        if interruptRequested() { throw FlowError("\(what) stopped by \(interruptedBy())", at: location) }
+    }
     /// The modules the script is compiled with, by name.
     let modules: [String: BuiltinModule]
     /// Where `print(..., to: &standardError)` writes: the program's

@@ -48,20 +48,27 @@ public final class ScriptObject {
     /// The object a `deinit` runs on, standing in for one already gone: it
     /// has the last fields, and its own end runs no `deinit` again.
     private let isStandIn: Bool
+    /// How many `deinit`s deep the object was made: 0 outside any, one more
+    /// than the `deinit` that made it otherwise. A `deinit` that makes an
+    /// object whose `deinit` makes another goes on without end (Swift's
+    /// stack would overflow); the count is how it is seen.
+    public let deinitGeneration: Int
 
     public init(_ objectClass: ObjectClass, fields: [Value]) {
         self.objectClass = objectClass
         self.fields = fields
         isStandIn = false
+        deinitGeneration = ObjectRelease.generationOfNewObjects
         for (i, isPublished) in objectClass.publishedFields.enumerated() where isPublished {
             if case .stream(let stream) = fields[i], let published = stream as? PublishedSubject { published.object = self }
         }
     }
 
-    private init(standingInFor objectClass: ObjectClass, fields: [Value]) {
+    private init(standingInFor objectClass: ObjectClass, fields: [Value], generation: Int) {
         self.objectClass = objectClass
         self.fields = fields
         isStandIn = true
+        deinitGeneration = generation
     }
 
     /// Combine's `objectWillChange`: sent before any `@Published`
@@ -130,11 +137,11 @@ public final class ScriptObject {
         // Moved, not copied: nothing here may hold the fields once the list does.
         var last: [Value] = []
         swap(&last, &fields)
-        ObjectRelease.gone(objectClass, fields: &last, deinitializer: deinitializer)
+        ObjectRelease.gone(objectClass, fields: &last, deinitializer: deinitializer, generation: deinitGeneration)
     }
 
-    fileprivate static func standIn(for objectClass: ObjectClass, fields: [Value]) -> ScriptObject {
-        ScriptObject(standingInFor: objectClass, fields: fields)
+    fileprivate static func standIn(for objectClass: ObjectClass, fields: [Value], generation: Int) -> ScriptObject {
+        ScriptObject(standingInFor: objectClass, fields: fields, generation: generation)
     }
 }
 
@@ -167,16 +174,26 @@ public final class LazyProperty: Function {
 /// inside the last one's deinit: a linked list of a million nodes going
 /// at once would otherwise overflow the stack. The script's deinits run
 /// here too, each at the same depth.
-enum ObjectRelease {
+public enum ObjectRelease {
     private enum Leftover {
         case values([Value])
-        case deinitialiser(ObjectClass, fields: [Value], run: (ScriptObject) -> Void)
+        case deinitialiser(ObjectClass, fields: [Value], generation: Int, run: (ScriptObject) -> Void)
     }
 
     private final class Pending {
         @exclusivity(unchecked) var items: [Leftover] = []
         @exclusivity(unchecked) var draining = false
+        /// The `deinitGeneration` of the object whose `deinit` runs now,
+        /// plus one; 0 while none runs.
+        @exclusivity(unchecked) var generationOfNewObjects = 0
     }
+
+    /// The most `deinit`s deep an object may be made: a chain of deinits
+    /// each making the next object is endless long before this.
+    public static let deepestGeneration = 10_000
+
+    /// What `deinitGeneration` an object made now has.
+    public static var generationOfNewObjects: Int { pending.generationOfNewObjects }
 
     /// One list per thread: each run is confined to its own thread.
     nonisolated(unsafe) private static var key: pthread_key_t = {
@@ -196,13 +213,13 @@ enum ObjectRelease {
 
     /// Takes what a dying object held (leaving `fields` empty) and, unless
     /// an outer call is already at it, lets go of it piece by piece.
-    static func gone(_ objectClass: ObjectClass, fields: inout [Value], deinitializer: ((ScriptObject) -> Void)?) {
+    static func gone(_ objectClass: ObjectClass, fields: inout [Value], deinitializer: ((ScriptObject) -> Void)?, generation: Int) {
         if deinitializer == nil, !fields.contains(where: holdsObjects) { return }
         var taken: [Value] = []
         swap(&taken, &fields)
         let list = pending
         if let deinitializer {
-            list.items.append(.deinitialiser(objectClass, fields: taken, run: deinitializer))
+            list.items.append(.deinitialiser(objectClass, fields: taken, generation: generation, run: deinitializer))
         } else {
             list.items.append(.values(taken))
         }
@@ -211,8 +228,11 @@ enum ObjectRelease {
         list.draining = true
         defer { list.draining = false }
         while let next = list.items.popLast() {
-            if case .deinitialiser(let objectClass, let fields, let run) = next {
-                run(ScriptObject.standIn(for: objectClass, fields: fields))
+            if case .deinitialiser(let objectClass, let fields, let generation, let run) = next {
+                let outer = list.generationOfNewObjects
+                list.generationOfNewObjects = generation + 1
+                run(ScriptObject.standIn(for: objectClass, fields: fields, generation: generation))
+                list.generationOfNewObjects = outer
             }
         }
     }

@@ -45,7 +45,7 @@ public protocol InterruptWatch: Sendable {
 }
 
 /// What asked a run to stop from outside the process.
-public enum Interrupt: Sendable {
+public enum Interrupt: Sendable, CaseIterable {
     /// Ctrl-C (SIGINT): the conventional exit status is 130.
     case interrupt
     /// A termination request (SIGTERM): 143.
@@ -55,6 +55,16 @@ public enum Interrupt: Sendable {
     /// Ctrl-\ (SIGQUIT): 131. A stop like the others, not a core dump:
     /// files being written are left whole.
     case quit
+
+    /// As a message names it: "loop stopped by SIGTERM".
+    public var name: String {
+        switch self {
+        case .interrupt: "Ctrl-C"
+        case .terminate: "SIGTERM"
+        case .hangUp: "SIGHUP"
+        case .quit: "SIGQUIT"
+        }
+    }
 
     public var exitStatus: Int32 {
         switch self {

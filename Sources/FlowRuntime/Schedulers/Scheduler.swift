@@ -35,12 +35,23 @@ public protocol Scheduler: AnyObject {
 /// it looks here now and then and gives the loop back once asked.
 public final class Interruption: Sendable {
     private let asked = Atomic(false)
+    /// Which `Interrupt` asked first, by its position; -1 before any.
+    private let askedBy = Atomic(-1)
 
     public init() {}
 
-    public func request() { asked.store(true, ordering: .releasing) }
+    public func request(_ kind: Interrupt = .interrupt) {
+        _ = askedBy.compareExchange(expected: -1, desired: Interrupt.allCases.firstIndex(of: kind)!, ordering: .relaxed)
+        asked.store(true, ordering: .releasing)
+    }
 
     public var isRequested: Bool { asked.load(ordering: .acquiring) }
+
+    /// What asked the run to stop, once something did.
+    public var requestedBy: Interrupt? {
+        let index = askedBy.load(ordering: .relaxed)
+        return index < 0 ? nil : Interrupt.allCases[index]
+    }
 
     /// How many values or rounds a synchronous loop runs between looks.
     static let stride = 4096

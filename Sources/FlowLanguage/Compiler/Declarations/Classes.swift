@@ -131,7 +131,18 @@ extension Compiler {
             return (i, getter, scope.depth(to: getter.home ?? type.scope))
         }
         let env = environment
+        let location = self.location(span)
+        let making = "making \(type.name)"
         return { frame in
+            // Making objects is work: a deinit that makes the next object
+            // (or two classes' deinits making each other) never ends, and
+            // is stopped with the budget, Ctrl-C, or its depth.
+            if env.countsAStride() { try env.checkWork(making, at: location) }
+            if ObjectRelease.generationOfNewObjects > ObjectRelease.deepestGeneration {
+                throw FlowError("\(making) stopped: a deinit made an object whose deinit made another, "
+                                + "\(ObjectRelease.deepestGeneration) deinits deep, which never ends (in Swift the stack would overflow); "
+                                + "make the object outside the deinit", at: location)
+            }
             let home = frame.ancestor(classDepth)
             // Read when the call runs: defaults are compiled where the class
             // is declared, possibly after this call.

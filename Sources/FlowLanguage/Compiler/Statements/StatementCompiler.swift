@@ -103,12 +103,13 @@ extension Compiler {
             let condition = compile(conditionExpr, in: scope)
             let location = self.location(conditionExpr.span)
             let size = loop.count, fresh = loop.createsClosures
+            let env = environment
             return { frame in
                 var current = Frame(count: size, parent: frame)
                 var count = 0
                 repeat {
                     count += 1
-                    if count & 1023 == 0 { try guardLoop(count) }
+                    if env.countsAStride() { try guardLoop(count) }
                     guard try Self.iterate(run, current) else { break }
                     if fresh { current = Frame(count: size, parent: frame) }
                 } while try located(location) { try condition(frame).asBool() }
@@ -139,12 +140,13 @@ extension Compiler {
         let iteration = makeIteration(loop)
         let size = loop.count, fresh = loop.createsClosures
         let guardLoop = loopGuard(at: span)
+        let env = environment
         return { frame in
             var current = Frame(count: size, parent: frame)
             var count = 0
             while true {
                 count += 1
-                if count & 1023 == 0 { try guardLoop(count) }
+                if env.countsAStride() { try guardLoop(count) }
                 guard try Self.iterate(iteration, current) else { break }
                 if fresh { current = Frame(count: size, parent: frame) }
             }
@@ -163,28 +165,22 @@ extension Compiler {
         do { return try body(frame) } catch is BreakSignal { return false } catch is ContinueSignal { return true }
     }
 
-    /// What a loop asks every 1024 iterations. Virtual time cannot
-    /// interrupt a loop, so it bounds it, as it bounds `range`: a `while` or
-    /// `repeat` at a million iterations (a `for` walks a finite sequence),
-    /// and all the run's loops together at ten million (loops nested in
-    /// loops); in a session, Ctrl-C stops it.
+    /// What a loop asks at every stride of the run's work
+    /// (`Environment.checkWork`). Virtual time cannot interrupt a loop, so
+    /// it bounds it, as it bounds `range`: a `while` or `repeat` at a
+    /// million iterations (a `for` walks a finite sequence), and all the
+    /// run's work together at ten million steps (loops nested in loops);
+    /// in a session or a live run, Ctrl-C stops it.
     private func loopGuard(at span: Span, walksASequence: Bool = false) -> (Int) throws -> Void {
         let env = environment
         let location = self.location(span)
         let limit = VirtualScheduler.synchronousValueLimit
         return { count in
-            if env.run.scheduler.isVirtual {
-                if count >= limit && !walksASequence {
-                    throw FlowError("loop stopped after \(limit) iterations, the most one loop runs in virtual time; is it meant to be endless?",
-                                    at: location)
-                }
-                env.run.loopRounds += 1024
-                if env.run.loopRounds >= RunState.loopBudget {
-                    throw FlowError("loop stopped: the run's loops made \(RunState.loopBudget) iterations in all, the most a virtual-time run makes; "
-                                    + "are loops nested too deep?", at: location)
-                }
+            if count >= limit && !walksASequence && env.run.scheduler.isVirtual {
+                throw FlowError("loop stopped after \(limit) iterations, the most one loop runs in virtual time; is it meant to be endless?",
+                                at: location)
             }
-            if env.interruptRequested() { throw FlowError("loop stopped by \(env.interruptedBy)", at: location) }
+            try env.checkWork("loop", at: location)
         }
     }
 
@@ -204,13 +200,14 @@ extension Compiler {
         let size = loop.count, fresh = loop.createsClosures
         let patternLocation = location(pattern.span)
         let guardLoop = loopGuard(at: span, walksASequence: true)
+        let env = environment
         return { frame in
             let elements = try located(sequenceLocation) { try Self.elements(of: try sequence(frame)) }
             var current = Frame(count: size, parent: frame)
             var count = 0
             for element in elements {
                 count += 1
-                if count & 1023 == 0 { try guardLoop(count) }
+                if env.countsAStride() { try guardLoop(count) }
                 guard try matcher(element, current) else {
                     throw FlowError("\(element.typeName) \(element.literal) does not match the loop's pattern", at: patternLocation)
                 }
