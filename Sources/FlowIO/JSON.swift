@@ -13,6 +13,8 @@ public enum JSON {
     }
 
     public static func string(_ value: Value) throws -> String {
+        // Counted as it prints, a bound on its JSON: strings are quoted in both.
+        try MemoryBudget.checkPrinting(value, "writing JSON with json.string")
         var out = ""
         try write(value, to: &out, depth: 0)
         return out

@@ -12,6 +12,7 @@ import Testing
 ///     # exit: 1                    the exit status
 ///     # stderr: text               text standard error must contain (repeatable)
 ///     # stdout: text               text standard output must contain
+///     # address space: 2048         run under `ulimit -v` of that many megabytes
 // Serialized: each case is a subprocess, and on two cores running them all
 // at once only slows the rest of the suite (the terminal tests among them).
 @Suite(.serialized) struct CrashCorpusTests {
@@ -23,15 +24,17 @@ import Testing
     func hostileScriptEndsCleanly(_ name: String) throws {
         let path = Self.folder.appendingPathComponent(name).path
         let text = try String(contentsOfFile: path, encoding: .utf8)
-        var arguments = ["run"], exit: Int32?, stderr: [String] = [], stdout: [String] = []
+        var arguments = ["run"], exit: Int32?, stderr: [String] = [], stdout: [String] = [], megabytes: Int?
         for line in text.split(whereSeparator: { $0 == "\n" || $0 == "\r" }) where line.hasPrefix("# ") {
             let field = line.dropFirst(2)
             if field.hasPrefix("args: ") { arguments = field.dropFirst(6).split(separator: " ").map(String.init) }
             if field.hasPrefix("exit: ") { exit = Int32(field.dropFirst(6)) }
             if field.hasPrefix("stderr: ") { stderr.append(String(field.dropFirst(8))) }
             if field.hasPrefix("stdout: ") { stdout.append(String(field.dropFirst(8))) }
+            if field.hasPrefix("address space: ") { megabytes = Int(field.dropFirst(15)) }
         }
-        let result = try FlowProcess.run(arguments + [path], in: Self.folder, timeout: 60)
+        let result = try megabytes.map { try FlowProcess.runLimited(arguments + [path], megabytes: $0, timeout: 60) }
+            ?? FlowProcess.run(arguments + [path], in: Self.folder, timeout: 60)
         #expect(!result.timedOut, "\(name) did not finish within a minute")
         #expect(!result.crashed, "\(name) crashed: \(result.status)\n\(result.err.prefix(2000))")
         if let exit { #expect(result.status == exit, "\(result.err.prefix(2000))") }

@@ -107,9 +107,10 @@ extension ValueMethod {
         },
         .array("joined", [noArguments, [labelled("separator", .string)]], "the elements as text, joined",
                example: #"print(["a", "b"].joined(separator: ", "))"#) { a, args in
-            if args.values.isEmpty { return .string(a.map(\.description).joined()) }
-            try args.expect(1, labels: ["separator"])
-            return .string(a.map(\.description).joined(separator: try args.string(0)))
+            let separator = args.values.isEmpty ? "" : try args.string(0)
+            if !args.values.isEmpty { try args.expect(1, labels: ["separator"]) }
+            try MemoryBudget.checkJoining(a, separator: separator.utf8.count, "joining an array's elements")
+            return .string(a.map(\.description).joined(separator: separator))
         },
         .array("prefix", [[arg("maxLength", .int).nonNegative()]], "the first n elements", example: "print([1, 2, 3].prefix(2))") { a, args in
             try args.expect(1)

@@ -169,7 +169,7 @@ enum FreeFunctions {
         }
         switch args.values[0] {
         case .array: return args.values[0]
-        case .string(let s): return .array(s.map { .string(String($0)) })
+        case .string(let s): return .array(try s.characterValues("making an array of a string's characters"))
         case let v: throw FlowError("cannot convert \(v.typeName) \(v.literal) to Array")
         }
     }

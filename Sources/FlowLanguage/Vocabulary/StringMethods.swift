@@ -51,7 +51,12 @@ extension ValueMethod {
         .string("replacingOccurrences", [[labelled("of", .string), labelled("with", .string)]], "the text with every occurrence replaced",
                 example: #"print("a-b-c".replacingOccurrences(of: "-", with: "+"))"#) { s, args in
             try args.expect(2, labels: ["of", "with"])
-            return .string(s.replacing(try args.string(0), with: try args.string(1)))
+            let (target, replacement) = (try args.string(0), try args.string(1))
+            let growth = replacement.utf8.count - target.utf8.count
+            if growth > 0 {
+                try MemoryBudget.checkString(bytes: s.utf8.count + s.occurrencesAtMost(of: target) * growth, "replacing occurrences in a string")
+            }
+            return .string(s.replacing(target, with: replacement))
         },
         .string("reversed", [noArguments], "the characters from last to first", example: #"print("abc".reversed())"#) { s, args in
             try args.expect(0)

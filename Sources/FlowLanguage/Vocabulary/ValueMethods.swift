@@ -85,7 +85,7 @@ enum ValueMethods {
                 if let body = reading[.array] { return try body(.array(t.elements), args) }
             case .string(let s):
                 if let body = reading[.string] { return try body(receiver, args) }
-                if let body = reading[.array] { return try body(.array(s.map { .string(String($0)) }), args) }
+                if let body = reading[.array] { return try body(.array(try s.characterValues("reading a string as an array of its characters")), args) }
             case .dictionary(let d):
                 if let body = reading[.dictionary] { return try body(receiver, args) }
                 if let body = reading[.array] {

@@ -1,4 +1,9 @@
 import Synchronization
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// The most memory one value a script builds may take: a string, an array
 /// or a dictionary, or what an operator holds (`toArray`, `buffer`). A
@@ -30,6 +35,7 @@ public enum MemoryBudget {
     @inline(__always)
     public static func checkString(bytes count: Int, _ doing: @autoclosure () -> String) throws {
         if count > bytes { throw exceeded(doing()) }
+        if count >= probedSize { try probe(count, doing()) }
     }
 
     /// A collection of `count` elements is about to be built.
@@ -37,5 +43,91 @@ public enum MemoryBudget {
     public static func checkElements(_ count: Int, _ doing: @autoclosure () -> String) throws {
         let (size, overflow) = count.multipliedReportingOverflow(by: MemoryLayout<Value>.stride)
         if overflow || size > bytes { throw exceeded(doing()) }
+        if size >= probedSize { try probe(size, doing()) }
+    }
+
+    /// From this size on, a value is allocated once before it is built.
+    static let probedSize = 1 << 20
+
+    /// Within the budget, the system may still refuse the memory (an
+    /// address-space limit, `ulimit -v`, and the large stack a run has):
+    /// Swift's allocator then traps the process. A large value is asked of
+    /// `malloc` first, which answers nil instead, and given back at once;
+    /// nothing is touched, so it costs a mapping, not the memory.
+    static func probe(_ size: Int, _ doing: @autoclosure () -> String) throws {
+        guard let block = malloc(size) else {
+            throw FlowError("out of memory: the system refused the \(describe(size)) needed while \(doing()), under the \(describe(bytes)) budget "
+                            + "(is the address space limited, ulimit -v?)")
+        }
+        free(block)
+    }
+}
+
+extension MemoryBudget {
+    /// The printed form of `value` (as `print` or an interpolation shows it)
+    /// is about to be built: refused when it cannot fit. An array holding
+    /// one string a thousand times is small, its text a thousand times
+    /// larger, so the size is counted from the value, not from its memory.
+    public static func checkPrinting(_ value: Value, _ doing: @autoclosure () -> String) throws {
+        if value.printsBriefly { return }
+        if value.printedBytesAtLeast(upTo: bytes) > bytes { throw exceeded(doing()) }
+    }
+
+    /// The printed forms of `values` joined with `separator` between them.
+    public static func checkJoining(_ values: [Value], separator: Int, _ doing: @autoclosure () -> String) throws {
+        var total = values.isEmpty ? 0 : (values.count - 1) * separator
+        for value in values {
+            if total > bytes { break }
+            total += value.printedBytesAtLeast(upTo: bytes - total, asElement: false)
+        }
+        if total > bytes { throw exceeded(doing()) }
+    }
+}
+
+extension Value {
+    /// Whether the value prints in a few bytes: counting it is not worth it.
+    public var printsBriefly: Bool {
+        switch self {
+        case .null, .bool, .int, .double, .duration, .function, .stream, .object, .event: true
+        case .string, .array, .dictionary, .tuple: false
+        }
+    }
+
+    /// At least how many bytes the value's printed form takes (strings
+    /// quoted when inside a collection, as `literal` writes them), counted
+    /// without building it, and not past `limit`: the walk stops there, so
+    /// asking costs no more than the budget allows building. Nested values
+    /// are walked with a list of the collections under way, not recursion.
+    public func printedBytesAtLeast(upTo limit: Int, asElement: Bool = false) -> Int {
+        var total = 0
+        var open: [(items: [Value], next: Int)] = []
+        func count(_ value: Value, quoted: Bool) {
+            switch value {
+            case .string(let s): total += s.utf8.count + (quoted ? 2 : 0)
+            case .array(let items):
+                total += 2 + Swift.max(0, items.count - 1) * 2
+                open.append((items, 0))
+            case .dictionary(let d):
+                total += 2 + d.count * 4
+                open.append((Array(d.keys), 0))
+                open.append((Array(d.values), 0))
+            case .tuple(let t):
+                total += 2 + Swift.max(0, t.elements.count - 1) * 2
+                open.append((t.elements, 0))
+            case .int, .bool, .null, .double, .duration: total += 1
+            case .function, .stream, .object, .event: total += 3
+            }
+        }
+        count(self, quoted: asElement)
+        while total <= limit, let last = open.indices.last {
+            let (items, next) = open[last]
+            guard next < items.count else {
+                open.removeLast()
+                continue
+            }
+            open[last].next = next + 1
+            count(items[next], quoted: true)
+        }
+        return total
     }
 }

@@ -127,7 +127,14 @@ extension Compiler {
                 let value = compiled(expr, in: scope)
                 let describe = describer(for: value.type, in: scope)
                 let code = value.code
-                return { frame in try describe(code(frame), frame) }
+                let location = self.location(expr.span)
+                return { frame in
+                    let value = try code(frame)
+                    // A collection's text can be far larger than its memory
+                    // (one string a thousand times): counted before it is built.
+                    if !value.printsBriefly { try located(location) { try MemoryBudget.checkPrinting(value, "building an interpolated string") } }
+                    return try describe(value, frame)
+                }
             }
         }
         let location = self.location(span)

@@ -226,7 +226,7 @@ extension Compiler {
         case .array(let a): return a
         case .tuple(let t) where t.nominal == nil: return t.elements
         case .dictionary(let d): return d.map { .tuple(Tuple([$0.key, $0.value], labels: ["key", "value"])) }
-        case .string(let s): return s.map { .string(String($0)) }
+        case .string(let s): return try s.characterValues("walking a string's characters")
         case .stream:
             throw FlowError("a for loop cannot walk a stream, whose values arrive over time: subscribe to it instead")
         default:
