@@ -58,6 +58,9 @@ let package = Package(
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
             ]
         ),
+        // flow fmt: the one layout of a script, from the language's tokens;
+        // it knows the syntax only.
+        .target(name: "FlowFormat", dependencies: ["FlowLanguage"]),
         // I/O builtins on the live loop: files, standard input, JSON, HTTP
         // and PostgreSQL.
         .target(
@@ -104,7 +107,7 @@ let package = Package(
         .executableTarget(
             name: "flow",
             dependencies: [
-                "FlowLanguage", "FlowMarbles", "FlowLive", "FlowIO", "FlowREPL", "FlowServe",
+                "FlowLanguage", "FlowMarbles", "FlowLive", "FlowIO", "FlowREPL", "FlowServe", "FlowFormat",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -164,6 +167,8 @@ let package = Package(
             dependencies: ["FlowRuntime", "FlowMarbles", "runtime-tour"]
         ),
         .testTarget(name: "FlowMarblesTests", dependencies: ["FlowMarbles", "FlowRuntime", "FlowTestSupport"]),
+        // The formatter on every script of the repository, and flow fmt as a user runs it.
+        .testTarget(name: "FlowFormatTests", dependencies: ["FlowFormat", "FlowLanguage", "FlowIO", "flow", "FlowTestSupport"]),
         .testTarget(name: "FlowLiveTests", dependencies: ["FlowLive", "FlowRuntime"]),
         // The command line as a user runs it: the built `flow` in a subprocess.
         .testTarget(name: "FlowCLITests", dependencies: ["flow", "FlowRuntime", "FlowTestSupport"], exclude: ["Class"]),
