@@ -86,7 +86,7 @@ extension Access {
 
     private func isUnrestricted(_ kind: Permissions.Kind) -> Bool {
         switch kind {
-        case .read: return permissions.read == .all && permissions.deniedRead == .none
+        case .read: return permissions.read == .all && permissions.deniedRead == .none && permissions.withheldRead.isEmpty
         case .write: return permissions.write == .all && permissions.deniedWrite == .none
         case .net: return permissions.net == .all && permissions.deniedNet == .none
         case .env: return permissions.env == .all && permissions.deniedEnv == .none
@@ -136,6 +136,9 @@ extension Access {
         case .net, .env: return
         }
         let shown = "\(operation) \(path.debugDescription)" + (real == path ? "" : " (\(real))")
+        if kind == .read, let withheld = permissions.withheldRead.first(where: { Permissions.Scope.only([$0.path]).contains(path: real) }) {
+            throw FlowError("\(shown): reading \(withheld.what) is not allowed (\(permissions.command) --allow-read=\(withheld.named) grants it)")
+        }
         if denied.contains(path: real) {
             throw FlowError("\(shown): \(verb) it is denied by \(permissions.command) --deny-\(kind.rawValue)")
         }

@@ -34,6 +34,26 @@ public struct Permissions: Sendable, Equatable {
     /// request (`--max-redirects`).
     public var maximumRedirects = 5
     public var deniedEnv: Scope = .none
+    /// Files a command keeps from scripts by its own rule, not by a
+    /// `--deny-read` the user gave (the key under `flow grade`), and why:
+    /// a denial names the flag that grants it, which here is
+    /// `--allow-read` naming the file itself.
+    public var withheldRead: [Withheld] = []
+
+    public struct Withheld: Sendable, Equatable {
+        /// Resolved.
+        public var path: String
+        /// What the file is, for the message: "the key".
+        public var what: String
+        /// The file as the user named it, for the flag the message suggests.
+        public var named: String
+
+        public init(path: String, what: String, named: String) {
+            self.path = path
+            self.what = what
+            self.named = named
+        }
+    }
     /// Whether `stdin.lines()` reads the process's standard input. Without
     /// it the input is empty: a graded or tested script cannot wait on it.
     public var standardInput: Bool
@@ -125,6 +145,7 @@ public struct Permissions: Sendable, Equatable {
         deniedWrite = .none
         deniedNet = .none
         deniedEnv = .none
+        withheldRead = []
         readScopeName = nil
         writeScopeName = nil
     }

@@ -241,7 +241,7 @@ extension GradeFile {
         if let keyPath, !flags.allowAll {
             let resolved = Permissions.resolve(keyPath)
             let named = flags.allowRead.flatMap { $0.split(separator: ",").map { Permissions.resolve(String($0)) } }.contains(resolved)
-            if !named { permissions.deny(.read, resolved) }
+            if !named { permissions.withheldRead.append(Permissions.Withheld(path: resolved, what: "the key", named: keyPath)) }
         }
         return permissions
     }

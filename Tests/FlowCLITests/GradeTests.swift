@@ -201,8 +201,10 @@ import Testing
         let details = try #require((try Self.rows(try Self.json(result.out))["zoe.flow"]?["results"] as? [[String: Any]])?.first?["details"] as? String)
         // (Paths in the messages are the graded folder's, never the teacher's absolute ones.)
         #expect(details.contains(#"file.read \"ada.flow\": reading outside the student's own file"#), "\(details)")
-        #expect(details.contains(#"file.read \"probe.flow\": reading it is denied"#), "\(details)")
+        #expect(details.contains(#"file.read \"probe.flow\": reading the key is not allowed (flow grade --allow-read="#), "\(details)")
         #expect(!details.contains("zoe.flow") && !details.contains("numbers.txt"), "its own file and the data are readable: \(details)")
+        // The key is kept by flow grade's own rule, not a --deny-read the teacher gave: the message names the flag that widens it.
+        #expect(details.contains("probe.flow grants it)") && !details.contains("--deny-read"), "\(details)")
         // Nothing of a classmate's file or the key reached the report.
         #expect(!result.out.contains("ADA-SECRET") && !result.out.contains("KEY-SECRET"), "\(result.out)")
         // The real key's data file is readable, and grading works with it.
@@ -213,7 +215,7 @@ import Testing
         let widened = try Self.grade(["--key", folder + "/probe.flow", "--details", "--allow-read=\(folder)", "--format", "json", folder + "/zoe.flow"])
         let wide = try #require((try Self.rows(try Self.json(widened.out))["zoe.flow"]?["results"] as? [[String: Any]])?.first?["details"] as? String)
         #expect(!wide.contains("ada.flow"), "\(wide)")
-        #expect(wide.contains(#"file.read \"probe.flow\": reading it is denied"#), "\(wide)")
+        #expect(wide.contains(#"file.read \"probe.flow\": reading the key is not allowed (flow grade --allow-read="#), "\(wide)")
     }
 
     @Test func linksAndFIFOsNamedLikeScriptsAreNeitherFollowedNorOpened() throws {
