@@ -3,10 +3,10 @@ import FlowRuntime
 import Foundation
 
 /// Where `flow serve --exercise` keeps each student's answers: one `.flow`
-/// file per student, named after what they typed as their name, which
-/// `flow grade FOLDER` grades. A student who saves again replaces their
-/// file (each save is one atomic write); a name is reduced to letters,
-/// digits, `-` and `_`, so it can never lead out of the folder.
+/// file per student, named after the roster's file or the name they
+/// claimed, which `flow grade FOLDER` grades. A student who saves again
+/// replaces their file (each save is one atomic write); a name is reduced
+/// to letters, digits, `-` and `_`, so it can never lead out of the folder.
 struct AnswerFolder: Sendable {
     let path: String
 
@@ -25,22 +25,29 @@ struct AnswerFolder: Sendable {
         self.path = real
     }
 
+    /// A character a name keeps where it is written on one line of a file
+    /// (the answer file's header): no line break, control or format character.
+    static func isShownInALine(_ c: Character) -> Bool {
+        !c.isNewline && !c.unicodeScalars.contains { [.control, .format, .lineSeparator, .paragraphSeparator].contains($0.properties.generalCategory) }
+    }
+
     /// A student's name as a file name: `Ada Lovelace` is `ada-lovelace`.
     static func fileName(for student: String) -> String? {
         var name = ""
         for c in student.lowercased() {
             if c.isASCII && (c.isLetter || c.isNumber || c == "_") { name.append(c) }
-            else if (c == " " || c == "-" || c == ".") && !name.isEmpty && name.last != "-" { name.append("-") }
+            else if (c == " " || c == "-" || c == "." || c == "/" || c == "\\") && !name.isEmpty && name.last != "-" { name.append("-") }
             if name.count >= longestName { break }
         }
         while name.hasSuffix("-") { name.removeLast() }
         return name.isEmpty ? nil : name + ".flow"
     }
 
-    /// Writes `text` as `student`'s answers; the file's name under the folder.
-    func save(_ text: String, student: String) throws -> String {
-        guard let name = Self.fileName(for: student) else {
-            throw ScriptFolder.Refused(description: "type your name (letters or digits) before saving your answers")
+    /// Writes `text` as the answers in `name` (a name `fileName(for:)` or
+    /// the roster made, never a path); the file's name under the folder.
+    func save(_ text: String, file name: String) throws -> String {
+        guard !name.contains("/"), name != ".flow", name.hasSuffix(".flow"), !name.hasPrefix(".") else {
+            throw ScriptFolder.Refused(description: "\(name) is no answer file's name")
         }
         guard text.utf8.count <= ScriptFolder.largestScript else { throw ScriptFolder.Refused(description: "answers larger than 1 MiB are not saved") }
         let target = path + "/" + name

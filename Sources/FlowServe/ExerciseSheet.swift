@@ -82,14 +82,14 @@ extension ExerciseSheet {
     /// says whether each answered lane is right; `gaveUp` shows the right
     /// lanes of those questions whatever the file says.
     static func make(_ file: SourceFile, modules: [BuiltinModule], dialect: Dialect?, answers: [String: Answer], check: Bool,
-                     gaveUp: Set<String>) -> ExerciseSheet {
+                     gaveUp: Set<String>, only: String? = nil) -> ExerciseSheet {
         switch run(file, modules: modules, dialect: dialect) {
         case .failure(let notRun):
             return ExerciseSheet(ok: false, errors: notRun.errors, preamble: "", questions: [])
         case .success(let run):
             return ExerciseSheet(ok: true, errors: run.errors, preamble: preamble(of: file, tests: run.testSpans), questions: run.questions.map {
                 view(of: $0.question, id: $0.id, test: $0.test, code: file.text(of: $0.span), line: file.location(of: $0.span.start).line,
-                     answer: answers[$0.id], check: check, gaveUp: gaveUp.contains($0.id))
+                     answer: answers[$0.id], check: check && (only == nil || only == $0.id), gaveUp: gaveUp.contains($0.id))
             })
         }
     }

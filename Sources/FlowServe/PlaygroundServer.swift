@@ -26,6 +26,9 @@ public enum PlaygroundServer {
         /// `answers` (by default a folder beside the file, named after it).
         public var exercise = false
         public var answers: String?
+        /// `--roster`: the class, each student with a personal link; nil,
+        /// each student claims a name on the page.
+        public var roster: [ClassMember]?
 
         public init(path: String, host: String = "127.0.0.1", port: Int = 8080,
                     permissions: @escaping @Sendable (String) -> Permissions = { Permissions.served(folder: $0) }) {
@@ -46,14 +49,26 @@ public enum PlaygroundServer {
         public var isLoopback: Bool { RequestGuard.isLoopback(host) }
     }
 
+    /// Where the server listens, as links to give out.
+    public struct Started: Sendable {
+        /// The page's address (beyond loopback with its token); with a
+        /// roster, students use their own links instead.
+        public var address: String
+        /// `--exercise`: the teacher's view of the class, with the teacher's token.
+        public var teacher: String?
+        /// `--exercise --roster`: each student's personal link.
+        public var students: [(member: ClassMember, link: String)] = []
+    }
+
     /// Serves until the process is interrupted (Ctrl-C or SIGTERM).
-    /// `started` is told the address once the server listens.
-    public static func run(_ options: Options, started: @escaping @Sendable (String) -> Void) throws {
+    /// `started` is told the addresses once the server listens.
+    public static func run(_ options: Options, started: @escaping @Sendable (Started) -> Void) throws {
         let folder = try ScriptFolder(serving: options.path)
         // The answers folder is named from where flow was started, as the
         // teacher typed it, before the server works in the served folder:
         // the command it prints to grade them then works where it was typed.
         let answers = try options.exercise ? AnswerFolder(path: options.answersFolder) : nil
+        let register = try answers.map { try ClassRegister(answers: $0, roster: options.roster) }
         // A live script's relative paths (`file.append("out.txt")`) name
         // files beside it, as they would in `flow run` from its folder.
         guard FileManager.default.changeCurrentDirectoryPath(folder.root) else {
@@ -62,14 +77,18 @@ public enum PlaygroundServer {
         let page = try Page.load()
         // Beyond loopback, anyone who reaches the address could use the
         // server: a request must carry the token the printed URL holds.
-        let guardian = RequestGuard(host: options.host, token: options.isLoopback ? nil : RequestGuard.newToken())
+        // A student's and the teacher's tokens pass it too: their links.
+        var classTokens: (@Sendable (String) -> Bool)?
+        if let register { classTokens = { register.knows($0) } }
+        let guardian = RequestGuard(host: options.host, token: options.isLoopback ? nil : RequestGuard.newToken(), alsoAccepts: classTokens)
         let routes: Router<Context>
         let playground: Playground
         if options.exercise {
             // Exercises run in virtual time, reading and writing nothing.
             playground = Playground(access: nil)
             let exercise = try ExerciseFile(folder: folder, answers: answers!, modules: playground.modules)
-            routes = exerciseRouter(exercise, page: page, playground: playground, guardian: guardian)
+            routes = pageRouter(page, guardian: guardian)
+            ExerciseServer(exercise: exercise, register: register!, playground: playground).routes(on: routes, guardian: guardian, page: page)
         } else {
             playground = Playground(access: options.isLoopback ? Access(options.permissions(folder.root)) : nil)
             routes = router(folder: folder, page: page, playground: playground, guardian: guardian)
@@ -84,7 +103,16 @@ public enum PlaygroundServer {
             onServerRunning: { channel in
                 let port = channel.localAddress?.port ?? options.port
                 guardian.listening(on: port)
-                started("http://\(options.host.contains(":") ? "[\(options.host)]" : options.host):\(port)/" + (guardian.token.map { "?token=" + $0 } ?? ""))
+                let root = "http://\(options.host.contains(":") ? "[\(options.host)]" : options.host):\(port)/"
+                var links = Started(address: root + (guardian.token.map { "?token=" + $0 } ?? ""))
+                if let register {
+                    links.teacher = root + "teacher?token=" + register.teacherToken
+                    let tokens = Dictionary(register.students.map { ($0.file, $0.token) }) { a, _ in a }
+                    links.students = (options.roster ?? []).compactMap { member in
+                        tokens[member.file + ".flow"].map { (member, root + "?token=" + $0) }
+                    }
+                }
+                started(links)
             },
             logger: quietLogger())
         // Ctrl-C (or SIGTERM) stops the server at once: an open page's
@@ -212,42 +240,6 @@ public enum PlaygroundServer {
         return router
     }
 
-    /// `flow serve --exercise`: the page, the exercise (read from disk at
-    /// each request, so the teacher may fix it during class), checking
-    /// answers and saving them. Nothing else: no editor, no other script,
-    /// no live run.
-    static func exerciseRouter(_ exercise: ExerciseFile, page: Page, playground: Playground, guardian: RequestGuard) -> Router<Context> {
-        let router = pageRouter(page, guardian: guardian)
-        router.get("/api/files") { _, _ in
-            json(FileList(scripts: [], single: nil, exercise: exercise.name))
-        }
-        router.post("/api/exercise") { request, _ in
-            guard let input: ExerciseRequest = await decode(request) else { return problem(.badRequest, "send {\"answers\": {...}, \"check\": true}") }
-            guard let dialect = input.chosenDialect else { return problem(.badRequest, "unknown dialect: send one of \(Dialect.names)") }
-            do {
-                return json(await playground.exercises(try exercise.text(), name: exercise.name, dialect: dialect, answers: input.answers ?? [:],
-                                                       check: input.check ?? false, gaveUp: Set(input.gaveUp ?? [])))
-            } catch {
-                return problem(.internalServerError, "\(error)")
-            }
-        }
-        router.post("/api/answers") { request, _ in
-            guard let input: ExerciseRequest = await decode(request), let student = input.student else {
-                return problem(.badRequest, "send {\"student\": \"your name\", \"answers\": {...}}")
-            }
-            guard let dialect = input.chosenDialect else { return problem(.badRequest, "unknown dialect: send one of \(Dialect.names)") }
-            do {
-                let text = try await playground.answered(try exercise.text(), name: exercise.name, dialect: dialect, answers: input.answers ?? [:])
-                let header = "# \(exercise.name): the answers of \(student.filter { !$0.isNewline }.prefix(AnswerFolder.longestName))\n"
-                let saved = try exercise.answers.save(header + text, student: student)
-                return json(SavedAnswers(saved: saved))
-            } catch {
-                return problem(.unprocessableContent, "\(error)")
-            }
-        }
-        return router
-    }
-
     /// `/ws?path=NAME.flow`: a message whenever the script changes on disk.
     /// `/live`: runs the script sent first on the live clock, sends what
     /// it drew as it runs, and stops it on `{"stop": true}` or when the
@@ -310,7 +302,8 @@ public enum PlaygroundServer {
     struct SavedAnswers: Codable { var saved: String }
     /// The page's exercise requests: the script (but in `--exercise`
     /// mode, whose file is the server's), the answers by question, whether
-    /// to check them, the questions given up, and who answers.
+    /// to check them, and the questions given up (in `--exercise` mode the
+    /// server's record says which, and who answers is the request's token).
     struct ExerciseRequest: Codable {
         var text: String?
         var name: String?
@@ -318,7 +311,8 @@ public enum PlaygroundServer {
         var answers: [String: ExerciseSheet.Answer]?
         var check: Bool?
         var gaveUp: [String]?
-        var student: String?
+        /// `--exercise`: the one question to check (all answered ones without it).
+        var question: String?
 
         var chosenDialect: Dialect?? { RenderRequest(text: "", dialect: dialect).chosenDialect }
     }
@@ -366,7 +360,7 @@ public enum PlaygroundServer {
 struct Page: Sendable {
     let files: [String: String]
 
-    static let names = ["index.html", "playground.js", "playground.css"]
+    static let names = ["index.html", "playground.js", "playground.css", "teacher.html", "teacher.js"]
 
     static func load() throws -> Page {
         var files: [String: String] = [:]

@@ -25,9 +25,33 @@ final class RequestGuard: RouterMiddleware, Sendable {
     let token: String?
     private let port = Atomic(-1)
 
-    init(host: String, token: String?) {
+    /// Other tokens that pass where `token` is asked for, and that the
+    /// page keeps as its cookie: in `--exercise` with a class, a student's
+    /// or the teacher's (the personal links).
+    let alsoAccepts: (@Sendable (String) -> Bool)?
+
+    init(host: String, token: String?, alsoAccepts: (@Sendable (String) -> Bool)? = nil) {
         self.host = host.lowercased()
         self.token = token
+        self.alsoAccepts = alsoAccepts
+    }
+
+    /// Whether two secrets are the same, in a time that depends on their
+    /// lengths alone: how long a refusal takes tells nothing of a token.
+    static func sameSecret(_ a: String, _ b: String) -> Bool {
+        let x = Array(a.utf8), y = Array(b.utf8)
+        var difference = UInt8(x.count == y.count ? 0 : 1)
+        for i in 0..<max(x.count, y.count) {
+            difference |= (i < x.count ? x[i] : 0) ^ (i < y.count ? y[i] : 0)
+        }
+        return difference == 0
+    }
+
+    /// Whether `presented` is a token this server accepts.
+    func accepts(_ presented: String?) -> Bool {
+        guard let presented else { return false }
+        if let token, Self.sameSecret(token, presented) { return true }
+        return alsoAccepts?(presented) ?? false
     }
 
     /// The port the server listens on, known once it has bound (`--port 0`).
@@ -60,7 +84,7 @@ final class RequestGuard: RouterMiddleware, Sendable {
             guard name == host || "[\(name)]" == host else { return false }
         }
         if let origin = request.headers[.origin], !originIsOwn(origin, name: name, port: port) { return false }
-        if let token { return presentedToken(request) == token }
+        if token != nil { return accepts(presentedToken(request)) }
         return true
     }
 
@@ -73,7 +97,7 @@ final class RequestGuard: RouterMiddleware, Sendable {
         return scheme == "http" && originHost.trimmingCharacters(in: CharacterSet(charactersIn: "[]")) == name && (url.port ?? 80) == port
     }
 
-    private func presentedToken(_ request: Request) -> String? {
+    func presentedToken(_ request: Request) -> String? {
         if let query = request.uri.queryParameters.get("token") { return query }
         for cookie in request.headers[values: .cookie].flatMap({ $0.split(separator: ";") }) {
             let pair = cookie.trimmingCharacters(in: .whitespaces).split(separator: "=", maxSplits: 1)
@@ -111,8 +135,8 @@ final class RequestGuard: RouterMiddleware, Sendable {
         }
         var response = try await next(request, context)
         // The page keeps the token for its own requests (and WebSockets).
-        if let token, request.uri.queryParameters.get("token") == token {
-            response.headers[.setCookie] = "\(Self.cookieName)=\(token); Path=/; HttpOnly; SameSite=Strict"
+        if let presented = request.uri.queryParameters.get("token"), accepts(presented), presented.allSatisfy(\.isHexDigit) {
+            response.headers[.setCookie] = "\(Self.cookieName)=\(presented); Path=/; HttpOnly; SameSite=Strict"
         }
         return response
     }

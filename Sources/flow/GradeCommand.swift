@@ -4,6 +4,7 @@ import FlowLanguage
 import FlowLive
 import FlowRuntime
 import Synchronization
+import FlowServe
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -46,6 +47,13 @@ struct Grade: ParsableCommand {
 
     /// The level chosen: `--feedback`, else `where` for `--hide-actual`, else `why`.
     var level: Feedback { feedback ?? (hideActual ? .where : .why) }
+
+    @Option(name: .customLong("after-reveal"), help: ArgumentHelp("""
+        How a test is graded whose right lane flow serve --exercise showed the student before they had it right (a give-up, \
+        or a lane the file reveals on a check), as the answer file records: zero (the default), half (half the points \
+        earned, rounded down) or full.
+        """, valueName: "zero|half|full"))
+    var afterReveal: AfterReveal = .zero
 
     @Option(help: "text (the default, with a class summary), json, or csv (one row per file, one column per test).")
     var format: GradeFormat = .text
@@ -133,7 +141,7 @@ struct Grade: ParsableCommand {
         let limits = ClassGrader.Limits(seconds: Loader.duration(timeout)!.seconds, memory: MemoryOption.bytes(maxMemory)!)
         var childArguments = ["--memory-limit", "\(limits.memory)", "--cpu-limit", "\(Int(limits.seconds.rounded(.up)) + 1)"]
         if let key { childArguments += ["--key", key] }
-        childArguments += ["--feedback", level.rawValue]
+        childArguments += ["--feedback", level.rawValue, "--after-reveal", afterReveal.rawValue]
         childArguments += permissions.arguments
         let grader = ClassGrader(limits: limits, jobs: jobs ?? Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))), childArguments: childArguments,
                                  keyTests: answerKey?.tests)
@@ -176,6 +184,7 @@ struct GradeFile: ParsableCommand {
     @Option var result: String
     @Option var key: String?
     @Option var feedback: Feedback = .why
+    @Option(name: .customLong("after-reveal")) var afterReveal: AfterReveal = .zero
     @Option(name: .customLong("memory-limit")) var memoryLimit: Int
     @Option(name: .customLong("cpu-limit")) var cpuLimit: Int
     @OptionGroup var permissions: PermissionOptions
@@ -206,6 +215,7 @@ struct GradeFile: ParsableCommand {
             let named = text.replacingOccurrences(of: folder + "/", with: folderShown == "." ? "" : folderShown + "/")
             return named.replacingOccurrences(of: folder, with: folderShown)
         }
+        afterReveal.apply(ExerciseRecord(readingAnswersIn: student.text), to: &run)
         for i in run.results.indices { run.results[i].details = Self.bounded(relative(run.results[i].details)) }
         run.warnings = run.warnings.map(relative)
         try Loader.write(try JSON.string(run.json), to: result)
@@ -423,5 +433,32 @@ struct ClassGrader {
             bytes += buffer[0..<n]
         }
         return (String(decoding: bytes, as: UTF8.self), max(0, Int(info.st_size) - bytes.count))
+    }
+}
+
+/// `flow grade --after-reveal`: what a test earns whose right lane the
+/// exercise server showed the student before they had it right, as the
+/// record in their answer file says.
+enum AfterReveal: String, ExpressibleByArgument, CaseIterable {
+    case zero, half, full
+
+    func apply(_ record: ExerciseRecord, to run: inout TestRunner.FileRun) {
+        let revealed = record.revealedTests
+        guard !revealed.isEmpty else { return }
+        for i in run.results.indices where revealed.contains(run.results[i].name) {
+            let earned = run.results[i].points
+            let kept: Int
+            switch self {
+            case .zero: kept = 0
+            case .half: kept = earned / 2
+            case .full: kept = earned
+            }
+            run.results[i].points = kept
+            let gaveUp = record.entries.contains { $0.kind == .giveUp && ExerciseRecord.test(of: $0.question) == run.results[i].name }
+            let shown = "the right lane was shown to the student \(gaveUp ? "after a give-up" : "on a check"), before they had it right"
+            let why = earned == 0 ? shown + " (--after-reveal \(rawValue))"
+                : shown + ": --after-reveal \(rawValue) keeps \(kept) of the \(earned) point\(earned == 1 ? "" : "s") earned"
+            run.warnings.append("\(run.results[i].name): " + why)
+        }
     }
 }

@@ -2,6 +2,8 @@ import ArgumentParser
 import FlowLive
 import FlowRuntime
 import FlowServe
+import FlowLanguage
+import Foundation
 
 struct Serve: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -16,6 +18,9 @@ struct Serve: ParsableCommand {
 
     @Option(name: .long, help: ArgumentHelp("With --exercise: where each student's answers are saved, one .flow file each, for flow grade (default: FILE's name + -answers, beside it).", valueName: "FOLDER"))
     var answers: String?
+
+    @Option(name: .long, help: ArgumentHelp("With --exercise: the class as a CSV with the columns file, name (and id, email): each student gets a personal link, and answers in their own file; without it, each student claims a name on the page.", valueName: "FILE"))
+    var roster: String?
 
     @Option(name: .long, help: "The port to listen on (0: any free port).")
     var port: Int = 8080
@@ -34,11 +39,28 @@ struct Serve: ParsableCommand {
         return plain && !path.isEmpty ? path : "'" + path.replacingOccurrences(of: "'", with: "'\\''") + "'"
     }
 
+    /// The roster as the server takes it: each student's answer file,
+    /// named as the roster names it (`flow grade --roster` then matches it),
+    /// which must be a plain file name.
+    static func classMembers(_ path: String) throws -> [ClassMember] {
+        let roster = try Roster(path: path, text: try SourceFile.load(path: path).text)
+        guard !roster.students.isEmpty else { throw Roster.Problem(description: "\(path): the roster names no student") }
+        return try roster.students.map { student in
+            let file = Roster.key(student.file)
+            guard !file.isEmpty, !file.hasPrefix("."), file.count <= 60,
+                  file.unicodeScalars.allSatisfy({ $0.isASCII && (CharacterSet.alphanumerics.contains($0) || "-_.".unicodeScalars.contains($0)) }) else {
+                throw Roster.Problem(description: "\(path): '\(student.file)' cannot name an answer file: use letters, digits, '-', '_' and '.'")
+            }
+            return ClassMember(file: file, name: student.name, id: student.id, email: student.email)
+        }
+    }
+
     func validate() throws {
         guard (0...65535).contains(port) else { throw ValidationError("--port takes a number from 0 to 65535, not \(port)") }
         guard !host.isEmpty, !host.contains("/") else { throw ValidationError("--host takes an address such as 127.0.0.1, not '\(host)'") }
         if exercise != nil, path != "." { throw ValidationError("--exercise serves its one file: give no other script or folder") }
         if answers != nil, exercise == nil { throw ValidationError("--answers goes with --exercise FILE") }
+        if roster != nil, exercise == nil { throw ValidationError("--roster goes with --exercise FILE") }
     }
 
     func run() throws {
@@ -49,12 +71,23 @@ struct Serve: ParsableCommand {
             var options = PlaygroundServer.Options(path: exercise ?? path, host: host, port: port) { flags.applied(to: .served(folder: $0)) }
             options.exercise = exercise != nil
             options.answers = answers
+            options.roster = try roster.map(Self.classMembers)
             let serving = options
-            try PlaygroundServer.run(serving) { address in
-                Output.out("flow serve: \(address) (Ctrl-C stops it)")
+            try PlaygroundServer.run(serving) { started in
+                Output.out("flow serve: \(started.address) (Ctrl-C stops it)")
                 if serving.exercise {
                     let folder = Self.shellQuoted(serving.answersFolder)
                     Output.out("flow serve: answers are saved in \(folder); grade them with: flow grade \(folder)")
+                    if let teacher = started.teacher { Output.out("flow serve: the class as it answers (yours alone): \(teacher)") }
+                    if serving.roster == nil {
+                        Output.out("flow serve: each student gives a name on the page, once; the name is then theirs")
+                    } else {
+                        Output.out("flow serve: each student's own link (give each only theirs):")
+                        for (member, link) in started.students {
+                            let who = [member.name, member.id, member.email].filter { !$0.isEmpty }
+                            Output.out("  \(member.file): \(UnforgeableText.line(who.joined(separator: ", "))) \(link)")
+                        }
+                    }
                 }
                 if !serving.isLoopback {
                     Output.err("flow serve: listening beyond loopback, so scripts run from the page cannot use the file and http modules")

@@ -1,3 +1,5 @@
+import FlowServe
+
 /// What a student's script chooses (its test names, what it prints, its
 /// errors' messages) as a report may show it without letting it forge the
 /// report: no line break that makes a row of its own, no escape sequence
@@ -37,14 +39,7 @@ enum UnforgeableText {
             || scalar.value == 0xFEFF || (0x202A...0x202E).contains(scalar.value) || (0x2066...0x2069).contains(scalar.value)
     }
 
-    /// A CSV cell (RFC 4180) that a spreadsheet shows as text: one that
-    /// would start with `=`, `+`, `-`, `@`, a tab or a carriage return (a
-    /// formula, or what a spreadsheet strips to find one) starts with `'`,
-    /// as OWASP advises; one with a comma, quote or line break is quoted.
-    static func csvCell(_ text: String, isNumber: Bool = false) -> String {
-        var cell = text
-        if !isNumber, let first = cell.unicodeScalars.first, ["=", "+", "-", "@", "\t", "\r"].contains(first) { cell = "'" + cell }
-        guard cell.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" }) else { return cell }
-        return "\"" + cell.replacingOccurrences(of: "\"", with: "\"\"") + "\""
-    }
+    /// A CSV cell a spreadsheet shows as text: the rule `flow serve`'s
+    /// class export follows too.
+    static func csvCell(_ text: String, isNumber: Bool = false) -> String { SpreadsheetText.cell(text, isNumber: isNumber) }
 }

@@ -66,7 +66,12 @@ import Testing
     func checkExercise(_ served: ServedFolder, in browser: Browser) async throws {
         try await browser.command("POST", "/window/rect", ["width": 1280, "height": 720])
         try await browser.open(served.address.absoluteString)
+        // A student gives a name once, and answers under it.
+        try await browser.waitFor("the name's field", "return !!document.getElementById('student')")
+        try await browser.type(into: "#student", "Ada Lovelace")
+        try await browser.run("document.getElementById('claim-name').click()")
         try await browser.waitFor("the exercises", "return document.querySelectorAll('#exercises .question').length === 2")
+        #expect(try await browser.run("return document.getElementById('title').textContent") as? String == "zip.flow · Ada Lovelace")
         let tenfold = #"#exercises .question[data-id="tenfold#1"]"#
         // No editor; the input drawn, the answer lane empty.
         #expect(try await browser.run("return document.getElementById('editor-pane').offsetParent === null") as? Bool == true)
@@ -132,12 +137,14 @@ import Testing
         }
 
         // Saved under the student's name; flow grade grades the file.
-        try await browser.type(into: "#student", "Ada Lovelace")
         try await browser.run("document.getElementById('save-answers').click()")
         try await browser.waitFor("the saved answers", "return document.getElementById('status').textContent === 'saved as ada-lovelace.flow'")
         let answers = served.folder.appendingPathComponent("zip-answers")
         let saved = try String(contentsOf: answers.appendingPathComponent("ada-lovelace.flow"), encoding: .utf8)
         #expect(saved.contains(#"toBe("-a-b-c|", a: 10, b: 20, c: 30)"#), "\(saved)")
+        // The checks and the lane the file revealed are recorded in it.
+        #expect(saved.contains(#""event":"check","question":"tenfold#1","right":false"#) && saved.contains(#""event":"reveal","question":"zip#1""#),
+                "\(saved)")
         let graded = try FlowProcess.run(["grade", answers.path])
         #expect(graded.out.contains("1 of 2") && graded.out.contains("2 of 3"), "\(graded.out)")
     }

@@ -33,7 +33,8 @@ import Testing
             #expect(try await served.request(path, method: method, body: method == "GET" ? nil : "{}").status == 404, "\(path)")
         }
 
-        let unanswered = Self.questions(try await served.json("/api/exercise", method: "POST", body: Self.answers([:], check: false)))
+        let ada = try served.claim("Ada")
+        let unanswered = Self.questions(try await served.json("/api/exercise", method: "POST", body: Self.answers([:], check: false), token: ada))
         let tenfold = try #require(unanswered["tenfold#1"])
         #expect(tenfold["prompt"] as? String == "numbers.map { $0 * 10 }")
         #expect(tenfold["answerLane"] as? Int == 1)
@@ -42,43 +43,44 @@ import Testing
 
         // Wrong by a frame: told where and how, never what the stream sent.
         let late = Self.events([(1, "10"), (3, "20"), (6, "30"), (7, "|")])
-        let wrong = try #require(Self.questions(try await served.json("/api/exercise", method: "POST", body: Self.answers(["tenfold#1": late])))["tenfold#1"])
+        let wrong = try #require(Self.questions(try await served.json("/api/exercise", method: "POST", body: Self.answers(["tenfold#1": late]),
+                                                                      token: ada))["tenfold#1"])
         let told = try #require((wrong["check"] as? [String: Any])?["text"] as? String)
         #expect(told.contains("answered: -a-b--c|") && told.contains("^ frame differs"), "\(told)")
         #expect(!told.contains("right:") && !(wrong["svg"] as? String ?? "").contains("right answer") && wrong["right"] == nil)
         #expect((wrong["check"] as? [String: Any])?["column"] as? Int == 5)
         #expect((wrong["svg"] as? String)?.contains(#"class="difference" data-t="5""#) == true)
 
-        // Given up: the right lane is shown.
-        let shown = try #require(Self.questions(try await served.json("/api/exercise", method: "POST",
-                                                                        body: Self.answers(["tenfold#1": late], gaveUp: ["tenfold#1"])))["tenfold#1"])
+        // Given up (recorded by the server): the right lane is shown.
+        let shown = try #require(Self.questions(try await served.json("/api/give-up", method: "POST", body: #"{"question":"tenfold#1"}"#,
+                                                                        token: ada))["tenfold#1"])
         #expect((shown["svg"] as? String)?.contains("right answer") == true)
         #expect(shown["right"] as? String == "-a-b-c|   (a = 10, b = 20, c = 30)")
 
         // Values typed as a script writes them: zip's tuples are right.
         let pairs = Self.events([(2, #"(1, "a")"#), (6, #"(2, "b")"#), (7, "|")])
-        let zip = try #require(Self.questions(try await served.json("/api/exercise", method: "POST", body: Self.answers(["zip#1": pairs])))["zip#1"])
+        let zip = try #require(Self.questions(try await served.json("/api/exercise", method: "POST", body: Self.answers(["zip#1": pairs]),
+                                                                    token: ada))["zip#1"])
         #expect((zip["check"] as? [String: Any])?["passed"] as? Bool == true, "\(zip["check"] ?? "")")
         // A marble that does not read is said to, as the answer's problem.
         let bad = try #require(Self.questions(try await served.json("/api/exercise", method: "POST",
-                                                                      body: Self.answers(["zip#1": ["marble": "--(a"]])))["zip#1"])
+                                                                      body: Self.answers(["zip#1": ["marble": "--(a"]]), token: ada))["zip#1"])
         #expect(((bad["check"] as? [String: Any])?["text"] as? String)?.hasPrefix("the marble does not read") == true)
     }
 
     @Test func answersAreSavedUnderTheStudentsNameAndGraded() async throws {
         let served = try ServedFolder(files: ["zip.flow": ServedFolder.exercise], exercise: "zip.flow")
         let right = Self.events([(1, "10"), (3, "20"), (5, "30"), (6, "|")])
-        let saved = try await served.json("/api/answers", method: "POST",
-                                          body: Self.answers(["tenfold#1": right], more: ["student": "../../Ada Lovelace"]))
+        let ada = try served.claim("Ada Lovelace")
+        let saved = try await served.json("/api/answers", method: "POST", body: Self.answers(["tenfold#1": right]), token: ada)
         #expect(saved["saved"] as? String == "ada-lovelace.flow", "\(saved)")
         let folder = served.folder.appendingPathComponent("zip-answers")
-        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == ["ada-lovelace.flow"])
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { !$0.hasPrefix(".") } == ["ada-lovelace.flow"])
         // No name, no file.
-        let nameless = try await served.request("/api/answers", method: "POST", body: Self.answers([:], more: ["student": " ../ "]))
-        #expect(nameless.status == 422 && nameless.body.contains("type your name"))
+        let nameless = try RawHTTP(port: served.port).send("POST", "/api/identity", json: #"{"name": " ../ "}"#)
+        #expect(nameless.status == 422 && nameless.body.contains("type your name"), "\(nameless)")
         // Saved again, replaced; graded as a class.
-        _ = try await served.json("/api/answers", method: "POST",
-                                  body: Self.answers(["tenfold#1": right, "zip#1": ["marble": "--a---b|"]], more: ["student": "Ada Lovelace"]))
+        _ = try await served.json("/api/answers", method: "POST", body: Self.answers(["tenfold#1": right, "zip#1": ["marble": "--a---b|"]]), token: ada)
         let text = try String(contentsOf: folder.appendingPathComponent("ada-lovelace.flow"), encoding: .utf8)
         #expect(text.hasPrefix("# zip.flow: the answers of Ada Lovelace\n"))
         #expect(text.contains(#"toBe("-a-b-c|", a: 10, b: 20, c: 30)"#) && text.contains(#"toBe("--a---b|", reveal: true)"#), "\(text)")
@@ -104,11 +106,10 @@ import Testing
         #expect(await waitFor { printed += String(decoding: out.fileHandleForReading.availableData, as: UTF8.self); return printed.contains("grade them with") })
         let range = try #require(printed.range(of: #"http://[0-9.:]+/"#, options: .regularExpression))
         let address = try #require(URL(string: String(printed[range])))
-        var request = URLRequest(url: address.appendingPathComponent("api/answers"))
-        request.httpMethod = "POST"
-        request.httpBody = Data(Self.answers(["tenfold#1": Self.events([(1, "10"), (3, "20"), (5, "30"), (6, "|")])], more: ["student": "Ada"]).utf8)
-        let (_, response) = try await URLSession.shared.data(for: request)
-        #expect((response as? HTTPURLResponse)?.statusCode == 200)
+        let raw = RawHTTP(port: try #require(address.port))
+        let ada = try #require(try raw.send("POST", "/api/identity", json: #"{"name": "Ada"}"#).token)
+        let saved = try raw.send("POST", "/api/answers", json: Self.answers(["tenfold#1": Self.events([(1, "10"), (3, "20"), (5, "30"), (6, "|")])]), token: ada)
+        #expect(saved.status == 200, "\(saved)")
         // Saved under the folder as typed from the starting folder, not inside the served one.
         #expect(FileManager.default.fileExists(atPath: start.appendingPathComponent("lesson one/answers/ada.flow").path))
         #expect(!FileManager.default.fileExists(atPath: start.appendingPathComponent("lesson one/lesson one").path))
@@ -148,6 +149,7 @@ import Testing
         #expect(readme.contains("```swift\n" + ServedFolder.exercise + "```"))
         #expect(readme.contains(#"toBe("-a-b-c|", a: 10, b: 20, c: 30)"#) && readme.contains("zip-answers/ada-lovelace.flow"))
         #expect(FileManager.default.fileExists(atPath: projectDirectory.appendingPathComponent("docs/exercise.png").path))
+        #expect(FileManager.default.fileExists(atPath: projectDirectory.appendingPathComponent("docs/exercise-teacher.png").path))
     }
 
     @Test func anExerciseThatCannotBeServedIsRefusedAtTheStart() throws {

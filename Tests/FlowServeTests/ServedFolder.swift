@@ -10,6 +10,9 @@ final class ServedFolder: @unchecked Sendable {
     let folder: URL
     let address: URL
     private let process: Process
+    private let output: Pipe
+    /// What the server printed after its first line, as far as read.
+    private var printed = ""
 
     static let lesson = """
         let src = cold("-a--b|")
@@ -54,12 +57,16 @@ final class ServedFolder: @unchecked Sendable {
         let root = folder
         var serving = exercise.map { ["--exercise", root.appendingPathComponent($0).path] } ?? [root.path]
         if fromParent { serving = [root.lastPathComponent] }
-        let options = options.map { $0.replacingOccurrences(of: "{folder}", with: root.lastPathComponent) }
+        let options = options.map {
+            $0.replacingOccurrences(of: "{folder}", with: root.lastPathComponent).replacingOccurrences(of: "{root}", with: root.path)
+        }
         let (process, out, _) = try FlowProcess.start(["serve"] + serving + ["--port", "0"] + options,
                                                       in: fromParent ? root.deletingLastPathComponent() : nil)
         self.process = process
+        self.output = out
         // The address is the first line the server prints.
-        let text = Self.firstLine(of: out)
+        let (text, rest) = Self.firstLineAndRest(of: out)
+        printed = rest
         guard let range = text.range(of: #"http://[0-9.:]+/"#, options: .regularExpression), let url = URL(string: String(text[range])) else {
             process.terminate()
             throw ServeError(description: "flow serve did not print its address: \(text)")
@@ -67,15 +74,36 @@ final class ServedFolder: @unchecked Sendable {
         address = url
     }
 
+    /// The port the server listens on.
+    var port: Int { address.port ?? 0 }
+
+    /// The lines the server printed after its address, read until `done`
+    /// holds for them (or a generous deadline passes).
+    func printedLines(until done: @escaping ([String]) -> Bool) -> [String] {
+        let handle = output.fileHandleForReading
+        _ = waitFor(seconds: 60) { [self] in
+            if done(printed.split(separator: "\n").map(String.init)) { return true }
+            let chunk = handle.availableData
+            printed += String(decoding: chunk, as: UTF8.self)
+            return chunk.isEmpty || done(printed.split(separator: "\n").map(String.init))
+        }
+        return printed.split(separator: "\n").map(String.init)
+    }
+
     /// What a process wrote until its first newline (or its end).
-    static func firstLine(of pipe: Pipe) -> String {
-        var line = Data()
-        while !line.contains(UInt8(ascii: "\n")) {
+    static func firstLine(of pipe: Pipe) -> String { firstLineAndRest(of: pipe).line }
+
+    /// The first line, and whatever was read past it.
+    static func firstLineAndRest(of pipe: Pipe) -> (line: String, rest: String) {
+        var read = Data()
+        while !read.contains(UInt8(ascii: "\n")) {
             let chunk = pipe.fileHandleForReading.availableData
             if chunk.isEmpty { break }
-            line += chunk
+            read += chunk
         }
-        return String(decoding: line, as: UTF8.self)
+        let text = String(decoding: read, as: UTF8.self)
+        guard let newline = text.firstIndex(of: "\n") else { return (text, "") }
+        return (String(text[...newline]), String(text[text.index(after: newline)...]))
     }
 
     /// Sends `signal` and waits for the server to exit; its status, or nil
@@ -107,14 +135,31 @@ final class ServedFolder: @unchecked Sendable {
         for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
         request.timeoutInterval = 60
         request.httpBody = body.map { Data($0.utf8) }
-        let (data, response) = try await URLSession.shared.data(for: request)
+        let (data, response) = try await Self.session.data(for: request)
         return ((response as? HTTPURLResponse)?.statusCode ?? 0, String(decoding: data, as: UTF8.self))
     }
 
-    func json(_ path: String, method: String = "GET", body: String? = nil) async throws -> [String: Any] {
-        let (_, text) = try await request(path, method: method, body: body)
+    func json(_ path: String, method: String = "GET", body: String? = nil, token: String? = nil) async throws -> [String: Any] {
+        let (_, text) = try await request(path, method: method, body: body, headers: token.map { ["Cookie": "flow-token=" + $0] } ?? [:])
         return (try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any]) ?? [:]
     }
+
+    /// Claims `name` on an `--exercise` page, as a student's first visit
+    /// does; the student's token, which the page keeps as its cookie.
+    func claim(_ name: String) throws -> String {
+        let answer = try RawHTTP(port: port).send("POST", "/api/identity", json: Self.encode(["name": name]))
+        guard answer.status == 200, let token = answer.token else { throw ServeError(description: "\(name) not claimed: \(answer)") }
+        return token
+    }
+
+    /// No cookie store: each request carries exactly the cookie it is given
+    /// (a class's tokens are cookies, and every server here is 127.0.0.1).
+    static let session: URLSession = {
+        let configuration = URLSessionConfiguration.ephemeral
+        configuration.httpShouldSetCookies = false
+        configuration.httpCookieAcceptPolicy = .never
+        return URLSession(configuration: configuration)
+    }()
 
     static func encode(_ value: [String: Any]) -> String {
         String(decoding: try! JSONSerialization.data(withJSONObject: value), as: UTF8.self)

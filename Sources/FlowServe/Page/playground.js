@@ -698,7 +698,7 @@ $("step-forward").onclick = () => { $("cursor").dataset.moved = "yes"; $("cursor
 // time under the pointer; or the marble is typed. The server draws every
 // answer, and says whether it is right; the right lane stays hidden until
 // the file allows it (`reveal: true`) or the learner gives up.
-const exercise = { classMode: false, answers: {}, gaveUp: new Set(), values: {}, generation: 0, sheet: null, focused: null, selected: null };
+const exercise = { classMode: false, answers: {}, gaveUp: new Set(), values: {}, generation: 0, sheet: null, focused: null, selected: null, student: null };
 
 // Another script's exercises start unanswered.
 function forgetAnswers() {
@@ -709,25 +709,64 @@ function forgetAnswers() {
   exercise.selected = null;
 }
 
+// In a class (`flow serve --exercise`) every student answers as someone:
+// the personal link's token, or a name given here once, which the server
+// then keeps for this browser (a cookie) and refuses to anyone else.
 async function startExercises(name) {
   exercise.classMode = true;
   document.body.classList.add("exercise-mode");
   $("title").textContent = name;
   document.title = name + " · flow exercises";
+  let me;
+  try { me = await api("/api/me"); } catch (error) { status(error.message); return; }
+  if (me.student) { identified(me); return; }
+  const pane = $("exercises");
+  pane.hidden = false;
+  if (me.rostered) {
+    pane.replaceChildren(element("p", "identity", "Open the personal link your teacher gave you: this class answers each under their own name."));
+    status("no link");
+    return;
+  }
+  const form = element("form", "identity");
+  const label = element("label", "", "Your name, as your teacher knows it: ");
+  const field = element("input");
+  field.id = "student";
+  field.autocomplete = "name";
+  field.required = true;
+  label.appendChild(field);
+  const go = element("button", "", "Start");
+  go.id = "claim-name";
+  go.type = "submit";
+  const note = element("p", "how", "Give it once: your answers are kept under it, and nobody else can answer as you.");
+  form.append(label, go, note);
+  form.onsubmit = async (event) => {
+    event.preventDefault();
+    try { identified(await api("/api/identity", { method: "POST", body: JSON.stringify({ name: field.value }) })); } catch (error) { status(error.message); }
+  };
+  pane.replaceChildren(form);
+  status("who are you?");
+  field.focus();
+}
+
+async function identified(me) {
+  exercise.student = me.student;
+  exercise.answers = me.answers || {};
+  $("title").textContent = me.exercise + " · " + me.student;
   await loadExercises(false);
 }
 
-async function loadExercises(check) {
+async function loadExercises(check, question) {
   const generation = ++exercise.generation;
-  const body = { answers: exercise.answers, check: Boolean(check), gaveUp: [...exercise.gaveUp] };
-  if (!exercise.classMode) Object.assign(body, { text: editor.value, name: scriptName(), dialect: $("dialect").value });
+  const body = { answers: exercise.answers, check: Boolean(check) };
+  if (!exercise.classMode) Object.assign(body, { text: editor.value, name: scriptName(), dialect: $("dialect").value, gaveUp: [...exercise.gaveUp] });
+  else if (check && question) body.question = question;
   let sheet;
   try { sheet = await api("/api/exercise", { method: "POST", body: JSON.stringify(body) }); } catch (error) { status(error.message); return; }
   if (generation !== exercise.generation) return;
-  showExercises(sheet, Boolean(check));
+  showExercises(sheet, Boolean(check), question);
 }
 
-function showExercises(sheet, checked) {
+function showExercises(sheet, checked, question) {
   exercise.sheet = sheet;
   const pane = $("exercises");
   pane.hidden = !exercise.classMode && !sheet.questions.length;
@@ -743,14 +782,10 @@ function showExercises(sheet, checked) {
   for (const question of sheet.questions) pane.appendChild(questionCard(question));
   const row = element("div", "save");
   if (exercise.classMode) {
-    const student = element("input");
-    student.id = "student";
-    student.placeholder = "your name";
-    student.value = localStorage.getItem("flow.student") || "";
     const save = element("button", "", "Save my answers");
     save.id = "save-answers";
     save.onclick = saveAnswers;
-    row.append(student, save);
+    row.append(element("span", "who", "answering as " + exercise.student + " "), save);
   } else {
     const write = element("button", "", "Write the answers into the script");
     write.title = "Each answered ??? lane becomes its marble in the editor";
@@ -764,7 +799,9 @@ function showExercises(sheet, checked) {
     if (picture) picture.focus({ preventScroll: true });
   }
   const right = sheet.questions.filter((q) => q.check && q.check.passed).length;
-  if (checked || exercise.classMode) status(checked ? right + " of " + sheet.questions.length + " right" : sheet.questions.length + " exercises");
+  const one = question && sheet.questions.find((q) => q.id === question);
+  if (checked && one) status(one.test + ": " + (one.check && one.check.passed ? "right" : "not right yet"));
+  else if (checked || exercise.classMode) status(checked ? right + " of " + sheet.questions.length + " right" : sheet.questions.length + " exercises");
 }
 
 function element(tag, className, text) {
@@ -799,16 +836,20 @@ function questionCard(question) {
   marble.onchange = () => answer(question, { marble: marble.value });
   marbleLabel.appendChild(marble);
   const check = element("button", "check", "Check");
-  check.onclick = () => { exercise.focused = question.id; loadExercises(true); };
+  check.onclick = () => { exercise.focused = question.id; loadExercises(true, question.id); };
   tools.append(valueLabel, marbleLabel, check);
   if (!question.revealed && !(question.check && question.check.passed)) {
     const giveUp = element("button", "give-up", "Give up: show the answer");
     giveUp.onclick = () => {
-      if (!confirm("Show the right lane of " + question.test + "?")) return;
+      if (!confirm("Show the right lane of " + question.test + "?" + (exercise.classMode ? " Your teacher will see that you gave up." : ""))) return;
+      if (exercise.classMode) { giveUpOn(question); return; }
       exercise.gaveUp.add(question.id);
       loadExercises(true);
     };
     tools.appendChild(giveUp);
+  }
+  if (exercise.classMode && question.reveals && !question.revealed && !(question.check && question.check.passed)) {
+    tools.appendChild(element("span", "how reveals", "a wrong answer checked here shows the right lane, which your teacher sees · "));
   }
   tools.appendChild(element("span", "how", "click: place the value · drag: move · Delete: remove · | completes · # fails"));
   card.appendChild(tools);
@@ -929,11 +970,18 @@ function answer(question, given) {
   loadExercises(false);
 }
 
+// In a class, only the server reveals a lane: after a give-up it records.
+async function giveUpOn(question) {
+  exercise.focused = question.id;
+  const generation = ++exercise.generation;
+  let sheet;
+  try { sheet = await api("/api/give-up", { method: "POST", body: JSON.stringify({ question: question.id }) }); } catch (error) { status(error.message); return; }
+  if (generation === exercise.generation) showExercises(sheet, false);
+}
+
 async function saveAnswers() {
-  const student = $("student").value.trim();
-  localStorage.setItem("flow.student", student);
   try {
-    const saved = await api("/api/answers", { method: "POST", body: JSON.stringify({ student, answers: exercise.answers }) });
+    const saved = await api("/api/answers", { method: "POST", body: JSON.stringify({ answers: exercise.answers }) });
     status("saved as " + saved.saved);
   } catch (error) { status("not saved: " + error.message); }
 }
