@@ -61,6 +61,9 @@ let package = Package(
         // flow fmt: the one layout of a script, from the language's tokens;
         // it knows the syntax only.
         .target(name: "FlowFormat", dependencies: ["FlowLanguage"]),
+        // What editors are given: the TextMate grammar, generated from the
+        // language's own lists.
+        .target(name: "FlowEditors", dependencies: ["FlowLanguage", "FlowRuntime", "FlowIO"]),
         // I/O builtins on the live loop: files, standard input, JSON, HTTP
         // and PostgreSQL.
         .target(
@@ -169,6 +172,8 @@ let package = Package(
         .testTarget(name: "FlowMarblesTests", dependencies: ["FlowMarbles", "FlowRuntime", "FlowTestSupport"]),
         // The formatter on every script of the repository, and flow fmt as a user runs it.
         .testTarget(name: "FlowFormatTests", dependencies: ["FlowFormat", "FlowLanguage", "FlowIO", "flow", "FlowTestSupport"]),
+        // The grammar against the language's lists, and tokenised by a real TextMate engine.
+        .testTarget(name: "FlowEditorsTests", dependencies: ["FlowEditors", "FlowLanguage", "FlowRuntime", "FlowTestSupport"]),
         .testTarget(name: "FlowLiveTests", dependencies: ["FlowLive", "FlowRuntime"]),
         // The command line as a user runs it: the built `flow` in a subprocess.
         .testTarget(name: "FlowCLITests", dependencies: ["flow", "FlowRuntime", "FlowTestSupport"], exclude: ["Class"]),
