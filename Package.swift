@@ -64,6 +64,8 @@ let package = Package(
         // What editors are given: the TextMate grammar, generated from the
         // language's own lists.
         .target(name: "FlowEditors", dependencies: ["FlowLanguage", "FlowRuntime", "FlowIO"]),
+        // flow lsp: a language server over JSON-RPC, its core driven message by message.
+        .target(name: "FlowLanguageServer", dependencies: ["FlowLanguage", "FlowRuntime", "FlowFormat", "FlowIO"]),
         // I/O builtins on the live loop: files, standard input, JSON, HTTP
         // and PostgreSQL.
         .target(
@@ -110,7 +112,7 @@ let package = Package(
         .executableTarget(
             name: "flow",
             dependencies: [
-                "FlowLanguage", "FlowMarbles", "FlowLive", "FlowIO", "FlowREPL", "FlowServe", "FlowFormat",
+                "FlowLanguage", "FlowMarbles", "FlowLive", "FlowIO", "FlowREPL", "FlowServe", "FlowFormat", "FlowLanguageServer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -174,6 +176,9 @@ let package = Package(
         .testTarget(name: "FlowFormatTests", dependencies: ["FlowFormat", "FlowLanguage", "FlowIO", "flow", "FlowTestSupport"]),
         // The grammar against the language's lists, and tokenised by a real TextMate engine.
         .testTarget(name: "FlowEditorsTests", dependencies: ["FlowEditors", "FlowLanguage", "FlowRuntime", "FlowTestSupport"]),
+        // The server's transcripts in process, and flow lsp over standard input and output.
+        .testTarget(name: "FlowLanguageServerTests", dependencies: ["FlowLanguageServer", "flow", "FlowTestSupport"],
+                    exclude: ["Transcripts"]),
         .testTarget(name: "FlowLiveTests", dependencies: ["FlowLive", "FlowRuntime"]),
         // The command line as a user runs it: the built `flow` in a subprocess.
         .testTarget(name: "FlowCLITests", dependencies: ["flow", "FlowRuntime", "FlowTestSupport"], exclude: ["Class"]),

@@ -41,7 +41,7 @@ struct Flow: ParsableCommand {
             an error, 2 bad usage, 3 a syntax or resolution error.
             """,
         version: version,
-        subcommands: [Run.self, Test.self, Grade.self, GradeFile.self, Check.self, Doc.self, Format.self, Repl.self, Serve.self, Slides.self],
+        subcommands: [Run.self, Test.self, Grade.self, GradeFile.self, Check.self, Doc.self, Format.self, LanguageServerCommand.self, Repl.self, Serve.self, Slides.self],
         defaultSubcommand: Run.self)
 
     /// The REPL's first line.

@@ -33,6 +33,11 @@ import Testing
             #expect(file["scopeName"] as? String == grammar["scopeName"] as? String)
         }
         #expect(grammars.contains { ($0["injectTo"] as? [String]) == ["text.html.markdown"] })
+        // The client that starts `flow lsp`.
+        let main = try #require(manifest["main"] as? String)
+        let client = try String(contentsOf: Self.folder.appendingPathComponent(main), encoding: .utf8)
+        #expect(client.contains("args: ['lsp']"))
+        #expect((manifest["dependencies"] as? [String: String])?["vscode-languageclient"] != nil)
     }
 
     @Test func theLanguageConfigurationsPatternsCompile() throws {

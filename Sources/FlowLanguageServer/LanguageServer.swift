@@ -1,0 +1,268 @@
+import FlowFormat
+import FlowIO
+import FlowLanguage
+import FlowRuntime
+import Foundation
+
+/// The language server's core: JSON-RPC messages in, messages out, with
+/// no I/O of its own, so a test drives it message by message
+/// (`StdioTransport` connects it to standard input and output for
+/// `flow lsp`). It never runs a script: diagnostics are `flow check`'s,
+/// formatting is `flow fmt`'s, hovers read the operator catalog.
+public final class LanguageServer {
+    public typealias Message = [String: Any]
+
+    private enum State { case starting, running, shutDown }
+    private var state = State.starting
+    private var encoding = PositionEncoding.utf16
+    private var documents: [String: (text: String, version: Int)] = [:]
+    /// Whether `exit` has come, and the process's status then: 0 after a
+    /// `shutdown`, 1 without (as the protocol says).
+    public private(set) var exitStatus: Int32?
+    let modules = IOModules.unrestricted
+    lazy var moduleNames = Set(modules.map(\.name))
+
+    public init() {}
+
+    // MARK: - Messages
+
+    /// Handles one message; returns what to send (responses and
+    /// notifications), in order.
+    public func handle(_ message: Message) -> [Message] {
+        let id = message["id"]
+        guard let method = message["method"] as? String else {
+            // A response to a request of ours: the server sends none.
+            return []
+        }
+        let params = message["params"] as? [String: Any] ?? [:]
+        let isRequest = id != nil && !(id is NSNull)
+        if state == .starting, method != "initialize", method != "exit" {
+            return isRequest ? [error(id, -32002, "the server is not initialized: send initialize first")] : []
+        }
+        if state == .shutDown, method != "exit" {
+            return isRequest ? [error(id, -32600, "the server is shut down: only exit is accepted")] : []
+        }
+        switch method {
+        case "initialize":
+            guard state == .starting else { return [error(id, -32600, "initialize was sent twice")] }
+            state = .running
+            return [result(id, initialize(params))]
+        case "initialized", "$/setTrace", "workspace/didChangeConfiguration":
+            return []
+        case "shutdown":
+            state = .shutDown
+            return [result(id, NSNull())]
+        case "exit":
+            exitStatus = state == .shutDown ? 0 : 1
+            return []
+        case "$/cancelRequest":
+            // A request still waiting is cancelled where messages arrive
+            // (`receive(batch:)`); one already answered stays answered.
+            return []
+        case "textDocument/didOpen":
+            guard let document = params["textDocument"] as? [String: Any], let uri = document["uri"] as? String,
+                  let text = document["text"] as? String else { return [] }
+            documents[uri] = (Self.normalised(text), document["version"] as? Int ?? 0)
+            return [diagnostics(uri)]
+        case "textDocument/didChange":
+            guard let document = params["textDocument"] as? [String: Any], let uri = document["uri"] as? String,
+                  let changes = params["contentChanges"] as? [[String: Any]], let text = changes.last?["text"] as? String else { return [] }
+            documents[uri] = (Self.normalised(text), document["version"] as? Int ?? 0)
+            return [diagnostics(uri)]
+        case "textDocument/didClose":
+            guard let uri = (params["textDocument"] as? [String: Any])?["uri"] as? String else { return [] }
+            documents[uri] = nil
+            return [notification("textDocument/publishDiagnostics", ["uri": uri, "diagnostics": [Any]()])]
+        case "textDocument/didSave":
+            return []
+        case "textDocument/formatting":
+            return [respond(id, params) { self.formatting($0, $1) }]
+        case "textDocument/hover":
+            return [respond(id, params) { self.hover($0, at: $1) }]
+        case "textDocument/completion":
+            return [respond(id, params) { self.completion($0, at: $1) }]
+        case "textDocument/documentSymbol":
+            return [respond(id, params) { document, _ in DocumentSymbols.of(document.file, positions: document.positions) }]
+        default:
+            if isRequest { return [error(id, -32601, "flow lsp has no method \(method)")] }
+            return []
+        }
+    }
+
+    /// A document as a request names it, with its text, file and positions.
+    struct Document {
+        let uri: String
+        let file: SourceFile
+        let positions: TextPositions
+    }
+
+    private func respond(_ id: Any?, _ params: [String: Any], _ body: (Document, Int?) -> Any) -> Message {
+        guard let uri = (params["textDocument"] as? [String: Any])?["uri"] as? String, let document = documents[uri] else {
+            return error(id, -32602, "the document is not open: send textDocument/didOpen first")
+        }
+        let positions = TextPositions(document.text, encoding: encoding)
+        var offset: Int?
+        if let position = params["position"] as? [String: Any], let line = position["line"] as? Int,
+           let character = position["character"] as? Int {
+            offset = positions.offset(line: line, character: character)
+        }
+        let file = SourceFile(path: Self.path(of: uri), text: document.text)
+        return result(id, body(Document(uri: uri, file: file, positions: positions), offset))
+    }
+
+    private func initialize(_ params: [String: Any]) -> Any {
+        let offered = ((params["capabilities"] as? [String: Any])?["general"] as? [String: Any])?["positionEncodings"] as? [String] ?? []
+        // UTF-16 unless the client offers another the server counts in too.
+        encoding = offered.compactMap(PositionEncoding.init(rawValue:)).first ?? .utf16
+        return [
+            "capabilities": [
+                "positionEncoding": encoding.rawValue,
+                "textDocumentSync": ["openClose": true, "change": 1, "save": false],
+                "hoverProvider": true,
+                "completionProvider": ["triggerCharacters": ["."]],
+                "documentFormattingProvider": true,
+                "documentSymbolProvider": true,
+            ] as [String: Any],
+            "serverInfo": ["name": "flow lsp", "version": "0.1.0"],
+        ]
+    }
+
+    // MARK: - Diagnostics
+
+    private func diagnostics(_ uri: String) -> Message {
+        guard let document = documents[uri] else { return [:] }
+        let file = SourceFile(path: Self.path(of: uri), text: document.text)
+        let found: [Diagnostic]
+        do {
+            found = try Program.check(file, modules: modules)
+        } catch let list as DiagnosticList {
+            found = list.diagnostics
+        } catch {
+            found = []
+        }
+        let positions = TextPositions(document.text, encoding: encoding)
+        let items: [[String: Any]] = found.map { diagnostic in
+            var item: [String: Any] = [
+                "range": positions.range(diagnostic.span),
+                "severity": diagnostic.severity == .error ? 1 : 2,
+                "source": "flow",
+                "message": diagnostic.message,
+            ]
+            if let help = diagnostic.help {
+                item["relatedInformation"] = [["location": ["uri": uri, "range": positions.range(diagnostic.span)], "message": help]]
+            }
+            return item
+        }
+        return notification("textDocument/publishDiagnostics", ["uri": uri, "version": document.version, "diagnostics": items])
+    }
+
+    // MARK: - Formatting
+
+    private func formatting(_ document: Document, _ offset: Int?) -> Any {
+        guard case .formatted(let text) = SourceFormatter.format(document.file, modules: moduleNames), text != document.file.text else {
+            return [Any]()
+        }
+        return [["range": document.positions.whole, "newText": text]]
+    }
+
+    // MARK: - Hover
+
+    /// The token at (or just before) an offset.
+    private func token(at offset: Int, in file: SourceFile) -> (index: Int, tokens: [Token])? {
+        let tokens = SourceTokens(file).tokens
+        guard let index = tokens.firstIndex(where: { $0.span.start <= offset && offset <= $0.span.end && !$0.kind.isLayout }) else {
+            return nil
+        }
+        return (index, tokens)
+    }
+
+    private func hover(_ document: Document, at offset: Int?) -> Any {
+        guard let offset, let (index, tokens) = token(at: offset, in: document.file),
+              case .identifier(let name) = tokens[index].kind else { return NSNull() }
+        let afterDot = index > 0 && tokens[index - 1].kind == .symbol(".")
+        let isCall = index + 1 < tokens.count && (tokens[index + 1].kind == .symbol("(") || tokens[index + 1].kind == .symbol("{"))
+        guard afterDot || isCall, let spec = operatorTable.lookup(name), afterDot || spec.form != .method else { return NSNull() }
+        let text = OperatorDocs.text(for: spec)
+        return [
+            "contents": ["kind": "markdown", "value": "```text\n" + text + "\n```"],
+            "range": document.positions.range(tokens[index].span),
+        ]
+    }
+
+    // MARK: - Completion
+
+    private func completion(_ document: Document, at offset: Int?) -> Any {
+        guard let offset else { return [Any]() }
+        let bytes = document.positions.bytes
+        var start = offset
+        while start > 0, bytes[start - 1].isNamePart { start -= 1 }
+        let prefix = String(decoding: bytes[start..<offset], as: UTF8.self)
+        var items: [[String: Any]] = []
+        if start > 0, bytes[start - 1] == UInt8(ascii: ".") {
+            // An operator of a stream, by every library's name for it.
+            for spec in operatorTable.entries where spec.form != .function {
+                for name in [spec.name] + spec.aliasNames where name.hasPrefix(prefix) {
+                    items.append(["label": name, "kind": 2, "detail": spec.summary,
+                                  "documentation": spec.signatureDescriptions.joined(separator: "\n")])
+                }
+            }
+        } else {
+            for name in LanguageWords.freeFunctions where name.hasPrefix(prefix) {
+                items.append(["label": name, "kind": 3, "detail": operatorTable.lookup(name)?.summary ?? "a function of the language"])
+            }
+            for spec in operatorTable.entries where spec.form != .method && spec.name.hasPrefix(prefix)
+                && !LanguageWords.freeFunctions.contains(spec.name) {
+                items.append(["label": spec.name, "kind": 3, "detail": spec.summary])
+            }
+            for word in Set(LanguageWords.control + LanguageWords.declarations) where word.hasPrefix(prefix) {
+                items.append(["label": word, "kind": 14])
+            }
+            for symbol in DocumentSymbols.topLevelNames(document.file) where symbol.name.hasPrefix(prefix) {
+                items.append(["label": symbol.name, "kind": symbol.completionKind])
+            }
+        }
+        items.sort { ($0["label"] as! String, $0["kind"] as! Int) < ($1["label"] as! String, $1["kind"] as! Int) }
+        return ["isIncomplete": false, "items": items]
+    }
+
+    // MARK: - JSON-RPC
+
+    private func result(_ id: Any?, _ value: Any) -> Message {
+        ["jsonrpc": "2.0", "id": id ?? NSNull(), "result": value]
+    }
+
+    private func error(_ id: Any?, _ code: Int, _ message: String) -> Message {
+        ["jsonrpc": "2.0", "id": id ?? NSNull(), "error": ["code": code, "message": message]]
+    }
+
+    private func notification(_ method: String, _ params: [String: Any]) -> Message {
+        ["jsonrpc": "2.0", "method": method, "params": params]
+    }
+
+    /// A `file:` URI's path, for the file names diagnostics carry.
+    static func path(of uri: String) -> String {
+        guard uri.hasPrefix("file://") else { return uri }
+        return String(uri.dropFirst("file://".count)).removingPercentEncoding ?? uri
+    }
+
+    /// As `SourceFile` reads it: every line ending a `\n`.
+    static func normalised(_ text: String) -> String {
+        SourceFile(path: "", text: text).text
+    }
+}
+
+extension TokenKind {
+    /// A line break or the end: no token a cursor can stand on.
+    var isLayout: Bool {
+        switch self {
+        case .newline, .end: true
+        default: false
+        }
+    }
+}
+
+extension UInt8 {
+    var isNamePart: Bool {
+        (self >= 65 && self <= 90) || (self >= 97 && self <= 122) || (self >= 48 && self <= 57) || self == 95 || self == 36
+    }
+}
