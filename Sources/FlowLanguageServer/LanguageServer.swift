@@ -77,8 +77,15 @@ public final class LanguageServer {
             return []
         case "textDocument/formatting":
             return [respond(id, params) { self.formatting($0, $1) }]
+        case "textDocument/codeAction":
+            return [respond(id, params) { document, _ in self.codeActions(document, params) }]
         case "textDocument/hover":
             return [respond(id, params) { self.hover($0, at: $1) }]
+        case "textDocument/definition":
+            return [respond(id, params) { self.definition($0, at: $1) }]
+        case "textDocument/references":
+            let includeDeclaration = (params["context"] as? [String: Any])?["includeDeclaration"] as? Bool ?? true
+            return [respond(id, params) { self.references($0, at: $1, includeDeclaration: includeDeclaration) }]
         case "textDocument/completion":
             return [respond(id, params) { self.completion($0, at: $1) }]
         case "textDocument/documentSymbol":
@@ -119,8 +126,11 @@ public final class LanguageServer {
                 "positionEncoding": encoding.rawValue,
                 "textDocumentSync": ["openClose": true, "change": 1, "save": false],
                 "hoverProvider": true,
+                "definitionProvider": true,
+                "referencesProvider": true,
                 "completionProvider": ["triggerCharacters": ["."]],
                 "documentFormattingProvider": true,
+                "codeActionProvider": ["codeActionKinds": ["quickfix"]],
                 "documentSymbolProvider": true,
             ] as [String: Any],
             "serverInfo": ["name": "flow lsp", "version": "0.1.0"],
@@ -129,9 +139,9 @@ public final class LanguageServer {
 
     // MARK: - Diagnostics
 
-    private func diagnostics(_ uri: String) -> Message {
-        guard let document = documents[uri] else { return [:] }
-        let file = SourceFile(path: Self.path(of: uri), text: document.text)
+    /// What `flow check` finds in a document, each with the protocol's form of it.
+    private func checked(_ uri: String, _ text: String, _ positions: TextPositions) -> [(diagnostic: Diagnostic, item: [String: Any])] {
+        let file = SourceFile(path: Self.path(of: uri), text: text)
         let found: [Diagnostic]
         do {
             found = try Program.check(file, modules: modules)
@@ -140,8 +150,7 @@ public final class LanguageServer {
         } catch {
             found = []
         }
-        let positions = TextPositions(document.text, encoding: encoding)
-        let items: [[String: Any]] = found.map { diagnostic in
+        return found.map { diagnostic in
             var item: [String: Any] = [
                 "range": positions.range(diagnostic.span),
                 "severity": diagnostic.severity == .error ? 1 : 2,
@@ -151,9 +160,43 @@ public final class LanguageServer {
             if let help = diagnostic.help {
                 item["relatedInformation"] = [["location": ["uri": uri, "range": positions.range(diagnostic.span)], "message": help]]
             }
-            return item
+            return (diagnostic, item)
         }
+    }
+
+    private func diagnostics(_ uri: String) -> Message {
+        guard let document = documents[uri] else { return [:] }
+        let positions = TextPositions(document.text, encoding: encoding)
+        let items = checked(uri, document.text, positions).map(\.item)
         return notification("textDocument/publishDiagnostics", ["uri": uri, "version": document.version, "diagnostics": items])
+    }
+
+    // MARK: - Code actions
+
+    /// "did you mean 'debounce'?" as a quick fix for each name it offers,
+    /// on the diagnostics in the requested range.
+    private func codeActions(_ document: Document, _ params: [String: Any]) -> Any {
+        var lines: (Int, Int) = (0, Int.max)
+        if let range = params["range"] as? [String: Any], let start = range["start"] as? [String: Any], let end = range["end"] as? [String: Any] {
+            lines = (start["line"] as? Int ?? 0, end["line"] as? Int ?? Int.max)
+        }
+        var actions: [[String: Any]] = []
+        for (diagnostic, item) in checked(document.uri, document.file.text, document.positions) {
+            let line = document.positions.position(of: diagnostic.span.start).line
+            guard line >= lines.0, line <= lines.1, let help = diagnostic.help, let asked = help.range(of: "did you mean ") else { continue }
+            let names = help[asked.upperBound...].split(separator: "'", omittingEmptySubsequences: false).enumerated()
+                .filter { $0.offset % 2 == 1 }.map { String($0.element) }
+            for (index, name) in names.enumerated() where !name.isEmpty {
+                actions.append([
+                    "title": "Change to '\(name)'",
+                    "kind": "quickfix",
+                    "diagnostics": [item],
+                    "isPreferred": index == 0,
+                    "edit": ["changes": [document.uri: [["range": item["range"]!, "newText": name]]]],
+                ])
+            }
+        }
+        return actions
     }
 
     // MARK: - Formatting
@@ -179,6 +222,16 @@ public final class LanguageServer {
     private func hover(_ document: Document, at offset: Int?) -> Any {
         guard let offset, let (index, tokens) = token(at: offset, in: document.file),
               case .identifier(let name) = tokens[index].kind else { return NSNull() }
+        // A name the script declares: how, and where.
+        let resolution = names(document)
+        if let declared = resolution.declaration(at: offset) {
+            let declaration = resolution.declarations[declared]
+            let line = document.positions.position(of: declaration.span.start).line + 1
+            return [
+                "contents": ["kind": "markdown", "value": "```swift\n\(declaration.summary)\n```\ndeclared on line \(line)"],
+                "range": document.positions.range(tokens[index].span),
+            ]
+        }
         let afterDot = index > 0 && tokens[index - 1].kind == .symbol(".")
         let isCall = index + 1 < tokens.count && (tokens[index + 1].kind == .symbol("(") || tokens[index + 1].kind == .symbol("{"))
         guard afterDot || isCall, let spec = operatorTable.lookup(name), afterDot || spec.form != .method else { return NSNull() }
@@ -187,6 +240,30 @@ public final class LanguageServer {
             "contents": ["kind": "markdown", "value": "```text\n" + text + "\n```"],
             "range": document.positions.range(tokens[index].span),
         ]
+    }
+
+    // MARK: - Definitions and references
+
+    private func names(_ document: Document) -> NameResolution {
+        var parser = Parser(file: document.file)
+        return NameResolution(parser.parseScript())
+    }
+
+    private func location(_ document: Document, _ span: Span) -> [String: Any] {
+        ["uri": document.uri, "range": document.positions.range(span)]
+    }
+
+    private func definition(_ document: Document, at offset: Int?) -> Any {
+        let resolution = names(document)
+        guard let offset, let declared = resolution.declaration(at: offset) else { return NSNull() }
+        return location(document, resolution.declarations[declared].span)
+    }
+
+    private func references(_ document: Document, at offset: Int?, includeDeclaration: Bool) -> Any {
+        let resolution = names(document)
+        guard let offset, let declared = resolution.declaration(at: offset) else { return [Any]() }
+        let spans = (includeDeclaration ? [resolution.declarations[declared].span] : []) + resolution.uses(of: declared)
+        return spans.map { location(document, $0) }
     }
 
     // MARK: - Completion

@@ -10,9 +10,11 @@ struct LanguageServerCommand: ParsableCommand {
         discussion: """
             Speaks the Language Server Protocol (JSON-RPC, Content-Length framing): diagnostics
             as flow check gives them, on open and on each change; hover with an operator's
-            signature, summary and example drawn as lanes; completion of operators after '.',
-            functions, keywords and the script's names; document symbols; formatting as
-            flow fmt. Positions count UTF-16 code units unless the client offers UTF-8.
+            signature, summary and example drawn as lanes, and on a name how it is declared;
+            completion of operators after '.', functions, keywords and the script's names;
+            definition and references; "did you mean" as a quick fix; document symbols;
+            formatting as flow fmt. Positions count UTF-16 code units unless the client
+            offers UTF-8.
             It logs to standard error only.
             """)
 

@@ -1,0 +1,235 @@
+import FlowLanguage
+
+/// Which declaration of a script each name in it refers to, by Swift's
+/// scopes: a `let` is seen after it to the end of its block, funcs and
+/// types in their whole block, parameters in their body, a condition's
+/// bindings in what it guards. Names the script does not declare (the
+/// language's, a module's) refer to nothing here.
+struct NameResolution {
+    struct Declaration {
+        let name: String
+        /// Where its name is written.
+        let span: Span
+        /// How it is declared, as a hover shows it (`let price: Double`).
+        let summary: String
+    }
+
+    private(set) var declarations: [Declaration] = []
+    /// Each use of a declared name, with the declaration it means.
+    private(set) var uses: [(span: Span, declaration: Int)] = []
+    private var scopes: [[String: Int]] = [[:]]
+
+    init(_ script: Script) {
+        statements(script.statements)
+    }
+
+    /// The declaration named or used at a byte offset.
+    func declaration(at offset: Int) -> Int? {
+        if let use = uses.first(where: { $0.span.start <= offset && offset <= $0.span.end }) { return use.declaration }
+        return declarations.indices.first { declarations[$0].span.start <= offset && offset <= declarations[$0].span.end }
+    }
+
+    func uses(of declaration: Int) -> [Span] {
+        uses.filter { $0.declaration == declaration }.map(\.span)
+    }
+
+    // MARK: - Walking the tree
+
+    private mutating func declare(_ name: String, _ span: Span, _ summary: String) {
+        guard name != "_" else { return }
+        declarations.append(Declaration(name: name, span: span, summary: summary))
+        scopes[scopes.count - 1][name] = declarations.count - 1
+    }
+
+    private mutating func use(_ name: String, _ span: Span) {
+        for scope in scopes.reversed() {
+            if let declaration = scope[name] {
+                uses.append((span, declaration))
+                return
+            }
+        }
+    }
+
+    private mutating func scoped(_ body: (inout NameResolution) -> Void) {
+        scopes.append([:])
+        body(&self)
+        scopes.removeLast()
+    }
+
+    private mutating func statements(_ list: [Statement]) {
+        scoped { resolution in
+            // Funcs and types are seen by every statement of their block.
+            for statement in list {
+                switch statement {
+                case .function(let function): resolution.declare(function.name, function.nameSpan, Self.summary(of: function))
+                case .type(let type): resolution.declare(type.name, type.nameSpan, "\(type.kind.word) \(type.name)")
+                default: break
+                }
+            }
+            for statement in list { resolution.statement(statement) }
+        }
+    }
+
+    private static func summary(of function: FunctionDeclaration) -> String {
+        let labels = function.parameters.map { "\($0.label ?? "_"):" }.joined()
+        return "func \(function.name)(\(labels))" + (function.resultType.map { " -> \($0.text)" } ?? "")
+    }
+
+    private mutating func statement(_ statement: Statement) {
+        switch statement {
+        case .binding(let name, let nameSpan, let type, let value, let isVariable, _):
+            if let value { expression(value) }
+            declare(name, nameSpan, (isVariable ? "var " : "let ") + name + (type.map { ": " + $0.text } ?? ""))
+        case .destructuring(let pattern, let value, let isVariable, _):
+            expression(value)
+            self.pattern(pattern, declaring: isVariable ? "var" : "let")
+        case .expression(let e), .throw(let e, _):
+            expression(e)
+        case .test(_, let body, _):
+            statements(body)
+        case .return(let e, _):
+            if let e { expression(e) }
+        case .assignment(let target, _, let value, _, _):
+            expression(target)
+            expression(value)
+        case .guard(let conditions, let otherwise, _):
+            statements(otherwise)
+            for condition in conditions { self.condition(condition) }
+        case .while(let conditions, let body, _):
+            scoped { resolution in
+                for condition in conditions { resolution.condition(condition) }
+                resolution.statements(body)
+            }
+        case .repeat(let body, let condition, _):
+            statements(body)
+            expression(condition)
+        case .for(let pattern, let sequence, let filter, let body, _):
+            expression(sequence)
+            scoped { resolution in
+                resolution.pattern(pattern, declaring: "let")
+                if let filter { resolution.expression(filter) }
+                resolution.statements(body)
+            }
+        case .function(let function):
+            self.function(function)
+        case .type(let type):
+            self.type(type)
+        case .typeAlias(let name, let nameSpan, _, let type, _):
+            declare(name, nameSpan, "typealias \(name) = \(type)")
+        case .doCatch(let body, let catches, _):
+            statements(body)
+            for clause in catches {
+                scoped { resolution in
+                    if let pattern = clause.pattern { resolution.pattern(pattern, declaring: "let") }
+                    resolution.statements(clause.body)
+                }
+            }
+        case .break, .continue:
+            break
+        }
+    }
+
+    private mutating func function(_ function: FunctionDeclaration) {
+        scoped { resolution in
+            for parameter in function.parameters {
+                if let value = parameter.defaultValue { resolution.expression(value) }
+                resolution.declare(parameter.name, parameter.nameSpan, "parameter \(parameter.name)" + (parameter.type.map { ": " + $0.text } ?? ""))
+            }
+            resolution.statements(function.body)
+        }
+    }
+
+    private mutating func type(_ type: TypeDeclaration) {
+        scoped { resolution in
+            for stored in type.stored + type.staticStored {
+                resolution.declare(stored.name, stored.span, (stored.isVariable ? "var " : "let ") + stored.name + (stored.type.map { ": " + $0.text } ?? ""))
+            }
+            for computed in type.computed {
+                resolution.declare(computed.name, computed.span, "var \(computed.name)" + (computed.type.map { ": " + $0.text } ?? ""))
+            }
+            for method in type.methods { resolution.declare(method.name, method.nameSpan, Self.summary(of: method)) }
+            for enumCase in type.cases { resolution.declare(enumCase.name, enumCase.span, "case \(enumCase.name)") }
+            for nested in type.nested { resolution.declare(nested.name, nested.nameSpan, "\(nested.kind.word) \(nested.name)") }
+            for stored in type.stored + type.staticStored { if let value = stored.defaultValue { resolution.expression(value) } }
+            for computed in type.computed { resolution.statements(computed.body) }
+            for method in type.methods + type.initialisers { resolution.function(method) }
+            if let deinitialiser = type.deinitialiser { resolution.statements(deinitialiser) }
+            for nested in type.nested { resolution.type(nested) }
+        }
+    }
+
+    private mutating func condition(_ condition: Condition) {
+        switch condition {
+        case .boolean(let e):
+            expression(e)
+        case .optionalBinding(let name, let nameSpan, let value, let isVariable):
+            expression(value)
+            declare(name, nameSpan, (isVariable ? "var " : "let ") + name)
+        case .matching(let pattern, let e):
+            expression(e)
+            self.pattern(pattern, declaring: "let")
+        }
+    }
+
+    private mutating func pattern(_ pattern: Pattern, declaring word: String) {
+        switch pattern {
+        case .wildcard: break
+        case .binding(let name, let span): declare(name, span, "\(word) \(name)")
+        case .expression(let e): expression(e)
+        case .tuple(let elements, _, _): for element in elements { self.pattern(element, declaring: word) }
+        case .enumCase(_, _, let arguments, _, _): for argument in arguments ?? [] { self.pattern(argument, declaring: word) }
+        case .some(let inner, _): self.pattern(inner, declaring: word)
+        }
+    }
+
+    private mutating func expression(_ e: Expr) {
+        switch e {
+        case .name(let name, let span):
+            use(name, span)
+        case .literal, .shorthand, .implicitMember, .keyPath:
+            break
+        case .string(let parts, _):
+            for case .interpolation(let inner) in parts { expression(inner) }
+        case .array(let elements, _), .tuple(let elements, _, _):
+            for element in elements { expression(element) }
+        case .dictionary(let pairs, _):
+            for pair in pairs {
+                expression(pair.key)
+                expression(pair.value)
+            }
+        case .closure(let closure):
+            scoped { resolution in
+                for parameter in closure.parameters ?? [] { resolution.declare(parameter.name, parameter.span, "parameter \(parameter.name)") }
+                resolution.statements(closure.body)
+            }
+        case .unary(_, let inner, _), .member(let inner, _, _, _), .optionalBind(let inner, _), .optionalChain(let inner, _),
+             .forceUnwrap(let inner, _), .inoutArgument(let inner, _), .typeCheck(let inner, _, _, _, _), .attempt(let inner, _):
+            expression(inner)
+        case .binary(_, let left, let right, _, _), .subscriptAccess(let left, let right, _):
+            expression(left)
+            expression(right)
+        case .ternary(let condition, let yes, let no, _):
+            expression(condition)
+            expression(yes)
+            expression(no)
+        case .call(let callee, let arguments, _):
+            expression(callee)
+            for argument in arguments { expression(argument.value) }
+        case .conditional(let conditional):
+            scoped { resolution in
+                for condition in conditional.conditions { resolution.condition(condition) }
+                resolution.statements(conditional.body)
+            }
+            if let otherwise = conditional.elseBody { statements(otherwise) }
+        case .switchOver(let switchExpression):
+            expression(switchExpression.subject)
+            for switchCase in switchExpression.cases {
+                scoped { resolution in
+                    for pattern in switchCase.patterns { resolution.pattern(pattern, declaring: "let") }
+                    if let guardExpr = switchCase.guardExpr { resolution.expression(guardExpr) }
+                    resolution.statements(switchCase.body)
+                }
+            }
+        }
+    }
+}
