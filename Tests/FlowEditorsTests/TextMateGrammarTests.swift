@@ -70,12 +70,12 @@ import Testing
     /// The Python engine's virtualenv, which .ci/run makes.
     static var python: String? {
         if let given = ProcessInfo.processInfo.environment["FLOW_GRAMMAR_PYTHON"] { return given }
-        let venv = projectDirectory.appendingPathComponent(".build/grammar-venv/bin/python").path
+        let venv = projectDirectory.appendingPathComponent(".build/editors-venv/bin/python").path
         return FileManager.default.isExecutableFile(atPath: venv) ? venv : nil
     }
 
     @Test(.enabled(if: python != nil,
-                   "no textmate-grammar-python: .ci/run makes .build/grammar-venv (python3 -m venv, pip install textmate-grammar-python)"))
+                   "no textmate-grammar-python: .ci/run makes .build/editors-venv (python3 -m venv, pip install textmate-grammar-python)"))
     func aTextMateEngineReadsTheFixturesAsTheirGoldenScopesSay() throws {
         let script = projectDirectory.appendingPathComponent("editors/tests/grammar_test.py").path
         let update = ProcessInfo.processInfo.environment["FLOW_UPDATE_GOLDEN"] == "1" ? ["--update"] : []

@@ -8,9 +8,9 @@ expression of the grammars must compile under Oniguruma, and every scope
 the grammars name must end in `.flow`.
 
 Run by TextMateGrammarTests (swift test) with the virtualenv .ci/run makes:
-    python3 -m venv .build/grammar-venv
-    .build/grammar-venv/bin/pip install textmate-grammar-python==0.6.1
-    .build/grammar-venv/bin/python editors/tests/grammar_test.py [--update]
+    python3 -m venv .build/editors-venv
+    .build/editors-venv/bin/pip install textmate-grammar-python==0.6.1
+    .build/editors-venv/bin/python editors/tests/grammar_test.py [--update]
 """
 
 import json

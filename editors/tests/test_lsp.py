@@ -1,0 +1,88 @@
+"""`flow lsp` driven end to end by pytest-lsp, a real client (pygls over
+lsprotocol), through the methods an editor uses. The server is the built
+`flow` (FLOW_BINARY, else .build/debug/flow).
+
+    .build/editors-venv/bin/python -m pytest -o asyncio_mode=auto \
+        -o asyncio_default_fixture_loop_scope=function editors/tests/test_lsp.py
+"""
+
+import os
+import pathlib
+
+import pytest
+import pytest_lsp
+from lsprotocol import types
+from pytest_lsp import ClientServerConfig, LanguageClient
+
+ROOT = pathlib.Path(__file__).resolve().parents[2]
+FLOW = os.environ.get("FLOW_BINARY", str(ROOT / ".build" / "debug" / "flow"))
+URI = "file:///tmp/lesson.flow"
+TEXT = (
+    'let clicks = cold("-a--b|", a: 1, b: 2)\n'
+    "let quiet = clicks.debunce(2ms)\n"
+    "let doubled = clicks.map { $0 * 2 }\n"
+    'test "doubles" {\n'
+    '  expect(doubled).toBe("-a--b|", a: 2, b: 4)\n'
+    "}\n"
+)
+
+
+@pytest_lsp.fixture(config=ClientServerConfig(server_command=[FLOW, "lsp"]))
+async def client(lsp_client: LanguageClient):
+    await lsp_client.initialize_session(
+        types.InitializeParams(capabilities=types.ClientCapabilities(
+            general=types.GeneralClientCapabilities(position_encodings=[types.PositionEncodingKind.Utf16]))))
+    yield
+    await lsp_client.shutdown_session()
+
+
+def open_document(client: LanguageClient, text: str = TEXT):
+    client.text_document_did_open(types.DidOpenTextDocumentParams(
+        text_document=types.TextDocumentItem(uri=URI, language_id="flow", version=1, text=text)))
+
+
+def at(line: int, character: int):
+    return types.TextDocumentIdentifier(uri=URI), types.Position(line=line, character=character)
+
+
+async def test_diagnostics_come_on_open_with_the_hint(client: LanguageClient):
+    open_document(client)
+    await client.wait_for_notification(types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS)
+    diagnostics = client.diagnostics[URI]
+    assert [d.message for d in diagnostics] == ["unknown method 'debunce'"]
+    assert diagnostics[0].range == types.Range(start=types.Position(line=1, character=19),
+                                               end=types.Position(line=1, character=26))
+    assert diagnostics[0].related_information[0].message == "did you mean 'debounce'?"
+
+
+async def test_hover_draws_the_operators_lanes(client: LanguageClient):
+    open_document(client)
+    document, position = at(2, 22)
+    hover = await client.text_document_hover_async(types.HoverParams(text_document=document, position=position))
+    assert "map" in hover.contents.value
+    assert "source.map" in hover.contents.value  # a lane of the example, drawn by the engine
+
+
+async def test_completion_offers_operators_after_a_dot(client: LanguageClient):
+    open_document(client)
+    document, position = at(1, 22)
+    result = await client.text_document_completion_async(types.CompletionParams(text_document=document, position=position))
+    labels = [item.label for item in result.items]
+    assert "debounce" in labels and "debounceTime" in labels
+
+
+async def test_definition_and_symbols(client: LanguageClient):
+    open_document(client)
+    document, position = at(4, 10)
+    location = await client.text_document_definition_async(types.DefinitionParams(text_document=document, position=position))
+    assert location.range.start == types.Position(line=2, character=4)
+    symbols = await client.text_document_document_symbol_async(types.DocumentSymbolParams(text_document=document))
+    assert [symbol.name for symbol in symbols] == ["clicks", "quiet", "doubled", 'test "doubles"']
+
+
+async def test_formatting_is_one_edit_of_flow_fmt(client: LanguageClient):
+    open_document(client, "let a=cold(\"-a|\",a:1)\n")
+    document, _ = at(0, 0)
+    edits = await client.text_document_formatting_async(types.DocumentFormattingParams(
+        text_document=document, options=types.FormattingOptions(tab_size=2, insert_spaces=True)))
+    assert [edit.new_text for edit in edits] == ['let a = cold("-a|", a: 1)\n']
