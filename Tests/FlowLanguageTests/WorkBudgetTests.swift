@@ -84,4 +84,55 @@ import FlowRuntime
         #expect(errors.count == Diagnostic.cap + 1)
         #expect(errors.last?.hasSuffix("error: and 900 more errors after this point, not shown: fix these first") == true, "\(errors.last ?? "")")
     }
+
+    /// Syntax and resolution errors interleaved, 500 of each: the lexer,
+    /// parser and compiler each keep their first hundred, and together
+    /// the first hundred in source order are shown, then one line at the
+    /// first not shown counting all the rest (it said "and 400 more" twice,
+    /// after 200 lines, before).
+    @Test func interleavedErrorsAreCappedAsOne() {
+        let script = (0..<1000).map { $0 % 2 == 0 ? "let x\($0) = )" : "nope\($0)()" }.joined(separator: "\n")
+        let shown = diagnostics(of: script)
+        let errors = shown.split(separator: "\n").filter { $0.contains(": error: ") }
+        #expect(errors.count == Diagnostic.cap + 1)
+        #expect(errors.filter { $0.contains("more error") }.count == 1)
+        #expect(errors.last?.hasSuffix(":101:12: error: and 900 more errors after this point, not shown: fix these first") == true,
+                "\(errors.last ?? "")")
+        #expect(errors[Diagnostic.cap - 1].contains(":100:1: error: unknown function 'nope99'"), "\(errors[Diagnostic.cap - 1])")
+    }
+
+    /// Run errors are capped as compile errors are, keeping the first:
+    /// 299 deinits failing, each with its own index, show the first 100
+    /// and one more error counting the rest, where the first not shown was.
+    @Test func runErrorsAreCappedKeepingTheFirst() throws {
+        let result = try runScript("""
+            class Broken {
+              let n: Int
+              init(_ n: Int) { self.n = n }
+              deinit { if n > 0 { print([0][n]) } }
+            }
+            for i in 0..<300 { let _ = Broken(i) }
+            print("done")
+
+            """)
+        let errors = result.top.errors
+        #expect(errors.count == Diagnostic.cap + 1)
+        #expect(errors.first?.message.contains("index 1 ") == true, "\(errors.first?.message ?? "")")
+        #expect(errors[Diagnostic.cap - 1].message.contains("index 100 "), "\(errors[Diagnostic.cap - 1].message)")
+        #expect(errors.last?.message == "and 199 more errors after this point, not shown: fix these first")
+        #expect(errors.last?.location?.line == 4)
+        #expect(result.out == ["done"])
+    }
+
+    /// A diagram of more events than anyone reads is a located error at
+    /// its `marbles(...)` call, not minutes of drawing; the run goes on.
+    @Test func aDiagramOfTooManyEventsIsALocatedError() throws {
+        let result = try runScript("marbles(range(0, 20000))\nmarbles(cold(\"-a|\"))\nprint(\"done\")\n")
+        let message = try #require(result.top.errors.first)
+        #expect(message.message.hasPrefix("the diagram would draw 20001 events, more than the 10000 a diagram draws"))
+        #expect(message.location?.line == 1 && message.location?.column == 1)
+        #expect(result.top.laneDiagrams.count == 1)
+        #expect(result.out.first == "done")
+        #expect(result.out.count == 2 && result.out[1].contains("cold(\"-a|\")  -a|"), "\(result.out)")
+    }
 }

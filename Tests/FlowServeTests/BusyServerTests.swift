@@ -74,6 +74,24 @@ import Testing
         #expect(try await served.request("/api/files").status == 200)
     }
 
+    /// A page drawing a million events, and one whose deinits make each
+    /// other: the first is a located error instead of a 325 MB picture
+    /// built for a minute, the second ends with one instead of wedging
+    /// every later render; the next render is answered.
+    @Test func aHugeDiagramOrAnEndlessDeinitChainIsAnErrorAndTheServerGoesOn() async throws {
+        let served = try ServedFolder()
+        let huge = try await served.json("/api/render", method: "POST", body: ServedFolder.encode(["text": "marbles(range(0, 999999))\n", "name": "huge.flow"]))
+        let errors = ((huge["errors"] as? [[String: Any]]) ?? []).compactMap { $0["message"] as? String }
+        #expect(errors.contains { $0.hasPrefix("the diagram would draw 1000000 events, more than the 10000 a diagram draws") }, "\(huge.filter { $0.key != "svg" })")
+        #expect(((huge["svg"] as? String) ?? "").utf8.count < 100_000)
+        let chain = "class Hen { deinit { let _ = Egg() } }\nclass Egg { deinit { let _ = Hen() } }\nvar hen: Hen? = Hen()\nhen = nil\n"
+        let ended = try await served.json("/api/render", method: "POST", body: ServedFolder.encode(["text": chain, "name": "chain.flow"]))
+        let chainErrors = ((ended["errors"] as? [[String: Any]]) ?? []).compactMap { $0["message"] as? String }
+        #expect(chainErrors.contains { $0.contains("a deinit made an object whose deinit made another") }, "\(ended.filter { $0.key != "svg" })")
+        let next = try await served.json("/api/render", method: "POST", body: ServedFolder.encode(["text": "marbles(cold(\"-a|\"))", "name": "x.flow"]))
+        #expect(((next["errors"] as? [[String: Any]]) ?? []).isEmpty, "\(next.filter { $0.key != "svg" })")
+    }
+
     @Test(arguments: [SIGTERM, SIGINT])
     func aSignalEndsTheServerWhateverItsRunsDo(_ signal: Int32) async throws {
         let served = try ServedFolder()

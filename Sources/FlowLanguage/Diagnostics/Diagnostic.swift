@@ -27,10 +27,25 @@ public struct Diagnostic: Error, @unchecked Sendable, CustomStringConvertible {
     public var location: SourceLocation { file.location(of: span.start) }
 
     /// Syntax and resolution problems together, in the order they appear,
-    /// one per place (a bad token is not reported twice).
+    /// one per place (a bad token is not reported twice), capped as one:
+    /// the lexer, the parser and the compiler each kept their first
+    /// `cap` and counted the rest from a point on; together, what is shown
+    /// is the first `cap` before the earliest such point, and one line
+    /// there counts everything after it, so "after this point" holds.
     static func inSourceOrder(_ diagnostics: [Diagnostic]) -> [Diagnostic] {
         var seen = Set<Int>()
-        return diagnostics.sorted { $0.span.start < $1.span.start }.filter { seen.insert($0.span.start).inserted }
+        let all = diagnostics.sorted { $0.span.start < $1.span.start }
+        let markers = all.filter { $0.omitted > 0 }
+        let found = all.filter { $0.omitted == 0 && seen.insert($0.span.start).inserted }
+        let cut = markers.map(\.span.start).min() ?? Int.max
+        let shown = Array(found.lazy.filter { $0.span.start < cut }.prefix(cap))
+        let more = found.count - shown.count + markers.reduce(0) { $0 + $1.omitted }
+        guard more > 0, let file = (markers.first ?? found.first)?.file else { return shown }
+        let firstNotShown = found.dropFirst(shown.count).first?.span
+        let point = [firstNotShown, markers.min { $0.span.start < $1.span.start }?.span].compactMap { $0 }.min { $0.start < $1.start }!
+        var counted = Diagnostic("and \(more) more error\(more == 1 ? "" : "s") after this point, not shown: fix these first", in: file, at: point)
+        counted.omitted = more
+        return shown + [counted]
     }
 
     public var description: String { render(color: false) }

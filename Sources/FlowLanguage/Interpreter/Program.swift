@@ -350,8 +350,9 @@ public final class Program {
         // virtual time, whether or not it was stopped.
         environment.interruptRequested = { false }
         guard let run = liveRun else { return outcome }
-        outcome.errors += run.streamErrors
         let after = finish(run, bindings: frame)
+        run.countErrorsNotShown(report: environment.reportStreamError)
+        outcome.errors += run.streamErrors
         outcome.failures = after.failures
         outcome.diagrams = after.diagrams.map { $0.render() }
         outcome.laneDiagrams = after.diagrams
@@ -409,6 +410,7 @@ public final class Program {
         outcome.failures = after.failures
         outcome.diagrams = after.diagrams.map { $0.render() }
         outcome.laneDiagrams = after.diagrams
+        run.countErrorsNotShown(report: environment.reportStreamError)
         outcome.errors += run.streamErrors
         outcome.expectations = run.expectationCount
         outcome.scores = run.marbles.scores
@@ -418,6 +420,7 @@ public final class Program {
     /// Runs statements in order; a statement that throws stops the rest.
     private func executeStatements(_ body: [Code], in frame: Frame, run: RunState) -> [FlowError] {
         environment.run = run
+        run.reportDiagramError = { [unowned environment] in environment.reportStreamError($0) }
         environment.tracesEverything = tracesEverything
         if tracesEverything {
             run.scheduler.tracer = run.scheduler.tracer ?? Tracer()

@@ -27,6 +27,8 @@ public final class RunState {
     /// each from the subscriptions the run made itself (a request is not
     /// made again to draw it), or recorded where the run made none.
     var observedGroups: [(title: String?, lanes: [(label: String, lane: ObservedLane)])] = []
+    /// The `marbles(...)` call of each of `observedGroups` that has one, by position.
+    var observedGroupLocations: [Int: SourceLocation] = [:]
     enum ObservedLane {
         case observed(Observable)
         case recorded(EventRecorder)
@@ -61,8 +63,38 @@ public final class RunState {
     var expectationCount = 0
     /// Exercises' `toBe("???")` lanes met while answering exercises.
     var unanswered: [UnansweredLane] = []
-    /// Stream errors that reached a subscriber with no error handler.
+    /// Stream errors that reached a subscriber with no error handler (and
+    /// failed deinits, dispatched closures, late commits): the first
+    /// `Diagnostic.cap`, as a script's compile errors are kept.
     var streamErrors: [FlowError] = []
+    /// Those past the cap: counted, not kept or shown; the first one's place.
+    private var errorsNotShown = 0
+    private var firstNotShown: SourceLocation?
+    /// A session's run lasts as long as the session, and shows every error.
+    var capsErrors = true
+
+    /// A stream error of this run: kept and shown (`report`) while fewer
+    /// than `Diagnostic.cap` are, then only counted, so 300 000 failing
+    /// deinits print a screenful, not 41 MB.
+    func failed(_ error: FlowError, report: (FlowError) -> Void) {
+        guard capsErrors, streamErrors.count >= Diagnostic.cap else {
+            streamErrors.append(error)
+            return report(error)
+        }
+        if errorsNotShown == 0 { firstNotShown = error.location }
+        errorsNotShown += 1
+    }
+
+    /// Once the run has stopped: the errors past the cap, counted as one
+    /// more, at the first of them (as the compile errors' cap says it).
+    func countErrorsNotShown(report: (FlowError) -> Void) {
+        guard errorsNotShown > 0 else { return }
+        let n = errorsNotShown
+        errorsNotShown = 0
+        let summary = FlowError("and \(n) more error\(n == 1 ? "" : "s") after this point, not shown: fix these first", at: firstNotShown)
+        streamErrors.append(summary)
+        report(summary)
+    }
     /// Subscriptions still running, so an interrupt can cancel them all.
     /// Each knows its slot, so adding and removing one costs no hashing:
     /// scripts that subscribe inside a closure do both per event.
@@ -120,6 +152,7 @@ public final class RunState {
             return recorder
         }
         let recorder = EventRecorder(scheduler: scheduler)
+        recorder.stream = stream
         if let location { recordedAt[ObjectIdentifier(recorder)] = location }
         track(RecordingSubscription(recorder))
         stream.subscribe(recorder, on: scheduler)
@@ -155,8 +188,10 @@ public final class RunState {
             diagram.location = lanes[$0].first.flatMap { recordedAt[ObjectIdentifier($0.recorder)] }
             return diagram
         }
-        for group in observedGroups where !group.lanes.isEmpty {
-            diagrams.append(LaneDiagram(lanes: drawn(group.lanes), options: liveOptions, title: group.title))
+        for (index, group) in observedGroups.enumerated() where !group.lanes.isEmpty {
+            var diagram = LaneDiagram(lanes: drawn(group.lanes), options: liveOptions, title: group.title)
+            diagram.location = observedGroupLocations[index]
+            diagrams.append(diagram)
         }
         var tracers = [scheduler.tracer, marbles.scheduler.tracer].compactMap { $0 }
         if scheduler === marbles.scheduler { tracers = Array(tracers.prefix(1)) }
@@ -164,8 +199,37 @@ public final class RunState {
             let options = tracer === scheduler.tracer && !scheduler.isVirtual ? liveOptions : laneOptions
             diagrams += TraceDiagram.diagrams(from: tracer, subscriptions: showsSubscriptions, options: options)
         }
-        return diagrams
+        return drawable(diagrams)
     }
+
+    /// The most events one diagram draws. A `range(0, 999999)` drawn took
+    /// 64 s and 325 MB of SVG on the page, and two minutes as text; no
+    /// one reads a diagram of more than a few hundred marks.
+    static let mostEventsDrawn = 10_000
+    /// The diagrams refused so far, by position: each is said once, also
+    /// when the page asks for the diagrams again mid-run.
+    private var refusedDiagrams = Set<Int>()
+
+    /// The diagrams that can be drawn; each of the others is a located error
+    /// of the run, at the `marbles(...)` call or the stream it draws.
+    private func drawable(_ diagrams: [LaneDiagram]) -> [LaneDiagram] {
+        var kept: [LaneDiagram] = []
+        for (index, diagram) in diagrams.enumerated() {
+            let events = diagram.lanes.reduce(0) { $0 + $1.events.count }
+            guard events > Self.mostEventsDrawn else {
+                kept.append(diagram)
+                continue
+            }
+            guard refusedDiagrams.insert(index).inserted else { continue }
+            let place = diagram.location ?? diagram.lanes.lazy.compactMap { $0.node?.location }.first
+            failed(FlowError("the diagram\(diagram.title.map { " '\($0)'" } ?? "") would draw \(events) events, more than the \(Self.mostEventsDrawn) "
+                             + "a diagram draws: draw a part of the stream (take(100), a shorter range)", at: place),
+                   report: reportDiagramError)
+        }
+        return kept
+    }
+    /// Where a diagram refused is shown: the run's error report.
+    var reportDiagramError: (FlowError) -> Void = { _ in }
 
     private func drawn(_ lanes: [(label: String, lane: ObservedLane)]) -> [LaneDiagram.Lane] {
         lanes.flatMap { label, lane -> [LaneDiagram.Lane] in
@@ -175,8 +239,10 @@ public final class RunState {
             case .observed(let node):
                 let subscriptions = scheduler.tracer?.subscriptions(of: node) ?? []
                 return subscriptions.enumerated().map { n, record in
-                    LaneDiagram.Lane(label: label + (subscriptions.count > 1 ? " #\(n + 1)" : ""),
-                                     events: record.events.map { TimedEvent($0.time, $0.event) }, cancelled: record.cancelled)
+                    var lane = LaneDiagram.Lane(label: label + (subscriptions.count > 1 ? " #\(n + 1)" : ""),
+                                                events: record.events.map { TimedEvent($0.time, $0.event) }, cancelled: record.cancelled)
+                    lane.node = node
+                    return lane
                 }
             }
         }
@@ -348,7 +414,6 @@ final class CallSiteContext: OperatorContext {
     override var dialect: Dialect { environment.dialect }
 
     override func reportLate(_ error: FlowError) {
-        environment.run.streamErrors.append(error)
-        environment.reportStreamError(error)
+        environment.run.failed(error, report: environment.reportStreamError)
     }
 }

@@ -82,6 +82,7 @@ public final class Session {
     private static func liveRun(named name: String, on scheduler: Scheduler) -> RunState {
         let run = RunState(name: name, scheduler: scheduler, marbles: MarbleRun())
         run.lanesInVirtualTime = true
+        run.capsErrors = false
         return run
     }
 

@@ -336,7 +336,6 @@ final class ScriptSubscriber: Function, Observer, RunningSubscription {
 
     private func report(_ error: FlowError) {
         let located = error.located(at: subscribedAt)
-        run.streamErrors.append(located)
-        environment.reportStreamError(located)
+        run.failed(located, report: environment.reportStreamError)
     }
 }

@@ -165,8 +165,7 @@ extension Compiler {
                     for (info, parent) in zip(deinitialisers, frames) {
                         do { _ = try info.run(parent: parent, self: .object(dying), arguments: []) } catch {
                             let failure = FlowError.wrap(error).located(at: info.location)
-                            env.run.streamErrors.append(failure)
-                            env.reportStreamError(failure)
+                            env.run.failed(failure, report: env.reportStreamError)
                         }
                     }
                 }

@@ -229,6 +229,7 @@ extension Compiler {
                     tracer.watch(stream)
                     if env.tracesEverything { tracer.trace(stream) }
                 }
+                run.observedGroupLocations[run.observedGroups.count] = location
                 run.observedGroups.append((titleText, streams.map { ($0.0, .observed($0.1)) }))
                 return .null
             }

@@ -47,8 +47,7 @@ extension Compiler {
                     run.untrack(pending)
                     do { _ = try f.call([]) } catch {
                         let failure = FlowError.wrap(error).located(at: location)
-                        run.streamErrors.append(failure)
-                        env.reportStreamError(failure)
+                        run.failed(failure, report: env.reportStreamError)
                     }
                 }
             }
