@@ -210,10 +210,12 @@ public final class LanguageServer {
 
     // MARK: - Hover
 
-    /// The token at (or just before) an offset.
+    /// The token at an offset, or the one that ends there (the cursor
+    /// just after a word).
     private func token(at offset: Int, in file: SourceFile) -> (index: Int, tokens: [Token])? {
         let tokens = SourceTokens(file).tokens
-        guard let index = tokens.firstIndex(where: { $0.span.start <= offset && offset <= $0.span.end && !$0.kind.isLayout }) else {
+        guard let index = tokens.firstIndex(where: { $0.span.start <= offset && offset < $0.span.end && !$0.kind.isLayout })
+            ?? tokens.firstIndex(where: { $0.span.end == offset && !$0.kind.isLayout }) else {
             return nil
         }
         return (index, tokens)
