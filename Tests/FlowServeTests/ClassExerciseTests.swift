@@ -312,6 +312,26 @@ import Testing
         #expect(words(graded.out).contains(words(quoted)), "\(graded.out)")
     }
 
+    @Test func aRosterThatCannotServeTheClassIsRefusedAtTheStart() throws {
+        let folder = URL(fileURLWithPath: temporaryPath("rosters"))
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try ServedFolder.exercise.write(to: folder.appendingPathComponent("zip.flow"), atomically: true, encoding: .utf8)
+        for (roster, said) in [("file,name,id\n", "roster.csv: the roster names no student"),
+                               ("file,name,id\nada lovelace,Ada,1\n", "'ada lovelace' cannot name an answer file: use letters, digits, '-', '_' and '.'"),
+                               ("file,name\nada,Ada\n", "the roster names neither an 'id' nor an 'email' column"),
+                               ("file,name,id\nada,Ada,1\nada.flow,Ada again,2\n", "roster.csv:3: 'ada.flow' is on the roster twice")] {
+            try roster.write(to: folder.appendingPathComponent("roster.csv"), atomically: true, encoding: .utf8)
+            let refused = try FlowProcess.run(["serve", "--exercise", "zip.flow", "--roster", "roster.csv", "--port", "0"], in: folder)
+            #expect(refused.status == 2 && refused.err.contains(said), "\(roster): \(refused.err)")
+        }
+        let missing = try FlowProcess.run(["serve", "--exercise", "zip.flow", "--roster", "nobody.csv", "--port", "0"], in: folder)
+        #expect(missing.status == 2 && missing.err.contains("nobody.csv"), "\(missing.err)")
+        let alone = try FlowProcess.run(["serve", "--roster", "roster.csv", "--port", "0"], in: folder)
+        #expect(alone.status == 2 && alone.err.contains("--roster goes with --exercise FILE"), "\(alone.err)")
+        #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("zip-answers").path))
+    }
+
     static func pythonCSV(_ text: String) throws -> [[String]] {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
