@@ -229,10 +229,11 @@ public final class LanguageServer {
         if let declared = resolution.declaration(at: offset) {
             let declaration = resolution.declarations[declared]
             let line = document.positions.position(of: declaration.span.start).line + 1
-            return [
-                "contents": ["kind": "markdown", "value": "```swift\n\(declaration.summary)\n```\ndeclared on line \(line)"],
-                "range": document.positions.range(tokens[index].span),
-            ]
+            var value = "```swift\n\(declaration.summary)\n```\ndeclared on line \(line)"
+            if declaration.isTopLevelBinding, let lanes = lanes(of: declaration.name, in: document) {
+                value += "\n\n```text\n" + lanes + "\n```"
+            }
+            return ["contents": ["kind": "markdown", "value": value], "range": document.positions.range(tokens[index].span)]
         }
         let afterDot = index > 0 && tokens[index - 1].kind == .symbol(".")
         let isCall = index + 1 < tokens.count && (tokens[index + 1].kind == .symbol("(") || tokens[index + 1].kind == .symbol("{"))
@@ -242,6 +243,25 @@ public final class LanguageServer {
             "contents": ["kind": "markdown", "value": "```text\n" + text + "\n```"],
             "range": document.positions.range(tokens[index].span),
         ]
+    }
+
+    /// The lanes a stream bound at the top level produces, when the script
+    /// runs in virtual time without any module: a script whose sources are
+    /// all marbles draws them; one that would reach a file, the network or
+    /// a database does not compile so, and draws nothing. The run has the
+    /// virtual clock's limits, and what it prints goes nowhere.
+    private func lanes(of name: String, in document: Document) -> String? {
+        let silent = Console(out: { _ in }, err: { _ in }, color: false)
+        guard let program = try? Program(file: document.file, console: silent, modules: []) else { return nil }
+        program.marblesForBindings = true
+        program.drawsLanes = false
+        program.reportsErrors = false
+        for diagram in program.run(on: .virtual).diagrams {
+            let lines = diagram.text.split(separator: "\n").map(String.init)
+            guard let lane = lines.first(where: { $0.hasPrefix(name + " ") }) else { continue }
+            return ([lines[0], lane] + lines.filter { $0.hasPrefix("legend ") }).joined(separator: "\n")
+        }
+        return nil
     }
 
     // MARK: - Definitions and references

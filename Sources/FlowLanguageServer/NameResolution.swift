@@ -12,6 +12,8 @@ struct NameResolution {
         let span: Span
         /// How it is declared, as a hover shows it (`let price: Double`).
         let summary: String
+        /// A `let` or `var` of the script's top level, which a run binds.
+        var isTopLevelBinding = false
     }
 
     private(set) var declarations: [Declaration] = []
@@ -80,6 +82,8 @@ struct NameResolution {
         case .binding(let name, let nameSpan, let type, let value, let isVariable, _):
             if let value { expression(value) }
             declare(name, nameSpan, (isVariable ? "var " : "let ") + name + (type.map { ": " + $0.text } ?? ""))
+            // The file's own scope and its statements' are the first two.
+            if scopes.count == 2, name != "_" { declarations[declarations.count - 1].isTopLevelBinding = true }
         case .destructuring(let pattern, let value, let isVariable, _):
             expression(value)
             self.pattern(pattern, declaring: isVariable ? "var" : "let")
