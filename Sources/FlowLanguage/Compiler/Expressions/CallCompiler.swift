@@ -77,29 +77,11 @@ extension Compiler {
     private static var placeholderFunction: Function { Function.variadic { _ in .null } }
 
     func compileCall(_ callee: Expr, _ arguments: [CallArgument], _ span: Span, in scope: Scope) -> CompiledExpression {
-        if case .member(let base, "toBe", _, _) = callee, case .call(.name("expect", _), let expectArgs, let expectSpan) = base,
-           scope.lookup("expect") == nil {
-            return CompiledExpression(compileExpectation(expectArgs, expectSpan, toBe: arguments, span, in: scope))
-        }
         switch callee {
         case .implicitMember(let name, let nameSpan):
             return CompiledExpression(compileImplicitMember(name, nameSpan, arguments: arguments, in: scope))
-        case .name(let name, let nameSpan) where isImplicitSelf(name, in: scope):
-            return compileMethodCall(.name("self", nameSpan), name, nameSpan, arguments, span, in: scope)
-        case .name(let name, let nameSpan) where implicitStaticType(name, in: scope) != nil:
-            return CompiledExpression(compileStaticCall(implicitStaticType(name, in: scope)!, name, nameSpan, arguments, span, in: scope))
         case .name(let name, let nameSpan):
-            guard let (depth, entry) = scope.resolve(name) else {
-                return compileFunctionCall(name, nameSpan, arguments, span, in: scope)
-            }
-            if let info = entry.function {
-                let result = writtenResultType(of: info.allOverloads, in: scope)
-                return CompiledExpression(compileUserFunctionCall(info, depth: depth, slot: entry.slot, arguments, span, in: scope))
-                    .typed(result ?? .unknown, sure: result != nil)
-            }
-            // A closure of a written type gives its result's type.
-            let result: StaticType = if case .function(_, let result) = entry.type { result } else { .unknown }
-            return CompiledExpression(compileValueCall(callee, arguments, span, in: scope), type: result, typeIsSure: entry.typeIsWritten)
+            return compileNamedCall(name, nameSpan, arguments, span, in: scope)
         case .member(let base, let name, let nameSpan, _):
             return compileMethodCall(base, name, nameSpan, arguments, span, in: scope)
         default:
@@ -108,7 +90,7 @@ extension Compiler {
     }
 
     /// Calling a closure held in a value: `f(1, 2)`.
-    private func compileValueCall(_ callee: Expr, _ arguments: [CallArgument], _ span: Span, in scope: Scope) -> Code {
+    func compileValueCall(_ callee: Expr, _ arguments: [CallArgument], _ span: Span, in scope: Scope) -> Code {
         if let labelled = arguments.first(where: { $0.label != nil }) {
             error("closures take no argument labels", labelled.labelSpan ?? labelled.value.span)
         }
@@ -148,56 +130,6 @@ extension Compiler {
             }
             return try located(location) { try f.asFunction().call(values) }
         }
-    }
-
-    func compileFunctionCall(_ name: String, _ nameSpan: Span, _ arguments: [CallArgument], _ span: Span, in scope: Scope) -> CompiledExpression {
-        // `Price(3)` for `typealias Price = Double`: the named type's conversion.
-        if declaresAliases, let aliased = scope.lookupAlias(name), aliased != name, resolveType(name, in: scope) == nil,
-           FreeFunctions.named(aliased) != nil {
-            return compileFunctionCall(aliased, nameSpan, arguments, span, in: scope)
-        }
-        if let type = resolveType(name, in: scope) {
-            // `init?` and an enum's `init(rawValue:)` may give nil.
-            let labels = arguments.map(\.label)
-            let failable = type.declaration.initialisers.first { $0.parameters.map(\.label) == labels }?.isFailable == true
-                || (type.isEnum && labels == ["rawValue"])
-            let made: StaticType = failable ? .optional(.named(type.name)) : .named(type.name)
-            return CompiledExpression(compileConstruction(type, nameSpan, arguments, span, in: scope)).typed(made, sure: true)
-        }
-        if Builtins.languageFunctions.contains(name) {
-            return compiledBuiltin(name, nameSpan, arguments, span, in: scope)
-        }
-        return compileVocabularyCall(name, nameSpan, arguments, span, in: scope)
-    }
-
-    /// A free function that is neither the script's nor the language's:
-    /// Swift's and the libraries' types and constructors, and operators.
-    private func compileVocabularyCall(_ name: String, _ nameSpan: Span, _ arguments: [CallArgument], _ span: Span, in scope: Scope) -> CompiledExpression {
-        if name == "DisposeBag" || name == "Set", arguments.isEmpty {
-            // RxSwift's `DisposeBag()`, Combine's `Set<AnyCancellable>()`.
-            return CompiledExpression { _ in name == "DisposeBag" ? .function(DisposeBagValue()) : .array([]) }
-        }
-        if SwiftVocabulary.coders.contains(name), arguments.isEmpty {
-            let coder = SwiftVocabulary.coder(name)
-            return CompiledExpression { _ in coder }
-        }
-        if SwiftVocabulary.schedulerTypes.contains(name) {
-            _ = compileArguments(arguments, in: scope)
-            let scheduler = SwiftVocabulary.scheduler(name)
-            return CompiledExpression { _ in scheduler }
-        }
-        if let call = OperatorCall(name, labels: arguments.map(\.label), method: false) {
-            if call.spec.form == .method {
-                error("'\(name)' is a method: call it on a stream, as in source.\(name)(...)", nameSpan)
-                return CompiledExpression { _ in .null }
-            }
-            if let element = writtenElementType(at: nameSpan, in: scope) {
-                return compileTypedSource(call, element: element, nameSpan, arguments, span, in: scope)
-            }
-            return compileOperator(call, receiver: nil, nameSpan, arguments, span, in: scope)
-        }
-        unknownName(name, nameSpan, calling: true, in: scope)
-        return CompiledExpression { _ in .null }
     }
 
     /// A method of a value that is not a script's type: a stream operator,

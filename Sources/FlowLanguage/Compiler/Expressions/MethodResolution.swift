@@ -11,7 +11,8 @@ import FlowRuntime
 /// kinds after it give.
 enum MethodCallMeaning {
     enum Kind: String, CaseIterable {
-        /// `expect(s).toBee(...)`: a test's vocabulary misused.
+        /// `expect(s).toBe(...)`, a test's expectation (and `expect(s).toBee`,
+        /// its vocabulary misused).
         case expectation
         /// `file.read(...)`, where `file` is a module and no name of the script.
         case module
@@ -58,7 +59,8 @@ extension Compiler {
     ) -> CompiledExpression? {
         switch kind {
         case .expectation:
-            guard case .call(.name("expect", _), _, _) = base, scope.lookup("expect") == nil else { return nil }
+            guard case .call(.name("expect", _), let expectArgs, let expectSpan) = base, scope.lookup("expect") == nil else { return nil }
+            if name == "toBe" { return CompiledExpression(compileExpectation(expectArgs, expectSpan, toBe: arguments, span, in: scope)) }
             error("an expectation is completed with toBe, as in expect(s).toBe(\"-a-|\")", nameSpan,
                   help: Suggestions.didYouMean(name, among: ["toBe"]))
             return CompiledExpression { _ in .null }
