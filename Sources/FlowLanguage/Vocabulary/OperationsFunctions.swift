@@ -1,7 +1,8 @@
 import FlowRuntime
 
 /// The free functions a job run by cron or systemd needs from its run:
-/// the time on the run's clock and a way to choose its exit status.
+/// the time on the run's clock, a way to choose its exit status, and
+/// numbers for money.
 enum OperationsFunctions {
     static let all: [FreeFunction] = [
         FreeFunction(name: "exit", forms: [[arg("status", .int)]],
@@ -13,6 +14,16 @@ enum OperationsFunctions {
                      summary: "a moment: now on the run's clock (the wall clock live, 1970-01-01 plus the virtual time in virtual time), one given in seconds, or one read from ISO 8601 text (nil if it is not)",
                      example: #"print(Date(timeIntervalSince1970: 1_700_000_000), Date(iso8601: "2023-11-14T23:13:20+01:00")!)"#,
                      body: .running { args, env in try date(args, env) }),
+        FreeFunction(name: "Decimal", forms: [noArguments, [arg("value", .value)], [labelled("string", .string)]],
+                     summary: "Foundation's base-10 number, for money: 0 with no argument, an Int's or a Double's value, or the number a text writes (nil if it is not one); + - * / and comparisons with Decimals, Ints and Doubles",
+                     example: #"print(Decimal(string: "0.1")! + Decimal(string: "0.2")!, Decimal(19) * 3, Decimal(7) / 2)"#,
+                     body: .value { args in
+                         switch args.labels.first ?? nil {
+                         case "string": return DecimalValue.parse(try args.string(0))
+                         case nil where !args.values.isEmpty: return DecimalValue.make(try DecimalValue.number(args.values[0], for: "Decimal(_:)"))
+                         default: return DecimalValue.make(0)
+                         }
+                     }),
         FreeFunction(name: "now", forms: [noArguments], summary: "the Date now on the run's clock, as Date()",
                      example: #"print(now().timeIntervalSince(Date(timeIntervalSince1970: 0)) >= 0)"#,
                      body: .running { _, env in DateValue.make(DateValue.now(on: env.run.scheduler)) }),

@@ -36,12 +36,18 @@ public final class Nominal: Hashable, @unchecked Sendable {
     /// How a built-in type's value prints, where it is not its initialiser
     /// call (a `Date` prints as Swift prints one: `2023-11-14 22:13:20 +0000`).
     public let describe: (@Sendable (Tuple) -> String)?
+    /// The arithmetic of a number type the language defines (`Decimal`),
+    /// asked only where no built-in arithmetic applies, so other values pay
+    /// nothing for it.
+    public let arithmetic: NominalArithmetic?
 
-    public init(type: String, caseName: String? = nil, rawValue: Value? = nil, describe: (@Sendable (Tuple) -> String)? = nil) {
+    public init(type: String, caseName: String? = nil, rawValue: Value? = nil, describe: (@Sendable (Tuple) -> String)? = nil,
+                arithmetic: NominalArithmetic? = nil) {
         self.type = type
         self.caseName = caseName
         self.rawValue = rawValue
         self.describe = describe
+        self.arithmetic = arithmetic
     }
 
     public static func == (lhs: Nominal, rhs: Nominal) -> Bool {
@@ -51,6 +57,37 @@ public final class Nominal: Hashable, @unchecked Sendable {
     public func hash(into hasher: inout Hasher) {
         hasher.combine(type)
         hasher.combine(caseName)
+    }
+}
+
+/// `+ - * /` and ordering for the values of a number type the language
+/// defines, with either operand of that type (the other may be an Int or a
+/// Double, as Swift's literals would be).
+public struct NominalArithmetic: Sendable {
+    public enum Operation: String, Sendable {
+        case add = "+", subtract = "-", multiply = "*", divide = "/"
+    }
+
+    public let apply: @Sendable (Operation, Value, Value) throws -> Value
+    /// Below zero, zero or above zero, as `a` is below, equal to or above `b`.
+    public let compare: @Sendable (Value, Value) throws -> Int
+    /// The nearest Double, which hashes the value as an equal Int or Double
+    /// hashes.
+    public let approximation: @Sendable (Tuple) -> Double
+
+    public init(apply: @escaping @Sendable (Operation, Value, Value) throws -> Value,
+                compare: @escaping @Sendable (Value, Value) throws -> Int,
+                approximation: @escaping @Sendable (Tuple) -> Double) {
+        self.apply = apply
+        self.compare = compare
+        self.approximation = approximation
+    }
+
+    /// The arithmetic of whichever operand has one.
+    static func of(_ a: Value, _ b: Value) -> NominalArithmetic? {
+        if case .tuple(let t) = a, let arithmetic = t.nominal?.arithmetic { return arithmetic }
+        if case .tuple(let t) = b, let arithmetic = t.nominal?.arithmetic { return arithmetic }
+        return nil
     }
 }
 

@@ -167,6 +167,9 @@ extension Value {
         case (.int, .double), (.double, .int), (.double, .double):
             return .double(f(try a.asDouble(), try b.asDouble()))
         default:
+            if let arithmetic = NominalArithmetic.of(a, b), let operation = NominalArithmetic.Operation(rawValue: op) {
+                return try arithmetic.apply(operation, a, b)
+            }
             throw FlowError("cannot apply '\(op)' to \(a.typeName) \(a.literal) and \(b.typeName) \(b.literal)")
         }
     }

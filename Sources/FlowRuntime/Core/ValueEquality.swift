@@ -21,7 +21,15 @@ extension Value: Hashable {
         case let (.string(a), .string(b)): return a == b
         case let (.duration(a), .duration(b)): return a == b
         case let (.array(a), .array(b)): return a == b
-        case let (.tuple(a), .tuple(b)): return a.nominal == b.nominal && a.elements == b.elements
+        case let (.tuple(a), .tuple(b)) where a.nominal?.arithmetic == nil && b.nominal?.arithmetic == nil:
+            return a.nominal == b.nominal && a.elements == b.elements
+        case (.tuple, _), (_, .tuple):
+            // A number of a type the language defines equals any number of the same value (`Decimal(5) == 5`).
+            guard let arithmetic = NominalArithmetic.of(lhs, rhs) else {
+                if case let (.tuple(a), .tuple(b)) = (lhs, rhs) { return a.nominal == b.nominal && a.elements == b.elements }
+                return false
+            }
+            return (try? arithmetic.compare(lhs, rhs)) == 0
         case let (.dictionary(a), .dictionary(b)):
             guard a.count == b.count else { return false }
             for (key, value) in a where b[key] != value { return false }
@@ -50,6 +58,10 @@ extension Value: Hashable {
         case .duration(let t): hasher.combine(t)
         case .array(let a): hasher.combine(a)
         case .tuple(let t):
+            if let arithmetic = t.nominal?.arithmetic {
+                hasher.combine(arithmetic.approximation(t))
+                return
+            }
             hasher.combine(t.nominal)
             hasher.combine(t.elements)
         case .dictionary(let d):
@@ -81,6 +93,8 @@ extension Value: Hashable {
         case let (.string(a), .string(b)): return a < b ? -1 : (a == b ? 0 : 1)
         case let (.duration(a), .duration(b)): return a < b ? -1 : (a == b ? 0 : 1)
         case let (.bool(a), .bool(b)): return a == b ? 0 : (!a ? -1 : 1)
+        case _ where NominalArithmetic.of(self, other) != nil:
+            return try NominalArithmetic.of(self, other)!.compare(self, other)
         case (.array, .array), (.tuple, .tuple):
             let a = try asArray(), b = try other.asArray()
             for (x, y) in zip(a, b) {

@@ -28,6 +28,10 @@ extension Compiler {
     /// A free function's call with what is known of its result's type:
     /// Swift's conversions (`Int("7")` is an `Int?`, `Double(2)` a Double).
     func compiledBuiltin(_ name: String, _ nameSpan: Span, _ arguments: [CallArgument], _ span: Span, in scope: Scope) -> CompiledExpression {
+        if name == "Decimal" {
+            let made: StaticType = arguments.first?.label == "string" ? .optional(.decimal) : .decimal
+            return CompiledExpression(compileBuiltin(name, nameSpan, arguments, span, in: scope)).typed(made, sure: true)
+        }
         guard ["Int", "Double", "Float", "String", "Bool"].contains(name), let function = FreeFunctions.named(name),
               case .value(let body) = function.body else {
             return CompiledExpression(compileBuiltin(name, nameSpan, arguments, span, in: scope), isStream: name == "cold" || name == "hot")

@@ -44,6 +44,14 @@ enum Conversion {
                 }
                 return .tuple(tuple)
             }
+        case .named("Decimal"):
+            // `let price: Decimal = 19`: Swift's literal is a Decimal.
+            return { value in
+                switch value {
+                case .int, .double: DecimalValue.number(value).map(DecimalValue.make) ?? value
+                default: value
+                }
+            }
         case .unknown, .int, .string, .bool, .void, .stream, .named, .function:
             return nil
         }

@@ -5,7 +5,7 @@ import FlowRuntime
 /// type follows from its parts (a literal, a typed name, an operator over
 /// typed operands), it is known, and holds as in Swift; elsewhere it is
 /// `unknown`, and the value's own kind decides when the script runs.
-indirect enum StaticType: Equatable {
+indirect enum StaticType: Equatable, Sendable {
     case unknown
     case int, double, string, bool
     /// `()`, what a func without a result type returns.
@@ -23,6 +23,9 @@ indirect enum StaticType: Equatable {
     case function(parameters: [StaticType], result: StaticType)
 
     var isKnown: Bool { self != .unknown }
+
+    /// Foundation's `Decimal`, which the language defines (`DecimalValue`).
+    static let decimal: StaticType = .named("Decimal")
 
     var isStream: Bool { if case .stream = self { true } else { false } }
 
