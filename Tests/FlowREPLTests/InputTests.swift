@@ -45,6 +45,15 @@ import Testing
         #expect(assembler.add("   over two lines */", moreInputWaiting: false) == [.input("just(2) /* a note\n   over two lines */")])
     }
 
+    @Test func aMultiLineStringAsksForLinesUntilItCloses() {
+        var assembler = InputAssembler()
+        #expect(assembler.add(#"let json = """"#, moreInputWaiting: false) == [])
+        #expect(assembler.isContinuing)
+        #expect(assembler.add(#"  {"a": (1)}"#, moreInputWaiting: false) == [])
+        #expect(assembler.add(#"  """"#, moreInputWaiting: false) == [.input("let json = \"\"\"\n  {\"a\": (1)}\n  \"\"\"")])
+        #expect(!assembler.isContinuing)
+    }
+
     @Test func aLineStartingWithADotAmendsTheInputBefore() {
         var assembler = InputAssembler()
         #expect(assembler.add("interval(1s)", moreInputWaiting: false) == [.input("interval(1s)")])

@@ -1,6 +1,6 @@
 /// Whether an interactive input is unfinished and needs another line.
 public enum InputCompleteness {
-    /// True while a `{`, `(`, `[` or `/*` is still open, or the text ends
+    /// True while a `{`, `(`, `[`, `/*` or `"""` is still open, or the text ends
     /// with an operator. Brackets inside strings
     /// and comments do not count (the lexer skips them); an input the lexer
     /// rejects is finished, so its error shows at once.
@@ -8,7 +8,7 @@ public enum InputCompleteness {
         var lexer = Lexer(file: SourceFile(path: "<input>", text: text))
         let tokens = lexer.tokenize()
         // A comment left open continues on the next line.
-        if lexer.hasUnterminatedComment { return true }
+        if lexer.hasUnterminatedComment || lexer.hasUnterminatedMultiLineString { return true }
         guard lexer.diagnostics.isEmpty else { return false }
         var depth = 0
         for token in tokens {

@@ -18,6 +18,8 @@ struct Lexer {
     /// A `/*` comment ran to the end of the text (the REPL then reads
     /// another line).
     private(set) var hasUnterminatedComment = false
+    /// A `"""` string no line closes (the REPL then reads another line).
+    private(set) var hasUnterminatedMultiLineString = false
     /// The `#if` blocks open where the lexer is, innermost last.
     private var branches: [ConditionalBranch] = []
 
@@ -399,14 +401,10 @@ struct Lexer {
     }
 
     private mutating func string() -> Token {
+        if matches("\"\"\"") { return multiLineString() }
         let start = position
         position += 1
-        var segments: [StringSegment] = []
-        var text: [UInt8] = []
-        func flush() {
-            if !text.isEmpty { segments.append(.text(String(decoding: text, as: UTF8.self))) }
-            text = []
-        }
+        var literal = StringLiteralText()
         while true {
             guard position < end, peek() != UInt8(ascii: "\n") else {
                 return error("unterminated string literal", Span(start, position), help: "close it with \" on the same line")
@@ -417,36 +415,137 @@ struct Lexer {
                 break
             }
             if c != UInt8(ascii: "\\") {
-                text.append(c)
+                literal.text.append(c)
                 position += 1
                 continue
             }
-            let escapeStart = position
-            position += 1
-            switch peek() {
-            case UInt8(ascii: "n"): text.append(10); position += 1
-            case UInt8(ascii: "t"): text.append(9); position += 1
-            case UInt8(ascii: "r"): text.append(13); position += 1
-            case UInt8(ascii: "0"): text.append(0); position += 1
-            case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "'"): text.append(peek()); position += 1
-            case UInt8(ascii: "u"): text += unicodeEscape(from: escapeStart)
-            case UInt8(ascii: "("):
-                flush()
-                position += 1
-                let exprStart = position
-                guard skipBalanced() else {
-                    return error("unterminated interpolation: '\\(' is never closed", Span(escapeStart, position))
-                }
-                segments.append(.interpolation(Span(exprStart, position - 1)))
-            default:
-                diagnostics.appendCapped(Diagnostic("unknown escape sequence", in: file, at: Span(escapeStart, position + 1),
-                                              help: "escapes are \\n \\t \\r \\0 \\\" \\\\ \\u{...} and \\(expression)"))
-                position += 1
-            }
+            if let failure = escape(into: &literal) { return failure }
         }
-        flush()
-        return Token(kind: .string(segments), span: Span(start, position))
+        return Token(kind: .string(literal.segments()), span: Span(start, position))
     }
+
+    /// What a string literal has read so far: its segments, and the text
+    /// of the one being read.
+    private struct StringLiteralText {
+        var done: [StringSegment] = []
+        var text: [UInt8] = []
+
+        mutating func flush() {
+            if !text.isEmpty { done.append(.text(String(decoding: text, as: UTF8.self))) }
+            text = []
+        }
+
+        mutating func segments() -> [StringSegment] {
+            flush()
+            return done
+        }
+    }
+
+    /// Reads the escape at `position` (a backslash) into the literal; the
+    /// token to return instead where it cannot be read.
+    private mutating func escape(into literal: inout StringLiteralText) -> Token? {
+        let escapeStart = position
+        position += 1
+        switch peek() {
+        case UInt8(ascii: "n"): literal.text.append(10); position += 1
+        case UInt8(ascii: "t"): literal.text.append(9); position += 1
+        case UInt8(ascii: "r"): literal.text.append(13); position += 1
+        case UInt8(ascii: "0"): literal.text.append(0); position += 1
+        case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "'"): literal.text.append(peek()); position += 1
+        case UInt8(ascii: "u"): literal.text += unicodeEscape(from: escapeStart)
+        case UInt8(ascii: "("):
+            literal.flush()
+            position += 1
+            let exprStart = position
+            guard skipBalanced() else {
+                return error("unterminated interpolation: '\\(' is never closed", Span(escapeStart, position))
+            }
+            literal.done.append(.interpolation(Span(exprStart, position - 1)))
+        default:
+            diagnostics.appendCapped(Diagnostic("unknown escape sequence", in: file, at: Span(escapeStart, position + 1),
+                                          help: "escapes are \\n \\t \\r \\0 \\\" \\\\ \\u{...} and \\(expression)"))
+            position += 1
+        }
+        return nil
+    }
+
+    /// Swift's multi-line string: `"""`, a new line, lines of text, and a
+    /// line holding the closing `"""`, whose indentation is taken off every
+    /// line. The line break before the closing delimiter is not part of the
+    /// text; a backslash at the end of a line joins it to the next.
+    private mutating func multiLineString() -> Token {
+        let start = position
+        position += 3
+        while isBlank(peek()) { position += 1 }
+        var contentStart = position + 1
+        var textOnOpeningLine = false
+        if peek() != newline {
+            textOnOpeningLine = true
+            // Reported, then read as if the text began on the next line.
+            diagnostics.appendCapped(Diagnostic("a multi-line string's text starts on the line after its opening \"\"\"", in: file,
+                                                at: Span(start, position + 1),
+                                                help: "put the text on the next line, or write a one-line string in \"...\""))
+            contentStart = position
+        }
+        // The closing line decides the indentation every line must have.
+        var lineStart = contentStart
+        var closing: (lineStart: Int, delimiter: Int)? = nil
+        while lineStart < end {
+            var i = lineStart
+            while i < end, isBlank(bytes[i]) { i += 1 }
+            if i + 3 <= end, bytes[i] == quote, bytes[i + 1] == quote, bytes[i + 2] == quote {
+                closing = (lineStart, i)
+                break
+            }
+            while i < end, bytes[i] != newline { i += 1 }
+            lineStart = i + 1
+        }
+        guard let closing else {
+            position = end
+            hasUnterminatedMultiLineString = true
+            return error("unterminated multi-line string: no line closes it with \"\"\"", Span(start, start + 3),
+                         help: "end it with \"\"\" on a line of its own")
+        }
+        let indentation = bytes[closing.lineStart..<closing.delimiter]
+        var literal = StringLiteralText()
+        lineStart = contentStart
+        while lineStart < closing.lineStart {
+            var lineEnd = lineStart
+            while bytes[lineEnd] != newline { lineEnd += 1 }
+            var joinsNext = false
+            if bytes[lineStart..<lineEnd].allSatisfy(isBlank) {
+                // A line of white space alone may be less indented.
+                if lineEnd - lineStart > indentation.count { literal.text += bytes[(lineStart + indentation.count)..<lineEnd] }
+            } else if !(textOnOpeningLine && lineStart == contentStart), !bytes[lineStart..<lineEnd].starts(with: indentation) {
+                diagnostics.appendCapped(Diagnostic("this line of a multi-line string is less indented than its closing \"\"\"",
+                                                    in: file, at: Span(lineStart, lineEnd),
+                                                    help: "indent every line at least as far as the closing delimiter"))
+            } else {
+                position = textOnOpeningLine && lineStart == contentStart ? lineStart : lineStart + indentation.count
+                while position < lineEnd {
+                    let c = peek()
+                    if c != backslash {
+                        literal.text.append(c)
+                        position += 1
+                    } else if position + 1 == lineEnd {
+                        joinsNext = true
+                        position += 1
+                    } else if let failure = escape(into: &literal) {
+                        return failure
+                    }
+                }
+            }
+            lineStart = lineEnd + 1
+            if !joinsNext, lineStart < closing.lineStart { literal.text.append(newline) }
+        }
+        position = closing.delimiter + 3
+        return Token(kind: .string(literal.segments()), span: Span(start, position))
+    }
+
+    private var newline: UInt8 { UInt8(ascii: "\n") }
+    private var quote: UInt8 { UInt8(ascii: "\"") }
+    private var backslash: UInt8 { UInt8(ascii: "\\") }
+    private func isBlank(_ c: UInt8) -> Bool { c == UInt8(ascii: " ") || c == UInt8(ascii: "\t") }
 
     /// `'text'`: reported once, then read as the string it was meant to be.
     private mutating func singleQuotedString() -> Token {
