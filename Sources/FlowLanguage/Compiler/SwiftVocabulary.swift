@@ -82,6 +82,8 @@ enum SwiftVocabulary {
     static let constantNames = [
         "finished", "completed", "forever", "whileConnected", "none", "main",
         "background", "utility", "default", "userInitiated", "userInteractive", "unspecified", "common", "unlimited",
+        // A text encoding (`data(using: .utf8)`): flow's texts are UTF-8.
+        "utf8",
     ]
 
     static func constant(_ name: String) -> Value? {

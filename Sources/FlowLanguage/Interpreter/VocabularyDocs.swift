@@ -29,6 +29,11 @@ extension OperatorDocs {
         "Swift": "Swift's standard library by its module's name: Swift.print(x) is print(x), also inside a type with its own print",
     ]
 
+    static let coderSummaries: [String: String] = [
+        "JSONDecoder": "Foundation's JSON decoder: decode(Product.self, from: data) reads JSON into a struct of the script's, each field as its written type says (a missing optional is nil; a missing required key or a wrong kind is thrown, as DecodingError); a struct's CodingKeys enum renames keys. Also the decoder: of Combine's decode(type:decoder:)",
+        "JSONEncoder": "Foundation's JSON encoder: encode(value) gives the value's JSON as Data (String(data: data, encoding: .utf8)! reads it). Also the encoder: of Combine's encode(encoder:)",
+    ]
+
     /// The entry for a subscribing method or a library type's name.
     static func vocabularyText(_ name: String) -> String? {
         if let labels = Builtins.subscribingLabels[name] {
@@ -38,6 +43,7 @@ extension OperatorDocs {
         if SwiftVocabulary.namespaces.contains(name) {
             return name + " — " + (namespaceSummaries[name] ?? "a library's type, whose static members are flow's functions")
         }
+        if let summary = coderSummaries[name] { return name + "() — " + summary }
         return nil
     }
 }

@@ -71,10 +71,21 @@ enum FreeFunctions {
                      summary: "the numbers from a start up to an end (to: without it, through: with it), in steps, as an array",
                      example: "print(stride(from: 0, to: 10, by: 3), stride(from: 1.0, through: 2.0, by: 0.5))",
                      body: .value { args in try stride(args.values[0], args.values[1], args.values[2], through: args.labels[1] == "through") }),
-        FreeFunction(name: "String", forms: [[arg("value", .value)], [labelled("describing", .value)], [labelled("reflecting", .value)]],
-                     summary: "the value as text, as print shows it (reflecting: as debugPrint shows it, a string quoted)",
-                     example: #"print(String(42) + String(describing: [1]) + String(reflecting: "a"))"#,
-                     body: .value { args in .string(try args.text(of: args.values[0])) }),
+        FreeFunction(name: "String", forms: [[arg("value", .value)], [labelled("describing", .value)], [labelled("reflecting", .value)],
+                                             [labelled("data", .value), labelled("encoding", .value)],
+                                             [labelled("decoding", .value), labelled("as", .value)]],
+                     summary: "the value as text, as print shows it (reflecting: as debugPrint shows it, a string quoted); the text a Data holds (data:encoding: gives an optional, as Foundation's)",
+                     example: #"print(String(42) + String(describing: [1]) + String(reflecting: "a"), String(decoding: Data("hi".utf8), as: UTF8.self))"#,
+                     body: .value { args in
+                         switch args.labels.first ?? nil {
+                         case "data", "decoding": return .string(try DataValue.text(of: args.values[0], for: "String(\(args.labels[0]!):)"))
+                         default: return .string(try args.text(of: args.values[0]))
+                         }
+                     }),
+        FreeFunction(name: "Data", forms: [[arg("bytes", .value)]],
+                     summary: "Foundation's Data: the bytes of a text (Data(text.utf8)) or of byte values, for JSONDecoder and JSONEncoder; prints as its size",
+                     example: #"print(Data("héllo".utf8), String(data: Data([104, 105]), encoding: .utf8)!)"#,
+                     body: .value { args in try DataValue.from(args.values[0]) }),
         FreeFunction(name: "Int", forms: [[arg("value", .value)]], summary: "a whole number from a number or a text (nil if the text is none)",
                      example: #"print(Int("42")!, Int(2.9), Int("x") == nil)"#, body: .value { args in try integer(args.values[0]) }),
         FreeFunction(name: "Double", forms: [[arg("value", .value)]], summary: "a number with a fraction, from a number or a text",

@@ -8,6 +8,11 @@ extension ValueMethod {
             try args.expect(0)
             return .int(s.count)
         },
+        .string("data", [[labelled("using", .value)]], "the text's bytes as Data, for JSONDecoder (an optional, as Foundation's)",
+                example: #"print("{}".data(using: .utf8)!)"#) { s, args in
+            try args.expect(1)
+            return DataValue.make(s)
+        },
         .string("isEmpty", [noArguments], "whether there are no characters", example: #"print("".isEmpty)"#) { s, args in
             try args.expect(0)
             return .bool(s.isEmpty)

@@ -28,6 +28,14 @@ extension Compiler {
     /// A free function's call with what is known of its result's type:
     /// Swift's conversions (`Int("7")` is an `Int?`, `Double(2)` a Double).
     func compiledBuiltin(_ name: String, _ nameSpan: Span, _ arguments: [CallArgument], _ span: Span, in scope: Scope) -> CompiledExpression {
+        if name == "Data", arguments.count == 1, arguments[0].label == nil, case .member(let text, "utf8", _, _) = arguments[0].value {
+            // `Data(text.utf8)`: the text's bytes, which a Data holds as text.
+            let code = compile(text, in: scope)
+            return CompiledExpression({ frame in DataValue.make(try code(frame).asString()) }, type: .named("Data"), typeIsSure: true)
+        }
+        if name == "String", arguments.first?.label == "data" {
+            return CompiledExpression(compileBuiltin(name, nameSpan, arguments, span, in: scope)).typed(.optional(.string), sure: true)
+        }
         if name == "Decimal" {
             let made: StaticType = arguments.first?.label == "string" ? .optional(.decimal) : .decimal
             return CompiledExpression(compileBuiltin(name, nameSpan, arguments, span, in: scope)).typed(made, sure: true)

@@ -225,6 +225,10 @@ extension Compiler {
                   help: "declare a func, which can call itself: func \(name)(...) { ... }")
             return
         }
+        if let foreign = UnsupportedAPIs.named(name) {
+            error("'\(name)' is \(foreign.framework)'s, which flow does not run", span, help: foreign.instead)
+            return
+        }
         error("unknown \(calling ? "function" : "name") '\(name)'", span,
               help: suggestion(for: name, among: scope.visibleNames + Builtins.allNames + (calling ? [] : Array(modules.keys))))
     }

@@ -24,7 +24,8 @@ enum MethodCallMeaning {
         /// declare, or a method that changes its receiver (`append`).
         case scriptMember
         /// The language's forms that read their call: `store(in: &set)`,
-        /// `DispatchQueue`'s `async`, `asyncAfter` and `sync`.
+        /// `DispatchQueue`'s `async`, `asyncAfter` and `sync`, the JSON
+        /// coders' `decode(_:from:)` and `encode(_:)`.
         case specialForm
         /// A library type's static member: `Observable.just(1)`,
         /// `Disposables.create`, `DispatchQueue.global()`.
@@ -91,6 +92,7 @@ extension Compiler {
             if name == "async" || name == "asyncAfter" || name == "sync" {
                 return CompiledExpression(compileDispatchCall(base, name, nameSpan, arguments, in: scope))
             }
+            if let coderCall = compileCoderCall(base, name, nameSpan, arguments, in: scope) { return CompiledExpression(coderCall) }
             return nil
         case .libraryType:
             return compileLibraryTypeCall(base, name, nameSpan, arguments, span, in: scope)
@@ -179,6 +181,11 @@ extension Compiler {
         }
         if SwiftVocabulary.namespaces.contains(type) {
             return compileFunctionCall(name, nameSpan, arguments, span, in: scope)
+        }
+        if UnsupportedAPIs.named(type) != nil, resolveType(type, in: scope) == nil {
+            // `Timer.scheduledTimer(...)`, `UserDefaults.standard.set(...)`: one error, saying what to write instead.
+            unknownName(type, typeSpan, in: scope)
+            return CompiledExpression { _ in .null }
         }
         if SwiftVocabulary.schedulers[type] != nil {
             // `DispatchQueue.global(qos: .background)`: compiled for its
