@@ -226,6 +226,14 @@ extension Parser {
                     span = span.to(trailing.value.span)
                 }
                 expr = .call(callee: expr, arguments: arguments, span)
+            } else if token.isSymbol("[") && onSameLine(token), peek(offset: 1).labelText == "keyPath", peek(offset: 2).isSymbol(":") {
+                // `todo[keyPath: path]`: the key path applied to the value, as a call of it.
+                let open = advance()
+                advance(); advance()
+                let path = try withNewlines(significant: false) { try $0.parseExpression() }
+                let close = try withNewlines(significant: false) { try $0.close("]", opened: open, "subscript") }
+                expr = .call(callee: path, arguments: [CallArgument(label: nil, labelSpan: nil, value: expr, isTrailing: false)],
+                             expr.span.to(close.span))
             } else if token.isSymbol("[") && onSameLine(token) {
                 let open = advance()
                 let index = try bracketed(open) { parser in
