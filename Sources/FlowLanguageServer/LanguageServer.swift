@@ -15,6 +15,8 @@ public final class LanguageServer {
     private enum State { case starting, running, shutDown }
     private var state = State.starting
     private var encoding = PositionEncoding.utf16
+    /// The client takes completions as snippets, with placeholders.
+    private var snippets = false
     private var documents: [String: (text: String, version: Int)] = [:]
     /// Whether `exit` has come, and the process's status then: 0 after a
     /// `shutdown`, 1 without (as the protocol says).
@@ -121,6 +123,8 @@ public final class LanguageServer {
         let offered = ((params["capabilities"] as? [String: Any])?["general"] as? [String: Any])?["positionEncodings"] as? [String] ?? []
         // UTF-16 unless the client offers another the server counts in too.
         encoding = offered.compactMap(PositionEncoding.init(rawValue:)).first ?? .utf16
+        let completion = ((params["capabilities"] as? [String: Any])?["textDocument"] as? [String: Any])?["completion"] as? [String: Any]
+        snippets = (completion?["completionItem"] as? [String: Any])?["snippetSupport"] as? Bool ?? false
         return [
             "capabilities": [
                 "positionEncoding": encoding.rawValue,
@@ -298,11 +302,22 @@ public final class LanguageServer {
         let prefix = String(decoding: bytes[start..<offset], as: UTF8.self)
         var items: [[String: Any]] = []
         if start > 0, bytes[start - 1] == UInt8(ascii: ".") {
-            // An operator of a stream, by every library's name for it.
+            // A value of the script's own type: its members.
+            if let type = receiverType(document, dot: start - 1) {
+                items += members(of: type.declaration, statics: type.isStatic).filter { ($0["label"] as! String).hasPrefix(prefix) }
+                    .map { $0.merging(["sortText": "0" + ($0["label"] as! String)]) { $1 } }
+            }
+            // An operator of a stream, by every library's name for it; the
+            // canonical name with its labels as a snippet.
             for spec in operatorTable.entries where spec.form != .function {
                 for name in [spec.name] + spec.aliasNames where name.hasPrefix(prefix) {
-                    items.append(["label": name, "kind": 2, "detail": spec.summary,
-                                  "documentation": spec.signatureDescriptions.joined(separator: "\n")])
+                    var item: [String: Any] = ["label": name, "kind": 2, "detail": spec.summary,
+                                               "documentation": spec.signatureDescriptions.joined(separator: "\n")]
+                    if snippets, name == spec.name, let snippet = Self.snippet(spec) {
+                        item["insertText"] = snippet
+                        item["insertTextFormat"] = 2
+                    }
+                    items.append(item)
                 }
             }
         } else {
@@ -322,6 +337,56 @@ public final class LanguageServer {
         }
         items.sort { ($0["label"] as! String, $0["kind"] as! Int) < ($1["label"] as! String, $1["kind"] as! Int) }
         return ["isIncomplete": false, "items": items]
+    }
+
+    /// `debounce(${1:duration})`: the operator's required arguments as
+    /// placeholders, with their labels.
+    static func snippet(_ spec: OperatorSpec) -> String? {
+        guard let signature = spec.signatures.first else { return nil }
+        let required = signature.parameters.filter { !$0.isOptional }
+        let arguments = required.enumerated().map { index, parameter in
+            (parameter.label.map { "\($0): " } ?? "") + "${\(index + 1):\(parameter.name)}"
+        }
+        return "\(spec.name)(\(arguments.joined(separator: ", ")))"
+    }
+
+    /// The script's type of what stands before a `.`: a name declared as
+    /// one of its types' values, or the type's own name (its statics).
+    private func receiverType(_ document: Document, dot: Int) -> (declaration: TypeDeclaration, isStatic: Bool)? {
+        let bytes = document.positions.bytes
+        var start = dot
+        while start > 0, bytes[start - 1].isNamePart { start -= 1 }
+        guard start < dot else { return nil }
+        let name = String(decoding: bytes[start..<dot], as: UTF8.self)
+        let resolution = names(document)
+        if let declared = resolution.declaration(at: start), let type = resolution.declarations[declared].typeName,
+           let declaration = resolution.types[type] {
+            return (declaration, false)
+        }
+        if let declaration = resolution.types[name] { return (declaration, true) }
+        return nil
+    }
+
+    /// A type's members as completions: its properties, methods and
+    /// cases, or with `statics`, what is called on the type itself.
+    private func members(of type: TypeDeclaration, statics: Bool) -> [[String: Any]] {
+        var items: [[String: Any]] = []
+        if statics {
+            for enumCase in type.cases { items.append(["label": enumCase.name, "kind": 20, "detail": "case of \(type.name)"]) }
+            for stored in type.staticStored { items.append(["label": stored.name, "kind": 10, "detail": "static property of \(type.name)"]) }
+            for method in type.methods where method.isStatic { items.append(["label": method.name, "kind": 2, "detail": "static func of \(type.name)"]) }
+            return items
+        }
+        for stored in type.stored {
+            items.append(["label": stored.name, "kind": 10, "detail": (stored.isVariable ? "var" : "let") + (stored.type.map { ": " + $0.text } ?? "")])
+        }
+        for computed in type.computed where !computed.isStatic {
+            items.append(["label": computed.name, "kind": 10, "detail": "var" + (computed.type.map { ": " + $0.text } ?? "")])
+        }
+        for method in type.methods where !method.isStatic {
+            items.append(["label": method.name, "kind": 2, "detail": "func of \(type.name)" + (method.resultType.map { " -> " + $0.text } ?? "")])
+        }
+        return items
     }
 
     // MARK: - JSON-RPC

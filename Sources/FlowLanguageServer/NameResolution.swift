@@ -14,6 +14,26 @@ struct NameResolution {
         let summary: String
         /// A `let` or `var` of the script's top level, which a run binds.
         var isTopLevelBinding = false
+        /// The script's type it holds, where written (`let p: Price`) or
+        /// made (`let p = Price(amount: 2)`).
+        var typeName: String?
+    }
+
+    /// The script's types by name, nested ones too.
+    private(set) var types: [String: TypeDeclaration] = [:]
+
+    /// `Price` of `Price(amount: 2)`, `Price.zero` or `Price`.
+    static func madeType(_ e: Expr) -> String? {
+        switch e {
+        case .call(.name(let name, _), _, _), .name(let name, _): return name.isCapitalisedName ? name : nil
+        case .call(.member(.name(let name, _), _, _, _), _, _), .member(.name(let name, _), _, _, _): return name.isCapitalisedName ? name : nil
+        default: return nil
+        }
+    }
+
+    /// The type a written type names, without optionals: `Price` of `Price?`.
+    static func writtenType(_ text: String) -> String {
+        String(text.filter { !$0.isWhitespace }.prefix { $0 != "?" && $0 != "!" && $0 != "<" })
     }
 
     private(set) var declarations: [Declaration] = []
@@ -81,9 +101,14 @@ struct NameResolution {
         switch statement {
         case .binding(let name, let nameSpan, let type, let value, let isVariable, _):
             if let value { expression(value) }
-            declare(name, nameSpan, (isVariable ? "var " : "let ") + name + (type.map { ": " + $0.text } ?? ""))
-            // The file's own scope and its statements' are the first two.
-            if scopes.count == 2, name != "_" { declarations[declarations.count - 1].isTopLevelBinding = true }
+            let made = type.map { Self.writtenType($0.text) } ?? value.flatMap(Self.madeType)
+            let shown = type.map { ": " + $0.text } ?? made.map { ": " + $0 + " (inferred)" } ?? ""
+            declare(name, nameSpan, (isVariable ? "var " : "let ") + name + shown)
+            if name != "_" {
+                declarations[declarations.count - 1].typeName = made
+                // The file's own scope and its statements' are the first two.
+                declarations[declarations.count - 1].isTopLevelBinding = scopes.count == 2
+            }
         case .destructuring(let pattern, let value, let isVariable, _):
             expression(value)
             self.pattern(pattern, declaring: isVariable ? "var" : "let")
@@ -138,12 +163,14 @@ struct NameResolution {
             for parameter in function.parameters {
                 if let value = parameter.defaultValue { resolution.expression(value) }
                 resolution.declare(parameter.name, parameter.nameSpan, "parameter \(parameter.name)" + (parameter.type.map { ": " + $0.text } ?? ""))
+                resolution.declarations[resolution.declarations.count - 1].typeName = parameter.type.map { Self.writtenType($0.text) }
             }
             resolution.statements(function.body)
         }
     }
 
     private mutating func type(_ type: TypeDeclaration) {
+        if type.kind != .extension || types[type.name] == nil { types[type.name] = type }
         scoped { resolution in
             for stored in type.stored + type.staticStored {
                 resolution.declare(stored.name, stored.span, (stored.isVariable ? "var " : "let ") + stored.name + (stored.type.map { ": " + $0.text } ?? ""))
@@ -236,4 +263,8 @@ struct NameResolution {
             }
         }
     }
+}
+
+extension String {
+    var isCapitalisedName: Bool { first.map { $0.isUppercase } ?? false }
 }
