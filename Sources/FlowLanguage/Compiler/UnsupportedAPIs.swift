@@ -36,7 +36,6 @@ enum UnsupportedAPIs {
         table["Bundle"] = Entry(framework: "Foundation", instead: "read the file by its path with file.read(\"name.json\")")
         table["URLSession"] = Entry(framework: "Foundation", instead: "request with http.get(url), http.post(url, body:) and http.lines(url), which are streams")
         table["URLRequest"] = Entry(framework: "Foundation", instead: "give http.get the URL and its headers: http.get(url, headers: [\"Accept\": \"application/json\"])")
-        table["NotificationCenter"] = Entry(framework: "Foundation", instead: "post into a PassthroughSubject and subscribe to it: the subject is the notification's name")
         table["Timer"] = Entry(framework: "Foundation", instead: "a timer is a stream: interval(1s) ticks every second (Combine's Timer.publish(every: 1, ...) is read so), timer(2s) fires once")
         table["ProcessInfo"] = Entry(framework: "Foundation", instead: "read the environment with env[\"NAME\"] (under --allow-env) and the words after the script's name with args")
         table["DispatchGroup"] = Entry(framework: "Dispatch", instead: "wait for several streams with zip(a, b) or combineLatest, or merge(...).toArray()")

@@ -286,6 +286,8 @@ public final class Environment {
     /// the script's output unless the program routes it elsewhere.
     lazy var note: (String) -> Void = { [unowned self] in output($0) }
     /// `flow run --trace`: every subscribed or drawn chain is traced.
+    /// `NotificationCenter.default`: one per run.
+    lazy var defaultNotificationCenter = NotificationCenterValue()
     var tracesEverything = false
     /// A `toBe("???")` records the right answer instead of failing (the
     /// page's exercises).

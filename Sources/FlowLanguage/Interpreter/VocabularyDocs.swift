@@ -29,8 +29,10 @@ extension OperatorDocs {
         "Swift": "Swift's standard library by its module's name: Swift.print(x) is print(x), also inside a type with its own print",
     ]
 
-    static let coderSummaries: [String: String] = [
+    static let foundationSummaries: [String: String] = [
         "JSONDecoder": "Foundation's JSON decoder: decode(Product.self, from: data) reads JSON into a struct of the script's, each field as its written type says (a missing optional is nil; a missing required key or a wrong kind is thrown, as DecodingError); a struct's CodingKeys enum renames keys. Also the decoder: of Combine's decode(type:decoder:)",
+        "NotificationCenter": "Foundation's notification center (NotificationCenter.default, one per run, or a new one): addObserver(forName:object:queue:using:), removeObserver(_:), post(name:object:userInfo:), delivered at once in the order observers were added; publisher(for:) is Combine's stream of one name's notifications",
+        "Data": "Foundation's bytes: Data(text.utf8), text.data(using: .utf8), read back with String(data:encoding:); prints as its size",
         "JSONEncoder": "Foundation's JSON encoder: encode(value) gives the value's JSON as Data (String(data: data, encoding: .utf8)! reads it). Also the encoder: of Combine's encode(encoder:)",
     ]
 
@@ -43,7 +45,7 @@ extension OperatorDocs {
         if SwiftVocabulary.namespaces.contains(name) {
             return name + " — " + (namespaceSummaries[name] ?? "a library's type, whose static members are flow's functions")
         }
-        if let summary = coderSummaries[name] { return name + "() — " + summary }
+        if let summary = foundationSummaries[name] { return name + "() — " + summary }
         return nil
     }
 }

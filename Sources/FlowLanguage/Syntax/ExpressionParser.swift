@@ -171,7 +171,9 @@ extension Parser {
             // `x?.y` and `x!`, not the `?` of `c ? a : b` or a prefix `!`
             // (the value may end with a `)` its span leaves out: `(x as? T)?.y`).
             let touchesValue = token.span.start == expr.span.end || (index > 0 && token.span.start == tokens[index - 1].span.end)
-            if touchesValue, token.isSymbol("?"), tokens[index + 1].isSymbol("."), tokens[index + 1].span.start == token.span.end {
+            if touchesValue, token.isSymbol("?"), tokens[index + 1].isSymbol(".") || tokens[index + 1].isSymbol("["),
+               tokens[index + 1].span.start == token.span.end {
+                // `x?.y` and `x?[key]`.
                 advance()
                 expr = .optionalBind(expr, expr.span.to(token.span))
                 isOptionalChain = true

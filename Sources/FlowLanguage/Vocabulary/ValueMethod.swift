@@ -19,6 +19,7 @@ struct ValueMethod: Sendable {
         case array = "Array", string = "String", dictionary = "Dictionary", bool = "Bool", optional = "Optional"
         case subscription = "AnyCancellable and DisposeBag"
         case date = "Date"
+        case notificationCenter = "NotificationCenter"
     }
 
     typealias Reading = @Sendable (Value, MethodArguments) throws -> Value

@@ -8,6 +8,7 @@ enum ValueMethods {
     static let all: [ValueMethod] =
         ValueMethod.arrayMethods + ValueMethod.stringMethods + ValueMethod.stringSplitting + ValueMethod.dictionaryMethods + ValueMethod.boolMethods
         + ValueMethod.subscriptionMethods + ValueMethod.optionalMethods + ValueMethod.dateMethods
+        + ValueMethod.notificationCenterMethods
 
     /// The methods of one name, on every receiver that has it.
     struct Group: Sendable {
@@ -91,6 +92,9 @@ enum ValueMethods {
                 if let body = reading[.array] {
                     return try body(.array(d.map { Value.tuple(Tuple([$0.key, $0.value], labels: ["key", "value"])) }), args)
                 }
+            case .function(let f as NotificationCenterValue):
+                if let body = reading[.notificationCenter] { return try body(receiver, args) }
+                throw FlowError("\(f.name) has no method '\(name)'; it has addObserver, removeObserver, post and publisher(for:)")
             case .function(let f) where f.subscription != nil || f is DisposeBagValue:
                 if let body = reading[.subscription] { return try body(receiver, args) }
                 throw FlowError("\(f.name) has no method '\(name)'; it has cancel(), dispose(), store(in:) and disposed(by:)")
@@ -135,6 +139,7 @@ enum ValueMethods {
         case "Dictionary": [.dictionary, .array]
         case "Bool": [.bool]
         case "Date": [.date]
+        case "NotificationCenter": [.notificationCenter]
         default: []
         }
         return Set(all.filter { receivers.contains($0.receiver) }.map(\.name))

@@ -352,6 +352,11 @@ extension Compiler {
             return CompiledExpression { _ in .null }
         }
         if let scheduler = schedulerValue(base, name, in: scope) { return CompiledExpression { _ in scheduler } }
+        if case .name("NotificationCenter", _) = base, name == "default", scope.lookup("NotificationCenter") == nil,
+           resolveType("NotificationCenter", in: scope) == nil {
+            let env = environment
+            return CompiledExpression { _ in .function(env.defaultNotificationCenter) }
+        }
         if case .name(let typeName, _) = base, scope.lookup(typeName) == nil, let constant = SwiftVocabulary.numberConstant(typeName, name) {
             return CompiledExpression { _ in constant }
         }

@@ -90,6 +90,9 @@ extension Compiler {
                 // RxSwift's `DisposeBag()`, Combine's `Set<AnyCancellable>()`.
                 return CompiledExpression { _ in name == "DisposeBag" ? .function(DisposeBagValue()) : .array([]) }
             }
+            if name == "NotificationCenter", arguments.isEmpty {
+                return CompiledExpression { _ in .function(NotificationCenterValue()) }
+            }
             if SwiftVocabulary.coders.contains(name), arguments.isEmpty {
                 let coder = SwiftVocabulary.coder(name)
                 return CompiledExpression { _ in coder }

@@ -182,6 +182,11 @@ extension Compiler {
         if SwiftVocabulary.namespaces.contains(type) {
             return compileFunctionCall(name, nameSpan, arguments, span, in: scope)
         }
+        if type == "Notification" || type == "NSNotification", name == "Name", arguments.count == 1, arguments[0].label == nil {
+            // `Notification.Name("didLogin")`.
+            let raw = compile(arguments[0].value, in: scope)
+            return CompiledExpression { frame in NotificationValue.makeName(try raw(frame).asString()) }
+        }
         if UnsupportedAPIs.named(type) != nil, resolveType(type, in: scope) == nil {
             // `Timer.scheduledTimer(...)`, `UserDefaults.standard.set(...)`: one error, saying what to write instead.
             unknownName(type, typeSpan, in: scope)
