@@ -183,7 +183,9 @@ extension Files {
 }
 
 /// Reads a descriptor chunk by chunk, emitting lines (or the whole text).
-final class ChunkReader: Disposable {
+/// It honours demand: while its consumer has enough, it reads no further
+/// than the chunk in hand.
+final class ChunkReader: Disposable, DemandControl {
     private var fd: Int32
     private let path: String
     private let observer: Observer
@@ -193,6 +195,9 @@ final class ChunkReader: Disposable {
     private var whole: [UInt8] = []
     private let step = SerialDisposable()
     private var isDone = false
+    private var consumerWantsMore = true
+    /// A chunk was due while the consumer had enough.
+    private var isWaiting = false
 
     init(fd: Int32, path: String, observer: Observer, scheduler: Scheduler, wholeFile: Bool) {
         self.fd = fd
@@ -238,7 +243,21 @@ final class ChunkReader: Disposable {
         } catch {
             return finish { $0.onError(FlowError.wrap(error)) }
         }
+        scheduleNextChunk()
+    }
+
+    private func scheduleNextChunk() {
+        guard !isDone else { return }
+        guard consumerWantsMore else { isWaiting = true; return }
         step.disposable = scheduler.schedule(after: .zero) { [weak self] in self?.readChunk() }
+    }
+
+    func demand(_ wantsMore: Bool) {
+        consumerWantsMore = wantsMore
+        if wantsMore && isWaiting {
+            isWaiting = false
+            scheduleNextChunk()
+        }
     }
 
     private func finish(_ last: (Observer) -> Void) {
@@ -305,13 +324,10 @@ final class FilePollNode: Observable {
                 observer.onSubscribe(NopDisposable.shared)
                 return observer.onError(FlowError.wrap(error))
             }
-            let timer = scheduler.schedulePeriodic(first: scheduler.now + period, period: period) {
+            follower.timer = scheduler.schedulePeriodic(first: scheduler.now + period, period: period) {
                 follower.poll(now: scheduler.now)
             }
-            let both = CompositeDisposable()
-            both.insert(timer)
-            both.insert(follower)
-            observer.onSubscribe(both)
+            observer.onSubscribe(follower)
         }
     }
 }
@@ -334,7 +350,12 @@ final class FilePollNode: Observable {
 /// truncation are read from the copy (a file beside it whose name begins
 /// with the followed one's and whose bytes before the read point are the
 /// same).
-final class FileFollower: Disposable {
+///
+/// Demand: while its consumer has enough, it stops reading at the chunk in
+/// hand and skips its polls; the next poll after demand returns reads on
+/// from there, the moved-away files first, as a late poll would. A copy
+/// found after a truncation is read whole (it may be gone by the next poll).
+final class FileFollower: Disposable, DemandControl {
     /// One open file being read.
     private final class OpenFile {
         let fd: Int32
@@ -385,6 +406,11 @@ final class FileFollower: Disposable {
     private let access: Access
     private let operation: String
     private let startedAt: TimeSpan
+    /// The polling timer, disposed with the follower.
+    var timer: Disposable?
+    private var consumerWantsMore = true
+
+    func demand(_ wantsMore: Bool) { consumerWantsMore = wantsMore }
 
     /// Every open, and every look at what the path names, is judged by
     /// `access`: a path that comes to name a denied file (a symlink swapped
@@ -410,7 +436,7 @@ final class FileFollower: Disposable {
     }
 
     func poll(now: TimeSpan) {
-        guard !isDone else { return }
+        guard !isDone, consumerWantsMore else { return }
         do { try follow(now: now) } catch {
             dispose()
             observer.onError(FlowError.wrap(error))
@@ -453,6 +479,8 @@ final class FileFollower: Disposable {
         // the new file's.
         for file in rotated where !isDone {
             if readToEnd(file) { file.lastGrowth = now }
+            // The rest, the path's new file included, at a later poll, in order.
+            if !consumerWantsMore { return }
         }
         while let oldest = rotated.first, !isDone, now - oldest.lastGrowth >= Self.rotatedQuietTime {
             flushPartialLine(of: oldest)
@@ -483,7 +511,8 @@ final class FileFollower: Disposable {
     private func readToEnd(_ file: OpenFile, from fd: Int32? = nil) -> Bool {
         var buffer = [UInt8](repeating: 0, count: Files.chunkSize)
         var grew = false
-        while !isDone {
+        // A copy is read whole; the followed files only while demand lasts.
+        while !isDone && (fd != nil || consumerWantsMore) {
             let n = buffer.withUnsafeMutableBytes { pread(fd ?? file.fd, $0.baseAddress, $0.count, off_t(file.offset)) }
             guard n > 0 else { return grew }
             grew = true
@@ -597,6 +626,8 @@ final class FileFollower: Disposable {
 
     func dispose() {
         isDone = true
+        timer?.dispose()
+        timer = nil
         for file in rotated + (current.map { [$0] } ?? []) { close(file.fd) }
         rotated = []
         current = nil

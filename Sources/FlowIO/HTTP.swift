@@ -193,7 +193,11 @@ final class Acknowledgement: Sendable {
 /// as a new request, at most `--max-redirects` of them, never in a cycle),
 /// then the response's events. Events of a request left for a redirect
 /// are ignored: each carries the number of its hop.
-final class HTTPExchange: Disposable {
+///
+/// `http.lines` and `http.events` honour demand: while the consumer has
+/// enough, the last chunk's acknowledgement is held, so the client reads no
+/// more of the body (and the idle timeout does not count the pause).
+final class HTTPExchange: Disposable, DemandControl {
     /// One request of the exchange.
     struct Hop: Sendable {
         var url: String
@@ -222,6 +226,8 @@ final class HTTPExchange: Disposable {
     /// timer that checks it.
     private var lastActivity = TimeSpan.zero
     private var idleCheck: Disposable?
+    private var consumerWantsMore = true
+    private var heldAcknowledgement: Acknowledgement?
 
     init(observer: Observer, call: HTTPNode.Call, kind: HTTPNode.Kind, name: String, location: SourceLocation?, access: Access) {
         self.observer = observer
@@ -347,6 +353,7 @@ final class HTTPExchange: Disposable {
         func arm(at due: TimeSpan) {
             idleCheck = scheduler.schedule(at: due) { [weak self] in
                 guard let self, !self.isDone else { return }
+                if !self.consumerWantsMore { self.lastActivity = scheduler.now }
                 let due = self.lastActivity + idle
                 if scheduler.now >= due {
                     self.handle(.failure("no data for \(idle) (the timeout between chunks of a stream)"), hop: self.hop)
@@ -379,8 +386,9 @@ final class HTTPExchange: Disposable {
                     "status": .int(status),
                 ]), at: location))
             }
-        case .lines(let lines, _):
+        case .lines(let lines, let received):
             for line in lines where !isDone { observer.onNext(.string(line)) }
+            if !consumerWantsMore, !isDone { heldAcknowledgement = received }
         case .event(let name, let data, let id):
             observer.onNext(.record(["event": .string(name), "data": .string(data), "id": id.map(Value.string) ?? .null]))
         case .body(let text):
@@ -404,8 +412,17 @@ final class HTTPExchange: Disposable {
         observer.onError(error)
     }
 
+    func demand(_ wantsMore: Bool) {
+        consumerWantsMore = wantsMore
+        if wantsMore {
+            heldAcknowledgement = nil
+            if let idleClock { lastActivity = idleClock.now }
+        }
+    }
+
     private func finish() {
         isDone = true
+        heldAcknowledgement = nil
         idleCheck?.dispose()
         idleCheck = nil
         let h = hold

@@ -37,14 +37,19 @@ final class StandardInputNode: Observable {
 /// a thread of its own, so the loop never waits on it and Ctrl-C is served
 /// at once. Lines hop onto the loop one chunk's worth at a time, and the
 /// reader waits while `window` chunks are still undelivered: a fast
-/// producer meets a bounded buffer, not an ever-growing queue.
-final class BackgroundReader: Disposable {
+/// producer meets a bounded buffer, not an ever-growing queue. While its
+/// consumer has enough (demand), delivered chunks give no room back, so
+/// the reader stops at most `window` chunks ahead.
+final class BackgroundReader: Disposable, DemandControl {
     private let observer: Observer
     private var hold: Disposable?
     /// Chunks the reader may have handed over but the loop not yet delivered.
     private static let window = 4
     private let room = Permits(window)
     private let cancelled = NIOLockedValueBox(false)
+    private var consumerWantsMore = true
+    /// Room owed to the reader for chunks delivered while demand was off.
+    private var owedRoom = 0
 
     private init(observer: Observer, hold: Disposable) {
         self.observer = observer
@@ -105,7 +110,7 @@ final class BackgroundReader: Disposable {
                 guard hold != nil else { return }
                 observer.onNext(.string(line))
             }
-            room.signal()
+            if consumerWantsMore { room.signal() } else { owedRoom += 1 }
         case .end:
             release()
             observer.onCompleted()
@@ -113,6 +118,13 @@ final class BackgroundReader: Disposable {
             release()
             observer.onError(FlowError(message))
         }
+    }
+
+    func demand(_ wantsMore: Bool) {
+        consumerWantsMore = wantsMore
+        guard wantsMore else { return }
+        for _ in 0..<owedRoom { room.signal() }
+        owedRoom = 0
     }
 
     private func release() {

@@ -1,4 +1,5 @@
 import FlowRuntime
+import Synchronization
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -24,6 +25,48 @@ public struct LiveWorld: LiveHost {
         }
         return routes.isEmpty ? nil : SignalWatches(routes: routes)
     }
+
+    public func watchMemory(limit: Int, _ handler: @escaping @Sendable (Int) -> Void) -> InterruptWatch? {
+        guard ResidentMemory.bytes() != nil else { return nil }
+        let watch = MemoryWatch()
+        startBackgroundThread {
+            while !watch.isCancelled {
+                if let resident = ResidentMemory.bytes(), resident > limit {
+                    return handler(resident)
+                }
+                var pause = timespec(tv_sec: 0, tv_nsec: MemoryWatch.period)
+                nanosleep(&pause, nil)
+            }
+        }
+        return watch
+    }
+}
+
+/// The process's resident set, as the kernel counts it.
+public enum ResidentMemory {
+    /// The second field of `/proc/self/statm`, in bytes; nil without /proc.
+    public static func bytes() -> Int? {
+        let fd = open("/proc/self/statm", O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { return nil }
+        defer { close(fd) }
+        var buffer = [UInt8](repeating: 0, count: 128)
+        let n = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+        guard n > 0 else { return nil }
+        let fields = buffer[0..<n].split(separator: UInt8(ascii: " "))
+        guard fields.count > 1, let pages = Int(String(decoding: fields[1], as: UTF8.self)) else { return nil }
+        return pages * Int(sysconf(Int32(_SC_PAGESIZE)))
+    }
+}
+
+/// A memory watch's thread looks every `period` nanoseconds until cancelled:
+/// a source reading a few MB a second is caught within a few MB.
+private final class MemoryWatch: InterruptWatch {
+    static let period = 20_000_000
+    private let cancelled = Atomic(false)
+
+    var isCancelled: Bool { cancelled.load(ordering: .acquiring) }
+
+    func cancel() { cancelled.store(true, ordering: .releasing) }
 }
 
 private struct SignalWatches: InterruptWatch {

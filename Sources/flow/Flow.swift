@@ -280,7 +280,7 @@ struct Run: ParsableCommand {
     }
 
     func run() throws {
-        memory.apply()
+        memory.apply(watchesProcess: !startsREPL)
         if startsREPL {
             _ = REPL.run(banner: Flow.banner, access: Access(permissions.applied(to: .everything(command: "flow"))), dialect: dialect.dialect)
             return

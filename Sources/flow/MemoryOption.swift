@@ -1,11 +1,12 @@
 import ArgumentParser
 import FlowRuntime
 
-/// `--max-memory`: the most memory one value a script builds may take
-/// (`MemoryBudget`), for the commands that run scripts in this process.
+/// `--max-memory`: the most memory the process may hold in a live run, and
+/// one value a script builds may take (`MemoryBudget`), for the commands
+/// that run scripts in this process.
 struct MemoryOption: ParsableArguments {
     @Option(name: .customLong("max-memory"), help: ArgumentHelp(
-        "The most memory one string, array or operator buffer a script builds may take (default 1GB).", valueName: "size"))
+        "The most memory one string, array or operator buffer a script builds may take (default 1GB); for flow run, also the most the whole process may hold in a live run.", valueName: "size"))
     var maxMemory: String?
 
     func validate() throws {
@@ -14,8 +15,13 @@ struct MemoryOption: ParsableArguments {
         }
     }
 
-    func apply() {
-        if let bytes = maxMemory.flatMap(Self.bytes) { MemoryBudget.set(bytes: bytes) }
+    /// `watchesProcess`: the command runs one script in its process (`flow
+    /// run`), so the whole process is the script's; a server or a REPL is not.
+    func apply(watchesProcess: Bool = false) {
+        if let bytes = maxMemory.flatMap(Self.bytes) {
+            MemoryBudget.set(bytes: bytes)
+            if watchesProcess { MemoryBudget.set(processBytes: bytes) }
+        }
     }
 
     /// `512MB`, `1GB`, `1.5G`: a size in bytes, at least 16 MB.

@@ -57,14 +57,18 @@ final class Handoff<Item: Sendable>: Sendable {
     }
 
     /// On the loop: each item handed over so far, while `isOpen`; then the
-    /// task may read on.
-    func deliver(while isOpen: () -> Bool, _ body: (Item) -> Void) {
+    /// task may read on, unless `readsOn` says the consumer has enough
+    /// (demand): then it waits, once the window is full, for `readOn()`.
+    func deliver(while isOpen: () -> Bool, readsOn: () -> Bool = { true }, _ body: (Item) -> Void) {
         for item in take() {
             guard isOpen() else { break }
             body(item)
         }
-        delivered()
+        if readsOn() { delivered() }
     }
+
+    /// On the loop: the consumer wants more again.
+    func readOn() { delivered() }
 
     private func take() -> [Item] {
         state.withLockedValue { state in
@@ -180,8 +184,10 @@ final class QueryNode: DatabaseNode {
     }
 }
 
-/// One subscription of a query, on the loop.
-final class QueryRun: Disposable {
+/// One subscription of a query, on the loop. It honours demand: while its
+/// consumer has enough, the rows already handed over are delivered and
+/// the cursor reads no further than the handoff's window.
+final class QueryRun: Disposable, DemandControl {
     private let observer: Observer
     private let name: String
     private let statement: QueryNode.Statement
@@ -195,6 +201,7 @@ final class QueryRun: Disposable {
     private var timer: Disposable?
     private var task: Task<Void, Never>?
     private var isDone = false
+    private var consumerWantsMore = true
 
     init(observer: Observer, name: String, statement: QueryNode.Statement, pool: DatabasePool, pressure: WritePressure,
          location: SourceLocation?, live: any LiveLoop) {
@@ -251,8 +258,13 @@ final class QueryRun: Disposable {
         }
     }
 
+    func demand(_ wantsMore: Bool) {
+        consumerWantsMore = wantsMore
+        if wantsMore, !isDone { handoff.readOn() }
+    }
+
     private func drain() {
-        handoff.deliver(while: { !isDone }) { event in
+        handoff.deliver(while: { !isDone }, readsOn: { consumerWantsMore }) { event in
             switch event {
             case .row(let row):
                 do { observer.onNext(try DatabaseValues.row(row)) } catch {

@@ -23,7 +23,12 @@ struct EncodedRow: Sendable {
 /// If the stream fails or is stopped, the batch not yet committed is rolled
 /// back and the note says how many rows were committed before it; if the
 /// server refuses a batch, the stream ends with that error.
-final class RowWriter: Function, StreamConsumer {
+///
+/// Demand: once two batches' rows wait, the writer tells its stream it has
+/// enough, and that it wants more once fewer than a batch wait; a source
+/// that honours demand (a file, a query) then reads at the pace of the
+/// commits. A source that cannot stop makes it a holder `--max-memory` names.
+final class RowWriter: Function, StreamConsumer, ValueHolder {
     enum Target: Sendable {
         case insert(table: String)
         case execute(sql: String)
@@ -63,6 +68,9 @@ final class RowWriter: Function, StreamConsumer {
     private var ledgerEntry = 0
     /// The most rows in one transaction.
     private let batchLimit: Int
+    /// Whether the stream was told the writer has enough.
+    private var demandOff = false
+    private var isRegisteredHolder = false
 
     init(target: Target, database: DatabaseRun, address: DatabaseAddress, context: OperatorContext, batch: Int? = nil) throws {
         self.target = target
@@ -93,9 +101,29 @@ final class RowWriter: Function, StreamConsumer {
         }
         pending.append(try encode(value))
         database.pressure.add(1)
-        if pending.count >= batchLimit { flush() } else if inFlight == nil { flushLater() }
+        if pending.count >= batchLimit {
+            if pending.count >= 2 * batchLimit { haveEnough() }
+            flush()
+        } else if inFlight == nil {
+            flushLater()
+        }
         return .null
     }
+
+    private func haveEnough() {
+        if !demandOff {
+            demandOff = true
+            subscription?.passDemand(false)
+        }
+        if !isRegisteredHolder, pending.count >= HeldValues.registrationThreshold, let live {
+            isRegisteredHolder = true
+            HeldValues.of(live).register(self)
+        }
+    }
+
+    var heldValueCount: Int { pending.count }
+    var heldValueDescription: (stage: String, what: String) { (shown, "rows not yet written") }
+    var heldValueLocation: SourceLocation? { location }
 
     /// What arrived is sent within `batchDelay`, however few rows it is.
     private func flushLater() {
@@ -148,6 +176,10 @@ final class RowWriter: Function, StreamConsumer {
         timer = nil
         let rows = Array(pending.prefix(batchLimit))
         pending.removeFirst(rows.count)
+        if demandOff && pending.count < batchLimit && ending == nil && failure == nil {
+            demandOff = false
+            subscription?.passDemand(true)
+        }
         let control = BatchControl()
         inFlight = (rows.count, control)
         if hold == nil { hold = live.hold() }

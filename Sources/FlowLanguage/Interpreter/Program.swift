@@ -288,6 +288,7 @@ public final class Program {
         let marbles = MarbleRun()
         var liveRun: RunState?
         var interruption: InterruptWatch?
+        var memoryWatch: InterruptWatch?
         let loopEnded = Watchdog()
         defer { loopEnded.disarm() }
         host.run { [self, console] scheduler, stop in
@@ -330,6 +331,22 @@ public final class Program {
                     }
                 }
             }
+            if MemoryBudget.processBytes > 0 {
+                // Over --max-memory: the run ends with an error at the stage
+                // holding the most values, as a stream error would end it.
+                let overLimit = scheduler.makeCallback { [environment] (resident: Int) in
+                    let error = MemoryBudget.processExceeded(resident: resident, holder: HeldValues.of(scheduler).largest)
+                    run.streamErrors.append(error)
+                    environment.reportStreamError(error)
+                    run.cancelAll()
+                    stop()
+                }
+                memoryWatch = host.watchMemory(limit: MemoryBudget.processBytes) { resident in
+                    // A loop busy with a synchronous source gives it back.
+                    asked.request()
+                    overLimit(resident)
+                }
+            }
             if let remote {
                 environment.interruptedBy = { "the page's Stop" }
                 let (options, subscriptions) = (laneOptions, showsSubscriptions)
@@ -346,6 +363,7 @@ public final class Program {
             run.recordUnobservedLanes()
         }
         interruption?.cancel()
+        memoryWatch?.cancel()
         // The request was this run's: the test blocks run after it, each in
         // virtual time, whether or not it was stopped.
         environment.interruptRequested = { false }

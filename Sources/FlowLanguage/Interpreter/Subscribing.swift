@@ -217,7 +217,7 @@ extension Environment {
 /// it), so subscribing allocates nothing more. `store(in:)` and
 /// `disposed(by:)` keep it, as the libraries require; in flow a
 /// subscription lives until it ends or the run does, kept or not.
-final class ScriptSubscriber: Function, Observer, RunningSubscription {
+final class ScriptSubscriber: Function, Observer, RunningSubscription, DemandControl {
     private let handlers: Handlers
     /// Where the script subscribes, for errors nobody handles.
     let subscribedAt: SourceLocation
@@ -245,6 +245,10 @@ final class ScriptSubscriber: Function, Observer, RunningSubscription {
     func onSubscribe(_ subscription: Disposable) {
         if isDone { subscription.dispose() } else { upstream = subscription }
     }
+
+    /// A sink slower than its source (a database's) says when it has
+    /// enough and when it wants more again: passed up the chain.
+    func demand(_ wantsMore: Bool) { upstream?.passDemand(wantsMore) }
 
     func onNext(_ value: Value) {
         guard !isDone, let next = handlers.next else { return }

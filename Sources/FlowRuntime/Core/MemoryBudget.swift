@@ -14,9 +14,30 @@ import Darwin
 ///
 /// One budget for the process, set by the command line (`--max-memory`)
 /// before any script runs; where counting cannot reach (many values each
-/// under the budget), `flow grade` limits the process itself.
+/// under the budget), a live run watches the whole process against the
+/// same size (`processBytes`), and `flow grade` limits its children.
 public enum MemoryBudget {
     private static let limit = Atomic(1 << 30)
+    private static let processLimit = Atomic(0)
+
+    /// The most the whole process may take (its resident set), which a live
+    /// run watches: set by `--max-memory`; 0 when nothing was asked.
+    public static var processBytes: Int { processLimit.load(ordering: .relaxed) }
+
+    public static func set(processBytes: Int) { processLimit.store(processBytes, ordering: .relaxed) }
+
+    /// The error that ends a live run whose process grew past `processBytes`:
+    /// located at the stage holding the most values, if one holds many.
+    public static func processExceeded(resident: Int, holder: ValueHolder?) -> FlowError {
+        let head = "memory limit of \(describe(processBytes)) reached: the process holds \(describe(resident))"
+        guard let holder else {
+            return FlowError(head + ", and no stage of the run holds many values (flow --max-memory sets the limit)")
+        }
+        let (stage, what) = holder.heldValueDescription
+        let count = holder.heldValueCount
+        return FlowError(head + "; \(stage) holds \(count) \(what), more than its consumer takes "
+                         + "(its source reads ahead of it; flow --max-memory sets the limit)", at: holder.heldValueLocation)
+    }
 
     public static var bytes: Int { limit.load(ordering: .relaxed) }
 

@@ -3,7 +3,7 @@
 ///
 /// It enforces the contract for every operator: nothing after a terminal
 /// event or disposal, and resources released once, on whichever comes first.
-class Sink: Observer, Disposable {
+class Sink: Observer, Disposable, DemandControl {
     final let downstream: Observer
     // Touched at every subscription and disposal: without Swift's dynamic
     // exclusivity checks (see architecture.md).
@@ -78,6 +78,10 @@ class Sink: Observer, Disposable {
 
     /// Release timers, inner subscriptions and buffers. Called once.
     func disposeResources() {}
+
+    /// Demand passes upstream unchanged: right for every operator of one
+    /// input that holds no queue of its own (see Core/Demand.swift).
+    func demand(_ wantsMore: Bool) { upstream?.passDemand(wantsMore) }
 }
 
 /// A sink with several inputs (merge, zip, flatMap's inner streams): each
@@ -88,7 +92,7 @@ protocol InnerHost: AnyObject {
     func innerCompleted(_ inner: InnerObserver)
 }
 
-final class InnerObserver: Observer, Disposable {
+final class InnerObserver: Observer, Disposable, DemandControl {
     @exclusivity(unchecked) private var host: InnerHost?
     let index: Int
     @exclusivity(unchecked) private var subscription: Disposable?
@@ -131,6 +135,9 @@ final class InnerObserver: Observer, Disposable {
         isDone = true
         subscription = nil
     }
+
+    /// Its host's demand, passed to the inner stream.
+    func demand(_ wantsMore: Bool) { subscription?.passDemand(wantsMore) }
 
     func dispose() {
         isDone = true

@@ -37,6 +37,14 @@ public protocol LiveHost: Sendable {
     /// watched. Ctrl-C and a termination request (SIGTERM) both end a run
     /// the same way, cleanly; the handler is told which arrived.
     func watchInterrupts(_ handler: @escaping @Sendable (Interrupt) -> Void) -> InterruptWatch?
+    /// Calls `handler` once, on a thread of its own, with the process's
+    /// resident size when it first exceeds `limit` bytes, until `cancel` is
+    /// called on the result; nil when the process cannot be measured.
+    func watchMemory(limit: Int, _ handler: @escaping @Sendable (Int) -> Void) -> InterruptWatch?
+}
+
+extension LiveHost {
+    public func watchMemory(limit: Int, _ handler: @escaping @Sendable (Int) -> Void) -> InterruptWatch? { nil }
 }
 
 /// A watch of interrupts, ended by `cancel`.

@@ -3,7 +3,7 @@ import DequeModule
 extension Observable {
     func flatten(name: String, strategy: FlattenStrategy, transform: Function?) -> Observable {
         SinkNode(name, self) { observer, scheduler in
-            FlattenSink(observer, scheduler: scheduler, strategy: strategy, transform: transform)
+            FlattenSink(observer, scheduler: scheduler, strategy: strategy, transform: transform, name: name)
         }
     }
 }
@@ -21,6 +21,11 @@ extension Observable {
 /// when the outer stream and every inner stream (running or queued) have
 /// completed; disposing it cancels the outer and all inner subscriptions
 /// and drops the queue.
+///
+/// Demand (Core/Demand.swift): the consumer's demand reaches the running
+/// inners; the outer stream is asked to stop while `queueBound` inners
+/// wait (`concatMap` behind a slow request) or the consumer has enough,
+/// and to read on when the queue is down to half of that.
 enum FlattenStrategy {
     /// Up to `maxConcurrent` inners at once (nil: no limit); the rest queue in order.
     case merge(maxConcurrent: Int?)
@@ -66,14 +71,15 @@ final class StaticFlattenNode: Observable {
     override var raisesOwnErrors: Bool { false }
 
     override func subscribeCore(_ observer: Observer, on scheduler: Scheduler) {
-        let sink = FlattenSink(observer, scheduler: scheduler, strategy: strategy, transform: nil)
+        let sink = FlattenSink(observer, scheduler: scheduler, strategy: strategy, transform: nil, name: operatorName)
         sink.origin = origin
         sink.run(sources: flattenedSources())
     }
 }
 
-final class FlattenSink: Sink, InnerHost {
+final class FlattenSink: Sink, InnerHost, ValueHolder {
     private let scheduler: Scheduler
+    private let name: String
     private let strategy: FlattenStrategy
     private let transform: Function?
     /// Whether the run is traced, asked once: a traced run subscribes every
@@ -85,9 +91,18 @@ final class FlattenSink: Sink, InnerHost {
     @exclusivity(unchecked) private var draining = false
     @exclusivity(unchecked) private var drainAgain = false
     @exclusivity(unchecked) private var innerCount = 0
+    /// Demand: whether the consumer wants more, and whether the outer
+    /// stream was asked to stop.
+    @exclusivity(unchecked) private var consumerWantsMore = true
+    @exclusivity(unchecked) private var outerPaused = false
+    @exclusivity(unchecked) private var isRegisteredHolder = false
 
-    init(_ downstream: Observer, scheduler: Scheduler, strategy: FlattenStrategy, transform: Function?) {
+    /// The most inners queued before the outer stream is asked to stop.
+    static let queueBound = 256
+
+    init(_ downstream: Observer, scheduler: Scheduler, strategy: FlattenStrategy, transform: Function?, name: String) {
         self.scheduler = scheduler
+        self.name = name
         self.strategy = strategy
         self.transform = transform
         self.traced = scheduler.tracer != nil
@@ -122,6 +137,7 @@ final class FlattenSink: Sink, InnerHost {
             // to label its lane when it starts (`concatMap`'s, later).
             if traced { scheduler.tracer?.noteMadeForValueBeingDelivered(inner) }
             queue.append(inner)
+            if queue.count >= Self.queueBound { queueGrew() }
             drain()
         case .latest:
             active.disposeAll()
@@ -143,6 +159,7 @@ final class FlattenSink: Sink, InnerHost {
         case .merge:
             if draining || !queue.isEmpty || active.count >= limit {
                 queue.append(scalar)
+                if queue.count >= Self.queueBound { queueGrew() }
                 drain()
             } else {
                 sendNext(scalar.value)
@@ -178,6 +195,10 @@ final class FlattenSink: Sink, InnerHost {
             }
         } while drainAgain && !isStopped
         draining = false
+        if outerPaused && consumerWantsMore && queue.count <= Self.queueBound / 2 {
+            outerPaused = false
+            upstream?.passDemand(true)
+        }
         if outerDone && active.isEmpty && queue.isEmpty { sendCompleted() }
     }
 
@@ -185,8 +206,42 @@ final class FlattenSink: Sink, InnerHost {
         let inner = InnerObserver(host: self, index: innerCount)
         innerCount += 1
         active.insert(inner)
+        // An inner started while the consumer has enough is told at once
+        // (one told during its subscription needs no second word).
+        let startsPaused = !consumerWantsMore
         stream.subscribe(inner, on: scheduler)
+        if startsPaused && !consumerWantsMore { inner.demand(false) }
     }
+
+    /// The queue is long: the outer stream stops until it is half as long;
+    /// past the registration threshold (an outer that cannot stop: a
+    /// subject, a `range`) it is a holder `--max-memory` can name.
+    private func queueGrew() {
+        if !outerPaused {
+            outerPaused = true
+            upstream?.passDemand(false)
+        }
+        if !isRegisteredHolder && queue.count >= HeldValues.registrationThreshold {
+            isRegisteredHolder = true
+            HeldValues.of(scheduler).register(self)
+        }
+    }
+
+    override func demand(_ wantsMore: Bool) {
+        consumerWantsMore = wantsMore
+        for inner in active.members { inner.demand(wantsMore) }
+        if !wantsMore && !outerPaused {
+            outerPaused = true
+            upstream?.passDemand(false)
+        } else if wantsMore && outerPaused && queue.count <= Self.queueBound / 2 {
+            outerPaused = false
+            upstream?.passDemand(true)
+        }
+    }
+
+    var heldValueCount: Int { queue.count }
+    var heldValueDescription: (stage: String, what: String) { (name, "streams queued") }
+    var heldValueLocation: SourceLocation? { origin?.location }
 
     func innerNext(_ inner: InnerObserver, _ value: Value) { sendNext(value) }
 

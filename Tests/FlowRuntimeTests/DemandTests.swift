@@ -1,0 +1,164 @@
+import Testing
+
+@testable import FlowRuntime
+
+/// Demand (Core/Demand.swift): a consumer's "enough for now" reaches a
+/// source that honours it through the operators that pass it on, and the
+/// source reads no further than the chunk in hand until demand returns.
+@Suite struct DemandTests {
+    /// Emits 0..<count, `chunk` values per turn of the scheduler, as the
+    /// file and database sources read, while its consumer wants more.
+    final class PacedSource: Observable {
+        let count: Int
+        let chunk: Int
+        /// How far it has read, and every change of demand it was told.
+        var emitted = 0
+        var demands: [Bool] = []
+
+        init(count: Int, chunk: Int) {
+            self.count = count
+            self.chunk = chunk
+            super.init(operatorName: "paced")
+        }
+
+        override func subscribeCore(_ observer: Observer, on scheduler: Scheduler) {
+            let reading = Reading(source: self, observer: observer, scheduler: scheduler)
+            observer.onSubscribe(reading)
+            reading.next()
+        }
+
+        final class Reading: Disposable, DemandControl {
+            let source: PacedSource
+            let observer: Observer
+            let scheduler: Scheduler
+            var wantsMore = true
+            var waiting = false
+            var done = false
+
+            init(source: PacedSource, observer: Observer, scheduler: Scheduler) {
+                self.source = source
+                self.observer = observer
+                self.scheduler = scheduler
+            }
+
+            func next() {
+                guard !done else { return }
+                let end = Swift.min(source.count, source.emitted + source.chunk)
+                while source.emitted < end, !done {
+                    source.emitted += 1
+                    observer.onNext(.int(source.emitted - 1))
+                }
+                if source.emitted == source.count { done = true; return observer.onCompleted() }
+                if wantsMore { scheduler.schedule(after: .zero) { [self] in next() } } else { waiting = true }
+            }
+
+            func demand(_ wantsMore: Bool) {
+                source.demands.append(wantsMore)
+                self.wantsMore = wantsMore
+                if wantsMore, waiting {
+                    waiting = false
+                    scheduler.schedule(after: .zero) { [self] in next() }
+                }
+            }
+
+            func dispose() { done = true }
+        }
+    }
+
+    /// Says it has enough after `limit` values, and wants more again when
+    /// told to, as a database sink does once its batch is committed.
+    final class SlowConsumer: Observer {
+        var values: [Value] = []
+        var completed = false
+        var subscription: Disposable?
+        let limit: Int
+
+        init(limit: Int) { self.limit = limit }
+
+        func onSubscribe(_ subscription: Disposable) { self.subscription = subscription }
+        func onNext(_ value: Value) {
+            values.append(value)
+            if values.count == limit { subscription?.passDemand(false) }
+        }
+        func onError(_ error: FlowError) {}
+        func onCompleted() { completed = true }
+        func wantMore() { subscription?.passDemand(true) }
+    }
+
+    private func settle(_ scheduler: VirtualScheduler) { scheduler.advance(by: .milliseconds(Int64(1))) }
+
+    @Test(arguments: ["map", "filter", "compactMap", "scan", "take", "buffer(count:)", "map.filter.scan (fused)"])
+    func demandPassesThroughOneInputOperators(_ chain: String) {
+        let scheduler = VirtualScheduler()
+        let source = PacedSource(count: 1000, chunk: 10)
+        let stream: Observable
+        switch chain {
+        case "map": stream = source.map(times(2))
+        case "filter": stream = source.filter(pred { $0.i % 2 == 0 })
+        case "compactMap": stream = source.compactMap(fn { $0.i % 3 == 0 ? .null : $0 })
+        case "scan": stream = source.scan(.int(0), add)
+        case "take": stream = source.take(900)
+        case "buffer(count:)": stream = source.buffer(count: 3)
+        default: stream = source.map(times(2)).filter(pred { $0.i % 4 == 0 }).scan(.int(0), add)
+        }
+        let consumer = SlowConsumer(limit: 2)
+        stream.subscribe(consumer, on: scheduler)
+        settle(scheduler)
+        // Stopped within the chunk in hand, however many it dropped or grouped.
+        #expect(source.demands == [false])
+        #expect(source.emitted <= 20, "read \(source.emitted) values after demand stopped")
+        let before = source.emitted
+        settle(scheduler)
+        #expect(source.emitted == before, "a source told to stop read on")
+        consumer.wantMore()
+        settle(scheduler)
+        #expect(source.demands == [false, true])
+        #expect(consumer.completed)
+        #expect(source.emitted == (chain == "take" ? 900 : 1000))
+    }
+
+    /// A subscriber that never speaks of demand gets everything at once,
+    /// as before demand existed: the Rx contract.
+    @Test func withoutDemandEverythingFlows() {
+        let scheduler = VirtualScheduler()
+        let source = PacedSource(count: 500, chunk: 10)
+        var count = 0
+        source.map(times(2)).subscribe(on: scheduler, onNext: { _ in count += 1 })
+        settle(scheduler)
+        #expect(count == 500 && source.demands.isEmpty)
+    }
+
+    /// `concatMap` behind slow inners asks its source to stop once
+    /// `queueBound` inners wait, and to read on at half of that: the queue
+    /// stays bounded by the bound and one chunk.
+    @Test func concatMapBoundsItsQueue() {
+        let scheduler = VirtualScheduler()
+        let source = PacedSource(count: 2000, chunk: 50)
+        var largestLead = 0
+        var received = 0
+        source.concatMap(fn { value in .stream(Observable.just(value).delay(.milliseconds(Int64(1)))) })
+            .subscribe(on: scheduler, onNext: { _ in
+                received += 1
+                largestLead = Swift.max(largestLead, source.emitted - received)
+            })
+        scheduler.advance(by: .seconds(5))
+        #expect(received == 2000)
+        #expect(largestLead <= FlattenSink.queueBound + 50, "the source ran \(largestLead) values ahead")
+        #expect(source.demands.first == false && source.demands.contains(true))
+    }
+
+    /// The consumer's demand reaches `concatMap`'s running inner, and its
+    /// source stops too.
+    @Test func concatMapPassesDemandToItsInnerAndOuter() {
+        let scheduler = VirtualScheduler()
+        let outer = PacedSource(count: 1, chunk: 1)
+        let inner = PacedSource(count: 1000, chunk: 10)
+        let consumer = SlowConsumer(limit: 5)
+        outer.concatMap(fn { _ in .stream(inner) }).subscribe(consumer, on: scheduler)
+        settle(scheduler)
+        #expect(inner.demands == [false] && inner.emitted <= 10)
+        consumer.wantMore()
+        settle(scheduler)
+        #expect(consumer.completed && consumer.values.count == 1000)
+    }
+}
