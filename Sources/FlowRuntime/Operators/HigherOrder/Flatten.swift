@@ -98,7 +98,7 @@ final class FlattenSink: Sink, InnerHost, ValueHolder {
     @exclusivity(unchecked) private var isRegisteredHolder = false
 
     /// The most inners queued before the outer stream is asked to stop.
-    static let queueBound = 256
+    static var queueBound: Int { 256 }
 
     init(_ downstream: Observer, scheduler: Scheduler, strategy: FlattenStrategy, transform: Function?, name: String) {
         self.scheduler = scheduler
