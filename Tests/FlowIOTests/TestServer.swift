@@ -16,17 +16,21 @@ final class TestServer: Sendable {
     let abandoned = NIOLockedValueBox(0)
     /// Requests received, by path.
     let requests = NIOLockedValueBox<[String]>([])
+    /// The bodies posted to /alert, in order.
+    let alerts = NIOLockedValueBox<[String]>([])
+    /// Requests to /flaky so far: two of every three fail.
+    let flakyCount = NIOLockedValueBox(0)
 
     var base: String { "http://127.0.0.1:\(port)" }
 
     init() throws {
-        let abandoned = self.abandoned, requests = self.requests
+        let abandoned = self.abandoned, requests = self.requests, alerts = self.alerts, flakyCount = self.flakyCount
         let bootstrap = ServerBootstrap(group: group)
             .serverChannelOption(.backlog, value: 64)
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
             .childChannelInitializer { channel in
                 channel.pipeline.configureHTTPServerPipeline().flatMap {
-                    channel.pipeline.addHandler(Handler(abandoned: abandoned, requests: requests))
+                    channel.pipeline.addHandler(Handler(abandoned: abandoned, requests: requests, alerts: alerts, flakyCount: flakyCount))
                 }
             }
         channel = try bootstrap.bind(host: "127.0.0.1", port: 0).wait()
@@ -50,13 +54,18 @@ final class TestServer: Sendable {
 
         private let abandoned: NIOLockedValueBox<Int>
         private let requests: NIOLockedValueBox<[String]>
+        private let alerts: NIOLockedValueBox<[String]>
+        private let flakyCount: NIOLockedValueBox<Int>
         private var head: HTTPRequestHead?
         private var body = ""
         private var responding = false
 
-        init(abandoned: NIOLockedValueBox<Int>, requests: NIOLockedValueBox<[String]>) {
+        init(abandoned: NIOLockedValueBox<Int>, requests: NIOLockedValueBox<[String]>, alerts: NIOLockedValueBox<[String]>,
+             flakyCount: NIOLockedValueBox<Int>) {
             self.abandoned = abandoned
             self.requests = requests
+            self.alerts = alerts
+            self.flakyCount = flakyCount
         }
 
         func channelRead(context: ChannelHandlerContext, data: NIOAny) {
@@ -89,6 +98,15 @@ final class TestServer: Sendable {
             case "/json": respond(context, .ok, #"{"name":"flow","items":[1,2,3]}"#, type: "application/json")
             case "/echo": respond(context, .ok, body, type: head.headers["content-type"].first ?? "text/plain")
             case "/malformed": respond(context, .ok, "{not json", type: "application/json")
+            case "/flaky":
+                // examples/ops/poll-api.flow's API: two requests of every three fail.
+                let n = flakyCount.withLockedValue { $0 += 1; return $0 }
+                if n % 3 == 0 { respond(context, .ok, "answer \(n / 3)", type: "text/plain") }
+                else { respond(context, .serviceUnavailable, "busy", type: "text/plain") }
+            case "/alert":
+                // examples/ops/tail-alert.flow's webhook.
+                alerts.withLockedValue { $0.append(body) }
+                respond(context, .ok, "{}", type: "application/json")
             case let p where p.hasPrefix("/discount/"):
                 // examples/orders.flow's discount service: ada gets 10%, anyone else none.
                 respond(context, .ok, #"{"percent": \#(p == "/discount/ada" ? 10 : 0)}"#, type: "application/json")
