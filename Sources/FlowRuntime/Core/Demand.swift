@@ -25,7 +25,9 @@ extension Disposable {
     /// Tells the subscription a change of its consumer's demand, if it
     /// passes demand on (a subscription that does not reads as fast as it
     /// can, as every subscription did before demand).
-    @inline(__always)
+    /// Out of line: it is called at a change of demand only, and its cast,
+    /// inlined, made the operators that call it dearer on every event.
+    @inline(never)
     public func passDemand(_ wantsMore: Bool) {
         (self as? DemandControl)?.demand(wantsMore)
     }
