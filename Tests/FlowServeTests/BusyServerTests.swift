@@ -14,7 +14,10 @@ import Testing
     }
 
     /// Starts a live run, waits until `stop` is set, asks it to stop, and
-    /// returns the last message the server sent about it (JSON text).
+    /// returns the last message the server sent about it (JSON text). Its
+    /// callers start it on ThreadExecutor too: a task waiting for a turn on
+    /// a cooperative pool that synchronous tests hold would not even open
+    /// its socket, and the live run would never start.
     static func run(_ script: String, on served: ServedFolder, stop: NIOLockedValueBox<Bool>) async throws -> String {
         let last = NIOLockedValueBox("")
         let url = served.address.absoluteString.replacingOccurrences(of: "http://", with: "ws://") + "live"
@@ -22,7 +25,7 @@ import Testing
         try await withTaskExecutorPreference(ThreadExecutor.shared) {
         try await WebSocketClient.connect(url: url, configuration: .init(maxFrameSize: 1 << 24), logger: Logger(label: "busy")) { inbound, outbound, _ in
             try await outbound.write(.text(ServedFolder.encode(["text": script, "name": "busy.flow"])))
-            let stopper = Task {
+            let stopper = Task(executorPreference: ThreadExecutor.shared) {
                 while !stop.withLockedValue({ $0 }) { try await Task.sleep(for: .milliseconds(20)) }
                 try await outbound.write(.text(#"{"stop":true}"#))
             }
@@ -43,7 +46,7 @@ import Testing
         let stop = NIOLockedValueBox(false)
         let runs = 4
         try await withThrowingTaskGroup(of: String.self) { group in
-            for n in 0..<runs { group.addTask { try await Self.run(Self.busy(n), on: served, stop: stop) } }
+            for n in 0..<runs { group.addTask(executorPreference: ThreadExecutor.shared) { try await Self.run(Self.busy(n), on: served, stop: stop) } }
             let started = await waitFor { (0..<runs).allSatisfy { FileManager.default.fileExists(atPath: served.folder.appendingPathComponent("started-\($0).txt").path) } }
             #expect(started, "the live runs did not start")
             // Every run spins; the server still answers, over HTTP and a new socket.
@@ -96,9 +99,9 @@ import Testing
     func aSignalEndsTheServerWhateverItsRunsDo(_ signal: Int32) async throws {
         let served = try ServedFolder()
         let stop = NIOLockedValueBox(false)
-        let runs = Task {
+        let runs = Task(executorPreference: ThreadExecutor.shared) {
             try await withThrowingTaskGroup(of: String.self) { group in
-                for n in 0..<3 { group.addTask { try await Self.run(Self.busy(n), on: served, stop: stop) } }
+                for n in 0..<3 { group.addTask(executorPreference: ThreadExecutor.shared) { try await Self.run(Self.busy(n), on: served, stop: stop) } }
                 for try await _ in group {}
             }
         }

@@ -174,6 +174,11 @@ extension Compiler {
         // type takes them as that type.
         let element = compiledReceiver.type.element
         let typesElements = element.isKnown && compiledReceiver.typeIsSure && Self.elementClosureOperators.contains(name)
+        var arguments = arguments
+        if call?.spec.name == "send", element.isKnown, arguments.count == 1, arguments[0].label == nil {
+            // `subject.send(.init(volume: 5))`: a member of the subject's element type.
+            arguments[0].value = implicitMemberSpelledOut(arguments[0].value, expecting: element, in: scope)
+        }
         var args = compileArguments(arguments, in: scope, closureParameters: typesElements ? [element] : nil)
         // A helper's call is checked against its forms; a name shared with a
         // stream operator (`first`, `map`) may fit either, as the receiver

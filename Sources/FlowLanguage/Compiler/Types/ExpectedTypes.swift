@@ -104,6 +104,20 @@ extension Compiler {
         }, type: .dictionary(key: keyType, value: valueType), typeIsSure: sure)
     }
 
+    /// An implicit member (`.quiet`, `.init(volume: 5)`) written where a
+    /// value of `expected` goes, as the member of that type it names;
+    /// any other expression as it is.
+    func implicitMemberSpelledOut(_ expr: Expr, expecting expected: StaticType, in scope: Scope) -> Expr {
+        switch expr {
+        case .implicitMember(let name, let span):
+            return implicitMember(name, span, arguments: nil, callSpan: span, expecting: expected, in: scope) ?? expr
+        case .call(.implicitMember(let name, let span), let arguments, let callSpan):
+            return implicitMember(name, span, arguments: arguments, callSpan: callSpan, expecting: expected, in: scope) ?? expr
+        default:
+            return expr
+        }
+    }
+
     /// `.standard` where a `Config` is expected is `Config.standard`,
     /// `.init(retries: 1)` is `Config(retries: 1)`, `.some(x)` where an
     /// optional is expected is `x`, and `.just(x)` where a stream is

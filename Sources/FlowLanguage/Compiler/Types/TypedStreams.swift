@@ -17,7 +17,8 @@ extension Compiler {
                             in scope: Scope) -> CompiledExpression {
         let typedArguments = arguments.map { argument in
             var typed = argument
-            typed.value = Self.literal(argument.value, as: element)
+            // `CurrentValueSubject<Settings, Never>(.quiet)`: a member of the element type.
+            typed.value = Self.literal(implicitMemberSpelledOut(argument.value, expecting: element, in: scope), as: element)
             return typed
         }
         let made = compileOperator(call, receiver: nil, nameSpan, typedArguments, span, in: scope)
