@@ -101,6 +101,7 @@ let package = Package(
             dependencies: [
                 "FlowLanguage", "FlowMarbles", "FlowRuntime", "FlowLive", "FlowIO",
                 .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),

@@ -96,9 +96,10 @@ public enum PlaygroundServer {
         let app = Application(
             router: routes,
             // A frame as large as the largest request: the page's script.
-            server: .http1WebSocketUpgrade(webSocketRouter: options.exercise ? Router(context: Context.self)
-                                                : webSocketRouter(folder: folder, playground: playground, guardian: guardian),
-                                           configuration: .init(ws: .init(maxFrameSize: largestRequest))),
+            server: .guardedWebSocketUpgrade(webSocketRouter: options.exercise ? Router(context: Context.self)
+                                                 : webSocketRouter(folder: folder, playground: playground, guardian: guardian),
+                                             configuration: .init(maxFrameSize: largestRequest),
+                                             limits: ConnectionLimits(largestBody: largestRequest)),
             configuration: .init(address: .hostname(options.host, port: options.port), serverName: "flow"),
             onServerRunning: { channel in
                 let port = channel.localAddress?.port ?? options.port

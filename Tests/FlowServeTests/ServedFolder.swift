@@ -45,8 +45,9 @@ final class ServedFolder: @unchecked Sendable {
     /// `flow serve --exercise` serves it to a class.
     /// `fromParent`: started in the folder's parent and given the folder
     /// by its name, as relative paths are; `{folder}` in `options` is that name.
+    /// `openFiles`: started under `ulimit -n` of that many files.
     init(files: [String: String] = ["lesson.flow": ServedFolder.lesson], options: [String] = [], exercise: String? = nil,
-         fromParent: Bool = false) throws {
+         fromParent: Bool = false, openFiles: Int? = nil) throws {
         folder = FileManager.default.temporaryDirectory.appendingPathComponent("flow-serve-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         for (name, text) in files {
@@ -60,8 +61,11 @@ final class ServedFolder: @unchecked Sendable {
         let options = options.map {
             $0.replacingOccurrences(of: "{folder}", with: root.lastPathComponent).replacingOccurrences(of: "{root}", with: root.path)
         }
-        let (process, out, _) = try FlowProcess.start(["serve"] + serving + ["--port", "0"] + options,
-                                                      in: fromParent ? root.deletingLastPathComponent() : nil)
+        let arguments = ["serve"] + serving + ["--port", "0"] + options
+        let (process, out, _) = try openFiles.map { limit in
+            try FlowProcess.start(["-c", "ulimit -n \(limit) && exec \"$0\" \"$@\"", FlowProcess.defaultBinary.path] + arguments,
+                                  binary: URL(fileURLWithPath: "/bin/sh"))
+        } ?? FlowProcess.start(arguments, in: fromParent ? root.deletingLastPathComponent() : nil)
         self.process = process
         self.output = out
         // The address is the first line the server prints.
