@@ -307,7 +307,7 @@ extension IOModules {
         function("read", .creation,
                  "each record of a CSV file as it is read: an array of fields, or with header: true a dictionary by column name; typed: true reads numbers as numbers and empty fields as nil",
                  [arg("path", .string)] + csvOptions) { args in
-            let lines = FileLinesNode(path: try path(args), wholeFile: false, location: args.context.location, access: access)
+            let lines = FileLinesNode(path: try path(args, access), wholeFile: false, location: args.context.location, access: access)
             return .stream(CSVRecordsNode(lines: lines, header: try args.bool(1, default: false), typed: try args.bool(2, default: false),
                                           delimiter: try delimiter(args, 3), name: "csv.read", location: args.context.location))
         },
@@ -337,7 +337,7 @@ extension IOModules {
                  "for sink: writes each value as a CSV record (an array's fields; dictionaries under a header line of the first one's keys), replacing the file when the stream ends",
                  [arg("path", .string), labelled("delimiter", .string, optional: true)]) { args in
             var formatter = CSVFormatter(delimiter: String(Character(try delimiter(args, 1))))
-            return .function(try FileWriter(path: try path(args), append: false, location: args.context.location, access: access,
+            return .function(try FileWriter(path: try path(args, access), append: false, location: args.context.location, access: access,
                                             name: "csv.write", format: { try formatter.lines(for: $0) }))
         },
     ], examples: ["read": #"csv.read("orders.csv", header: true, typed: true).filter { $0.total > 100 }"#,

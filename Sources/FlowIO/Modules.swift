@@ -29,32 +29,36 @@ public enum IOModules {
         }])
     }
 
-    static func path(_ args: Arguments) throws -> String { try args.string(0, default: "") }
+    static func path(_ args: Arguments, _ access: Access) throws -> String {
+        let written = try args.string(0, default: "")
+        guard let script = args.context.location?.file else { return written }
+        return access.located(written, writtenIn: script)
+    }
 
     public static func file(_ access: Access) -> BuiltinModule { BuiltinModule(name: "file", summary: "files as streams, and writers for sink", functions: [
         function("read", .creation, "the whole file as one string, then completion", [arg("path", .string)]) {
-            .stream(FileLinesNode(path: try path($0), wholeFile: true, location: $0.context.location, access: access))
+            .stream(FileLinesNode(path: try path($0, access), wholeFile: true, location: $0.context.location, access: access))
         },
         function("lines", .creation, "each line of the file, read as it goes (constant memory), then completion",
                  [arg("path", .string)]) {
-            .stream(FileLinesNode(path: try path($0), wholeFile: false, location: $0.context.location, access: access))
+            .stream(FileLinesNode(path: try path($0, access), wholeFile: false, location: $0.context.location, access: access))
         },
         function("watch", .creation, "the file's (path:, exists:, size:) each time it changes, checked every 100ms or `every`",
                  [arg("path", .string), labelled("every", .duration, optional: true).positive()]) {
-            .stream(FilePollNode(path: try path($0), period: try $0.optionalDuration(1) ?? .milliseconds(Int64(100)), mode: .watch,
+            .stream(FilePollNode(path: try path($0, access), period: try $0.optionalDuration(1) ?? .milliseconds(Int64(100)), mode: .watch,
                                  location: $0.context.location, access: access))
         },
         function("tail", .creation, "the lines appended to the file after subscription, checked every 100ms or `every`",
                  [arg("path", .string), labelled("every", .duration, optional: true).positive()]) {
-            .stream(FilePollNode(path: try path($0), period: try $0.optionalDuration(1) ?? .milliseconds(Int64(100)), mode: .tail,
+            .stream(FilePollNode(path: try path($0, access), period: try $0.optionalDuration(1) ?? .milliseconds(Int64(100)), mode: .tail,
                                  location: $0.context.location, access: access))
         },
         function("write", .utility, "for sink: writes each value as a line; the file is replaced when the stream ends, and left as it was if the stream fails",
                  [arg("path", .string)]) {
-            .function(try FileWriter(path: try path($0), append: false, location: $0.context.location, access: access))
+            .function(try FileWriter(path: try path($0, access), append: false, location: $0.context.location, access: access))
         },
         function("append", .utility, "for sink: appends each value as a line, closed when the stream ends", [arg("path", .string)]) {
-            .function(try FileWriter(path: try path($0), append: true, location: $0.context.location, access: access))
+            .function(try FileWriter(path: try path($0, access), append: true, location: $0.context.location, access: access))
         },
     ]) }
 

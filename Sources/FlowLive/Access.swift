@@ -15,9 +15,22 @@ import Glibc
 /// grants it; the caller raises it as a stream error at the call's location.
 public final class Access: Sendable {
     public let permissions: Permissions
+    /// Where a relative path is read from, by the script it is written in
+    /// (as locations name it), where that is not the current folder: under
+    /// `flow grade` the key's are the folder the teacher started in, while
+    /// the student's are its own file's folder, as `flow run` there reads them.
+    public let relativeFolders: [String: String]
 
-    public init(_ permissions: Permissions) {
+    public init(_ permissions: Permissions, relativeFolders: [String: String] = [:]) {
         self.permissions = permissions
+        self.relativeFolders = relativeFolders
+    }
+
+    /// `path` as written in `script`, made absolute where that script's
+    /// relative paths are read from another folder than the current one.
+    public func located(_ path: String, writtenIn script: String) -> String {
+        guard !path.isEmpty, !path.hasPrefix("/"), let folder = relativeFolders[script] else { return path }
+        return folder == "/" ? "/" + path : folder + "/" + path
     }
 
     /// Everything allowed: checking a script (`flow check`), and the docs.

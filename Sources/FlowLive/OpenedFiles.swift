@@ -145,11 +145,11 @@ extension Access {
         guard granted.contains(path: real) else {
             let what: String
             switch granted {
-            case .only(let paths): what = "\(verb) outside \(scopeName ?? paths.joined(separator: ", "))"
+            case .only(let paths): what = "\(verb) outside \(scopeName ?? Permissions.listed(paths))"
             default: what = "\(verb) files"
             }
-            let folder = Permissions.folder(of: real)
-            throw FlowError("\(shown): \(what) is not allowed (\(permissions.command) --allow-\(kind.rawValue)=\(folder) grants it)")
+            let grant = permissions.suggestsFolders ? Permissions.folder(of: real) : real
+            throw FlowError("\(shown): \(what) is not allowed (\(permissions.command) --allow-\(kind.rawValue)=\(grant) grants it)")
         }
     }
 

@@ -63,6 +63,16 @@ public struct Permissions: Sendable, Equatable {
     /// folder ("the graded folder"); nil names the paths themselves.
     public var readScopeName: String?
     public var writeScopeName: String?
+    /// Whether a denial suggests granting the folder of what was denied
+    /// (`flow run --allow-read=data`), or the file alone: under `flow grade`
+    /// the folder would hand every student the classmates' files.
+    public var suggestsFolders = true
+
+    /// Paths as a message lists them: `a`, `a and b`, `a, b and c`.
+    public static func listed(_ paths: [String]) -> String {
+        guard let last = paths.last else { return "nothing" }
+        return paths.count == 1 ? last : paths.dropLast().joined(separator: ", ") + " and " + last
+    }
 
     public init(read: Scope, write: Scope, net: Scope, standardInput: Bool, command: String,
                 readScopeName: String? = nil, writeScopeName: String? = nil) {

@@ -25,9 +25,12 @@ struct AnswerKey {
     let givenNames: Set<String>
     /// The files the key names as data (`file.lines("prices.csv")`): every
     /// string literal of the key that names a regular file other than a
-    /// script, from the folder flow was started in, resolved. A student's
+    /// script, a relative one from the key's own folder, resolved. A student's
     /// script may read these and its own file, nothing else by default.
     let dataFiles: [String]
+    /// The key's folder, resolved: its relative paths are read from there,
+    /// as `flow test` beside it reads them.
+    let folder: String
 
     /// Refuses a key with no tests, one that does not parse, or one whose
     /// given declarations do not compile on their own.
@@ -36,9 +39,13 @@ struct AnswerKey {
         tests = file.declaredTests.map { ($0.name, $0.points) }
         if tests.isEmpty { throw KeyProblem(description: "\(file.path) has no test blocks: a key is a file of test \"name\" (points: n) { ... }") }
         givenNames = Set(file.topLevelStatements.compactMap { if case .declaration(let name) = $0.kind { name } else { nil } })
-        dataFiles = Self.stringLiterals(in: file.text).filter { text in
+        let folder = Permissions.folder(of: Permissions.resolve(file.path))
+        self.folder = folder
+        dataFiles = Self.stringLiterals(in: file.text).filter { !$0.isEmpty && !$0.hasSuffix(".flow") }.map { text in
+            text.hasPrefix("/") ? text : (folder == "/" ? "" : folder) + "/" + text
+        }.filter { path in
             var info = stat()
-            return !text.hasSuffix(".flow") && stat(text, &info) == 0 && (info.st_mode & S_IFMT) == S_IFREG
+            return stat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFREG
         }.map(Permissions.resolve).uniqued()
         let nobody = SourceFile(path: file.path + " (checked alone)", text: "")
         _ = try Program(grading: nobody, on: file, console: Console(out: { _ in }, err: { _ in }, color: false),

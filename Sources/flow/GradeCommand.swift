@@ -204,17 +204,22 @@ struct GradeFile: ParsableCommand {
         // file's limit, since building a value needs room for its parts too.
         MemoryBudget.set(bytes: memoryLimit / 2)
         let answerKey = try key.map { try AnswerKey(file: try SourceFile.load(path: $0)) }
-        let access = Access(Self.permissions(for: ownFile, key: answerKey, keyPath: key, flags: permissions))
+        // Each script's relative paths are its own file's folder, as `flow
+        // run` (or `flow test`) started beside it reads them, wherever the
+        // teacher started grading: the student's "data.txt" is the file
+        // beside the student's script (it runs in that folder), the key's
+        // "numbers.txt" the file beside the key. Every path the flags and
+        // the grader name is resolved before moving.
+        let studentsFolder = Permissions.folder(of: Permissions.resolve(ownFile))
+        let access = Access(Self.permissions(for: ownFile, key: answerKey, keyPath: key, flags: permissions),
+                            relativeFolders: answerKey.map { $0.file.path == path ? [:] : [$0.file.path: $0.folder] } ?? [:])
         let student = SourceFile(path: path, text: try SourceFile.load(path: source).text)
+        guard chdir(studentsFolder) == 0 else {
+            throw ValidationError("cannot enter the folder of \(path): \(String(cString: strerror(errno)))")
+        }
         var run = TestRunner.run(path, source: student, color: false, feedback: feedback, access: access, capture: CapturedOutput(),
                                  key: answerKey)
-        // Messages that name the graded folder resolved (a permission's)
-        // name it as the report does: never the teacher's absolute path.
-        func relative(_ text: String) -> String {
-            guard folder != "/", text.contains(folder) else { return text }
-            let named = text.replacingOccurrences(of: folder + "/", with: folderShown == "." ? "" : folderShown + "/")
-            return named.replacingOccurrences(of: folder, with: folderShown)
-        }
+        let relative = ShownPaths(folder: folder, shown: folderShown).rewrite
         afterReveal.apply(ExerciseRecord(readingAnswersIn: student.text), to: &run)
         for i in run.results.indices { run.results[i].details = Self.bounded(relative(run.results[i].details)) }
         run.warnings = run.warnings.map(relative)
@@ -243,11 +248,17 @@ extension GradeFile {
     /// unreadable unless `--allow-read` names it itself (or `--allow-all`):
     /// widening to the class's folder does not hand out the answers.
     static func permissions(for path: String, key: AnswerKey?, keyPath: String?, flags: PermissionOptions) -> Permissions {
+        let granted = ["the student's own file"] + (key?.dataFiles.isEmpty == false ? ["the exercise's data"] : [])
         var defaults = Permissions(read: .only([Permissions.resolve(path)] + (key?.dataFiles ?? [])), write: .none, net: .none,
-                                   standardInput: false, command: "flow grade",
-                                   readScopeName: key?.dataFiles.isEmpty == false ? "the student's own file and the exercise's data" : "the student's own file")
+                                   standardInput: false, command: "flow grade", readScopeName: Permissions.listed(granted))
         defaults.deniedRead = .none
+        defaults.suggestsFolders = false
         var permissions = flags.applied(to: defaults)
+        // Widened by --allow-read, the scope is named as the teacher wrote it.
+        let widened = flags.allowRead.filter { $0 != PermissionOptions.aloneMarker }.flatMap { $0.split(separator: ",").map(String.init) }
+        if !flags.allowAll, case .only = permissions.read, !widened.isEmpty {
+            permissions.readScopeName = Permissions.listed(granted + widened)
+        }
         if let keyPath, !flags.allowAll {
             let resolved = Permissions.resolve(keyPath)
             let named = flags.allowRead.flatMap { $0.split(separator: ",").map { Permissions.resolve(String($0)) } }.contains(resolved)

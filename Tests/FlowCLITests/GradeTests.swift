@@ -405,6 +405,107 @@ import Testing
         #expect(text.out.contains(#"file.read \"other.txt\": reading outside the student's own file"#), "\(text.out)")
     }
 
+    /// A teacher's term folder deep under a long absolute path: the key and
+    /// its data at the top, the class below, a data file handed in beside
+    /// a student's script, and students who read beside, above and across.
+    static func termFolder() throws -> (root: String, term: String) {
+        let root = temporaryPath("a-teachers-home-with-a-rather-long-name")
+        let term = root + "/courses/reactive-programming-2026/week-3"
+        try FileManager.default.createDirectory(atPath: term + "/class", withIntermediateDirectories: true)
+        try "1\n2\n3\n".write(toFile: term + "/numbers.txt", atomically: true, encoding: .utf8)
+        try "hello".write(toFile: term + "/class/greeting.txt", atomically: true, encoding: .utf8)
+        try "SECRET-ABOVE".write(toFile: term + "/secret.txt", atomically: true, encoding: .utf8)
+        try """
+            let numbers = file.lines("numbers.txt").map { Int($0)! }
+            test "total" { expect(total).toBe("(a|)", a: 6) }
+            test "greeting" (points: 2) { expect(greeting).toBe("(a|)", a: "hello") }
+
+            """.write(toFile: term + "/key.flow", atomically: true, encoding: .utf8)
+        // Zoe reads the file beside her script by its relative name, as `flow run` beside it would.
+        try "let total = numbers.reduce(0) { $0 + $1 }\nlet greeting = file.read(\"greeting.txt\")\n"
+            .write(toFile: term + "/class/zoe.flow", atomically: true, encoding: .utf8)
+        // Ada reads a classmate, Sam what lies above the class, and Bob does not compile.
+        try "let total = numbers.reduce(0) { $0 + $1 }\nlet greeting = file.read(\"zoe.flow\")\n"
+            .write(toFile: term + "/class/ada.flow", atomically: true, encoding: .utf8)
+        try "let total = numbers.reduce(0) { $0 + $1 }\nlet greeting = file.read(\"../secret.txt\")\n"
+            .write(toFile: term + "/class/sam.flow", atomically: true, encoding: .utf8)
+        try "let total = numbers.reduce(0 { $0 + $1 }\n".write(toFile: term + "/class/bob.flow", atomically: true, encoding: .utf8)
+        try "file,id,email,name\nzoe.flow,1,zoe@example.edu,Zoe\nada.flow,2,ada@example.edu,Ada\nnone.flow,3,nobody@example.edu,Nobody\n"
+            .write(toFile: term + "/roster.csv", atomically: true, encoding: .utf8)
+        return (root, term)
+    }
+
+    @Test func eachScriptsRelativePathsAreItsOwnFilesFolder() throws {
+        let (root, term) = try Self.termFolder()
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        // Graded from the term folder, and from a folder elsewhere with the key named from there.
+        for (folder, prefix) in [(term, ""), (root, "courses/reactive-programming-2026/week-3/")] {
+            let result = try FlowProcess.run(["grade", "--max-memory", "256MB", "--key", prefix + "key.flow", "--details",
+                                              "--allow-read=\(prefix)class/greeting.txt", "--format", "json", prefix + "class"],
+                                             in: URL(fileURLWithPath: folder), timeout: 600)
+            #expect(result.status == 0, "\(result.err)")
+            let rows = try Self.rows(try Self.json(result.out))
+            #expect(rows["zoe.flow"]?["points"] as? Int == 3, "\(rows["zoe.flow"] ?? [:])")
+            // The key's relative path is the key's folder's, wherever grading started.
+            #expect(rows["ada.flow"]?["points"] as? Int == 1, "\(rows["ada.flow"] ?? [:])")
+        }
+        // Without the grant, the file beside the script is named as the teacher knows it, with the flag that grants it alone.
+        let denied = try FlowProcess.run(["grade", "--max-memory", "256MB", "--key", "key.flow", "--details", "class"],
+                                         in: URL(fileURLWithPath: term), timeout: 600)
+        #expect(denied.out.contains(#"file.read \"greeting.txt\" (class/greeting.txt): reading outside the student's own file and the exercise's data is not allowed (flow grade --allow-read=class/greeting.txt grants it)"#),
+                "\(denied.out)")
+    }
+
+    @Test func aDenialIsOneSentenceNamingPathsFromTheGradedFolder() throws {
+        let (root, term) = try Self.termFolder()
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        let result = try FlowProcess.run(["grade", "--max-memory", "256MB", "--key", "key.flow", "--details", "--allow-read=class/greeting.txt", "class"],
+                                         in: URL(fileURLWithPath: term), timeout: 600)
+        #expect(result.status == 0, "\(result.err)")
+        // A classmate: the scope as the teacher widened it, and the flag naming that file alone, never its folder.
+        #expect(result.out.contains(#"file.read \"zoe.flow\" (class/zoe.flow): reading outside the student's own file, the exercise's data and class/greeting.txt is not allowed (flow grade --allow-read=class/zoe.flow grants it)"#),
+                "\(result.out)")
+        // Above the class: named from the graded folder, as the teacher typed it.
+        #expect(result.out.contains(#"file.read \"../secret.txt\" (secret.txt): reading outside"#) && result.out.contains("(flow grade --allow-read=secret.txt grants it)"),
+                "\(result.out)")
+        #expect(!result.out.contains("SECRET-ABOVE"), "\(result.out)")
+    }
+
+    @Test func noReportOrMessageHoldsTheTeachersAbsolutePath() throws {
+        let (root, term) = try Self.termFolder()
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        let elsewhere = temporaryPath("elsewhere")
+        try FileManager.default.createDirectory(atPath: elsewhere, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: elsewhere) }
+        // Every path given absolute, from a folder that is none of them.
+        let common = ["grade", "--max-memory", "256MB", "--key", term + "/key.flow", "--allow-read=\(term)/class/greeting.txt", term + "/class"]
+        var runs: [(String, [String])] = []
+        for format in ["text", "json", "csv"] {
+            for feedback in ["none", "score", "where", "why", "answer"] {
+                runs.append(("\(format) \(feedback)", ["--format", format, "--feedback", feedback]))
+            }
+            runs.append(("\(format) roster", ["--format", format, "--details", "--roster", term + "/roster.csv"]))
+        }
+        runs.append(("the folder granted", ["--format", "json", "--details", "--allow-read=\(term)/class"]))
+        for (name, extra) in runs {
+            let output = elsewhere + "/report"
+            let result = try FlowProcess.run(common + extra + ["--output", output], in: URL(fileURLWithPath: elsewhere), timeout: 600)
+            #expect(result.status == 0, "\(name): \(result.err)")
+            let written = (try? String(contentsOfFile: output, encoding: .utf8)) ?? ""
+            #expect(written.contains("zoe.flow") && written.contains("bob.flow"), "\(name): \(written)")
+            for (stream, text) in [("stdout", result.out), ("stderr", result.err), ("the report", written)] {
+                #expect(!text.contains(root), "\(name): \(stream) holds the teacher's path: \(text)")
+                #expect(!text.contains("reactive-programming-2026"), "\(name): \(stream) holds a folder above the class: \(text)")
+            }
+            try? FileManager.default.removeItem(atPath: output)
+        }
+        // The text report's summary and messages, on standard output too.
+        let text = try FlowProcess.run(common + ["--details"], in: URL(fileURLWithPath: elsewhere), timeout: 600)
+        #expect(text.out.contains("bob.flow:1:27: error: '(' is never closed"), "\(text.out)")
+        #expect(text.out.contains(#"file.read \"../secret.txt\" (../secret.txt): reading outside"#), "\(text.out)")
+        #expect(!text.out.contains(root) && !text.err.contains(root), "\(text.out)\n\(text.err)")
+    }
+
     @Test func aFileOverTheTimeLimitIsStoppedAlone() throws {
         let folder = temporaryPath("slow")
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)

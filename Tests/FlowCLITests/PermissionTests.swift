@@ -82,17 +82,17 @@ import Testing
 
                 """,
         ])
-        // Relative paths are the grader's: run it from the class folder.
+        // Run from the class folder, as a teacher would.
         let graded = try FlowProcess.run(["grade", "--details", "."], in: URL(fileURLWithPath: folder.path + "/class"), timeout: 120)
         #expect(graded.status == 0)
         #expect(graded.out.contains("./alice.flow  0 of 4"), "\(graded.out)")
         // Inside a marble diff the message is quoted, as every error value is.
-        #expect(graded.out.contains(#"file.read \"/etc/hostname\": reading outside the student's own file is not allowed (flow grade --allow-read=/etc grants it)"#),
+        #expect(graded.out.contains(#"file.read \"/etc/hostname\": reading outside the student's own file is not allowed (flow grade --allow-read=/etc/hostname grants it)"#),
                 "\(graded.out)")
         // Without a key naming it, a file beside the student's is not the student's.
         #expect(graded.out.contains(#"file.read \"given.txt\" (given.txt): reading outside the student's own file"#), "\(graded.out)")
         #expect(graded.out.contains(#"http.get \"http://127.0.0.1:9/\": network access is not allowed (flow grade --allow-net=127.0.0.1 grants it)"#))
-        #expect(graded.out.contains("file.write \"/tmp/flow-graded-1\": writing files is not allowed (flow grade --allow-write=/tmp grants it)"))
+        #expect(graded.out.contains("file.write \"/tmp/flow-graded-1\": writing files is not allowed (flow grade --allow-write=/tmp/flow-graded-1 grants it)"))
         #expect(!FileManager.default.fileExists(atPath: "/tmp/flow-graded-1"))
         // The teacher widens the grant; a bare flag before the folder is a flag.
         let widened = try FlowProcess.run(["grade", "--allow-read", "--allow-read=/etc", "."], in: URL(fileURLWithPath: folder.path + "/class"), timeout: 120)
