@@ -401,7 +401,7 @@ struct Lexer {
     }
 
     private mutating func string() -> Token {
-        if matches("\"\"\"") { return multiLineString() }
+        if peek(1) == UInt8(ascii: "\""), peek(2) == UInt8(ascii: "\"") { return multiLineString() }
         let start = position
         position += 1
         var literal = StringLiteralText()

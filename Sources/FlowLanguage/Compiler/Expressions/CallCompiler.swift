@@ -175,7 +175,7 @@ extension Compiler {
         let element = compiledReceiver.type.element
         let typesElements = element.isKnown && compiledReceiver.typeIsSure && Self.elementClosureOperators.contains(name)
         var arguments = arguments
-        if call?.spec.name == "send", element.isKnown, arguments.count == 1, arguments[0].label == nil {
+        if arguments.count == 1, element.isKnown, arguments[0].label == nil, call?.spec.name == "send" {
             // `subject.send(.init(volume: 5))`: a member of the subject's element type.
             arguments[0].value = implicitMemberSpelledOut(arguments[0].value, expecting: element, in: scope)
         }

@@ -352,7 +352,7 @@ extension Compiler {
             return CompiledExpression { _ in .null }
         }
         if let scheduler = schedulerValue(base, name, in: scope) { return CompiledExpression { _ in scheduler } }
-        if case .name("NotificationCenter", _) = base, name == "default", scope.lookup("NotificationCenter") == nil,
+        if name == "default", case .name("NotificationCenter", _) = base, scope.lookup("NotificationCenter") == nil,
            resolveType("NotificationCenter", in: scope) == nil {
             let env = environment
             return CompiledExpression { _ in .function(env.defaultNotificationCenter) }

@@ -92,7 +92,9 @@ extension Compiler {
             if name == "async" || name == "asyncAfter" || name == "sync" {
                 return CompiledExpression(compileDispatchCall(base, name, nameSpan, arguments, in: scope))
             }
-            if let coderCall = compileCoderCall(base, name, nameSpan, arguments, in: scope) { return CompiledExpression(coderCall) }
+            if name == "decode" || name == "encode", let coderCall = compileCoderCall(base, name, nameSpan, arguments, in: scope) {
+                return CompiledExpression(coderCall)
+            }
             return nil
         case .libraryType:
             return compileLibraryTypeCall(base, name, nameSpan, arguments, span, in: scope)
@@ -182,7 +184,7 @@ extension Compiler {
         if SwiftVocabulary.namespaces.contains(type) {
             return compileFunctionCall(name, nameSpan, arguments, span, in: scope)
         }
-        if type == "Notification" || type == "NSNotification", name == "Name", arguments.count == 1, arguments[0].label == nil {
+        if name == "Name", type == "Notification" || type == "NSNotification", arguments.count == 1, arguments[0].label == nil {
             // `Notification.Name("didLogin")`.
             let raw = compile(arguments[0].value, in: scope)
             return CompiledExpression { frame in NotificationValue.makeName(try raw(frame).asString()) }
