@@ -2,6 +2,7 @@ import ArgumentParser
 import FlowFormat
 import FlowIO
 import FlowLanguage
+import FlowRuntime
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -132,20 +133,8 @@ enum FileBytes {
     }
 
     static func read(_ path: String, limit: Int) throws -> [UInt8] {
-        guard let handle = fopen(path, "rb") else {
-            throw Failure(description: "cannot read \(path): \(String(cString: strerror(errno)))")
-        }
-        defer { fclose(handle) }
-        var result: [UInt8] = []
-        var buffer = [UInt8](repeating: 0, count: 65536)
-        while true {
-            let n = fread(&buffer, 1, buffer.count, handle)
-            if n > 0 { result.append(contentsOf: buffer[0..<n]) }
-            if result.count > limit { throw Failure(description: "cannot read \(path): \(SourceFile.tooLarge.message)") }
-            if n < buffer.count {
-                if ferror(handle) != 0 { throw Failure(description: "cannot read \(path): \(String(cString: strerror(errno)))") }
-                return result
-            }
+        do { return try SourceFile.bytes(ofFileAt: path, limit: limit) } catch {
+            throw Failure(description: FlowError.wrap(error).message)
         }
     }
 

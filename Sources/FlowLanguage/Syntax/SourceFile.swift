@@ -217,6 +217,12 @@ extension SourceFile {
     }
 }
 
+extension SourceFile {
+    /// A script's bytes, read whole (at most `limit`), or a FlowError naming
+    /// the path and the reason: for the layers above that read scripts.
+    public static func bytes(ofFileAt path: String, limit: Int) throws -> [UInt8] { try readFile(path, limit: limit) }
+}
+
 /// Reads a whole file, or throws a FlowError naming the path and the reason.
 func readFile(_ path: String, limit: Int) throws -> [UInt8] {
     #if canImport(Glibc)
