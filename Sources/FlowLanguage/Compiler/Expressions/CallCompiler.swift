@@ -132,6 +132,15 @@ extension Compiler {
         }
     }
 
+    /// The name a member chain starts from (`URLSession` in `URLSession.shared.x`).
+    static func rootName(of expr: Expr) -> (String, Span)? {
+        switch expr {
+        case .name(let name, let span): (name, span)
+        case .member(let base, _, _, _): rootName(of: base)
+        default: nil
+        }
+    }
+
     /// A method of a value that is not a script's type: a stream operator,
     /// a subscription, a collection helper.
     func compileValueMethodCall(
@@ -143,6 +152,12 @@ extension Compiler {
         if name == "pipe" { return compiled(piped(base, nameSpan, arguments), in: scope) }
         if name == "collect", let buffer = collectingByTime(base, nameSpan, arguments, span) { return compiled(buffer, in: scope) }
         guard let meaning = methodMeaning(name, labels: arguments.map(\.label)) else {
+            // `URLSession.shared.dataTaskPublisher(...)`: the framework's name is the error, not its method.
+            if let (root, rootSpan) = Self.rootName(of: base), UnsupportedAPIs.named(root) != nil, scope.lookup(root) == nil,
+               resolveType(root, in: scope) == nil {
+                unknownName(root, rootSpan, in: scope)
+                return CompiledExpression { _ in .null }
+            }
             if scope.visibleTypes.contains(where: { $0.hasProperty(name) }) {
                 // `service.order(x)`: a closure held in a property, called.
                 return CompiledExpression(compileValueCall(.member(base, name, nameSpan: nameSpan, nameSpan), arguments, span, in: scope))
