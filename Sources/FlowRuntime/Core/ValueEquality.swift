@@ -21,15 +21,11 @@ extension Value: Hashable {
         case let (.string(a), .string(b)): return a == b
         case let (.duration(a), .duration(b)): return a == b
         case let (.array(a), .array(b)): return a == b
-        case let (.tuple(a), .tuple(b)) where a.nominal?.arithmetic == nil && b.nominal?.arithmetic == nil:
-            return a.nominal == b.nominal && a.elements == b.elements
         case (.tuple, _), (_, .tuple):
             // A number of a type the language defines equals any number of the same value (`Decimal(5) == 5`).
-            guard let arithmetic = NominalArithmetic.of(lhs, rhs) else {
-                if case let (.tuple(a), .tuple(b)) = (lhs, rhs) { return a.nominal == b.nominal && a.elements == b.elements }
-                return false
-            }
-            return (try? arithmetic.compare(lhs, rhs)) == 0
+            if let arithmetic = NominalArithmetic.of(lhs, rhs) { return (try? arithmetic.compare(lhs, rhs)) == 0 }
+            guard case let (.tuple(a), .tuple(b)) = (lhs, rhs) else { return false }
+            return a.nominal == b.nominal && a.elements == b.elements
         case let (.dictionary(a), .dictionary(b)):
             guard a.count == b.count else { return false }
             for (key, value) in a where b[key] != value { return false }

@@ -29,7 +29,7 @@ extension Compiler {
     /// Swift's conversions (`Int("7")` is an `Int?`, `Double(2)` a Double).
     func compiledBuiltin(_ name: String, _ nameSpan: Span, _ arguments: [CallArgument], _ span: Span, in scope: Scope) -> CompiledExpression {
         // The language's functions with a result type known here are types' initialisers, capitalised.
-        guard let initial = name.utf8.first, initial >= UInt8(ascii: "A"), initial <= UInt8(ascii: "Z") else {
+        guard name.isCapitalised else {
             return CompiledExpression(compileBuiltin(name, nameSpan, arguments, span, in: scope), isStream: name == "cold" || name == "hot")
         }
         if name == "Data", arguments.count == 1, arguments[0].label == nil, case .member(let text, "utf8", _, _) = arguments[0].value {

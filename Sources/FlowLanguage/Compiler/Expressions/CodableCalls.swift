@@ -11,30 +11,11 @@ extension Compiler {
     /// The coders' calls, where the call has their shape; nil otherwise.
     func compileCoderCall(_ base: Expr, _ name: String, _ nameSpan: Span, _ arguments: [CallArgument], in scope: Scope) -> Code? {
         let labels = arguments.map(\.label)
-        guard (name, labels) == ("decode", [nil, "from"]) || (name, labels) == ("encode", [nil]) else { return nil }
+        let decodes = name == "decode" && labels == [nil, "from"]
+        guard decodes || name == "encode" && labels == [nil] else { return nil }
         let coder = compile(base, in: scope)
         let location = self.location(nameSpan)
-        switch (name, labels) {
-        case ("decode", [nil, "from"]):
-            guard case .member(let typeExpr, "self", _, _) = arguments[0].value else {
-                error("decode(_:from:) takes the type to decode, as in decode(Product.self, from: data)", arguments[0].value.span)
-                return { _ in .null }
-            }
-            let type = staticType(text: file.text(of: typeExpr.span), in: scope)
-            let read = JSONReading(compiler: self, scope: scope).reader(for: type, at: nameSpan)
-            let data = compile(arguments[1].value, in: scope)
-            return { frame in
-                try Self.expectCoder(try coder(frame), "JSONDecoder", "decode(_:from:)", location)
-                let text = try DataValue.text(of: try data(frame), for: "decode(_:from:)")
-                let json: Value
-                do { json = try JSON.parse(text) } catch {
-                    throw Self.thrown("dataCorrupted: the given data was not valid JSON (\(FlowError.wrap(error).message))", location)
-                }
-                do { return try read(json, frame, []) } catch let failure as JSONReading.Failure {
-                    throw Self.thrown(failure.message, location)
-                }
-            }
-        case ("encode", [nil]):
+        guard decodes else {
             let value = compile(arguments[0].value, in: scope)
             return { frame in
                 try Self.expectCoder(try coder(frame), "JSONEncoder", "encode(_:)", location)
@@ -42,8 +23,24 @@ extension Compiler {
                     throw Self.thrown("invalidValue: \(FlowError.wrap(error).message)", location)
                 }
             }
-        default:
-            return nil
+        }
+        guard case .member(let typeExpr, "self", _, _) = arguments[0].value else {
+            error("decode(_:from:) takes the type to decode, as in decode(Product.self, from: data)", arguments[0].value.span)
+            return { _ in .null }
+        }
+        let type = staticType(text: file.text(of: typeExpr.span), in: scope)
+        let read = JSONReading(compiler: self, scope: scope).reader(for: type, at: nameSpan)
+        let data = compile(arguments[1].value, in: scope)
+        return { frame in
+            try Self.expectCoder(try coder(frame), "JSONDecoder", "decode(_:from:)", location)
+            let text = try DataValue.text(of: try data(frame), for: "decode(_:from:)")
+            let json: Value
+            do { json = try JSON.parse(text) } catch {
+                throw Self.thrown("dataCorrupted: the given data was not valid JSON (\(FlowError.wrap(error).message))", location)
+            }
+            do { return try read(json, frame, []) } catch let failure as JSONReading.Failure {
+                throw Self.thrown(failure.message, location)
+            }
         }
     }
 

@@ -86,7 +86,7 @@ extension Compiler {
             guard Builtins.languageFunctions.contains(name) else { return nil }
             return compiledBuiltin(name, nameSpan, arguments, span, in: scope)
         case .libraryType:
-            guard let initial = name.utf8.first, initial >= UInt8(ascii: "A"), initial <= UInt8(ascii: "Z") else { return nil }
+            guard name.isCapitalised else { return nil }
             if name == "DisposeBag" || name == "Set", arguments.isEmpty {
                 // RxSwift's `DisposeBag()`, Combine's `Set<AnyCancellable>()`.
                 return CompiledExpression { _ in name == "DisposeBag" ? .function(DisposeBagValue()) : .array([]) }
