@@ -68,6 +68,9 @@ struct ExerciseFile: Sendable {
     let folder: ScriptFolder
     let name: String
     let answers: AnswerFolder
+    /// Where the file says `reveal: true`, which a class does not honour:
+    /// a student sees a right lane only after giving up on it.
+    let revealsOnCheck: [SourceLocation]
 
     init(folder: ScriptFolder, answers: AnswerFolder, modules: [BuiltinModule]) throws {
         guard let name = folder.single else { throw ScriptFolder.Refused(description: "--exercise takes one .flow file, not a folder") }
@@ -83,7 +86,8 @@ struct ExerciseFile: Sendable {
             throw ScriptFolder.Refused(description: "\(name) holds no exercise: write toBe(\"???\") where students are to draw the lane")
         case .success(let done) where !done.errors.isEmpty:
             throw ScriptFolder.Refused(description: "the exercise does not run:\n" + done.errors.map(\.text).joined(separator: "\n"))
-        case .success: break
+        case .success(let done):
+            revealsOnCheck = done.questions.filter(\.question.reveals).map(\.question.location)
         }
     }
 

@@ -54,7 +54,7 @@ struct ClassView: Codable, Sendable {
 extension ExerciseServer {
     func classView() async -> ClassView {
         let text = (try? exercise.text()) ?? ""
-        let questions = await playground.exercises(text, name: exercise.name, dialect: nil, answers: [:], check: false, gaveUp: []).questions.map(\.id)
+        let questions = await playground.exercises(text, name: exercise.name, dialect: nil, answers: [:], check: false, gaveUp: [], checksReveal: false).questions.map(\.id)
         let rows = register.students.map { student in
             let revealed = Set(student.record.revealedBeforeRight)
             var states: [String: ClassView.QuestionState] = [:]

@@ -8,9 +8,10 @@ import NIOCore
 /// identity (a token: a personal link from the roster, or a name claimed
 /// once and kept as a cookie). The server, not the page, decides what is
 /// shown: a right lane only after a give-up the server recorded for that
-/// student and question (or, where the file says `reveal: true`, after a
-/// check, recorded as a reveal); each check, give-up and reveal is written
-/// into the student's answer file, for `flow grade --after-reveal`.
+/// student and question, `reveal: true` lanes included (a check never
+/// shows one: what a student saw is what they chose to see); each check,
+/// give-up and reveal is written into the student's answer file, for
+/// `flow grade --after-reveal`.
 /// The teacher's token opens `/teacher`, the class as it answers.
 struct ExerciseServer: Sendable {
     let exercise: ExerciseFile
@@ -112,10 +113,9 @@ struct ExerciseServer: Sendable {
         PlaygroundServer.problem(.forbidden, "the class's view is the teacher's: open the teacher's link flow serve printed")
     }
 
-    /// The sheet as `student` sees it: their revealed lanes shown, the
+    /// The sheet as `student` sees it: the lanes they gave up on shown, the
     /// rest checked without the right lane; a check is recorded (each
-    /// answered lane checked, right or wrong) and so is a lane the file
-    /// reveals on a check.
+    /// answered lane checked, right or wrong).
     func sheet(for student: ClassRegister.Student, answers given: [String: ExerciseSheet.Answer]?, check: Bool, only: String?) async -> Response {
         let answers = given ?? student.answers
         if check && student.record.entries.count >= ExerciseRecord.mostEntries {
@@ -124,15 +124,13 @@ struct ExerciseServer: Sendable {
         let shown = Set(student.record.entries.filter { $0.kind == .reveal }.map(\.question))
         let text: String
         do { text = try exercise.text() } catch { return PlaygroundServer.problem(.internalServerError, "\(error)") }
-        let sheet = await playground.exercises(text, name: exercise.name, dialect: nil, answers: answers, check: check, gaveUp: shown, only: only)
+        let sheet = await playground.exercises(text, name: exercise.name, dialect: nil, answers: answers, check: check, gaveUp: shown, checksReveal: false, only: only)
         let now = ClassRegister.now()
         var entries: [ExerciseRecord.Entry] = []
         if check {
             for question in sheet.questions where only == nil || question.id == only {
                 guard let result = question.check, Self.hasAnswer(answers[question.id]) else { continue }
                 entries.append(.init(time: now, kind: .check, question: question.id, right: result.passed))
-                // A lane shown beside an answer already right gives nothing away.
-                if question.revealed && !result.passed && !shown.contains(question.id) { entries.append(.init(time: now, kind: .reveal, question: question.id)) }
             }
         }
         do {
@@ -151,7 +149,7 @@ struct ExerciseServer: Sendable {
     func giveUp(_ question: String, student: ClassRegister.Student) async -> Response {
         let text: String
         do { text = try exercise.text() } catch { return PlaygroundServer.problem(.internalServerError, "\(error)") }
-        let plain = await playground.exercises(text, name: exercise.name, dialect: nil, answers: [:], check: false, gaveUp: [])
+        let plain = await playground.exercises(text, name: exercise.name, dialect: nil, answers: [:], check: false, gaveUp: [], checksReveal: false)
         guard plain.questions.contains(where: { $0.id == question }) else {
             return PlaygroundServer.problem(.notFound, "no question \(question.debugDescription) in \(exercise.name)")
         }

@@ -80,16 +80,20 @@ extension ExerciseSheet {
     /// Runs `file`'s test blocks with their `???` lanes recorded, and
     /// draws each with its answer (`answers` by question id); with `check`,
     /// says whether each answered lane is right; `gaveUp` shows the right
-    /// lanes of those questions whatever the file says.
+    /// lanes of those questions whatever the file says. `checksReveal`
+    /// lets a checked wrong answer show a `reveal: true` lane: a learner's
+    /// own playground does, a class does not (there only a give-up shows
+    /// a lane, so that every lane shown is one the server recorded).
     static func make(_ file: SourceFile, modules: [BuiltinModule], dialect: Dialect?, answers: [String: Answer], check: Bool,
-                     gaveUp: Set<String>, only: String? = nil) -> ExerciseSheet {
+                     gaveUp: Set<String>, checksReveal: Bool, only: String? = nil) -> ExerciseSheet {
         switch run(file, modules: modules, dialect: dialect) {
         case .failure(let notRun):
             return ExerciseSheet(ok: false, errors: notRun.errors, preamble: "", questions: [])
         case .success(let run):
             return ExerciseSheet(ok: true, errors: run.errors, preamble: preamble(of: file, tests: run.testSpans), questions: run.questions.map {
                 view(of: $0.question, id: $0.id, test: $0.test, code: file.text(of: $0.span), line: file.location(of: $0.span.start).line,
-                     answer: answers[$0.id], check: check && (only == nil || only == $0.id), gaveUp: gaveUp.contains($0.id))
+                     answer: answers[$0.id], check: check && (only == nil || only == $0.id), gaveUp: gaveUp.contains($0.id),
+                     checksReveal: checksReveal)
             })
         }
     }
@@ -156,7 +160,7 @@ extension ExerciseSheet {
     }
 
     static func view(of question: ExerciseQuestion, id: String, test: String, code: String, line: Int, answer: Answer?, check: Bool,
-                     gaveUp: Bool) -> QuestionView {
+                     gaveUp: Bool, checksReveal: Bool) -> QuestionView {
         let answered: [TimedEvent]
         var problem: String?
         do { answered = try events(of: answer) } catch {
@@ -176,7 +180,8 @@ extension ExerciseSheet {
                 result = CheckResult(passed: false, text: "no answer yet: click the lane to place a value, or type the marble")
             }
         }
-        let revealed = gaveUp || (check && question.reveals && !answered.isEmpty)
+        let reveals = checksReveal && question.reveals
+        let revealed = gaveUp || (check && reveals && !answered.isEmpty)
         var lanes = question.inputs
         let answerLane = lanes.count
         lanes.append(LaneDiagram.Lane(label: question.prompt, events: answered, start: question.subscribed == .zero ? nil : question.subscribed))
@@ -205,7 +210,7 @@ extension ExerciseSheet {
                             answerBand: svg.laneBands.first.flatMap { $0.indices.contains(answerLane) ? $0[answerLane] : nil }
                                 ?? SVGDiagram.Band(top: 0, bottom: 0),
                             answerLane: answerLane, answer: answered.map(answerEvent), marble: MarbleRenderer.arguments(for: answered).marble,
-                            reveals: question.reveals, revealed: revealed,
+                            reveals: reveals, revealed: revealed,
                             right: rightText.map { text in
                                 legend.entries.isEmpty ? text : text + "   (" + legend.explanations(for: Set(text)).joined(separator: ", ") + ")"
                             },

@@ -58,11 +58,11 @@ final class Playground: Sendable {
     /// A script's exercises, with the learner's answers drawn (and checked
     /// with `check`); run as an edit is, one at a time.
     func exercises(_ text: String, name: String, dialect: Dialect?, answers: [String: ExerciseSheet.Answer], check: Bool,
-                   gaveUp: Set<String>, only: String? = nil) async -> ExerciseSheet {
+                   gaveUp: Set<String>, checksReveal: Bool, only: String? = nil) async -> ExerciseSheet {
         let modules = self.modules
         return await onQueue {
             ExerciseSheet.make(SourceFile(path: name, text: text), modules: modules, dialect: dialect, answers: answers, check: check, gaveUp: gaveUp,
-                               only: only)
+                               checksReveal: checksReveal, only: only)
         }
     }
 

@@ -58,6 +58,9 @@ public enum PlaygroundServer {
         public var teacher: String?
         /// `--exercise --roster`: each student's personal link.
         public var students: [(member: ClassMember, link: String)] = []
+        /// `--exercise`: what the teacher should know about the file as a
+        /// class sees it, each with its location.
+        public var notes: [String] = []
     }
 
     /// Serves until the process is interrupted (Ctrl-C or SIGTERM).
@@ -83,15 +86,20 @@ public enum PlaygroundServer {
         let guardian = RequestGuard(host: options.host, token: options.isLoopback ? nil : RequestGuard.newToken(), alsoAccepts: classTokens)
         let routes: Router<Context>
         let playground: Playground
+        let notes: [String]
         if options.exercise {
             // Exercises run in virtual time, reading and writing nothing.
             playground = Playground(access: nil)
             let exercise = try ExerciseFile(folder: folder, answers: answers!, modules: playground.modules)
+            notes = exercise.revealsOnCheck.map {
+                "\($0): reveal: true is not honoured in a class: a student sees this lane only after giving up on it (recorded for flow grade)"
+            }
             routes = pageRouter(page, guardian: guardian)
             ExerciseServer(exercise: exercise, register: register!, playground: playground).routes(on: routes, guardian: guardian, page: page)
         } else {
             playground = Playground(access: options.isLoopback ? Access(options.permissions(folder.root)) : nil)
             routes = router(folder: folder, page: page, playground: playground, guardian: guardian)
+            notes = []
         }
         let app = Application(
             router: routes,
@@ -106,6 +114,7 @@ public enum PlaygroundServer {
                 guardian.listening(on: port)
                 let root = "http://\(options.host.contains(":") ? "[\(options.host)]" : options.host):\(port)/"
                 var links = Started(address: root + (guardian.token.map { "?token=" + $0 } ?? ""))
+                links.notes = notes
                 if let register {
                     links.teacher = root + "teacher?token=" + register.teacherToken
                     let tokens = Dictionary(register.students.map { ($0.file, $0.token) }) { a, _ in a }
@@ -193,7 +202,7 @@ public enum PlaygroundServer {
             }
             guard let dialect = input.chosenDialect else { return problem(.badRequest, "unknown dialect: send one of \(Dialect.names)") }
             return json(await playground.exercises(text, name: input.name ?? "script.flow", dialect: dialect, answers: input.answers ?? [:],
-                                                   check: input.check ?? false, gaveUp: Set(input.gaveUp ?? [])))
+                                                   check: input.check ?? false, gaveUp: Set(input.gaveUp ?? []), checksReveal: true))
         }
         router.post("/api/answers") { request, _ in
             guard let input: ExerciseRequest = await decode(request), let text = input.text else {

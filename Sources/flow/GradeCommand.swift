@@ -49,8 +49,8 @@ struct Grade: ParsableCommand {
     var level: Feedback { feedback ?? (hideActual ? .where : .why) }
 
     @Option(name: .customLong("after-reveal"), help: ArgumentHelp("""
-        How a test is graded whose right lane flow serve --exercise showed the student before they had it right (a give-up, \
-        or a lane the file reveals on a check), as the answer file records: zero (the default), half (half the points \
+        How a test is graded whose right lane flow serve --exercise showed the student before they had it right (after a \
+        give-up), as the answer file records: zero (the default), half (half the points \
         earned, rounded down) or full.
         """, valueName: "zero|half|full"))
     var afterReveal: AfterReveal = .zero

@@ -79,6 +79,7 @@ struct Serve: ParsableCommand {
                     let folder = Self.shellQuoted(serving.answersFolder)
                     Output.out("flow serve: answers are saved in \(folder); grade them with: flow grade \(folder)")
                     if let teacher = started.teacher { Output.out("flow serve: the class as it answers (yours alone): \(teacher)") }
+                    for note in started.notes { Output.err("flow serve: note: " + note) }
                     if serving.roster == nil {
                         Output.out("flow serve: each student gives a name on the page, once; the name is then theirs")
                     } else {

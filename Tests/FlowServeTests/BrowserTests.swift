@@ -123,11 +123,15 @@ import Testing
         try await browser.run("document.querySelector(`\(tenfold) button.check`).click()")
         try await browser.waitFor("right", "return (document.querySelector(`\(tenfold) pre.result`) || {}).textContent === '✓ right'")
 
-        // A typed answer to the lane the file reveals: wrong, and the right lane shown.
+        // A typed answer to the lane the file says `reveal: true` of: wrong,
+        // and in a class the right lane stays hidden until a give-up.
         let zip = #"#exercises .question[data-id="zip#1"]"#
         try await browser.run("const m = document.querySelector(arguments[0] + ' input.marble'); m.value = '--a--b|'; m.dispatchEvent(new Event('change'))", [zip])
         try await browser.waitFor("the typed answer", "return document.querySelectorAll(`\(zip) svg [data-l=\"2\"][data-e]`).length === 3")
         try await browser.run("document.querySelector(`\(zip) button.check`).click()")
+        try await browser.waitFor("the wrong verdict", "return !!document.querySelector(`\(zip) pre.result`)")
+        #expect(try await browser.run("return document.querySelector(`\(zip) svg`).textContent.includes('right answer')") as? Bool == false)
+        try await browser.run("window.confirm = () => true; document.querySelector(arguments[0] + ' button.give-up').click()", [zip])
         try await browser.waitFor("the revealed lane", "return document.querySelector(`\(zip) svg`).textContent.includes('right answer')")
         let revealed = try await browser.run("return document.querySelector(arguments[0]).textContent", [zip]) as? String ?? ""
         #expect(revealed.contains("right:    --c---d|"), "\(revealed)")
@@ -142,8 +146,9 @@ import Testing
         let answers = served.folder.appendingPathComponent("zip-answers")
         let saved = try String(contentsOf: answers.appendingPathComponent("ada-lovelace.flow"), encoding: .utf8)
         #expect(saved.contains(#"toBe("-a-b-c|", a: 10, b: 20, c: 30)"#), "\(saved)")
-        // The checks and the lane the file revealed are recorded in it.
-        #expect(saved.contains(#""event":"check","question":"tenfold#1","right":false"#) && saved.contains(#""event":"reveal","question":"zip#1""#),
+        // The checks, the give-up and the lane it revealed are recorded in it.
+        #expect(saved.contains(#""event":"check","question":"tenfold#1","right":false"#) && saved.contains(#""event":"give-up","question":"zip#1""#)
+                && saved.contains(#""event":"reveal","question":"zip#1""#),
                 "\(saved)")
         let graded = try FlowProcess.run(["grade", answers.path])
         #expect(graded.out.contains("1 of 2") && graded.out.contains("2 of 3"), "\(graded.out)")

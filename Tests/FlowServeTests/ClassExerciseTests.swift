@@ -149,10 +149,15 @@ import Testing
         #expect(Self.question(gaveUp, "zip#1")?["right"] == nil)
         let bobs = try raw.send("POST", "/api/exercise", json: Self.answers(["tenfold#1": Self.lateTenfold], check: true), token: bob)
         #expect(Self.question(bobs, "tenfold#1")?["right"] == nil && !bobs.body.contains("right answer"), "\(bobs)")
-        // Bob checks zip wrong: the file reveals it on a check, which is recorded as shown.
+        // Bob checks zip wrong. The file says `reveal: true`, but in a class a
+        // check never shows a lane: only a give-up does, which is recorded.
         let wrongZip = ExerciseServerTests.events([(2, #"(1, "a")"#), (5, #"(2, "b")"#), (7, "|")])
         let bobsZip = try raw.send("POST", "/api/exercise", json: Self.answers(["zip#1": wrongZip], check: true, question: "zip#1"), token: bob)
-        #expect(Self.question(bobsZip, "zip#1")?["revealed"] as? Bool == true)
+        #expect(Self.question(bobsZip, "zip#1")?["revealed"] as? Bool == false && Self.question(bobsZip, "zip#1")?["right"] == nil
+                && Self.question(bobsZip, "zip#1")?["reveals"] as? Bool == false && !bobsZip.body.contains("right answer"), "\(bobsZip)")
+        #expect((Self.question(bobsZip, "zip#1")?["check"] as? [String: Any])?["passed"] as? Bool == false)
+        let bobGivesUp = try raw.send("POST", "/api/give-up", json: #"{"question":"zip#1"}"#, token: bob)
+        #expect(Self.question(bobGivesUp, "zip#1")?["revealed"] as? Bool == true && Self.question(bobGivesUp, "zip#1")?["right"] != nil)
         // Then both answer right and save.
         _ = try raw.send("POST", "/api/exercise", json: Self.answers(["tenfold#1": Self.rightTenfold, "zip#1": Self.rightZip], check: true), token: ada)
         _ = try raw.send("POST", "/api/exercise", json: Self.answers(["tenfold#1": Self.rightTenfold, "zip#1": Self.rightZip], check: true), token: bob)
@@ -170,7 +175,8 @@ import Testing
                 }
         }
         #expect(try record("ada.flow") == ["check tenfold#1 wrong", "give-up tenfold#1", "reveal tenfold#1", "check tenfold#1 right", "check zip#1 right"])
-        #expect(try record("bob.flow") == ["check tenfold#1 wrong", "check zip#1 wrong", "reveal zip#1", "check tenfold#1 right", "check zip#1 right"])
+        #expect(try record("bob.flow") == ["check tenfold#1 wrong", "check zip#1 wrong", "give-up zip#1", "reveal zip#1", "check tenfold#1 right",
+                                           "check zip#1 right"])
 
         // Graded as the teacher chooses: tenfold is worth 2, zip 1; each revealed lane as --after-reveal says.
         for (choice, ada, bob) in [("zero", 1, 2), ("half", 2, 2), ("full", 3, 3)] {
@@ -182,8 +188,33 @@ import Testing
         }
         let told = try FlowProcess.run(["grade", "--details", folder.path])
         #expect(told.out.contains("! tenfold: the right lane was shown to the student after a give-up, before they had it right: --after-reveal zero keeps 0 of the 2 points earned"), "\(told.out)")
-        #expect(told.out.contains("! zip: the right lane was shown to the student on a check, before they had it right"), "\(told.out)")
+        #expect(told.out.contains("! zip: the right lane was shown to the student after a give-up, before they had it right"), "\(told.out)")
         #expect(try FlowProcess.run(["grade", "--after-reveal", "some", folder.path]).status == 2)
+    }
+
+    @Test func theTeacherIsToldThatAClassSeesNoLaneWithoutAGiveUp() throws {
+        let (served, _, _) = try Self.rosteredClass()
+        let told = served.errorLines { $0.contains { $0.contains("reveal: true") } }
+        #expect(told.contains("flow serve: note: zip.flow:10:3: reveal: true is not honoured in a class: a student sees this lane only after giving up on it (recorded for flow grade)"),
+                "\(told)")
+    }
+
+    /// Answer files an earlier flow wrote record a lane shown on a check,
+    /// with no give-up: graded as shown, and said so.
+    @Test func aLaneShownOnACheckByAnEarlierServerIsGradedAsShown() throws {
+        let folder = URL(fileURLWithPath: temporaryPath("earlier-answers"))
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let answered = ServedFolder.exercise.replacingOccurrences(of: #"toBe("???")"#, with: #"toBe("-a-b-c|", a: 10, b: 20, c: 30)"#)
+            .replacingOccurrences(of: #"toBe("???", reveal: true)"#, with: #"toBe("--a---b|", a: (1, "a"), b: (2, "b"))"#)
+        let record = ["# zip.flow: the answers of Bob",
+                      #"# flow serve: {"at":"2026-11-27T09:14:03Z","event":"check","question":"zip#1","right":false}"#,
+                      #"# flow serve: {"at":"2026-11-27T09:14:03Z","event":"reveal","question":"zip#1"}"#].joined(separator: "\n")
+        try (record + "\n" + answered).write(to: folder.appendingPathComponent("bob.flow"), atomically: true, encoding: .utf8)
+        let told = try FlowProcess.run(["grade", "--details", folder.path])
+        #expect(told.out.contains("! zip: the right lane was shown to the student on a check, before they had it right (--after-reveal zero)")
+                || told.out.contains("! zip: the right lane was shown to the student on a check, before they had it right: --after-reveal zero keeps 0"),
+                "\(told.out)\(told.err)")
     }
 
     @Test func theTeacherSeesTheClassAndExportsIt() throws {

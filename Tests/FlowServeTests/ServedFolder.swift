@@ -10,9 +10,11 @@ final class ServedFolder: @unchecked Sendable {
     let folder: URL
     let address: URL
     private let process: Process
-    private let output: Pipe
+    private let output: Pipe, errors: Pipe
     /// What the server printed after its first line, as far as read.
     private var printed = ""
+    /// What the server printed on stderr, as far as read.
+    private var complained = ""
 
     static let lesson = """
         let src = cold("-a--b|")
@@ -25,7 +27,8 @@ final class ServedFolder: @unchecked Sendable {
 
         """
 
-    /// An exercise for a class: two lanes to draw, the second shown once checked.
+    /// An exercise: two lanes to draw, the second shown once checked (in a
+    /// learner's own playground; a class sees it only after a give-up).
     static let exercise = """
         # Predict each lane.
         let numbers = cold("-1-2-3|")
@@ -62,12 +65,13 @@ final class ServedFolder: @unchecked Sendable {
             $0.replacingOccurrences(of: "{folder}", with: root.lastPathComponent).replacingOccurrences(of: "{root}", with: root.path)
         }
         let arguments = ["serve"] + serving + ["--port", "0"] + options
-        let (process, out, _) = try openFiles.map { limit in
+        let (process, out, err) = try openFiles.map { limit in
             try FlowProcess.start(["-c", "ulimit -n \(limit) && exec \"$0\" \"$@\"", FlowProcess.defaultBinary.path] + arguments,
                                   binary: URL(fileURLWithPath: "/bin/sh"))
         } ?? FlowProcess.start(arguments, in: fromParent ? root.deletingLastPathComponent() : nil)
         self.process = process
         self.output = out
+        self.errors = err
         // The address is the first line the server prints.
         let (text, rest) = Self.firstLineAndRest(of: out)
         printed = rest
@@ -84,14 +88,25 @@ final class ServedFolder: @unchecked Sendable {
     /// The lines the server printed after its address, read until `done`
     /// holds for them (or a generous deadline passes).
     func printedLines(until done: @escaping ([String]) -> Bool) -> [String] {
-        let handle = output.fileHandleForReading
-        _ = waitFor(seconds: 60) { [self] in
-            if done(printed.split(separator: "\n").map(String.init)) { return true }
+        Self.lines(of: output, readSoFar: &printed, until: done)
+    }
+
+    /// The lines the server wrote on stderr, read until `done` holds.
+    func errorLines(until done: @escaping ([String]) -> Bool) -> [String] {
+        Self.lines(of: errors, readSoFar: &complained, until: done)
+    }
+
+    private static func lines(of pipe: Pipe, readSoFar text: inout String, until done: @escaping ([String]) -> Bool) -> [String] {
+        let handle = pipe.fileHandleForReading
+        var read = text
+        _ = waitFor(seconds: 60) {
+            if done(read.split(separator: "\n").map(String.init)) { return true }
             let chunk = handle.availableData
-            printed += String(decoding: chunk, as: UTF8.self)
-            return chunk.isEmpty || done(printed.split(separator: "\n").map(String.init))
+            read += String(decoding: chunk, as: UTF8.self)
+            return chunk.isEmpty || done(read.split(separator: "\n").map(String.init))
         }
-        return printed.split(separator: "\n").map(String.init)
+        text = read
+        return read.split(separator: "\n").map(String.init)
     }
 
     /// What a process wrote until its first newline (or its end).

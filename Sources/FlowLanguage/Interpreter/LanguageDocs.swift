@@ -59,7 +59,8 @@ extension OperatorDocs {
               clock until nothing is left to do, and compares every event and its frame.
               expect(s.subscriptions).toBe("^--!") compares when a source was subscribed and left.
               toBe("???") marks an exercise not answered yet: answered by placing marbles in
-              flow serve; reveal: true shows its right lane once an answer is checked.
+              flow serve; reveal: true shows its right lane once an answer is checked
+              (in a learner's own playground; a class sees a lane only after giving up).
               A stream of streams (groupBy, window) is expected with cold(...) values, each
               timed from when it was emitted: toBe("-a-b|", a: cold("1-3|"), b: cold("2|")).
             example:

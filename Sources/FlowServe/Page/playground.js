@@ -848,9 +848,6 @@ function questionCard(question) {
     };
     tools.appendChild(giveUp);
   }
-  if (exercise.classMode && question.reveals && !question.revealed && !(question.check && question.check.passed)) {
-    tools.appendChild(element("span", "how reveals", "a wrong answer checked here shows the right lane, which your teacher sees · "));
-  }
   tools.appendChild(element("span", "how", "click: place the value · drag: move · Delete: remove · | completes · # fails"));
   card.appendChild(tools);
   if (question.check) card.appendChild(element("pre", "result" + (question.check.passed ? " passed" : ""), (question.check.passed ? "✓ " : "") + question.check.text));
