@@ -1,5 +1,6 @@
 import Foundation
 import FlowTestSupport
+import NIOConcurrencyHelpers
 import Testing
 
 /// The jobs of examples/ops/, each run as cron or systemd would run it,
@@ -12,7 +13,8 @@ import Testing
 
     /// Every job in the folder has a test here.
     @Test func everyJobIsTested() {
-        let tested: Set = ["poll-api.flow", "tail-alert.flow", "load-csv.flow", "nightly-report.flow", "queue-worker.flow"]
+        let tested: Set = ["poll-api.flow", "tail-alert.flow", "load-csv.flow", "nightly-report.flow", "queue-worker.flow",
+                          "notify-forward.flow"]
         #expect(Set(flowFiles(in: Self.folder)) == tested)
     }
 
@@ -143,5 +145,52 @@ import Testing
             .split(separator: "|").map { Int($0) ?? -1 }
         #expect(counts[0] == 3000 && counts[2] == 0, "\(counts)")
         #expect(counts[1] <= 50, "\(counts[1]) jobs done twice")
+    }
+
+    /// NOTIFY forwarded to a webhook while PostgreSQL is stopped as a crash
+    /// stops it and started again: the job says it lost the connection,
+    /// connects again by itself, and every notification sent before the
+    /// stop and after it listens again is posted, once, in order.
+    @Test(.enabled(if: TestDatabase.url != nil, Comment(rawValue: TestDatabase.reasonForSkipping)))
+    func notificationsAreForwardedAcrossADatabaseRestart() throws {
+        let database = try ThrowawayDatabase.start().get()
+        defer { database.remove() }
+        let server = try TestServer()
+        defer { server.shutdown() }
+        let channel = TestDatabase.uniqueName("orders")
+        let (process, _, err) = try FlowProcess.start(["run", "--log-level", "debug", Self.example("notify-forward.flow"), channel, "\(server.base)/alert", "6"],
+                                                      environment: ["DATABASE_URL": database.url])
+        defer { if process.isRunning { process.terminate() } }
+        let said = NIOLockedValueBox("")
+        let reader = Thread {
+            while case let chunk = err.fileHandleForReading.availableData, !chunk.isEmpty {
+                said.withLockedValue { $0 += String(decoding: chunk, as: UTF8.self) }
+            }
+        }
+        reader.start()
+        let listening = "SELECT count(*) FROM pg_stat_activity WHERE state = 'idle' AND query ILIKE 'LISTEN%\(channel)%'"
+        func send(_ payloads: [String]) throws {
+            for payload in payloads { try database.sql("SELECT pg_notify('\(channel)', '\(payload)')") }
+        }
+        try waitUntil { (try? database.sql(listening)) == "1" }
+        try send(["one", "two", "three"])
+        try waitUntil { server.alerts.withLockedValue { $0.count } == 3 }
+
+        try database.halt()
+        try waitUntil { said.withLockedValue { $0.contains("connecting again") } }
+        try database.resume()
+        try waitUntil { said.withLockedValue { $0.contains("listening again") } && (try? database.sql(listening)) == "1" }
+        try send(["four", "five", "six"])
+
+        try waitUntil { !process.isRunning }
+        reader.cancel()
+        process.waitUntilExit()
+        let stderr = said.withLockedValue { $0 }
+        #expect(process.terminationStatus == 0, "\(stderr)")
+        let forwarded = server.alerts.withLockedValue { $0 }.compactMap { body -> [String]? in
+            (try? JSONSerialization.jsonObject(with: Data(body.utf8)) as? [String: String]).map { [$0["channel"] ?? "", $0["payload"] ?? ""] }
+        }
+        #expect(forwarded == ["one", "two", "three", "four", "five", "six"].map { [channel, $0] }, "\(forwarded) \(stderr)")
+        #expect(stderr.contains("pg.listen(\"\(channel)\"):") && stderr.contains("forwarding done"), "\(stderr)")
     }
 }

@@ -74,3 +74,51 @@ public struct DatabaseTestError: Error, CustomStringConvertible {
     public let message: String
     public var description: String { message }
 }
+
+/// A PostgreSQL cluster of one test's own, for a test that stops and
+/// starts its server (the shared one must stay up for the others): started
+/// with .ci/test-database, halted and resumed on the same port, removed by
+/// `remove()`.
+public final class ThrowawayDatabase: Sendable {
+    public let url: String
+    private let folder: String
+
+    /// Nil, with the reason, where PostgreSQL's server cannot be started.
+    public static func start() -> Result<ThrowawayDatabase, DatabaseTestError> {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("flow-test-own-db-\(UUID().uuidString)").path
+        let result = TestDatabase.runScript(["start", folder])
+        guard result.status == 0 else {
+            _ = TestDatabase.runScript(["stop", folder])
+            return .failure(DatabaseTestError(message: "a database of the test's own did not start: \(result.err)"))
+        }
+        return .success(ThrowawayDatabase(url: result.out.trimmingCharacters(in: .whitespacesAndNewlines), folder: folder))
+    }
+
+    private init(url: String, folder: String) {
+        self.url = url
+        self.folder = folder
+    }
+
+    /// Stops the server at once, as a crash or `kill -9` would: every
+    /// connection is cut.
+    public func halt() throws { try script("halt") }
+
+    /// Starts the halted server again, on the same port with the same data.
+    public func resume() throws { try script("resume") }
+
+    public func remove() { _ = TestDatabase.runScript(["stop", folder]) }
+
+    private func script(_ command: String) throws {
+        let result = TestDatabase.runScript([command, folder])
+        guard result.status == 0 else { throw DatabaseTestError(message: ".ci/test-database \(command): \(result.err)") }
+    }
+
+    /// Runs SQL on this server with psql; its unaligned, tuples-only output.
+    @discardableResult
+    public func sql(_ text: String) throws -> String {
+        let result = try FlowProcess.run(["-X", "-q", "-tA", "-v", "ON_ERROR_STOP=1", "-d", url, "-c", text],
+                                         binary: URL(fileURLWithPath: "/usr/bin/psql"), timeout: 120)
+        guard result.status == 0 else { throw DatabaseTestError(message: "psql: \(result.err)") }
+        return result.out.trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+}
