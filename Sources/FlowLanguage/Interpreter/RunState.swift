@@ -399,19 +399,29 @@ public final class Environment {
     func context(at location: SourceLocation) -> OperatorContext {
         CallSiteContext(environment: self, location: location)
     }
+
+    /// The context of one call of an operator that shows values as text,
+    /// made as it is called: its values shown as the script's `print` shows
+    /// them, from the frame the call was made in.
+    func context(at location: SourceLocation, describing describe: @escaping (Value) -> String) -> OperatorContext {
+        CallSiteContext(environment: self, location: location, describing: describe)
+    }
 }
 
 /// An operator call's context: its place, and the output and scheduler of
 /// whichever run is in progress when it is called.
 final class CallSiteContext: OperatorContext {
     private let environment: Environment
+    private let describing: ((Value) -> String)?
 
-    init(environment: Environment, location: SourceLocation) {
+    init(environment: Environment, location: SourceLocation, describing: ((Value) -> String)? = nil) {
         self.environment = environment
+        self.describing = describing
         super.init(output: { _ in }, location: location)
     }
 
     override var output: (String) -> Void { environment.output }
+    override var describe: (Value) -> String { describing ?? super.describe }
     override var scheduler: Scheduler? { environment.run.scheduler }
     override var dialect: Dialect { environment.dialect }
 

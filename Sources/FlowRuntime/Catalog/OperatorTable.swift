@@ -49,6 +49,10 @@ public final class OperatorSpec: Sendable {
         /// A statement that ends in it subscribes its stream, as `sink`
         /// would (`source.print()` alone on a line logs the events).
         public static let subscribedAsAStatement = Traits(rawValue: 4)
+        /// It shows values as text (`print`, `debug`) through its context's
+        /// `describe`, so a language can show them its own way (a type's
+        /// `description`).
+        public static let describesValues = Traits(rawValue: 8)
     }
 
     // A class: every call passes the spec along, and a struct of arrays and
@@ -247,6 +251,8 @@ open class OperatorContext {
 
     /// Where `print` writes its lines.
     open var output: (String) -> Void { fixedOutput }
+    /// How an operator that shows values as text (`describesValues`) shows one.
+    open var describe: (Value) -> String { { $0.description } }
     /// The scheduler of the current run, for operators that act at once (`connect`).
     open var scheduler: Scheduler? { fixedScheduler }
     /// An error found after the stream that caused it has ended (a

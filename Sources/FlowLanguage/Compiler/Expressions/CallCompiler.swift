@@ -216,7 +216,7 @@ extension Compiler {
             return CompiledExpression { frame in try helper!(try receiver(frame), frame) }
         }
         args = args.adapted(to: call, impliedAt: nameSpan)
-        let invoke = operatorInvoker(call, nameSpan, args, span, check: helper == nil)
+        let invoke = operatorInvoker(call, nameSpan, args, span, check: helper == nil, in: scope)
         let direct = specialised(in: scope) {
             directOperatorCall(call, receiver: (base, compiledReceiver.direct), arguments, args,
                                helper: helperLabels.map { (name, $0) }, nameSpan, in: scope)
@@ -254,7 +254,7 @@ extension Compiler {
         _ call: OperatorCall, receiver: Code?, _ nameSpan: Span, _ arguments: [CallArgument], _ span: Span, in scope: Scope
     ) -> CompiledExpression {
         let args = compileArguments(arguments, in: scope).adapted(to: call, impliedAt: nameSpan)
-        let invoke = operatorInvoker(call, nameSpan, args, span, check: true)
+        let invoke = operatorInvoker(call, nameSpan, args, span, check: true, in: scope)
         guard let receiver else {
             return CompiledExpression({ frame in try invoke(nil, frame) },
                             direct: specialised(in: scope) { directOperatorCall(call, receiver: nil, arguments, args, helper: nil, nameSpan, in: scope) },
@@ -266,7 +266,7 @@ extension Compiler {
     /// Calls an operator of the table on an evaluated receiver (nil for a
     /// free function) with arguments evaluated in the caller's frame.
     private func operatorInvoker(
-        _ call: OperatorCall, _ nameSpan: Span, _ args: CompiledArguments, _ span: Span, check: Bool
+        _ call: OperatorCall, _ nameSpan: Span, _ args: CompiledArguments, _ span: Span, check: Bool, in scope: Scope
     ) -> (Value?, Frame) throws -> Value {
         let spec = call.spec, form = call.form
         if check {
@@ -296,6 +296,19 @@ extension Compiler {
         let label = file.text(of: Span(nameSpan.start, span.end))
         let location = self.location(nameSpan)
         let origin = NodeOrigin(label: label, location: location)
+        if spec.traits.contains(.describesValues) {
+            // `print` and `debug` show values as `print(...)` does here: a
+            // type's `description`, an enum case with its type in a
+            // collection. A description's getter runs from the calling frame.
+            let describe = describer(in: scope)
+            return { target, frame in
+                let context = env.context(at: location) { value in (try? describe(value, frame)) ?? value.description }
+                let site = OperatorTable.CallSite(spec, labels: args.labels, context: context, form: form)
+                let result = try OperatorTable.call(site, receiver: target, arguments: try args.evaluate(frame))
+                if case .stream(let stream) = result, stream.origin == nil { stream.origin = origin }
+                return result
+            }
+        }
         let site = OperatorTable.CallSite(spec, labels: args.labels, context: env.context(at: location), form: form)
         if spec.traits.contains(.sendsIntoSubject), args.labels == [nil] {
             // Sending into a subject happens per event in loops: skip the table.

@@ -183,7 +183,10 @@ extension Compiler {
         _ call: OperatorCall, receiver: (expr: Expr, code: DirectCode?)?, _ arguments: [CallArgument], _ args: CompiledArguments,
         helper: (name: String, labels: [String?])?, _ nameSpan: Span, in scope: Scope
     ) -> DirectCode? {
+        // An operator that shows values needs its calling frame's describer:
+        // the general path makes it (and `print` is never hot).
         if let receiver, receiver.code == nil { return nil }
+        if call.spec.traits.contains(.describesValues) { return nil }
         guard let written = directArgumentList(arguments, args.writtenDirects, in: scope) else { return nil }
         let spec = call.spec
         let evaluate = call.passesArgumentsAsWritten ? written : { a, b, f in call.arguments(try written(a, b, f)) }
