@@ -126,6 +126,20 @@ public final class Program {
         return try FrontEnd.compile(file, in: Scope(kind: .script, parent: nil), environment: env, keepingCode: false).warnings
     }
 
+    /// The types the compiler knows of the script's `let`s and `var`s, in
+    /// Swift's spelling (`Int`, `[Double]`, `Observable<String>`), by the
+    /// byte offset where each name is written: what an editor's hover says
+    /// of a name. Read from the same compilation `check` makes, so a type is
+    /// never guessed again elsewhere; a binding whose type is only partly
+    /// known (`Observable<Any>`) is left out, and so is what follows an
+    /// error the compiler could not get past. Nothing runs.
+    public static func bindingTypes(_ file: SourceFile, modules: [BuiltinModule] = []) -> [Int: String] {
+        let env = Environment(file: file, output: { _ in }, run: .virtual(name: file.path), arguments: [], modules: modules)
+        env.bindingTypes = [:]
+        _ = try? FrontEnd.compile(file, in: Scope(kind: .script, parent: nil), environment: env, keepingCode: false)
+        return (env.bindingTypes ?? [:]).filter { $0.value.isWhollyKnown }.mapValues(\.swiftName)
+    }
+
     /// The script plays marble strings and nothing in it needs the wall
     /// clock: run in virtual time, it does the same, instantly, and its
     /// lanes are exact (on the live clock they would show scheduling).
@@ -549,6 +563,20 @@ private extension Statement {
         case .function(let declaration): declaration.name
         case .type(let declaration): declaration.kind == .extension ? nil : declaration.name
         default: nil
+        }
+    }
+}
+
+extension StaticType {
+    /// Known in every part: `[Int]`, not `[Any]`.
+    fileprivate var isWhollyKnown: Bool {
+        switch self {
+        case .unknown: false
+        case .optional(let inner), .array(let inner), .stream(let inner): inner.isWhollyKnown
+        case .dictionary(let key, let value): key.isWhollyKnown && value.isWhollyKnown
+        case .tuple(let elements, _): elements.allSatisfy(\.isWhollyKnown)
+        case .function(let parameters, let result): parameters.allSatisfy(\.isWhollyKnown) && result.isWhollyKnown
+        default: true
         }
     }
 }

@@ -292,6 +292,10 @@ public final class Environment {
     /// A `toBe("???")` records the right answer instead of failing (the
     /// page's exercises).
     var answersExercises = false
+    /// Set by `Program.bindingTypes` (an editor's hover): the compiler
+    /// notes here the type it knows of each `let` and `var`, by where its
+    /// name is written.
+    var bindingTypes: [Int: StaticType]?
     /// What `print(..., terminator:)` wrote after the last line it ended:
     /// written out with the next line, or when the run ends.
     private var unfinishedLine = ""

@@ -83,6 +83,7 @@ extension Compiler {
                           ? "assign to it without 'var', as in \(name) = ..." : "choose another name; a script's names are declared once")
                 return { _ in .null }
             }
+            environment.bindingTypes?[nameSpan.start] = declared ?? compiledValue?.type ?? .unknown
             guard let value else {
                 // `var x: Int?` starts as nil, also in a frame reused between calls.
                 return { frame in
