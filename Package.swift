@@ -65,7 +65,7 @@ let package = Package(
         // language's own lists.
         .target(name: "FlowEditors", dependencies: ["FlowLanguage", "FlowRuntime", "FlowIO"]),
         // flow lsp: a language server over JSON-RPC, its core driven message by message.
-        .target(name: "FlowLanguageServer", dependencies: ["FlowLanguage", "FlowRuntime", "FlowFormat", "FlowIO"]),
+        .target(name: "FlowLanguageServer", dependencies: ["FlowLanguage", "FlowMarbles", "FlowRuntime", "FlowFormat", "FlowIO"]),
         // I/O builtins on the live loop: files, standard input, JSON, HTTP
         // and PostgreSQL.
         .target(

@@ -1,6 +1,7 @@
 import FlowFormat
 import FlowIO
 import FlowLanguage
+import FlowMarbles
 import FlowRuntime
 import Foundation
 
@@ -17,6 +18,11 @@ public final class LanguageServer {
     private var encoding = PositionEncoding.utf16
     /// The client takes completions as snippets, with placeholders.
     private var snippets = false
+    /// The client shows a hover's markdown (else its plain text).
+    private var markdownHovers = true
+    /// The client asked for pictures in hovers (`hoverImages`) and shows
+    /// markdown: an SVG drawn by the engine as a `data:` URI.
+    private var hoverImages = false
     private var documents: [String: (text: String, version: Int)] = [:]
     /// Whether `exit` has come, and the process's status then: 0 after a
     /// `shutdown`, 1 without (as the protocol says).
@@ -74,6 +80,7 @@ public final class LanguageServer {
         case "textDocument/didClose":
             guard let uri = (params["textDocument"] as? [String: Any])?["uri"] as? String else { return [] }
             documents[uri] = nil
+            inferred[uri] = nil
             return [notification("textDocument/publishDiagnostics", ["uri": uri, "diagnostics": [Any]()])]
         case "textDocument/didSave":
             return []
@@ -125,6 +132,15 @@ public final class LanguageServer {
         encoding = offered.compactMap(PositionEncoding.init(rawValue:)).first ?? .utf16
         let completion = ((params["capabilities"] as? [String: Any])?["textDocument"] as? [String: Any])?["completion"] as? [String: Any]
         snippets = (completion?["completionItem"] as? [String: Any])?["snippetSupport"] as? Bool ?? false
+        let hover = ((params["capabilities"] as? [String: Any])?["textDocument"] as? [String: Any])?["hover"] as? [String: Any]
+        // A client that names its formats and leaves markdown out gets plain
+        // text; one that names none gets markdown, as most servers send.
+        if let formats = hover?["contentFormat"] as? [String] { markdownHovers = formats.contains("markdown") }
+        // Whether a client shows a markdown image the protocol cannot tell:
+        // Neovim and Emacs show its source, a wall of base64, so pictures
+        // are asked for (VS Code's extension does), not assumed.
+        let asked = (params["initializationOptions"] as? [String: Any])?["hoverImages"] as? Bool ?? false
+        hoverImages = asked && (hover?["contentFormat"] as? [String])?.contains("markdown") == true
         return [
             "capabilities": [
                 "positionEncoding": encoding.rawValue,
@@ -233,20 +249,57 @@ public final class LanguageServer {
         if let declared = resolution.declaration(at: offset) {
             let declaration = resolution.declarations[declared]
             let line = document.positions.position(of: declaration.span.start).line + 1
-            var value = "```swift\n\(declaration.summary)\n```\ndeclared on line \(line)"
-            if declaration.isTopLevelBinding, let lanes = lanes(of: declaration.name, in: document) {
-                value += "\n\n```text\n" + lanes + "\n```"
+            var summary = declaration.summary
+            if let word = declaration.unwrittenBinding, let inferred = inferredTypes(document)[declaration.span.start] {
+                summary = "\(word) \(declaration.name): \(inferred) (inferred)"
             }
-            return ["contents": ["kind": "markdown", "value": value], "range": document.positions.range(tokens[index].span)]
+            var value = "```swift\n\(summary)\n```\ndeclared on line \(line)"
+            var picture: (svg: String, alt: String)?
+            if declaration.isTopLevelBinding, let lanes = lanes(of: declaration.name, in: document) {
+                value += "\n\n```text\n" + lanes.text + "\n```"
+                picture = lanes.svg.map { ($0, "the lane of \(declaration.name)") }
+            }
+            return ["contents": hoverContents(value, picture: picture), "range": document.positions.range(tokens[index].span)]
         }
         let afterDot = index > 0 && tokens[index - 1].kind == .symbol(".")
         let isCall = index + 1 < tokens.count && (tokens[index + 1].kind == .symbol("(") || tokens[index + 1].kind == .symbol("{"))
         guard afterDot || isCall, let spec = operatorTable.lookup(name), afterDot || spec.form != .method else { return NSNull() }
         let text = OperatorDocs.text(for: spec)
+        let picture = hoverImages ? OperatorDocs.svg(for: spec).map { ($0, "the lanes of \(spec.name)'s example") } : nil
         return [
-            "contents": ["kind": "markdown", "value": "```text\n" + text + "\n```"],
+            "contents": hoverContents("```text\n" + text + "\n```", picture: picture),
             "range": document.positions.range(tokens[index].span),
         ]
+    }
+
+    /// VS Code cuts a hover's markdown at this many characters (its
+    /// renderer's limit against freezing): a picture that would be cut
+    /// is left out rather than shown broken.
+    static let longestHover = 100_000
+
+    /// A hover's contents as the client shows them: markdown, with the
+    /// picture after the text as a `data:` image where the client asked
+    /// for pictures, or the same text without its fences.
+    private func hoverContents(_ markdown: String, picture: (svg: String, alt: String)?) -> [String: Any] {
+        guard markdownHovers else {
+            let plain = markdown.split(separator: "\n", omittingEmptySubsequences: false).filter { !$0.hasPrefix("```") }
+            return ["kind": "plaintext", "value": plain.joined(separator: "\n")]
+        }
+        var value = markdown
+        if hoverImages, let picture {
+            let image = "\n\n" + Self.markdownImage(svg: picture.svg, alt: picture.alt)
+            if value.utf16.count + image.utf16.count <= Self.longestHover { value += image }
+        }
+        return ["kind": "markdown", "value": value]
+    }
+
+    /// `![alt](data:image/svg+xml;base64,…)`: base64, because a markdown
+    /// link's destination ends at a space or an unbalanced parenthesis,
+    /// which an SVG has plenty of.
+    public static func markdownImage(svg: String, alt: String) -> String {
+        let escaped = alt.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "[", with: "\\[")
+            .replacingOccurrences(of: "]", with: "\\]")
+        return "![\(escaped)](data:image/svg+xml;base64,\(Data(svg.utf8).base64EncodedString()))"
     }
 
     /// The lanes a stream bound at the top level produces, when the script
@@ -254,18 +307,32 @@ public final class LanguageServer {
     /// all marbles draws them; one that would reach a file, the network or
     /// a database does not compile so, and draws nothing. The run has the
     /// virtual clock's limits, and what it prints goes nowhere.
-    private func lanes(of name: String, in document: Document) -> String? {
+    private func lanes(of name: String, in document: Document) -> (text: String, svg: String?)? {
         let silent = Console(out: { _ in }, err: { _ in }, color: false)
         guard let program = try? Program(file: document.file, console: silent, modules: []) else { return nil }
         program.marblesForBindings = true
         program.drawsLanes = false
         program.reportsErrors = false
-        for diagram in program.run(on: .virtual).diagrams {
+        let outcome = program.run(on: .virtual)
+        for (diagram, drawn) in zip(outcome.diagrams, outcome.laneDiagrams) {
             let lines = diagram.text.split(separator: "\n").map(String.init)
             guard let lane = lines.first(where: { $0.hasPrefix(name + " ") }) else { continue }
-            return ([lines[0], lane] + lines.filter { $0.hasPrefix("legend ") }).joined(separator: "\n")
+            let text = ([lines[0], lane] + lines.filter { $0.hasPrefix("legend ") }).joined(separator: "\n")
+            guard hoverImages, let alone = drawn.lanes.first(where: { $0.label == name }) else { return (text, nil) }
+            return (text, SVGDiagram([LaneDiagram(lanes: [alone], options: drawn.options)], title: "let \(name)").text)
         }
         return nil
+    }
+
+    /// The compiler's types of the document's `let`s and `var`s
+    /// (`Program.bindingTypes`), kept while its text stays the same.
+    private var inferred: [String: (text: String, types: [Int: String])] = [:]
+
+    private func inferredTypes(_ document: Document) -> [Int: String] {
+        if let kept = inferred[document.uri], kept.text == document.file.text { return kept.types }
+        let types = Program.bindingTypes(document.file, modules: modules)
+        inferred[document.uri] = (document.file.text, types)
+        return types
     }
 
     // MARK: - Definitions and references
@@ -359,9 +426,17 @@ public final class LanguageServer {
         guard start < dot else { return nil }
         let name = String(decoding: bytes[start..<dot], as: UTF8.self)
         let resolution = names(document)
-        if let declared = resolution.declaration(at: start), let type = resolution.declarations[declared].typeName,
-           let declaration = resolution.types[type] {
-            return (declaration, false)
+        // `c.` as it is typed does not parse, so its `c` is no use the
+        // resolution saw: the nearest declaration of that name above it.
+        if let declared = resolution.declaration(at: start)
+            ?? resolution.declarations.indices.last(where: { resolution.declarations[$0].name == name && resolution.declarations[$0].span.end <= start }) {
+            let declaration = resolution.declarations[declared]
+            // What the compiler inferred (`let p = make()`, a func that returns
+            // a Price), else the type written or made.
+            let inferred = declaration.unwrittenBinding == nil ? nil : inferredTypes(document)[declaration.span.start]
+            for type in [inferred.map(NameResolution.writtenType), declaration.typeName].compactMap({ $0 }) {
+                if let declared = resolution.types[type] { return (declared, false) }
+            }
         }
         if let declaration = resolution.types[name] { return (declaration, true) }
         return nil

@@ -17,6 +17,9 @@ struct NameResolution {
         /// The script's type it holds, where written (`let p: Price`) or
         /// made (`let p = Price(amount: 2)`).
         var typeName: String?
+        /// A `let` or `var` whose type is not written: `let` or `var`, so a
+        /// hover can say the type the compiler inferred.
+        var unwrittenBinding: String?
     }
 
     /// The script's types by name, nested ones too.
@@ -106,6 +109,7 @@ struct NameResolution {
             declare(name, nameSpan, (isVariable ? "var " : "let ") + name + shown)
             if name != "_" {
                 declarations[declarations.count - 1].typeName = made
+                if type == nil { declarations[declarations.count - 1].unwrittenBinding = isVariable ? "var" : "let" }
                 // The file's own scope and its statements' are the first two.
                 declarations[declarations.count - 1].isTopLevelBinding = scopes.count == 2
             }

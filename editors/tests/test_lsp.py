@@ -6,8 +6,10 @@ lsprotocol), through the methods an editor uses. The server is the built
         -o asyncio_default_fixture_loop_scope=function editors/tests/test_lsp.py
 """
 
+import base64
 import os
 import pathlib
+import re
 
 import pytest
 import pytest_lsp
@@ -32,6 +34,18 @@ async def client(lsp_client: LanguageClient):
     await lsp_client.initialize_session(
         types.InitializeParams(capabilities=types.ClientCapabilities(
             general=types.GeneralClientCapabilities(position_encodings=[types.PositionEncodingKind.Utf16]))))
+    yield
+    await lsp_client.shutdown_session()
+
+
+@pytest_lsp.fixture(config=ClientServerConfig(server_command=[FLOW, "lsp"]))
+async def picture_client(lsp_client: LanguageClient):
+    """A client like VS Code's: it shows markdown hovers and asks for pictures."""
+    await lsp_client.initialize_session(
+        types.InitializeParams(
+            capabilities=types.ClientCapabilities(text_document=types.TextDocumentClientCapabilities(
+                hover=types.HoverClientCapabilities(content_format=[types.MarkupKind.Markdown, types.MarkupKind.PlainText]))),
+            initialization_options={"hoverImages": True}))
     yield
     await lsp_client.shutdown_session()
 
@@ -86,3 +100,17 @@ async def test_formatting_is_one_edit_of_flow_fmt(client: LanguageClient):
     edits = await client.text_document_formatting_async(types.DocumentFormattingParams(
         text_document=document, options=types.FormattingOptions(tab_size=2, insert_spaces=True)))
     assert [edit.new_text for edit in edits] == ['let a = cold("-a|", a: 1)\n']
+
+
+async def test_hover_carries_the_lanes_as_an_svg_picture(picture_client: LanguageClient):
+    open_document(picture_client)
+    document, position = at(2, 22)
+    hover = await picture_client.text_document_hover_async(types.HoverParams(text_document=document, position=position))
+    assert hover.contents.kind == types.MarkupKind.Markdown
+    assert hover.contents.value.startswith("```text\nmap(")
+    found = re.search(r"!\[([^\]]*)\]\(data:image/svg\+xml;base64,([A-Za-z0-9+/=]+)\)$", hover.contents.value)
+    assert found, hover.contents.value[-200:]
+    assert found.group(1) == "the lanes of map's example"
+    svg = base64.b64decode(found.group(2)).decode("utf-8")
+    assert svg.startswith('<?xml version="1.0" encoding="UTF-8"?>\n<svg xmlns="http://www.w3.org/2000/svg"')
+    assert "source.map" in svg
