@@ -313,13 +313,11 @@ public final class LanguageServer {
         program.marblesForBindings = true
         program.drawsLanes = false
         program.reportsErrors = false
-        let outcome = program.run(on: .virtual)
-        for (diagram, drawn) in zip(outcome.diagrams, outcome.laneDiagrams) {
-            let lines = diagram.text.split(separator: "\n").map(String.init)
-            guard let lane = lines.first(where: { $0.hasPrefix(name + " ") }) else { continue }
-            let text = ([lines[0], lane] + lines.filter { $0.hasPrefix("legend ") }).joined(separator: "\n")
-            guard hoverImages, let alone = drawn.lanes.first(where: { $0.label == name }) else { return (text, nil) }
-            return (text, SVGDiagram([LaneDiagram(lanes: [alone], options: drawn.options)], title: "let \(name)").text)
+        for drawn in program.run(on: .virtual).laneDiagrams {
+            guard let lane = drawn.lanes.first(where: { $0.label == name && !$0.isStage }) else { continue }
+            // The lane drawn alone, so its legend names its own values only.
+            let alone = LaneDiagram(lanes: [lane], options: drawn.options)
+            return (alone.render().text, hoverImages ? SVGDiagram([alone], title: "let \(name)").text : nil)
         }
         return nil
     }
