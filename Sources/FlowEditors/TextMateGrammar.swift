@@ -45,7 +45,8 @@ public enum TextMateGrammar {
                 // A comment's `#` or `//` cannot start where anything before
                 // it in this list starts; it must come before the operators'
                 // `/` (TextMate breaks a tie by order).
-                ["include": "#shebang"], ["include": "#directive"], ["include": "#marble-strings"], ["include": "#strings"],
+                ["include": "#shebang"], ["include": "#directive"], ["include": "#marble-strings"], ["include": "#raw-strings"],
+                ["include": "#strings"],
                 ["include": "#numbers"], ["include": "#shorthand"], ["include": "#attributes"], ["include": "#keywords"],
                 ["include": "#modules"], ["include": "#operators"], ["include": "#functions"], ["include": "#types"],
                 ["include": "#comments"], ["include": "#punctuation"], ["include": "#parentheses"],
@@ -122,6 +123,23 @@ public enum TextMateGrammar {
                 "beginCaptures": ["0": ["name": "punctuation.definition.string.begin.flow"]],
                 "endCaptures": ["0": ["name": "punctuation.definition.string.end.flow"]],
                 "patterns": [["include": "#interpolation"], ["include": "#escapes"]],
+            ],
+            // Swift's raw strings, `#"..."#` and `##"..."##` (no back-references
+            // in `end`: not every engine has them): a backslash is text unless
+            // its `#`s follow.
+            "raw-strings": ["patterns": ["##", "#"].map { hashes in
+                [
+                    "begin": hashes + "\"", "end": "\"" + hashes, "name": "string.quoted.double.raw.flow",
+                    "beginCaptures": ["0": ["name": "punctuation.definition.string.begin.flow"]],
+                    "endCaptures": ["0": ["name": "punctuation.definition.string.end.flow"]],
+                    "patterns": [["include": "#raw-interpolation"]],
+                ]
+            }],
+            "raw-interpolation": [
+                "begin": "\\\\#+\\(", "end": "\\)", "name": "meta.interpolation.flow", "contentName": "source.flow.embedded.flow",
+                "beginCaptures": ["0": ["name": "punctuation.section.interpolation.begin.flow"]],
+                "endCaptures": ["0": ["name": "punctuation.section.interpolation.end.flow"]],
+                "patterns": [["include": "$self"]],
             ],
             "escapes": ["match": "\\\\(?:[ntr0\"'\\\\]|u\\{[0-9A-Fa-f]+\\})", "name": "constant.character.escape.flow"],
             "interpolation": [

@@ -86,7 +86,13 @@ struct Lexer {
         }
         let start = position
         let c = peek()
-        if c == UInt8(ascii: "#") { return unsupportedForm() }
+        if c == UInt8(ascii: "#") {
+            if let hashes = rawStringHashes() {
+                position += hashes
+                return string(hashes: hashes, from: start)
+            }
+            return unsupportedForm()
+        }
         // A block comment that spans lines ends the line it started on, as
         // in Swift.
         if brokeLine {
@@ -156,7 +162,7 @@ struct Lexer {
                 position += 1
             } else if c == UInt8(ascii: "#"), let word = directiveWord() {
                 readDirective(word)
-            } else if c == UInt8(ascii: "#"), unsupportedFormName() != nil {
+            } else if c == UInt8(ascii: "#"), unsupportedFormName() != nil || rawStringHashes() != nil {
                 break
             } else if c == UInt8(ascii: "#") || (c == UInt8(ascii: "/") && peek(1) == UInt8(ascii: "/")) {
                 while position < end, peek() != UInt8(ascii: "\n") { position += 1 }
@@ -400,28 +406,48 @@ struct Lexer {
         return Token(kind: .shorthand(index), span: Span(start, position))
     }
 
-    private mutating func string() -> Token {
-        if peek(1) == UInt8(ascii: "\""), peek(2) == UInt8(ascii: "\"") { return multiLineString() }
-        let start = position
+    /// Swift's raw string: `#"..."#` (or with more `#`s), in which a
+    /// backslash is text unless as many `#`s follow it (`\#(x)`, `\#n`).
+    /// How many `#`s open one here; nil where the `#` starts a comment.
+    private func rawStringHashes() -> Int? {
+        var hashes = 0
+        while peek(hashes) == UInt8(ascii: "#") { hashes += 1 }
+        return peek(hashes) == quote ? hashes : nil
+    }
+
+    /// A string whose opening quote is at `position`; `hashes` `#`s before
+    /// it (from `start`) make it raw.
+    private mutating func string(hashes: Int = 0, from start: Int? = nil) -> Token {
+        if peek(1) == quote, peek(2) == quote { return multiLineString(hashes: hashes, from: start ?? position) }
+        let start = start ?? position
         position += 1
         var literal = StringLiteralText()
         while true {
             guard position < end, peek() != UInt8(ascii: "\n") else {
-                return error("unterminated string literal", Span(start, position), help: "close it with \" on the same line")
+                return error("unterminated string literal", Span(start, position),
+                             help: "close it with \"\(String(repeating: "#", count: hashes)) on the same line")
             }
             let c = peek()
-            if c == UInt8(ascii: "\"") {
-                position += 1
+            if c == quote, closesRawString(after: 1, hashes: hashes) {
+                position += 1 + hashes
                 break
             }
-            if c != UInt8(ascii: "\\") {
+            if c != backslash || !closesRawString(after: 1, hashes: hashes) {
                 literal.text.append(c)
                 position += 1
                 continue
             }
-            if let failure = escape(into: &literal) { return failure }
+            position += hashes
+            if let failure = escape(into: &literal, backslashAt: position - hashes) { return failure }
         }
         return Token(kind: .string(literal.segments()), span: Span(start, position))
+    }
+
+    /// Whether `hashes` `#`s stand `offset` bytes on: what a raw string's
+    /// closing quote and its escapes carry.
+    private func closesRawString(after offset: Int, hashes: Int) -> Bool {
+        for i in 0..<hashes where peek(offset + i) != UInt8(ascii: "#") { return false }
+        return true
     }
 
     /// What a string literal has read so far: its segments, and the text
@@ -441,10 +467,11 @@ struct Lexer {
         }
     }
 
-    /// Reads the escape at `position` (a backslash) into the literal; the
-    /// token to return instead where it cannot be read.
-    private mutating func escape(into literal: inout StringLiteralText) -> Token? {
-        let escapeStart = position
+    /// Reads the escape at `position` (a backslash, or a raw string's last
+    /// `#` after one at `backslashAt`) into the literal; the token to return
+    /// instead where it cannot be read.
+    private mutating func escape(into literal: inout StringLiteralText, backslashAt: Int? = nil) -> Token? {
+        let escapeStart = backslashAt ?? position
         position += 1
         switch peek() {
         case UInt8(ascii: "n"): literal.text.append(10); position += 1
@@ -473,8 +500,7 @@ struct Lexer {
     /// line holding the closing `"""`, whose indentation is taken off every
     /// line. The line break before the closing delimiter is not part of the
     /// text; a backslash at the end of a line joins it to the next.
-    private mutating func multiLineString() -> Token {
-        let start = position
+    private mutating func multiLineString(hashes: Int, from start: Int) -> Token {
         position += 3
         while isBlank(peek()) { position += 1 }
         var contentStart = position + 1
@@ -493,7 +519,8 @@ struct Lexer {
         while lineStart < end {
             var i = lineStart
             while i < end, isBlank(bytes[i]) { i += 1 }
-            if i + 3 <= end, bytes[i] == quote, bytes[i + 1] == quote, bytes[i + 2] == quote {
+            if i + 3 + hashes <= end, bytes[i] == quote, bytes[i + 1] == quote, bytes[i + 2] == quote,
+               bytes[(i + 3)..<(i + 3 + hashes)].allSatisfy({ $0 == UInt8(ascii: "#") }) {
                 closing = (lineStart, i)
                 break
             }
@@ -503,8 +530,9 @@ struct Lexer {
         guard let closing else {
             position = end
             hasUnterminatedMultiLineString = true
-            return error("unterminated multi-line string: no line closes it with \"\"\"", Span(start, start + 3),
-                         help: "end it with \"\"\" on a line of its own")
+            let delimiter = "\"\"\"" + String(repeating: "#", count: hashes)
+            return error("unterminated multi-line string: no line closes it with \(delimiter)", Span(start, start + 3 + hashes),
+                         help: "end it with \(delimiter) on a line of its own")
         }
         let indentation = bytes[closing.lineStart..<closing.delimiter]
         var literal = StringLiteralText()
@@ -524,21 +552,22 @@ struct Lexer {
                 position = textOnOpeningLine && lineStart == contentStart ? lineStart : lineStart + indentation.count
                 while position < lineEnd {
                     let c = peek()
-                    if c != backslash {
+                    if c != backslash || !closesRawString(after: 1, hashes: hashes) {
                         literal.text.append(c)
                         position += 1
-                    } else if position + 1 == lineEnd {
+                    } else if position + 1 + hashes == lineEnd {
                         joinsNext = true
-                        position += 1
-                    } else if let failure = escape(into: &literal) {
-                        return failure
+                        position += 1 + hashes
+                    } else {
+                        position += hashes
+                        if let failure = escape(into: &literal, backslashAt: position - hashes) { return failure }
                     }
                 }
             }
             lineStart = lineEnd + 1
             if !joinsNext, lineStart < closing.lineStart { literal.text.append(newline) }
         }
-        position = closing.delimiter + 3
+        position = closing.delimiter + 3 + hashes
         return Token(kind: .string(literal.segments()), span: Span(start, position))
     }
 
