@@ -3,7 +3,7 @@
 #
 #   plain programs:   swiftc -D DEBUG (as a debug build / `swift run` defines DEBUG), run, stdout kept
 #   Combine programs: (those with a line `import Combine`) the import is swapped for
-#                     `import OpenCombine`; all are built as executable targets of one throwaway
+#                     `import OpenCombine` (and OpenCombineFoundation, for the coders); all are built as executable targets of one throwaway
 #                     SwiftPM package in a temp folder that depends on OpenCombine 0.14.0, then run.
 #
 # Usage: ./regenerate.sh [NN-name.swift ...]   (default: every program)
@@ -48,8 +48,9 @@ if [ ${#combine[@]} -gt 0 ]; then
   for f in "${combine[@]}"; do
     t="p${f%%-*}"                                   # 80-foo.swift -> target p80
     mkdir -p "$pkg/Sources/$t"
-    sed 's/^import Combine$/import OpenCombine/' "$f" >"$pkg/Sources/$t/main.swift"
-    targets="$targets        .executableTarget(name: \"$t\", dependencies: [\"OpenCombine\"]),
+    # OpenCombineFoundation gives Foundation's coders Combine's TopLevelDecoder/Encoder.
+    sed 's/^import Combine$/import OpenCombine\nimport OpenCombineFoundation/' "$f" >"$pkg/Sources/$t/main.swift"
+    targets="$targets        .executableTarget(name: \"$t\", dependencies: [\"OpenCombine\", .product(name: \"OpenCombineFoundation\", package: \"OpenCombine\")]),
 "
   done
   cat >"$pkg/Package.swift" <<PKG

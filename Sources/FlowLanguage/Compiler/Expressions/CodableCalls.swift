@@ -11,6 +11,9 @@ extension Compiler {
     /// The coders' calls, where the call has their shape; nil otherwise.
     func compileCoderCall(_ base: Expr, _ name: String, _ nameSpan: Span, _ arguments: [CallArgument], in scope: Scope) -> Code? {
         let labels = arguments.map(\.label)
+        if name == "decode" && labels == ["type", "decoder"] || name == "encode" && labels == ["encoder"] {
+            return compileCoderOperator(base, name, nameSpan, arguments, in: scope)
+        }
         let decodes = name == "decode" && labels == [nil, "from"]
         guard decodes || name == "encode" && labels == [nil] else { return nil }
         let coder = compile(base, in: scope)
@@ -41,6 +44,57 @@ extension Compiler {
             do { return try read(json, frame, []) } catch let failure as JSONReading.Failure {
                 throw Self.thrown(failure.message, location)
             }
+        }
+    }
+
+    /// Combine's operators: `decode(type: Post.self, decoder: JSONDecoder())`
+    /// reads each value (Data, JSON text, or an HTTP response's body) into
+    /// the type as `decode(_:from:)` does, and fails the stream with the
+    /// DecodingError; `encode(encoder: JSONEncoder())` gives each value's
+    /// JSON as Data.
+    private func compileCoderOperator(_ base: Expr, _ name: String, _ nameSpan: Span, _ arguments: [CallArgument], in scope: Scope) -> Code? {
+        let source = compile(base, in: scope)
+        let coder = compile(arguments.last!.value, in: scope)
+        let location = self.location(nameSpan)
+        let operatorName = name == "decode" ? "decode(type:decoder:)" : "encode(encoder:)"
+        func stream(_ frame: Frame) throws -> Observable {
+            let value = try source(frame)
+            guard case .stream(let stream) = value else {
+                throw FlowError("\(operatorName) is a stream's operator; for one value call \(name == "decode" ? "JSONDecoder().decode(T.self, from: data)" : "JSONEncoder().encode(value)")",
+                                at: location)
+            }
+            return stream
+        }
+        guard name == "decode" else {
+            return { frame in
+                try Self.expectCoder(try coder(frame), "JSONEncoder", operatorName, location)
+                return .stream(try stream(frame).map(.unary(name: "encode") { value in
+                    do { return DataValue.make(try JSON.string(value)) } catch {
+                        throw Self.thrown("invalidValue: \(FlowError.wrap(error).message)", location)
+                    }
+                }))
+            }
+        }
+        guard case .member(let typeExpr, "self", _, _) = arguments[0].value else {
+            error("decode(type:decoder:) takes the type to decode, as in decode(type: Post.self, decoder: JSONDecoder())", arguments[0].value.span)
+            return { _ in .null }
+        }
+        let read = JSONReading(compiler: self, scope: scope).reader(for: staticType(text: file.text(of: typeExpr.span), in: scope), at: nameSpan)
+        return { frame in
+            try Self.expectCoder(try coder(frame), "JSONDecoder", operatorName, location)
+            return .stream(try stream(frame).map(.unary(name: "decode") { value in
+                var given = value
+                if case .tuple(let response) = value, let body = response.element(labelled: "body") { given = body }
+                let text: String
+                do { text = try DataValue.text(of: given, for: operatorName) } catch { throw FlowError.wrap(error).located(at: location) }
+                let json: Value
+                do { json = try JSON.parse(text) } catch {
+                    throw Self.thrown("dataCorrupted: the given data was not valid JSON (\(FlowError.wrap(error).message))", location)
+                }
+                do { return try read(json, frame, []) } catch let failure as JSONReading.Failure {
+                    throw Self.thrown(failure.message, location)
+                }
+            }))
         }
     }
 
