@@ -239,6 +239,10 @@ struct Run: ParsableCommand {
     @Flag(name: .long, help: "With --trace or .trace(): also draw when each source was subscribed and unsubscribed.")
     var subscriptions = false
 
+    @Flag(name: .long, help: ArgumentHelp(
+        "Run nothing: check that every environment variable, file, database and host the script names (as its arguments and environment decide them) is there and granted; exit 1 on a problem."))
+    var dryRun = false
+
     @Option(name: .long, help: "Also write the run's diagrams to this file as SVG.")
     var svg: String?
 
@@ -267,6 +271,9 @@ struct Run: ParsableCommand {
 
     func validate() throws {
         if virtual && live { throw ValidationError("--virtual and --live ask for two clocks: give one") }
+        if dryRun, let drawing = [(svg != nil, "--svg"), (png != nil, "--png"), (marbles, "--marbles"), (trace, "--trace")].first(where: \.0) {
+            throw ValidationError("--dry-run runs nothing, so there is nothing for \(drawing.1) to draw: give one of them")
+        }
         if let width, !(16...100_000).contains(width) { throw ValidationError("--width takes a number of pixels from 16 to 100000, not \(width)") }
         if width != nil && svg == nil && png == nil { throw ValidationError("--width sizes the picture of --svg or --png: give one of them") }
         if let frame, Loader.duration(frame) == nil {
@@ -276,10 +283,17 @@ struct Run: ParsableCommand {
 
     /// `flow` alone on a terminal is the REPL.
     private var startsREPL: Bool {
-        script == nil && isatty(0) == 1 && !virtual && !live && !marbles && !trace && !subscriptions && !wide && frame == nil && svg == nil && png == nil
+        script == nil && isatty(0) == 1 && !dryRun && !virtual && !live && !marbles && !trace && !subscriptions && !wide && frame == nil && svg == nil && png == nil
     }
 
     func run() throws {
+        if dryRun {
+            let file = try Loader.load(script)
+            let access = Access(permissions.applied(to: .everything(command: "flow run")))
+            _ = try Loader.compile(file, access: access, arguments: arguments, dialect: dialect.dialect, logLevel: logLevel)
+            try DryRunReport.run(file, arguments: arguments, access: access)
+            return
+        }
         memory.apply(watchesProcess: !startsREPL)
         if startsREPL {
             _ = REPL.run(banner: Flow.banner, access: Access(permissions.applied(to: .everything(command: "flow"))), dialect: dialect.dialect)
