@@ -131,11 +131,11 @@ public enum MarbleRenderer {
     /// Events as a script writes them in `cold(...)` or `toBe(...)`: the
     /// marble, and a value for each symbol that does not stand for itself
     /// (`"-a-|", a: 10`).
-    public static func arguments(for events: [TimedEvent]) -> (marble: String, arguments: String) {
+    public static func arguments(for events: [TimedEvent]) -> (marble: String, arguments: String, values: [(symbol: Character, value: Value)]) {
         var legend = MarbleLegend()
         let lane = render(events, legend: &legend)
-        let values = legend.entries(explaining: lane.symbols).map { "\($0.symbol): \($0.value.literal)" }
-        return (lane.text, ([Value.string(lane.text).literal] + values).joined(separator: ", "))
+        let values = legend.entries(explaining: lane.symbols)
+        return (lane.text, ([Value.string(lane.text).literal] + values.map { "\($0.symbol): \($0.value.literal)" }).joined(separator: ", "), values)
     }
 
     /// Lanes drawn one above the other, an event under the events of the

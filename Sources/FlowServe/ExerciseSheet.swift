@@ -34,8 +34,14 @@ struct ExerciseSheet: Codable, Sendable {
         var answerLane: Int
         /// The answer as the server read it, in time order.
         var answer: [AnswerEvent]
-        /// The answer in marble notation, as it is written into the file.
+        /// The answer as it is written into the file: the marble in quotes
+        /// and each symbol's value (`"-a-b|", a: 10, b: "a!"`), as the page's
+        /// marble box shows it.
         var marble: String
+        /// What each symbol of `marble` stands for, as a script writes it: the
+        /// page sends them back with a marble typed bare, so a value placed
+        /// in full stays that value when the marble around it is retyped.
+        var values: [String: String]
         var reveals: Bool
         var revealed: Bool
         /// The right lane, once it may be shown.
@@ -60,10 +66,13 @@ struct ExerciseSheet: Codable, Sendable {
         var column: Int64?
     }
 
-    /// A learner's answer to one lane: placed events, or a typed marble.
+    /// A learner's answer to one lane: placed events, or a typed marble
+    /// (bare, `-a-b|`, or with its values, `"-a-b|", a: 10`), whose symbols
+    /// not given a value there stand for `values`' values, else for themselves.
     struct Answer: Codable, Sendable {
         var events: [AnswerEvent]?
         var marble: String?
+        var values: [String: String]?
     }
 
     struct Refused: Error, CustomStringConvertible {
@@ -168,16 +177,17 @@ extension ExerciseSheet {
             problem = "\(error)"
         }
         var result: CheckResult?
-        var mismatch: MarbleMismatch?
+        var difference: Difference?
         if let problem {
             result = CheckResult(passed: false, text: problem)
         } else if check || gaveUp {
-            mismatch = MarbleComparison.compare(expected: answered, actual: question.answer)
-            if mismatch == nil {
+            difference = Difference(answered, question.answer)
+            if difference == nil {
                 result = CheckResult(passed: true, text: "right")
-            } else if answered.isEmpty, !gaveUp {
-                mismatch = nil
-                result = CheckResult(passed: false, text: "no answer yet: click the lane to place a value, or type the marble")
+            } else if answered.isEmpty {
+                // Nothing to compare: given up, the right lane is shown alone.
+                difference = nil
+                if !gaveUp { result = CheckResult(passed: false, text: "no answer yet: click the lane to place a value, or type the marble") }
             }
         }
         let reveals = checksReveal && question.reveals
@@ -192,39 +202,153 @@ extension ExerciseSheet {
         let drawnEnd = (question.inputs.flatMap(\.events) + answered).map(\.time).max() ?? .zero
         let room = TimeSpan(nanoseconds: Swift.max(MarbleParser.frame.nanoseconds * 6, drawnEnd.nanoseconds * 4 / 10))
         let shownEnd = revealed ? Swift.max(drawnEnd, question.answer.last?.time ?? .zero) : drawnEnd
-        if let mismatch {
+        if let difference {
             // Told where and how the answer is wrong; the right lane's
             // events only once it is shown.
-            let told = revealed ? mismatch.description : mismatch.withoutActual + (mismatch.hint.map { "\nhint:     " + $0 } ?? "")
-            result = CheckResult(passed: false, text: asAnswered(told), column: mismatch.time.frames)
+            result = CheckResult(passed: false, text: difference.told(revealing: revealed), column: difference.time.frames)
         }
         let marked = result?.column.map { column in
             SVGDiagram.Marked(diagram: 0, lanes: answerLane..<lanes.count, time: TimeSpan(nanoseconds: column * MarbleParser.frame.nanoseconds),
                               note: result?.text.split(separator: "\n").last(where: { $0.contains("^") }).map(String.init) ?? "first difference")
         }
         let svg = SVGDiagram([diagram], title: test, reaching: shownEnd + room, marked: marked)
-        var legend = MarbleLegend()
-        let rightText = revealed ? MarbleRenderer.render(question.answer, legend: &legend).text : nil
+        let typed = MarbleRenderer.arguments(for: answered)
         return QuestionView(id: id, test: test, prompt: question.prompt, code: code, line: line, svg: svg.text, columns: svg.columnCenters.first ?? [],
                             columnFrames: (svg.columnTimes.first ?? MarbleParser.frame).nanoseconds / MarbleParser.frame.nanoseconds,
                             answerBand: svg.laneBands.first.flatMap { $0.indices.contains(answerLane) ? $0[answerLane] : nil }
                                 ?? SVGDiagram.Band(top: 0, bottom: 0),
-                            answerLane: answerLane, answer: answered.map(answerEvent), marble: MarbleRenderer.arguments(for: answered).marble,
+                            answerLane: answerLane, answer: answered.map(answerEvent), marble: typed.arguments,
+                            values: Dictionary(typed.values.map { (String($0.symbol), text(of: $0.value)) }) { first, _ in first },
                             reveals: reveals, revealed: revealed,
-                            right: rightText.map { text in
-                                legend.entries.isEmpty ? text : text + "   (" + legend.explanations(for: Set(text)).joined(separator: ", ") + ")"
-                            },
+                            right: revealed ? rightLane(question.answer, besides: answered) : nil,
                             check: result)
     }
 
-    /// A failure as `flow test` words it, with its lanes named for a
-    /// learner: the expected lane is their answer, the actual one is right.
-    static func asAnswered(_ text: String) -> String {
-        text.split(separator: "\n", omittingEmptySubsequences: false).map { line in
-            if line.hasPrefix("expected: ") { return "answered: " + line.dropFirst(10) }
-            if line.hasPrefix("actual:   ") { return "right:    " + line.dropFirst(10) }
-            return String(line)
-        }.joined(separator: "\n")
+    /// The right lane in the letters the learner's answer is drawn in
+    /// (one legend for both, so a letter means one value on the page),
+    /// with what its letters stand for.
+    static func rightLane(_ right: [TimedEvent], besides answered: [TimedEvent]) -> String {
+        var legend = MarbleLegend()
+        let lane = MarbleRenderer.render(lanes: [answered, right], legend: &legend)[1]
+        let explained = legend.explanations(for: lane.symbols)
+        return explained.isEmpty ? lane.text : lane.text + "   (" + explained.joined(separator: ", ") + ")"
+    }
+
+    /// The first place a learner's answer and the right lane differ, said
+    /// to the learner: "your answer" is theirs, "the right answer" the
+    /// stream's, never "expected" and "actual".
+    struct Difference {
+        var answered: [TimedEvent]
+        var right: [TimedEvent]
+        /// The index of the first event that differs.
+        var index: Int
+        /// When it happens: the earlier of the two events that differ.
+        var time: TimeSpan
+
+        init?(_ answered: [TimedEvent], _ right: [TimedEvent]) {
+            guard let index = (0..<Swift.max(answered.count, right.count)).first(where: { i in
+                i >= answered.count || i >= right.count || answered[i].time != right[i].time
+                    || !MarbleComparison.matches(right[i].event, answered[i].event, errorGiven: false)
+            }) else { return nil }
+            self.answered = answered
+            self.right = right
+            self.index = index
+            time = [answered.indices.contains(index) ? answered[index].time : nil, right.indices.contains(index) ? right[index].time : nil]
+                .compactMap { $0 }.min() ?? .zero
+        }
+
+        /// What kind of difference it is, without the right lane's events.
+        var kind: String {
+            guard index < answered.count else { return "missing event" }
+            guard index < right.count else { return "one event too many" }
+            let (mine, theirs) = (answered[index], right[index])
+            if !Self.sameKind(mine.event, theirs.event) { return "kind differs" }
+            return mine.time == theirs.time ? "value differs" : "frame differs"
+        }
+
+        /// The feedback: the learner's lane, a caret under the difference and
+        /// what it is; with `revealing`, the right lane under theirs in the
+        /// same letters, and what each lane has there.
+        func told(revealing: Bool) -> String {
+            var legend = MarbleLegend()
+            let drawn = MarbleRenderer.render(lanes: revealing ? [answered, right] : [answered], legend: &legend)
+            let caret: Int
+            if revealing {
+                caret = [index < answered.count ? (answered[index].time, drawn[0].columns[index]) : nil,
+                         index < right.count ? (right[index].time, drawn[1].columns[index]) : nil]
+                    .compactMap { $0 }.min { $0.0 < $1.0 }?.1 ?? 0
+            } else {
+                caret = index < answered.count ? drawn[0].columns[index] : drawn[0].text.count
+            }
+            let indent = revealing ? "right answer: ".count : "your answer: ".count
+            var lines = [(revealing ? "your answer:  " : "your answer: ") + drawn[0].text]
+            if revealing { lines.append("right answer: " + drawn[1].text) }
+            lines.append(String(repeating: " ", count: indent + caret) + "^ " + (revealing ? kind + ": " + said(legend: &legend) : kind))
+            let label = { (name: String) in name.padding(toLength: indent, withPad: " ", startingAt: 0) }
+            if let hint = hint() { lines.append(label("hint:") + hint) }
+            let explained = legend.explanations(for: drawn.reduce(into: Set<Character>()) { $0.formUnion($1.symbols) })
+            if !explained.isEmpty { lines.append(label("legend:") + explained.joined(separator: ", ")) }
+            return lines.joined(separator: "\n")
+        }
+
+        /// What each lane has at the difference, in the legend's letters.
+        private func said(legend: inout MarbleLegend) -> String {
+            func describe(_ event: TimedEvent) -> String {
+                switch event.event {
+                case .next(let value):
+                    let symbol = legend.symbol(for: value)
+                    return MarbleLegend.naturalSymbol(for: value) == symbol ? value.literal : "\(value.literal) '\(symbol)'"
+                case .completed: return "its completion"
+                case .error: return "an error"
+                }
+            }
+            guard index < answered.count else {
+                let after = answered.last.map { " after frame \($0.time.frames)" } ?? ""
+                return "your answer ends\(after); the right answer has \(describe(right[index])) at frame \(right[index].time.frames)"
+            }
+            let mine = answered[index]
+            guard index < right.count else {
+                return "your answer has \(describe(mine)) at frame \(mine.time.frames), after all of the right answer's events"
+            }
+            let theirs = right[index]
+            if mine.time == theirs.time {
+                return "at frame \(mine.time.frames) your answer has \(describe(mine)), the right answer \(describe(theirs))"
+            }
+            let same = MarbleComparison.matches(theirs.event, mine.event, errorGiven: false)
+            return "your answer has \(describe(mine)) at frame \(mine.time.frames), the right answer "
+                + (same ? "at frame \(theirs.time.frames)" : "\(describe(theirs)) at frame \(theirs.time.frames)")
+        }
+
+        /// The common mistakes, said of the learner's own lane.
+        private func hint() -> String? {
+            guard index < answered.count, index < right.count else { return nil }
+            let (mine, theirs) = (answered[index], right[index])
+            if MarbleComparison.matches(theirs.event, mine.event, errorGiven: false), mine.time != theirs.time {
+                let off = mine.time.frames - theirs.time.frames
+                let frames = abs(off) == 1 ? "1 frame" : "\(abs(off)) frames"
+                return "your event is right but \(frames) too \(off > 0 ? "late" : "early"): each - is one frame, "
+                    + "a group (ab) takes one frame per character, and [ab] is a group of one frame"
+            }
+            // `-10-` typed for a value 10: a character is an event of its own.
+            guard case .next(let value) = theirs.event, mine.time == theirs.time else { return nil }
+            let written = value.description
+            var text = ""
+            var j = index
+            while j < answered.count, case .next(let part) = answered[j].event, text.count < written.count {
+                text += part.description
+                j += 1
+            }
+            guard j - index >= 2, text == written else { return nil }
+            return "each character of a marble is one event: place \(written) as one value (type it in the value box), "
+                + "or give it a symbol, as in \"-a-\", a: \(value.literal)"
+        }
+
+        private static func sameKind(_ a: Event, _ b: Event) -> Bool {
+            switch (a, b) {
+            case (.next, .next), (.error, .error), (.completed, .completed): true
+            default: false
+            }
+        }
     }
 
     // MARK: - answers
@@ -233,10 +357,14 @@ extension ExerciseSheet {
     /// order, and an end comes after them.
     static func events(of answer: Answer?) throws -> [TimedEvent] {
         guard let answer else { return [] }
-        if let marble = answer.marble, !marble.trimmingCharacters(in: .whitespaces).isEmpty {
-            guard marble.count <= 4 * largestAnswer else { throw Refused(description: "an answer is at most \(4 * largestAnswer) characters") }
+        if let text = answer.marble, !text.trimmingCharacters(in: .whitespaces).isEmpty {
+            guard text.count <= 4 * largestAnswer else { throw Refused(description: "an answer is at most \(4 * largestAnswer) characters") }
+            let (marble, typedValues) = try typed(text)
+            var values = MarbleEdit.symbolValues(marble)
+            for (symbol, written) in answer.values ?? [:] where values[symbol] != nil { values[symbol] = value(of: written) }
+            values.merge(typedValues) { $1 }
             do {
-                return try MarbleParser.parseEvents(marble, values: MarbleEdit.symbolValues(marble)).events
+                return try MarbleParser.parseEvents(marble, values: values).events
             } catch {
                 throw Refused(description: "the marble does not read: \(error)")
             }
@@ -257,6 +385,39 @@ extension ExerciseSheet {
             events.append(TimedEvent(time, end.kind == .complete ? .completed : .error(FlowError("error"))))
         }
         return events
+    }
+
+    /// A typed marble: bare (`-a-b|`), or as `toBe` takes it, in quotes with
+    /// its symbols' values (`"-a-b|", a: 10, b: "x y"`, or `values: ["a": 10]`).
+    static func typed(_ text: String) throws -> (marble: String, values: [String: Value]) {
+        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        guard trimmed.hasPrefix("\"") else { return (trimmed, [:]) }
+        let form = "write the marble in quotes, then each symbol's value: \"-a-b|\", a: 10, b: \"x y\""
+        switch ConstantValue.read("(" + trimmed + ")") {
+        case .string(let marble)?:
+            return (marble, [:])
+        case .tuple(let tuple)?:
+            guard case .string(let marble) = tuple.elements[0], tuple.label(at: 0) == nil else { throw Refused(description: form) }
+            var values: [String: Value] = [:]
+            for i in tuple.elements.indices.dropFirst() {
+                switch (tuple.label(at: i), tuple.elements[i]) {
+                case ("values"?, .dictionary(let given)):
+                    for (key, value) in given {
+                        guard case .string(let symbol) = key, symbol.count == 1 else {
+                            throw Refused(description: "a value is given to a symbol of one character, not to \(key.literal)")
+                        }
+                        values[symbol] = value
+                    }
+                case (let symbol?, let value) where symbol.count == 1:
+                    values[symbol] = value
+                default:
+                    throw Refused(description: form)
+                }
+            }
+            return (marble, values)
+        default:
+            throw Refused(description: form)
+        }
     }
 
     /// A value as a learner writes it: as in a script (`10`, `"a b"`,

@@ -95,7 +95,7 @@ import Testing
         let end = try await browser.answerLanePoint(tenfold, column: 7)
         try await browser.hover(x: end[0], y: end[1])
         try await browser.press("|")
-        try await browser.waitFor("the completion", "return document.querySelector(`\(tenfold) input.marble`).value === '-a-b--c|'")
+        try await browser.waitFor("the completion", "return document.querySelector(`\(tenfold) input.marble`).value === '\"-a-b--c|\", a: 10, b: 20, c: 30'")
 
         // Checked: wrong, where and how, and the right lane not shown.
         try await browser.run("document.querySelector(`\(tenfold) button.check`).click()")
@@ -105,8 +105,8 @@ import Testing
             return [card.querySelector('pre.result').textContent, card.querySelector('svg').textContent.includes('right answer') ? 'shown' : 'hidden',
                     card.querySelector('svg .difference') ? 'marked' : 'unmarked'];
             """, [tenfold]) as? [String] ?? []
-        #expect(verdict.count == 3 && verdict[0].contains("answered: -a-b--c|") && verdict[0].contains("frame differs")
-                && !verdict[0].contains("right:"), "\(verdict)")
+        #expect(verdict.count == 3 && verdict[0].contains("your answer: -a-b--c|") && verdict[0].contains("frame differs")
+                && !verdict[0].contains("right answer"), "\(verdict)")
         #expect(Array(verdict.dropFirst()) == ["hidden", "marked"], "\(verdict)")
 
         // The late marble dragged a column earlier: right.
@@ -114,12 +114,12 @@ import Testing
         let column = try await browser.run("const q = document.querySelector(arguments[0] + ' svg'); return q.getBoundingClientRect().width / q.viewBox.baseVal.width * 28",
                                            [tenfold]) as? Double ?? 28
         try await browser.drag(fromX: late[0], y: late[2], byX: -column)
-        try await browser.waitFor("the moved marble", "return document.querySelector(`\(tenfold) input.marble`).value === '-a-b-c-|'")
+        try await browser.waitFor("the moved marble", "return document.querySelector(`\(tenfold) input.marble`).value === '\"-a-b-c-|\", a: 10, b: 20, c: 30'")
         // Checked again it is still one frame off at the end; `|` at 6 fixes it.
         let six = try await browser.answerLanePoint(tenfold, column: 6)
         try await browser.hover(x: six[0], y: six[1])
         try await browser.press("|")
-        try await browser.waitFor("the earlier end", "return document.querySelector(`\(tenfold) input.marble`).value === '-a-b-c|'")
+        try await browser.waitFor("the earlier end", "return document.querySelector(`\(tenfold) input.marble`).value === '\"-a-b-c|\", a: 10, b: 20, c: 30'")
         try await browser.run("document.querySelector(`\(tenfold) button.check`).click()")
         try await browser.waitFor("right", "return (document.querySelector(`\(tenfold) pre.result`) || {}).textContent === '✓ right'")
 
@@ -134,7 +134,7 @@ import Testing
         try await browser.run("window.confirm = () => true; document.querySelector(arguments[0] + ' button.give-up').click()", [zip])
         try await browser.waitFor("the revealed lane", "return document.querySelector(`\(zip) svg`).textContent.includes('right answer')")
         let revealed = try await browser.run("return document.querySelector(arguments[0]).textContent", [zip]) as? String ?? ""
-        #expect(revealed.contains("right:    --c---d|"), "\(revealed)")
+        #expect(revealed.contains("your answer:  --a--b|\nright answer: --c---d|"), "\(revealed)")
         if let folder = ProcessInfo.processInfo.environment["FLOW_SCREENSHOT_TO"] {
             try await browser.run("document.querySelector(arguments[0]).scrollIntoView()", [zip])
             try await browser.screenshot().write(to: URL(fileURLWithPath: folder).appendingPathComponent("exercise.png"))

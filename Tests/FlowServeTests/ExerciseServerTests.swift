@@ -46,8 +46,9 @@ import Testing
         let wrong = try #require(Self.questions(try await served.json("/api/exercise", method: "POST", body: Self.answers(["tenfold#1": late]),
                                                                       token: ada))["tenfold#1"])
         let told = try #require((wrong["check"] as? [String: Any])?["text"] as? String)
-        #expect(told.contains("answered: -a-b--c|") && told.contains("^ frame differs"), "\(told)")
-        #expect(!told.contains("right:") && !(wrong["svg"] as? String ?? "").contains("right answer") && wrong["right"] == nil)
+        #expect(told.contains("your answer: -a-b--c|\n") && told.contains("^ frame differs\n"), "\(told)")
+        #expect(told.contains("legend:      a = 10, b = 20, c = 30"), "\(told)")
+        #expect(!told.contains("right answer") && !(wrong["svg"] as? String ?? "").contains("right answer") && wrong["right"] == nil)
         #expect((wrong["check"] as? [String: Any])?["column"] as? Int == 5)
         #expect((wrong["svg"] as? String)?.contains(#"class="difference" data-t="5""#) == true)
 
@@ -141,6 +142,71 @@ import Testing
         let written = try await served.json("/api/answers", method: "POST", body: request)
         let text = try #require(written["text"] as? String)
         #expect(text.contains(#"toBe("-a-b-c|", a: 10, b: 20, c: 30)"#) && text.contains(#"toBe("???", reveal: true)"#), "\(text)")
+    }
+
+    /// The marble box shows the answer as it goes into the file, values and
+    /// all, and whatever is typed there keeps the values it shows: a value
+    /// placed in full (`"a!"`, `10`) is never read back as its letter.
+    @Test func theMarbleBoxAndThePlacedMarblesStayInStep() async throws {
+        let served = try ServedFolder()
+        func question(_ answer: [String: Any]) async throws -> [String: Any] {
+            let request = Self.answers(["tenfold#1": answer], check: false, more: ["text": ServedFolder.exercise, "name": "zip.flow"])
+            return try #require(Self.questions(try await served.json("/api/exercise", method: "POST", body: request))["tenfold#1"])
+        }
+        func placed(_ question: [String: Any]) -> [String] {
+            (question["answer"] as? [[String: Any]] ?? []).map { "\($0["t"] ?? "")=" + (($0["value"] as? String) ?? ($0["kind"] as? String ?? "")) }
+        }
+        let clicked = try await question(Self.events([(1, "a!"), (3, "10"), (4, "|")]))
+        #expect(clicked["marble"] as? String == #""-a-b|", a: "a!", b: 10"#, "\(clicked)")
+        let values = try #require(clicked["values"] as? [String: String])
+        #expect(values == ["a": "a!", "b": "10"])
+        // Retyped bare, a frame later: the symbols keep the values the box showed.
+        let retyped = try await question(["marble": "--a-b|", "values": values])
+        #expect(placed(retyped) == ["2=a!", "4=10", "5=complete"], "\(retyped)")
+        #expect(retyped["marble"] as? String == #""--a-b|", a: "a!", b: 10"#)
+        // Typed with its values, as toBe takes them: those win.
+        let given = try await question(["marble": #""-a-b|", a: "x y", b: 10"#, "values": values])
+        #expect(placed(given) == ["1=x y", "3=10", "4=complete"], "\(given)")
+        let grouped = try await question(["marble": #""-(ab)|", values: ["a": 1, "b": "z"]"#])
+        #expect(placed(grouped) == ["1=1", "1=z", "5=complete"], "\(grouped)")
+        #expect(grouped["marble"] as? String == #""-(1z)|""#)
+        // A symbol the box gave no value stands for itself.
+        #expect(placed(try await question(["marble": "-a-c|", "values": values])) == ["1=a!", "3=c", "4=complete"])
+        let wrong = try await question(["marble": #""-a|", 5"#])
+        #expect(((wrong["check"] as? [String: Any])?["text"] as? String)?.contains(#"write the marble in quotes, then each symbol's value"#) == true,
+                "\(wrong)")
+    }
+
+    /// Feedback names the learner's lane "your answer" and the stream's "the
+    /// right answer", draws both in one legend (a letter is one value on the
+    /// card), and says what each has at the first difference.
+    @Test func feedbackSaysYourAnswerAndTheRightAnswerInOneLegend() async throws {
+        let served = try ServedFolder()
+        func check(_ events: [(Int, String)], gaveUp: Bool) async throws -> [String: Any] {
+            let request = Self.answers(["tenfold#1": Self.events(events)], gaveUp: gaveUp ? ["tenfold#1"] : [],
+                                       more: ["text": ServedFolder.exercise, "name": "zip.flow"])
+            return try #require(Self.questions(try await served.json("/api/exercise", method: "POST", body: request))["tenfold#1"])
+        }
+        let late = try await check([(1, "10"), (3, "20"), (6, "30"), (7, "|")], gaveUp: true)
+        let told = try #require((late["check"] as? [String: Any])?["text"] as? String)
+        #expect(told == """
+            your answer:  -a-b--c|
+            right answer: -a-b-c|
+                               ^ frame differs: your answer has 30 'c' at frame 6, the right answer at frame 5
+            hint:         your event is right but 1 frame too late: each - is one frame, a group (ab) takes one frame per character, and [ab] is a group of one frame
+            legend:       a = 10, b = 20, c = 30
+            """, "\(told)")
+        #expect(late["right"] as? String == "-a-b-c|   (a = 10, b = 20, c = 30)")
+        // The learner's "a" and "b" keep their letters: the right lane's 10 and 20 take others.
+        let letters = try await check([(1, "a"), (3, "b"), (5, "30"), (6, "|")], gaveUp: true)
+        let lettered = try #require((letters["check"] as? [String: Any])?["text"] as? String)
+        let lines = lettered.split(separator: "\n").map(String.init)
+        #expect(lines.first == "your answer:  -a-b-c|" && lines.count > 2 && lines[1].hasPrefix("right answer: ")
+                && !lines[1].dropFirst(14).contains("a") && !lines[1].dropFirst(14).contains("b"), "\(lettered)")
+        #expect(lines.contains { $0.hasPrefix("legend:") } && !lettered.contains("a = 10") && !lettered.contains("b = 20"), "\(lettered)")
+        #expect(lines[2].contains(#"at frame 1 your answer has "a", the right answer 10"#), "\(lettered)")
+        for word in ["expected", "actual", "answered:"] { #expect(!told.contains(word) && !lettered.contains(word), "\(word)") }
+        #expect((letters["right"] as? String)?.hasPrefix(lines[1].dropFirst("right answer: ".count)) == true, "\(letters["right"] ?? "")")
     }
 
     /// The README's walkthrough is of the exercise these tests serve.

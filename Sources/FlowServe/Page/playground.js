@@ -693,12 +693,17 @@ $("step-forward").onclick = () => { $("cursor").dataset.moved = "yes"; $("cursor
 // ---- exercises -------------------------------------------------------------
 
 // A lane left as `toBe("???")` is answered by placing marbles on it: a click
-// places the value typed in the value box at that time, a drag moves a
-// marble, Delete removes the selected one, `|` and `#` end the lane at the
-// time under the pointer; or the marble is typed. The server draws every
-// answer, and says whether it is right; the right lane stays hidden until
-// the file allows it (`reveal: true`) or the learner gives up.
-const exercise = { classMode: false, answers: {}, gaveUp: new Set(), values: {}, generation: 0, sheet: null, focused: null, selected: null, student: null };
+// places the value typed in the value box at that time (shift-click: beside
+// the ones already there, in the same frame), a drag moves a marble, Delete
+// removes the selected one, `|` and `#` end the lane at the time under the
+// pointer; or the marble is typed. By keyboard alone, ← and → move a column
+// cursor along the lane (or the selected marble), Enter places the value at
+// it, Space selects a marble there, G groups the selected marble with the
+// next (one frame). The server draws every answer, and says whether it is
+// right; the right lane stays hidden until the file allows it
+// (`reveal: true`) or the learner gives up.
+const exercise = { classMode: false, answers: {}, gaveUp: new Set(), values: {}, generation: 0, sheet: null, focused: null, selected: null, student: null,
+                   cursor: null, field: null };
 
 // Another script's exercises start unanswered.
 function forgetAnswers() {
@@ -707,6 +712,7 @@ function forgetAnswers() {
   exercise.values = {};
   exercise.focused = null;
   exercise.selected = null;
+  exercise.cursor = null;
 }
 
 // In a class (`flow serve --exercise`) every student answers as someone:
@@ -795,8 +801,10 @@ function showExercises(sheet, checked, question) {
   pane.appendChild(row);
   applyZoom();
   if (exercise.focused) {
-    const picture = pane.querySelector(`.question[data-id="${CSS.escape(exercise.focused)}"] .picture`);
-    if (picture) picture.focus({ preventScroll: true });
+    // Back where the learner was: the lane, or the field they typed in.
+    const card = pane.querySelector(`.question[data-id="${CSS.escape(exercise.focused)}"]`);
+    const target = card && card.querySelector(exercise.field ? "input." + exercise.field : ".picture");
+    if (target) target.focus({ preventScroll: true });
   }
   const right = sheet.questions.filter((q) => q.check && q.check.passed).length;
   const one = question && sheet.questions.find((q) => q.id === question);
@@ -818,7 +826,7 @@ function questionCard(question) {
   card.appendChild(element("pre", "code", question.code));
   const picture = element("div", "picture");
   picture.tabIndex = 0;
-  picture.setAttribute("aria-label", "answer lane of " + question.test + ": click to place a value");
+  picture.setAttribute("aria-label", "answer lane of " + question.test + ": click, or Enter at the column ← → choose, to place the value");
   picture.innerHTML = question.svg;
   card.appendChild(picture);
   const tools = element("div", "tools");
@@ -828,12 +836,23 @@ function questionCard(question) {
   value.placeholder = "e.g. 10";
   value.value = exercise.values[question.id] || "";
   value.oninput = () => { exercise.values[question.id] = value.value; };
+  // Enter in the value box places it at the lane's column cursor, which
+  // then moves a column on: values typed one after another land in order.
+  value.onkeydown = (event) => {
+    if (event.key !== "Enter") return;
+    event.preventDefault();
+    placeValue(question, cursorFrame(question) ?? nextFreeFrame(question), "value", question.columnFrames);
+  };
+  value.onfocus = () => { exercise.field = "value"; };
   valueLabel.appendChild(value);
   const marbleLabel = element("label", "", "marble ");
   const marble = element("input", "marble");
+  // The answer as it goes into the file: its marble and what each symbol
+  // stands for; a marble typed bare keeps the values its symbols had.
   marble.value = question.marble;
-  marble.placeholder = "or type it: -a-b|";
-  marble.onchange = () => answer(question, { marble: marble.value });
+  marble.placeholder = 'or type it: "-a-b|", a: 10';
+  marble.onchange = () => answer(question, { marble: marble.value, values: question.values });
+  marble.onfocus = () => { exercise.field = "marble"; };
   marbleLabel.appendChild(marble);
   const check = element("button", "check", "Check");
   check.onclick = () => { exercise.focused = question.id; loadExercises(true, question.id); };
@@ -848,10 +867,14 @@ function questionCard(question) {
     };
     tools.appendChild(giveUp);
   }
-  tools.appendChild(element("span", "how", "click: place the value · drag: move · Delete: remove · | completes · # fails"));
+  tools.appendChild(element("span", "how",
+    "click: place the value · shift-click: one more in that frame · drag: move · ← →: column (or the selected marble) · Enter: place · "
+    + "Space: select · G: group with the next · Delete: remove · | completes · # fails"));
   card.appendChild(tools);
   if (question.check) card.appendChild(element("pre", "result" + (question.check.passed ? " passed" : ""), (question.check.passed ? "✓ " : "") + question.check.text));
-  if (question.right !== undefined && question.right !== null) card.appendChild(element("pre", "result passed", "right answer: " + question.right));
+  // The right lane, unless the feedback above already sets it under the answer.
+  const told = question.check && question.check.text.includes("right answer:");
+  if (question.right !== undefined && question.right !== null && !told) card.appendChild(element("pre", "result passed", "right answer: " + question.right));
   placing(picture, question);
   return card;
 }
@@ -871,6 +894,34 @@ function frameAt(question, x) {
   return best * question.columnFrames;
 }
 
+// The column cursor of a question's lane, in frames: where the pointer last
+// was over it, or where ← and → moved it; kept across the card's redraws.
+function cursorFrame(question) {
+  return exercise.cursor && exercise.cursor.id === question.id ? exercise.cursor.frame : null;
+}
+
+// The frame after the answer's last value: where a value typed without a
+// column chosen goes.
+function nextFreeFrame(question) {
+  const values = question.answer.filter((e) => e.kind === "value");
+  return values.length ? values[values.length - 1].t + question.columnFrames : question.columnFrames;
+}
+
+// Places the value box's value at `frame`, beside any already there (one
+// frame holds them all, as `(ab)` does).
+function placeValue(question, frame, field, advance = 0) {
+  const text = (exercise.values[question.id] || "").trim();
+  const card = document.querySelector(`#exercises .question[data-id="${CSS.escape(question.id)}"]`);
+  if (!text) {
+    if (card) card.querySelector("input.value").focus();
+    status("type the value to place in the value box, then click the lane or press Enter");
+    return;
+  }
+  exercise.selected = null;
+  exercise.cursor = { id: question.id, frame: frame + advance };
+  answer(question, { events: question.answer.concat([{ t: frame, kind: "value", value: text }]) }, field);
+}
+
 function placing(picture, question) {
   const svg = picture.querySelector("svg");
   if (!svg) return;
@@ -879,7 +930,8 @@ function placing(picture, question) {
   const marks = [...svg.querySelectorAll(`[data-l="${question.answerLane}"][data-e]`)];
   marks.forEach((mark) => mark.classList.add("answer-mark"));
   if (exercise.focused === question.id && exercise.selected !== null && marks[exercise.selected]) marks[exercise.selected].classList.add("selected");
-  let hover = null;
+  const lastFrame = (question.columns.length - 1) * question.columnFrames;
+  let pointerIn = false;
   let drag = null;
   const line = document.createElementNS("http://www.w3.org/2000/svg", "line");
   line.setAttribute("class", "hover-column");
@@ -887,23 +939,42 @@ function placing(picture, question) {
   line.setAttribute("y2", band.bottom - 2);
   line.style.display = "none";
   svg.appendChild(line);
-  svg.addEventListener("pointermove", (event) => {
-    const p = svgPoint(svg, event);
-    hover = frameAt(question, p.x);
-    const x = question.columns[hover / question.columnFrames];
+  // The cursor's column drawn while the lane has the pointer or the focus.
+  const drawCursor = () => {
+    const frame = cursorFrame(question);
+    const shown = frame !== null && (pointerIn || drag || document.activeElement === picture);
+    line.style.display = shown ? "" : "none";
+    if (!shown) return;
+    const x = question.columns[Math.min(question.columns.length - 1, Math.round(frame / question.columnFrames))];
     line.setAttribute("x1", x);
     line.setAttribute("x2", x);
-    line.style.display = inBand(p) || drag ? "" : "none";
+  };
+  const setCursor = (frame) => {
+    exercise.cursor = { id: question.id, frame: Math.max(0, Math.min(lastFrame, frame)) };
+    drawCursor();
+  };
+  picture.addEventListener("focus", () => {
+    if (cursorFrame(question) === null) setCursor(0);
+    drawCursor();
+  });
+  picture.addEventListener("blur", drawCursor);
+  drawCursor();
+  svg.addEventListener("pointermove", (event) => {
+    const p = svgPoint(svg, event);
+    pointerIn = inBand(p);
+    if (pointerIn || drag) setCursor(frameAt(question, p.x));
     if (drag) drag.mark.setAttribute("transform", `translate(${p.x - drag.x},0)`);
   });
-  svg.addEventListener("pointerleave", () => { line.style.display = "none"; });
+  svg.addEventListener("pointerleave", () => { pointerIn = false; drawCursor(); });
   svg.addEventListener("pointerdown", (event) => {
     const p = svgPoint(svg, event);
     // The marble under the pointer, or the answer's marble in that column.
     const at = frameAt(question, p.x);
-    const mark = event.target.closest("[data-e]") || (inBand(p) ? marks.find((m) => Number(m.dataset.t) * question.columnFrames === at) : null);
     exercise.focused = question.id;
+    exercise.field = null;
     picture.focus({ preventScroll: true });
+    if (event.shiftKey && inBand(p)) { event.preventDefault(); placeValue(question, at); return; }
+    const mark = event.target.closest("[data-e]") || (inBand(p) ? marks.find((m) => Number(m.dataset.t) * question.columnFrames === at) : null);
     if (mark && Number(mark.dataset.l) === question.answerLane) {
       event.preventDefault();
       svg.setPointerCapture(event.pointerId);
@@ -911,15 +982,7 @@ function placing(picture, question) {
       return;
     }
     if (!inBand(p)) return;
-    const text = (exercise.values[question.id] || "").trim();
-    if (!text) {
-      const field = picture.parentElement.querySelector("input.value");
-      field.focus();
-      status("type the value to place in the value box, then click the lane");
-      return;
-    }
-    exercise.selected = null;
-    answer(question, { events: question.answer.concat([{ t: frameAt(question, p.x), kind: "value", value: text }]) });
+    placeValue(question, at);
   });
   svg.addEventListener("pointerup", (event) => {
     if (!drag) return;
@@ -940,18 +1003,48 @@ function placing(picture, question) {
   picture.addEventListener("keydown", (event) => {
     const key = event.key;
     const events = question.answer.map((e) => ({ ...e }));
-    const selected = exercise.selected;
-    if ((key === "|" || key === "#") && hover !== null) {
+    const selected = exercise.selected !== null && events[exercise.selected] ? exercise.selected : null;
+    const cursor = cursorFrame(question) ?? 0;
+    const select = (index) => {
+      exercise.selected = index;
+      marks.forEach((m, i) => m.classList.toggle("selected", i === index));
+      status(index === null ? "" : "selected " + (events[index].kind === "value" ? events[index].value : key) + " at frame " + events[index].t);
+    };
+    if (event.ctrlKey || event.metaKey || event.altKey) return;
+    if (key === "|" || key === "#") {
       const ends = events.filter((e) => e.kind === "value");
-      ends.push({ t: hover, kind: key === "|" ? "complete" : "error" });
+      ends.push({ t: cursor, kind: key === "|" ? "complete" : "error" });
       answer(question, { events: ends });
-    } else if ((key === "Delete" || key === "Backspace") && selected !== null && events[selected]) {
+    } else if ((key === "Delete" || key === "Backspace") && selected !== null) {
       events.splice(selected, 1);
       exercise.selected = null;
       answer(question, { events });
-    } else if ((key === "ArrowLeft" || key === "ArrowRight") && selected !== null && events[selected]) {
+    } else if ((key === "ArrowLeft" || key === "ArrowRight") && selected !== null) {
       events[selected].t = Math.max(0, events[selected].t + (key === "ArrowLeft" ? -1 : 1) * question.columnFrames);
+      setCursor(events[selected].t);
       answer(question, { events });
+    } else if (key === "ArrowLeft" || key === "ArrowRight" || key === "Home" || key === "End") {
+      const step = { ArrowLeft: -question.columnFrames, ArrowRight: question.columnFrames, Home: -Infinity, End: Infinity }[key];
+      setCursor(cursor + step);
+      const here = events.filter((e) => e.t === cursorFrame(question)).map((e) => e.kind === "value" ? e.value : e.kind === "complete" ? "|" : "#");
+      status("frame " + cursorFrame(question) + (here.length ? ": " + here.join(", ") : ""));
+    } else if (key === "Enter") {
+      placeValue(question, cursor);
+    } else if (key === " ") {
+      // The marbles in the cursor's column, one after another.
+      const here = events.map((e, i) => (e.t === cursor ? i : null)).filter((i) => i !== null);
+      if (!here.length) select(null);
+      else select(here[(here.indexOf(selected) + 1) % (here.length + 1)] ?? null);
+    } else if (key === "Escape" && selected !== null) {
+      select(null);
+    } else if ((key === "g" || key === "G") && selected !== null) {
+      // The next event joins the selected one's frame: a group, `(ab)`.
+      const next = events.findIndex((e, i) => i > selected && e.t > events[selected].t);
+      if (next < 0) { status("no marble after the selected one to group with it"); }
+      else {
+        events[next].t = events[selected].t;
+        answer(question, { events });
+      }
     } else {
       return;
     }
@@ -961,8 +1054,9 @@ function placing(picture, question) {
 }
 
 // A changed answer: drawn again by the server (not checked until asked).
-function answer(question, given) {
+function answer(question, given, field) {
   exercise.focused = question.id;
+  exercise.field = field || null;
   exercise.answers[question.id] = given;
   loadExercises(false);
 }
