@@ -8,8 +8,11 @@ import Foundation
 /// The language server's core: JSON-RPC messages in, messages out, with
 /// no I/O of its own, so a test drives it message by message
 /// (`StdioTransport` connects it to standard input and output for
-/// `flow lsp`). It never runs a script: diagnostics are `flow check`'s,
-/// formatting is `flow fmt`'s, hovers read the operator catalog.
+/// `flow lsp`). It never runs a script for real: diagnostics are
+/// `flow check`'s, formatting is `flow fmt`'s, a name's type is the
+/// compiler's (`Program.bindingTypes`), hovers read the operator catalog,
+/// and a marble binding's lane comes from a run in virtual time with no
+/// module (no file, host or database reached).
 public final class LanguageServer {
     public typealias Message = [String: Any]
 
