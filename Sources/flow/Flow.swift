@@ -342,6 +342,7 @@ struct Run: ParsableCommand {
         interrupts?.cancel()
         // A statement stopped with the run is cancelled on its server
         // before the process goes.
+        if outcome.interrupted != nil { DatabaseCancels.abandonBatches() }
         DatabaseCancels.settle()
         if svg != nil || png != nil {
             let picture = SVGDiagram(outcome.laneDiagrams, title: file.path, width: width.map(Double.init)).text

@@ -150,6 +150,25 @@ struct DatabaseAddress: Sendable, Hashable {
         }
     }
 
+    /// What postgres-nio needs to start a connection on `channel`, which
+    /// flow connected itself (to place `RowSizeGuard` in it).
+    func configuration(on channel: any Channel) throws -> PostgresConnection.Configuration {
+        var configuration = PostgresConnection.Configuration(establishedChannel: channel, tls: try tlsSetting(), username: user,
+                                                             password: password, database: database ?? user)
+        configuration.options.connectTimeout = .nanoseconds(connectTimeout.nanoseconds)
+        // The name a certificate is checked against, which a channel
+        // connected by address does not carry (an address is not sent).
+        var v4 = in_addr(), v6 = in6_addr()
+        if inet_pton(AF_INET, host, &v4) != 1 && inet_pton(AF_INET6, host, &v6) != 1 {
+            configuration.options.tlsServerName = host
+        }
+        return configuration
+    }
+
+    private func tlsSetting() throws -> PostgresConnection.Configuration.TLS {
+        try configuration().tls
+    }
+
     /// What postgres-nio needs to connect.
     func configuration() throws -> PostgresConnection.Configuration {
         let tlsSetting: PostgresConnection.Configuration.TLS

@@ -3,6 +3,7 @@ import Logging
 import NIOConcurrencyHelpers
 import NIOCore
 import NIOPosix
+import NIOSSL
 import PostgresNIO
 
 /// One connection lent to one task, with the server process behind it (its
@@ -10,6 +11,13 @@ import PostgresNIO
 struct Lease: Sendable {
     let connection: PostgresConnection
     let pid: Int32
+    let watch: ClosingWatch
+
+    init(connection: PostgresConnection, pid: Int32) {
+        self.connection = connection
+        self.pid = pid
+        watch = ClosingWatch(connection)
+    }
 }
 
 /// The connections to one database, shared by every run of the process: at
@@ -31,6 +39,10 @@ final class DatabasePool: Sendable {
     }
 
     private let state = NIOLockedValueBox(State())
+    private let reached = NIOLockedValueBox(false)
+    /// Whether a connection was ever made: a server that cannot be reached
+    /// afterwards went away (a restart), one never reached is misnamed.
+    var wasReached: Bool { reached.withLockedValue { $0 } }
     private static let pools = NIOLockedValueBox<[DatabaseAddress: DatabasePool]>([:])
     private static let nextConnectionID = NIOLockedValueBox(0)
     static let logger = Logger(label: "flow.pg", factory: { _ in SwiftLogNoOpLogHandler() })
@@ -90,7 +102,11 @@ final class DatabasePool: Sendable {
     /// Opens a connection whose slot is already counted; frees the slot if
     /// it cannot.
     private func connectCounted() async throws -> Lease {
-        do { return try await Self.connect(to: address) } catch {
+        do {
+            let lease = try await Self.connect(to: address)
+            reached.withLockedValue { $0 = true }
+            return lease
+        } catch {
             slotFreed()
             throw error
         }
@@ -101,7 +117,30 @@ final class DatabasePool: Sendable {
     static func connect(to address: DatabaseAddress) async throws -> Lease {
         let configuration = try address.configuration()
         let id = nextConnectionID.withLockedValue { $0 += 1; return $0 }
-        let connection = try await PostgresConnection.connect(configuration: configuration, id: id, logger: logger)
+        let connection: PostgresConnection
+        do {
+            let channel = try await ClientBootstrap(group: PostgresConnection.defaultEventLoopGroup)
+                .connectTimeout(configuration.options.connectTimeout)
+                .connect(host: address.host, port: address.port).get()
+            do {
+                connection = try await PostgresConnection.connect(on: channel.eventLoop, configuration: try address.configuration(on: channel),
+                                                                  id: id, logger: logger)
+            } catch {
+                channel.close(promise: nil)
+                throw error
+            }
+            try await channel.eventLoop.submit {
+                let sizes = RowSizeGuard()
+                if let tls = try? channel.pipeline.syncOperations.handler(type: NIOSSLClientHandler.self) {
+                    try channel.pipeline.syncOperations.addHandler(sizes, position: .after(tls))
+                } else {
+                    try channel.pipeline.syncOperations.addHandler(sizes, position: .first)
+                }
+            }.get()
+        } catch {
+            let refusal = error is FlowError || (error is PSQLError && !DatabaseFailure.isConnectionLoss(error))
+            throw refusal ? error : ConnectFailure(underlying: error)
+        }
         do {
             let rows = try await connection.query("SELECT pg_backend_pid()", logger: logger)
             var pid: Int32 = 0
@@ -109,7 +148,7 @@ final class DatabasePool: Sendable {
             return Lease(connection: connection, pid: pid)
         } catch {
             try? await connection.close()
-            throw error
+            throw DatabaseFailure.isConnectionLoss(error) ? ConnectFailure(underlying: error) : error
         }
     }
 
@@ -180,6 +219,25 @@ public enum DatabaseCancels {
         return task
     }
 
+    /// The batches being written, which a stopped run abandons.
+    private static let batches = NIOLockedValueBox<[Int: (BatchControl, DatabasePool)]>([:])
+
+    static func writing(_ control: BatchControl, on pool: DatabasePool) -> Int {
+        let id = nextID.withLockedValue { $0 += 1; return $0 }
+        batches.withLockedValue { $0[id] = (control, pool) }
+        return id
+    }
+
+    static func written(_ key: Int) { _ = batches.withLockedValue { $0.removeValue(forKey: key) } }
+
+    /// A run was stopped (Ctrl-C, SIGTERM): every batch not yet committing
+    /// is abandoned (its transaction rolled back) and the statement it
+    /// waits for cancelled on the server; `settle` then waits for the cancels.
+    public static func abandonBatches() {
+        let writing = batches.withLockedValue { Array($0.values) }
+        for (control, pool) in writing where control.abandon() { control.cancelOnServer(pool) }
+    }
+
     /// Waits until every cancel has been sent, or `seconds` have passed.
     public static func settle(within seconds: Double = 3) {
         let tasks = pending.withLockedValue { Array($0.values) }
@@ -206,6 +264,17 @@ enum DatabaseFailure {
                 return describe(inner, address: address, sql: sql)
             }
         }
+        if let connecting = error as? ConnectFailure {
+            if let psql = connecting.underlying as? PSQLError, psql.code == .server {
+                return describe(psql, address: address, sql: sql)
+            }
+            return "cannot connect to \(address.shown): \(lossReason(connecting.underlying, address: address) ?? "the server closed the connection")"
+        }
+        switch error as? ConnectionLost {
+        case .closed: return "the server closed the connection to \(address.shown)"
+        case .noAnswer(let wait): return "\(address.shown) sent no answer within \(wait); the connection was closed"
+        case nil: break
+        }
         if error is CancellationError { return "cancelled" }
         if let decoding = error as? PostgresDecodingError {
             return "the column \(decoding.columnName) (type \(decoding.postgresType)) does not convert; cast it in the SQL, as in \(decoding.columnName)::text"
@@ -228,18 +297,8 @@ enum DatabaseFailure {
             if let hint = info?[.hint] { message += "; hint: \(hint)" }
             return message
         case .connectionError, .serverClosedConnection, .uncleanShutdown:
-            if let underlying = psql.underlying {
-                let text = "\(underlying)"
-                if text.contains("refused") || text.contains("ECONNREFUSED") {
-                    return "cannot connect to \(address.shown): connection refused (is the server running, on that port?)"
-                }
-                if text.lowercased().contains("timed out") || text.contains("connectTimeout") {
-                    return "cannot connect to \(address.shown): no answer within \(address.connectTimeout)"
-                }
-                if let io = underlying as? IOError { return "cannot connect to \(address.shown): \(io.description)" }
-                return "cannot connect to \(address.shown): \(text)"
-            }
-            return psql.code == .connectionError ? "cannot connect to \(address.shown)" : "the server closed the connection"
+            if let refusal = psql.underlying as? FlowError { return refusal.message }
+            return "the connection to \(address.shown) was lost: \(lossReason(psql, address: address) ?? "the server closed it")"
         case .sslUnsupported:
             return "cannot connect to \(address.shown): the server does not offer TLS, which sslmode requires"
         case .authMechanismRequiresPassword:
@@ -251,6 +310,29 @@ enum DatabaseFailure {
         default:
             return "\(psql.code)" + (psql.underlying.map { ": \($0)" } ?? "")
         }
+    }
+
+    /// Why a connection failed or was lost, in a few words; nil when the
+    /// library does not say.
+    static func lossReason(_ error: Error, address: DatabaseAddress) -> String? {
+        var underlying = error
+        if let psql = error as? PSQLError {
+            guard let inner = psql.underlying else {
+                return psql.code == .connectionError ? nil : "the server closed the connection"
+            }
+            underlying = inner
+        }
+        if let refusal = underlying as? FlowError { return refusal.message }
+        let text = "\(underlying)"
+        if text.contains("refused") || text.contains("ECONNREFUSED") {
+            return "connection refused (is the server running, on that port?)"
+        }
+        if text.lowercased().contains("timed out") || text.contains("connectTimeout") {
+            return "no answer within \(address.connectTimeout)"
+        }
+        if text.contains("reset by peer") { return "the server reset the connection" }
+        if let io = underlying as? IOError { return io.description }
+        return text
     }
 
     /// Whether a connection can take the next query after this error: a

@@ -189,13 +189,10 @@ final class RowWriter: Function, StreamConsumer, ValueHolder {
 
     private static func spawn(_ rows: [EncodedRow], target: Target, pool: DatabasePool, columns: TableColumns,
                               control: BatchControl, ledgerEntry: Int, then answer: @escaping @Sendable (BatchOutcome) -> Void) {
-        // Counted where the server's answer arrives, not on the loop: a stop
-        // reports what was committed even while the loop is stopping.
-        CommitLedger.shared.beginCommit()
+        let key = DatabaseCancels.writing(control, on: pool)
         Task {
-            let outcome = await write(rows, target: target, pool: pool, columns: columns, control: control)
-            if case .committed = outcome { CommitLedger.shared.add(ledgerEntry, count: rows.count) }
-            CommitLedger.shared.endCommit()
+            let outcome = await write(rows, target: target, pool: pool, columns: columns, control: control, ledgerEntry: ledgerEntry)
+            DatabaseCancels.written(key)
             answer(outcome)
         }
     }
@@ -210,11 +207,17 @@ final class RowWriter: Function, StreamConsumer, ValueHolder {
             if mustSend { flush() } else if !pending.isEmpty { flushLater() }
         case .rolledBack:
             break
-        case .failed(let reason):
+        case .failed(let reason), .unknown(let reason):
             database.pressure.remove(pending.count)
             pending = []
-            let error = FlowError("\(shown): \(reason); the batch of \(rows) \(rows == 1 ? "row" : "rows") was rolled back, "
-                                  + "\(committedText) before it", at: location)
+            let batch = "the batch of \(rows) \(rows == 1 ? "row" : "rows")"
+            let fate: String
+            if case .unknown = outcome {
+                fate = "whether \(batch) was committed is not known (the server took its COMMIT and gave no answer)"
+            } else {
+                fate = "\(batch) was rolled back"
+            }
+            let error = FlowError("\(shown): \(reason); \(fate), \(committedText) before it", at: location)
             failure = error
             if ending == nil {
                 // The stream still runs: end it, then say why.
@@ -263,7 +266,14 @@ final class RowWriter: Function, StreamConsumer, ValueHolder {
         var lost = dropped
         var stillCommitting = false
         if let (rows, control) = inFlight {
-            if control.abandon() { lost += rows } else { stillCommitting = true }
+            if control.abandon() {
+                lost += rows
+                // A statement waiting on the server (for a lock, say) is
+                // stopped there too, as a query's is.
+                control.cancelOnServer(pool)
+            } else {
+                stillCommitting = true
+            }
         }
         settleIfIdle()
         guard failure == nil, lost > 0 || stillCommitting else { return nil }
@@ -272,57 +282,163 @@ final class RowWriter: Function, StreamConsumer, ValueHolder {
         return "\(shown): \(why): \(last); \(committedText)" + (stillCommitting ? ", and a batch was being committed" : "")
     }
 
+    /// How long the server may spend on one statement of a batch
+    /// (PostgreSQL's `statement_timeout`, set for the batch's transaction).
+    static let statementTimeout = TimeSpan.seconds(60)
+    /// How much longer the client waits for any answer before it gives the
+    /// connection up: a server that stopped answering at all.
+    static let answerGrace = TimeSpan.seconds(10)
+    /// After the connection is lost (a restart, a crash), how long a batch
+    /// keeps trying to reach the server again before the stream fails.
+    static let reconnectWindow = TimeSpan.seconds(30)
+
     /// One batch in one transaction, committed unless abandoned meanwhile.
+    /// A connection lost before the COMMIT was sent rolled the transaction
+    /// back on the server: the batch is written again on a new connection.
+    /// One lost after it, before its answer, is asked about on the new
+    /// connection (`txid_status`, PostgreSQL's way of learning whether a
+    /// transaction committed when the connection was lost during COMMIT).
     private static func write(_ rows: [EncodedRow], target: Target, pool: DatabasePool, columns: TableColumns,
-                              control: BatchControl) async -> BatchOutcome {
-        do {
-            return try await pool.withConnection { lease in
-                let connection = lease.connection
-                let logger = DatabasePool.logger
-                var statements: [PostgresQuery] = []
-                var copy: (table: String, columns: [String], data: [ByteBuffer])?
-                switch target {
-                case .insert(let table):
-                    let known = try await columns.read(table, on: connection)
-                    if rows.count >= copyThreshold, let data = try copyData(rows, into: known, columns: nil) {
-                        copy = (known.name, data.columns, data.chunks)
-                    } else {
-                        statements = try insertStatements(rows, into: known)
-                    }
-                case .copy(let table, let names):
-                    let known = try await columns.read(table, on: connection)
-                    guard let data = try copyData(rows, into: known, columns: names) else {
-                        throw FlowError("COPY needs a table named by a plain identifier (lower-case letters, digits, _) on the search path, not \(known.name)")
-                    }
-                    copy = (known.name, data.columns, data.chunks)
-                case .execute(let sql):
-                    statements = rows.map { row in
-                        PostgresQuery(unsafeSQL: sql, binds: DatabaseValues.bindings(row.fields.map(\.text)))
+                              control: BatchControl, ledgerEntry: Int) async -> BatchOutcome {
+        let sql: String?
+        if case .execute(let text) = target { sql = text } else { sql = nil }
+        let unanswered = NIOLockedValueBox<Int64?>(nil)
+        var lostAt: ContinuousClock.Instant?
+        var delay = 0.1
+        while true {
+            if control.isAbandoned { return .rolledBack }
+            do {
+                if let transaction = unanswered.withLockedValue({ $0 }) {
+                    switch try await status(of: transaction, pool: pool) {
+                    case "committed":
+                        CommitLedger.shared.add(ledgerEntry, count: rows.count)
+                        return .committed
+                    case "in progress":
+                        throw ConnectionLost.closed
+                    default:
+                        // Not kept: the batch is written again.
+                        unanswered.withLockedValue { $0 = nil }
                     }
                 }
-                try await connection.query("BEGIN", logger: logger)
-                do {
-                    for statement in statements { try await connection.query(statement, logger: logger) }
-                    if let copy {
-                        try await connection.copyFrom(table: copy.table, columns: copy.columns, logger: logger) { writer in
-                            for chunk in copy.data { try await writer.write(chunk) }
-                        }
-                    }
-                } catch {
-                    _ = try? await connection.query("ROLLBACK", logger: logger)
-                    throw error
+                return try await attempt(rows, target: target, pool: pool, columns: columns, control: control,
+                                         ledgerEntry: ledgerEntry, unanswered: unanswered)
+            } catch where DatabaseFailure.isConnectionLoss(error) && (pool.wasReached || !(error is ConnectFailure)) {
+                let now = ContinuousClock.now
+                let since = lostAt ?? now
+                lostAt = since
+                if now - since > .nanoseconds(reconnectWindow.nanoseconds) {
+                    let reason = DatabaseFailure.describe(error, address: pool.address, sql: sql)
+                        + ", and the server could not be reached again within \(reconnectWindow)"
+                    return unanswered.withLockedValue({ $0 }) == nil ? .failed(reason) : .unknown(reason)
                 }
-                guard control.commit() else {
-                    try await connection.query("ROLLBACK", logger: logger)
-                    return .rolledBack
-                }
-                try await connection.query("COMMIT", logger: logger)
-                return .committed
+                try? await Task.sleep(nanoseconds: UInt64(delay * 1e9))
+                delay = min(delay * 2, 2)
+            } catch let deadlock as DeadlockFound {
+                let statement = sql.map { "the statement \($0.debugDescription)" } ?? "its statement"
+                return .failed("deadlock: \(statement) waits for rows that \(deadlock.holder) has claimed, and the queue keeps its claim "
+                               + "until this sink has committed, so neither could go on; the statement was cancelled. Mark a handled job "
+                               + "with the queue's done: column, or write to another table")
+            } catch {
+                if control.isAbandoned { return .rolledBack }
+                return .failed(DatabaseFailure.describe(error, address: pool.address, sql: sql))
             }
+        }
+    }
+
+    /// One try at writing the batch.
+    private static func attempt(_ rows: [EncodedRow], target: Target, pool: DatabasePool, columns: TableColumns,
+                                control: BatchControl, ledgerEntry: Int, unanswered: NIOLockedValueBox<Int64?>) async throws -> BatchOutcome {
+        try await pool.withConnection { lease in
+            try await lease.answering(stepsWithin: statementTimeout + answerGrace) { connection, deadline in
+                try await attempt(rows, target: target, on: lease, connection: connection, deadline: deadline, pool: pool,
+                                  columns: columns, control: control, ledgerEntry: ledgerEntry, unanswered: unanswered)
+            }
+        }
+    }
+
+    private static func attempt(_ rows: [EncodedRow], target: Target, on lease: Lease, connection: PostgresConnection,
+                                deadline: StepDeadline, pool: DatabasePool, columns: TableColumns, control: BatchControl,
+                                ledgerEntry: Int, unanswered: NIOLockedValueBox<Int64?>) async throws -> BatchOutcome {
+        let logger = DatabasePool.logger
+        func step(_ query: PostgresQuery) async throws -> [PostgresRow] {
+            deadline.arm()
+            return try await connection.query(query, logger: logger).collect()
+        }
+        var statements: [PostgresQuery] = []
+        var copy: (table: String, columns: [String], data: [ByteBuffer])?
+        switch target {
+        case .insert(let table):
+            deadline.arm()
+            let known = try await columns.read(table, on: connection)
+            if rows.count >= copyThreshold, let data = try copyData(rows, into: known, columns: nil) {
+                copy = (known.name, data.columns, data.chunks)
+            } else {
+                statements = try insertStatements(rows, into: known)
+            }
+        case .copy(let table, let names):
+            deadline.arm()
+            let known = try await columns.read(table, on: connection)
+            guard let data = try copyData(rows, into: known, columns: names) else {
+                throw FlowError("COPY needs a table named by a plain identifier (lower-case letters, digits, _) on the search path, not \(known.name)")
+            }
+            copy = (known.name, data.columns, data.chunks)
+        case .execute(let sql):
+            statements = rows.map { row in
+                PostgresQuery(unsafeSQL: sql, binds: DatabaseValues.bindings(row.fields.map(\.text)))
+            }
+        }
+        _ = try await step("BEGIN")
+        let opened = try await step(PostgresQuery(unsafeSQL:
+            "SELECT txid_current(), set_config('statement_timeout', '\(statementTimeout.nanoseconds / 1_000_000)ms', true)"))
+        let transaction = try opened.first?.makeRandomAccess()[0].decode(Int64.self)
+        control.running(on: lease.pid)
+        let watch = BlockingWatch.start(lease: lease, pool: pool)
+        do {
+            for statement in statements { _ = try await step(statement) }
+            if let copy {
+                deadline.arm()
+                try await connection.copyFrom(table: copy.table, columns: copy.columns, logger: logger) { writer in
+                    for chunk in copy.data {
+                        deadline.arm()
+                        try await writer.write(chunk)
+                    }
+                }
+            }
+            watch?.cancel()
         } catch {
-            let sql: String?
-            if case .execute(let text) = target { sql = text } else { sql = nil }
-            return .failed(DatabaseFailure.describe(error, address: pool.address, sql: sql))
+            watch?.cancel()
+            if !DatabaseFailure.isConnectionLoss(error) && !deadline.passed {
+                _ = try? await step("ROLLBACK")
+            }
+            if let holder = await watch?.value {
+                throw DeadlockFound(holder: holder)
+            }
+            throw error
+        }
+        guard control.commit() else {
+            _ = try await step("ROLLBACK")
+            return .rolledBack
+        }
+        unanswered.withLockedValue { $0 = transaction }
+        // Counted where the server's answer arrives, not on the loop: a
+        // stop reports what was committed even while the loop is stopping.
+        CommitLedger.shared.beginCommit()
+        defer { CommitLedger.shared.endCommit() }
+        _ = try await step("COMMIT")
+        unanswered.withLockedValue { $0 = nil }
+        CommitLedger.shared.add(ledgerEntry, count: rows.count)
+        return .committed
+    }
+
+    /// What the server says of a transaction whose COMMIT went unanswered:
+    /// `committed`, `aborted`, `in progress`, or nothing (too old to know).
+    private static func status(of transaction: Int64, pool: DatabasePool) async throws -> String {
+        try await pool.withConnection { lease in
+            var bindings = PostgresBindings()
+            bindings.append(transaction)
+            let query = PostgresQuery(unsafeSQL: "SELECT coalesce(txid_status($1), 'unknown')", binds: bindings)
+            let rows = try await lease.rows(of: query, within: answerGrace)
+            return try rows.first?.decode(String.self) ?? "unknown"
         }
     }
 
@@ -417,10 +533,18 @@ final class RowWriter: Function, StreamConsumer, ValueHolder {
     }
 }
 
+/// A sink's statement waited for a claim of the same run.
+struct DeadlockFound: Error {
+    let holder: String
+}
+
 enum BatchOutcome: Sendable {
     case committed
     case rolledBack
     case failed(String)
+    /// The COMMIT was sent and never answered, and the server could not be
+    /// asked afterwards.
+    case unknown(String)
 }
 
 /// Decides, once, between the writer's commit and the stream's end: a
@@ -428,6 +552,19 @@ enum BatchOutcome: Sendable {
 final class BatchControl: Sendable {
     private enum Phase { case writing, committing, abandoned }
     private let phase = NIOLockedValueBox(Phase.writing)
+    /// The server process running the batch, which a stop asks to cancel.
+    private let backend = NIOLockedValueBox<Int32?>(nil)
+
+    var isAbandoned: Bool { phase.withLockedValue { $0 == .abandoned } }
+
+    func running(on pid: Int32) { backend.withLockedValue { $0 = pid } }
+
+    /// Once abandoned: asks the server to stop the statement the batch may
+    /// be waiting for (a lock, say), as a stopped query's is.
+    func cancelOnServer(_ pool: DatabasePool) {
+        guard isAbandoned, let pid = backend.withLockedValue({ $0 }) else { return }
+        _ = DatabaseCancels.track { await pool.cancel(pid: pid) }
+    }
 
     func commit() -> Bool {
         phase.withLockedValue { phase in

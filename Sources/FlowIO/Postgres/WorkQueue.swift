@@ -42,7 +42,8 @@ final class QueueNode: DatabaseNode {
         observer.onSubscribe(run)
         let handoff = Handoff<QueueEvent>.onLoop(live) { [run] in run.drain() }
         run.handoff = handoff
-        run.task = QueueWorker.spawn(options, pool: pool, handoff: handoff)
+        let shown = "pg.queue(\(options.table.debugDescription))" + (location.map { " at \($0)" } ?? "")
+        run.task = QueueWorker.spawn(options, shown: shown, pool: pool, handoff: handoff)
     }
 }
 
@@ -227,11 +228,12 @@ final class RowWorkObserver: Observer, Disposable {
 
 /// The database side of a queue: claims, waits, deletes.
 enum QueueWorker {
-    static func spawn(_ options: QueueNode.Options, pool: DatabasePool, handoff: Handoff<QueueEvent>) -> Task<Void, Never> {
-        Task { await work(options, pool: pool, handoff: handoff) }
+    /// `shown` names the queue in a sink's deadlock error.
+    static func spawn(_ options: QueueNode.Options, shown: String, pool: DatabasePool, handoff: Handoff<QueueEvent>) -> Task<Void, Never> {
+        Task { await work(options, shown: shown, pool: pool, handoff: handoff) }
     }
 
-    private static func work(_ options: QueueNode.Options, pool: DatabasePool, handoff: Handoff<QueueEvent>) async {
+    private static func work(_ options: QueueNode.Options, shown: String, pool: DatabasePool, handoff: Handoff<QueueEvent>) async {
         let logger = DatabasePool.logger
         let wakeup = Wakeup()
         let channel = options.table.split(separator: ".").last.map(String.init) ?? options.table
@@ -273,10 +275,12 @@ enum QueueWorker {
                 for row in rows {
                     addresses.append(try row.makeRandomAccess()[0].decode(String.self))
                 }
+                HeldClaims.hold(leased.pid, by: shown)
                 let decision = await withCheckedContinuation { continuation in
                     let answer = BatchAnswer(continuation)
                     Task { if !(await handoff.push(.batch(rows, answer))) { answer.give(.rollback) } }
                 }
+                HeldClaims.release(leased.pid)
                 guard decision == .commit else {
                     _ = try? await connection.query("ROLLBACK", logger: logger)
                     pool.giveBack(leased, reusable: true)
