@@ -95,7 +95,7 @@ enum FreeFunctions {
         FreeFunction(name: "Array", forms: [[arg("value", .value)], [labelled("repeating", .value), labelled("count", .int)]],
                      summary: "an array: of a string's characters, or of one value repeated",
                      example: #"print(Array("ab"), Array(repeating: 0, count: 3))"#, body: .value { args in try array(args) }),
-    ] + OperationsFunctions.all
+    ] + OperationsFunctions.all + URLValue.initialisers
 
     static let byName: [String: FreeFunction] = Dictionary(uniqueKeysWithValues: all.map { ($0.name, $0) })
 

@@ -20,6 +20,7 @@ struct ValueMethod: Sendable {
         case subscription = "AnyCancellable and DisposeBag"
         case date = "Date"
         case notificationCenter = "NotificationCenter"
+        case url = "URL", urlRequest = "URLRequest", httpURLResponse = "HTTPURLResponse"
     }
 
     typealias Reading = @Sendable (Value, MethodArguments) throws -> Value

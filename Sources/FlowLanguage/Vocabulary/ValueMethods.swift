@@ -8,7 +8,7 @@ enum ValueMethods {
     static let all: [ValueMethod] =
         ValueMethod.arrayMethods + ValueMethod.stringMethods + ValueMethod.stringSplitting + ValueMethod.dictionaryMethods + ValueMethod.boolMethods
         + ValueMethod.subscriptionMethods + ValueMethod.optionalMethods + ValueMethod.dateMethods
-        + ValueMethod.notificationCenterMethods
+        + ValueMethod.notificationCenterMethods + ValueMethod.urlLoadingMethods
 
     /// The methods of one name, on every receiver that has it.
     struct Group: Sendable {
@@ -82,6 +82,10 @@ enum ValueMethods {
                 if let body = reading[.array] { return try body(receiver, args) }
             case .tuple(let t) where t.nominal === DateValue.nominal:
                 if let body = reading[.date] { return try body(receiver, args) }
+            case .tuple(let t) where t.nominal === URLValue.nominal || t.nominal === URLRequestValue.nominal || t.nominal === HTTPURLResponseValue.nominal:
+                let own: ValueMethod.Receiver = t.nominal === URLValue.nominal ? .url : t.nominal === URLRequestValue.nominal ? .urlRequest : .httpURLResponse
+                if let body = reading[own] { return try body(receiver, args) }
+                throw FlowError("\(own.rawValue) has no method '\(name)'")
             case .tuple(let t):
                 if let body = reading[.array] { return try body(.array(t.elements), args) }
             case .string(let s):
@@ -112,6 +116,7 @@ enum ValueMethods {
             case .string: .string
             case .dictionary: .dictionary
             case .bool: .bool
+            case .tuple(let t) where t.nominal === URLRequestValue.nominal: .urlRequest
             default: nil
             }
             guard let receiver, let body = changing[receiver] else {
@@ -140,6 +145,9 @@ enum ValueMethods {
         case "Bool": [.bool]
         case "Date": [.date]
         case "NotificationCenter": [.notificationCenter]
+        case "URL": [.url]
+        case "URLRequest": [.urlRequest]
+        case "HTTPURLResponse": [.httpURLResponse]
         default: []
         }
         return Set(all.filter { receivers.contains($0.receiver) }.map(\.name))

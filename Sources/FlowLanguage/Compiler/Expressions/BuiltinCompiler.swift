@@ -40,6 +40,24 @@ extension Compiler {
         if name == "String", arguments.first?.label == "data" {
             return CompiledExpression(compileBuiltin(name, nameSpan, arguments, span, in: scope)).typed(.optional(.string), sure: true)
         }
+        if name == "URLError", scope.lookup("URLError") == nil {
+            // `URLError(.badServerResponse)`: its code named as Swift names it.
+            guard arguments.count == 1, arguments[0].label == nil, case .implicitMember(let code, let codeSpan) = arguments[0].value else {
+                error("URLError takes its code, as in URLError(.badServerResponse)", nameSpan)
+                return CompiledExpression { _ in .null }
+            }
+            guard let number = URLErrorValue.codes[code] else {
+                error("URLError has no code '\(code)'", codeSpan,
+                      help: Suggestions.didYouMean(code, among: Array(URLErrorValue.codes.keys)) ?? "codes such as .badServerResponse, .timedOut, .cannotConnectToHost")
+                return CompiledExpression { _ in .null }
+            }
+            let made = URLErrorValue.make(code: number)
+            return CompiledExpression({ _ in made }, type: .named("URLError"), typeIsSure: true)
+        }
+        if name == "URL" || name == "URLRequest" {
+            let made: StaticType = name == "URL" ? .optional(.named("URL")) : .named("URLRequest")
+            return CompiledExpression(compileBuiltin(name, nameSpan, arguments, span, in: scope)).typed(made, sure: true)
+        }
         if name == "Decimal" {
             let made: StaticType = arguments.first?.label == "string" ? .optional(.decimal) : .decimal
             return CompiledExpression(compileBuiltin(name, nameSpan, arguments, span, in: scope)).typed(made, sure: true)

@@ -132,11 +132,13 @@ extension Compiler {
         }
     }
 
-    /// The name a member chain starts from (`URLSession` in `URLSession.shared.x`).
+    /// The name a member chain starts from (`URLSession` in
+    /// `URLSession.shared.x` and in `URLSession.shared.dataTask(with: u).resume()`).
     static func rootName(of expr: Expr) -> (String, Span)? {
         switch expr {
         case .name(let name, let span): (name, span)
         case .member(let base, _, _, _): rootName(of: base)
+        case .call(let callee, _, _): rootName(of: callee)
         default: nil
         }
     }

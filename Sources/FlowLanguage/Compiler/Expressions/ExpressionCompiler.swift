@@ -352,6 +352,9 @@ extension Compiler {
             return CompiledExpression { _ in .null }
         }
         if let scheduler = schedulerValue(base, name, in: scope) { return CompiledExpression { _ in scheduler } }
+        if name == "shared", case .name("URLSession", _) = base, scope.lookup("URLSession") == nil, resolveType("URLSession", in: scope) == nil {
+            return CompiledExpression { _ in .function(URLSessionValue.shared) }
+        }
         if name == "default", case .name("NotificationCenter", _) = base, scope.lookup("NotificationCenter") == nil,
            resolveType("NotificationCenter", in: scope) == nil {
             let env = environment

@@ -95,7 +95,7 @@ extension Compiler {
             if name == "decode" || name == "encode", let coderCall = compileCoderCall(base, name, nameSpan, arguments, in: scope) {
                 return CompiledExpression(coderCall)
             }
-            return nil
+            return compileURLSessionCall(base, name, nameSpan, arguments, in: scope)
         case .libraryType:
             return compileLibraryTypeCall(base, name, nameSpan, arguments, span, in: scope)
         case .valueMethod:

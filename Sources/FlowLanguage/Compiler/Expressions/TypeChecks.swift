@@ -66,6 +66,9 @@ extension Compiler {
         case "Any": return { _ in true }
         default: break
         }
+        if let nominal = Self.libraryTypes[type], resolveType(type, in: scope) == nil {
+            return { if case .tuple(let t) = $0 { nominal.contains { $0 === t.nominal } } else { false } }
+        }
         if scope.lookupProtocol(type) != nil {
             // The types that conform to it, by name (and the built-in ones an extension made conform).
             let conforming = Set(scope.visibleTypes.filter { $0.conforms(to: type, in: scope) }.map(\.name))
@@ -86,6 +89,13 @@ extension Compiler {
               help: "it tests Int, Double, String, Bool, Character, arrays, dictionaries, sets, optionals, Any and the script's structs, enums and protocols")
         return nil
     }
+
+    /// The library's types a value can be tested for, by the records that
+    /// are of each (a `URLResponse` test holds for an `HTTPURLResponse`).
+    static let libraryTypes: [String: [Nominal]] = [
+        "URL": [URLValue.nominal], "URLRequest": [URLRequestValue.nominal], "HTTPURLResponse": [HTTPURLResponseValue.nominal],
+        "URLResponse": [HTTPURLResponseValue.nominal], "Data": [DataValue.nominal], "Decimal": [DecimalValue.nominal], "Date": [DateValue.nominal],
+    ]
 
     /// `[Int]` → ("[]", ["Int"]), `[String: Int]` → ("[]", ["String", "Int"]),
     /// `Array<Int>` → ("Array", ["Int"]); nil for a plain name.
