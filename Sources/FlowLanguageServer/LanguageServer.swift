@@ -268,7 +268,11 @@ public final class LanguageServer {
         let isCall = index + 1 < tokens.count && (tokens[index + 1].kind == .symbol("(") || tokens[index + 1].kind == .symbol("{"))
         guard afterDot || isCall, let spec = operatorTable.lookup(name), afterDot || spec.form != .method else { return NSNull() }
         let text = OperatorDocs.text(for: spec)
-        let picture = hoverImages ? OperatorDocs.svg(for: spec).map { ($0, "the lanes of \(spec.name)'s example") } : nil
+        var picture: (svg: String, alt: String)?
+        if hoverImages, let example = OperatorDocs.run(spec), !example.laneDiagrams.isEmpty {
+            let svg = Self.hoverPicture(example.laneDiagrams, title: spec.signatureDescriptions.joined(separator: " or "))
+            picture = (svg, "the lanes of \(spec.name)'s example")
+        }
         return [
             "contents": hoverContents("```text\n" + text + "\n```", picture: picture),
             "range": document.positions.range(tokens[index].span),
@@ -296,6 +300,22 @@ public final class LanguageServer {
         return ["kind": "markdown", "value": value]
     }
 
+    /// VS Code's hover is at most 500 pixels wide, 484 inside its padding;
+    /// what is wider scrolls sideways.
+    public static let widestPicture = 484.0
+    /// Scaled further, the axis's 10-pixel labels would be under 7.5.
+    public static let smallestPictureScale = 0.75
+
+    /// Lanes as a hover shows them: without a heading (the text above
+    /// names them), scaled down to the hover's width when wider, but never
+    /// below three quarters of their size (the widest then scroll).
+    public static func hoverPicture(_ diagrams: [LaneDiagram], title: String) -> String {
+        let natural = SVGDiagram(diagrams, title: title, heading: false)
+        guard natural.width > widestPicture else { return natural.text }
+        let width = max(widestPicture, (natural.width * smallestPictureScale).rounded(.up))
+        return SVGDiagram(diagrams, title: title, width: width, heading: false).text
+    }
+
     /// `![alt](data:image/svg+xml;base64,…)`: base64, because a markdown
     /// link's destination ends at a space or an unbalanced parenthesis,
     /// which an SVG has plenty of.
@@ -320,7 +340,7 @@ public final class LanguageServer {
             guard let lane = drawn.lanes.first(where: { $0.label == name && !$0.isStage }) else { continue }
             // The lane drawn alone, so its legend names its own values only.
             let alone = LaneDiagram(lanes: [lane], options: drawn.options)
-            return (alone.render().text, hoverImages ? SVGDiagram([alone], title: "let \(name)").text : nil)
+            return (alone.render().text, hoverImages ? Self.hoverPicture([alone], title: "let \(name)") : nil)
         }
         return nil
     }

@@ -46,7 +46,14 @@ import Testing
         let hover = try #require(Self.hover(Self.server(), line: 1, character: 23))
         #expect(hover.kind == "markdown")
         let picture = try #require(Self.picture(in: hover.value), "\(hover.value.prefix(400))")
-        #expect(picture.svg == OperatorDocs.svg(for: try #require(operatorTable.lookup("map"))))
+        let map = try #require(operatorTable.lookup("map"))
+        let example = try #require(OperatorDocs.run(map))
+        #expect(picture.svg == LanguageServer.hoverPicture(example.laneDiagrams, title: "map(Closure) or map(withState: Value, Closure)"))
+        // The lanes and marks of the picture `flow doc map --svg` draws, without its heading.
+        let documented = SVGGeometry(try #require(OperatorDocs.svg(for: map)))
+        let drawn = SVGGeometry(picture.svg)
+        #expect(drawn.marks.map(\.kind) == documented.marks.map(\.kind) && drawn.laneLines.count == documented.laneLines.count)
+        #expect(!picture.svg.contains("font-weight=\"bold\">map("))
         #expect(picture.alt == "the lanes of map's example")
         // The text comes first, so a client that cuts a long hover cuts the picture, not the words.
         #expect(hover.value.hasPrefix("```text\nmap("))
@@ -59,6 +66,7 @@ import Testing
         let picture = try #require(Self.picture(in: hover.value), "\(hover.value.prefix(400))")
         #expect(picture.alt == "the lane of doubled")
         #expect(picture.svg.contains("<title>let doubled</title>"))
+        #expect(!picture.svg.contains("font-weight=\"bold\""), "no heading: the text above names the lane")
         let geometry = SVGGeometry(picture.svg)
         // One lane: two values and the completion, at frames 0, 5 and 9.
         #expect(geometry.laneLines.count == 1)
@@ -79,6 +87,23 @@ import Testing
         #expect(plain.kind == "plaintext")
         #expect(!plain.value.contains("data:") && !plain.value.contains("```"))
         #expect(plain.value.hasPrefix("map("))
+    }
+
+    /// Every operator's example fits VS Code's hover, 484 pixels inside
+    /// its padding, scaled down if need be, but to no less than three
+    /// quarters of its size: the few wider still scroll sideways.
+    @Test func everyExampleFitsTheHoverOrIsScaledNoSmallerThanThreeQuarters() throws {
+        var scrolling = 0
+        for spec in operatorTable.entries {
+            guard let example = OperatorDocs.run(spec), !example.laneDiagrams.isEmpty else { continue }
+            let svg = try #require(SVGGeometry.elements(LanguageServer.hoverPicture(example.laneDiagrams, title: spec.name)).first { $0.name == "svg" })
+            let shown = try #require(svg.attributes["width"].flatMap(Double.init))
+            let natural = try #require(svg.attributes["viewBox"]?.split(separator: " ").dropFirst(2).first.flatMap { Double($0) })
+            #expect(shown <= natural, "\(spec.name)")
+            #expect(shown <= LanguageServer.widestPicture || (shown + 1) / natural >= LanguageServer.smallestPictureScale, "\(spec.name): \(shown) of \(natural)")
+            if shown > LanguageServer.widestPicture { scrolling += 1 }
+        }
+        #expect(scrolling < 20, "most examples fit the hover: \(scrolling) do not")
     }
 
     @Test func anAltTextCannotEndTheImageEarly() {

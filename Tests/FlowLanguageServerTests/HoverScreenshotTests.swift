@@ -129,7 +129,7 @@ import Testing
                      box-shadow: 0 0 8px 2px #00000029; font: 13px/1.4 "DejaVu Sans", sans-serif; }
             .hover pre { margin: 6px 0; font: 13px/18px "DejaVu Sans Mono", monospace; white-space: pre; }
             .hover p { margin: 6px 0; }
-            .hover img { display: block; max-width: 100%; }
+            .hover img { display: block; }
             </style>
             </head>
             <body>
