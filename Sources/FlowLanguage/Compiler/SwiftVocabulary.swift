@@ -62,7 +62,29 @@ enum SwiftVocabulary {
 
     /// `Todo.self`, `[Todo].self`: a type as a value, which names what a
     /// Swift API would produce; flow's values are dynamic, so it is not checked.
-    static func type(_ name: String) -> Value { .record(["type": .string(name)]) }
+    /// A type as a value (`Int.self`, `type(of: x)`): printed as Swift
+    /// prints a metatype (`Array<Int>`, `()`), equal to the same type.
+    static func type(_ name: String) -> Value { .tuple(Tuple([.string(runtimeName(name))], labels: ["type"], nominal: metatype)) }
+
+    static let metatype = Nominal(type: "Metatype", describe: { tuple in tuple.elements.first.map { $0.isNull ? "" : "\($0)" } ?? "" })
+
+    /// A type as written (`[Int]`, `[String: P]`, `Int?`, `Void`) spelled
+    /// as Swift prints its metatype (`Array<Int>`, `Dictionary<String, P>`,
+    /// `Optional<Int>`, `()`).
+    static func runtimeName(_ written: String) -> String {
+        let text = written.trimmingWhitespace()
+        if text == "Void" || text == "()" { return "()" }
+        if text.hasSuffix("?") { return "Optional<" + runtimeName(String(text.dropLast())) + ">" }
+        if let (head, arguments) = Compiler.genericParts(text) {
+            let inner = arguments.map(runtimeName)
+            switch (head, inner.count) {
+            case ("[]", 1): return "Array<\(inner[0])>"
+            case ("[]", 2): return "Dictionary<\(inner[0]), \(inner[1])>"
+            default: return head + "<" + inner.joined(separator: ", ") + ">"
+            }
+        }
+        return text
+    }
 
     /// The name of a type written as an expression (`Todo`, `[Todo]`,
     /// `[String: Int]`, `Outer.Inner`), if it is one.

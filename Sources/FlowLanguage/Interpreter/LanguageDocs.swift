@@ -92,6 +92,15 @@ extension OperatorDocs {
               expect(cold("-a|").takeUntil(NEVER)).toBe("-a|")
               expect(race(NEVER, cold("--b|"))).toBe("--b|")
             """,
+        "type": """
+            type(of: value) → the value's type
+              Its type as Swift prints it: the declared type where one is known here (a `Double`
+              parameter, an `Int?`, a `(Int) -> Int` closure), else the value's own kind (its struct,
+              enum or class; `Array<Int>`). Equal to `T.self`: `type(of: x) == Double.self`.
+            example:
+              let price: Double = 5
+              print(type(of: price), type(of: [1, 2]), type(of: price) == Double.self)
+            """,
         "time": """
             time(marbles) → Duration
               The frame of the first event in a marble string, as a duration: a subscription or a

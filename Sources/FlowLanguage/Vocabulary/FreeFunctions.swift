@@ -44,6 +44,8 @@ enum FreeFunctions {
         language("time", "the duration a marble spans", example: #"print(time("---|"))"#),
         language("expect", "in a test block, compares a stream's events with a marble", example: #"expect(just(1)).toBe("(1|)")"#),
         language("marbles", "draws streams' lanes when the run ends", example: #"marbles(cold("-a|"))"#),
+        language("type", "type(of: x): the type of a value, as Swift prints it (Int, Array<Double>, Optional<String>), equal to T.self",
+                 example: #"print(type(of: [1.5]), type(of: 5) == Int.self)"#),
         // Where Swift traps, flow stops the run with a located error: nothing
         // a script does traps the process.
         FreeFunction(name: "fatalError", forms: [noArguments, [arg("message", .string)]],

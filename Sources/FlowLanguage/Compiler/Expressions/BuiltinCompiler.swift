@@ -9,6 +9,7 @@ extension Compiler {
         case "cold", "hot": return compileMarbleSource(name, nameSpan, arguments, in: scope)
         case "time": return compileTime(nameSpan, arguments, in: scope)
         case "marbles": return compileMarbles(nameSpan, arguments, in: scope)
+        case "type": return compileTypeOf(nameSpan, arguments, in: scope)
         case "expect":
             error("an expectation needs toBe, as in expect(s).toBe(\"-a-|\")", span)
             return { _ in .null }
@@ -439,6 +440,73 @@ extension Compiler {
             }
             env.run.expectationCount += 1
             return .null
+        }
+    }
+}
+
+extension Compiler {
+    /// `type(of: x)`: the type Swift knows x has where it is known here
+    /// (a declared `Double`, an optional, a closure's signature), else the
+    /// value's own kind (its struct, enum or class; an array's elements').
+    func compileTypeOf(_ nameSpan: Span, _ arguments: [CallArgument], in scope: Scope) -> Code {
+        guard arguments.count == 1, arguments[0].label == "of" else {
+            error("type takes one value, as in type(of: x)", nameSpan)
+            return { _ in .null }
+        }
+        let argument = compiled(arguments[0].value, in: scope)
+        if argument.typeIsSure, let known = Self.runtimeName(of: argument.type) {
+            let value = SwiftVocabulary.type(known)
+            let code = argument.code
+            return { frame in _ = try code(frame); return value }
+        }
+        let code = argument.code
+        return { frame in SwiftVocabulary.type(Self.runtimeName(of: try code(frame))) }
+    }
+
+    /// A static type as Swift prints its metatype; nil where a part of it is not known.
+    static func runtimeName(of type: StaticType) -> String? {
+        switch type {
+        case .unknown, .stream: return nil
+        case .int: return "Int"
+        case .double: return "Double"
+        case .string: return "String"
+        case .bool: return "Bool"
+        case .void: return "()"
+        case .optional(let wrapped): return runtimeName(of: wrapped).map { "Optional<\($0)>" }
+        case .array(let element): return runtimeName(of: element).map { "Array<\($0)>" }
+        case .dictionary(let key, let value):
+            guard let k = runtimeName(of: key), let v = runtimeName(of: value) else { return nil }
+            return "Dictionary<\(k), \(v)>"
+        case .tuple(let elements, let labels):
+            let names = elements.map(runtimeName(of:))
+            guard names.allSatisfy({ $0 != nil }) else { return nil }
+            return "(" + zip(names, labels).map { ($1.map { $0 + ": " } ?? "") + $0! }.joined(separator: ", ") + ")"
+        case .named(let name): return SwiftVocabulary.runtimeName(name)
+        case .function(let parameters, let result):
+            let names = parameters.map(runtimeName(of:))
+            guard names.allSatisfy({ $0 != nil }), let r = runtimeName(of: result) else { return nil }
+            return "(" + names.map { $0! }.joined(separator: ", ") + ") -> " + r
+        }
+    }
+
+    /// A value's type by its own kind, where nothing was declared.
+    static func runtimeName(of value: Value) -> String {
+        switch value {
+        case .null: return "Optional<Any>"
+        case .array(let items):
+            let kinds = Set(items.map(runtimeName(of:)))
+            return "Array<\(kinds.count == 1 ? kinds.first! : "Any")>"
+        case .dictionary(let pairs):
+            let keys = Set(pairs.keys.map(runtimeName(of:))), values = Set(pairs.values.map(runtimeName(of:)))
+            return "Dictionary<\(keys.count == 1 ? keys.first! : "AnyHashable"), \(values.count == 1 ? values.first! : "Any")>"
+        case .tuple(let tuple) where tuple.nominal == nil:
+            return "(" + tuple.elements.indices.map { i in
+                (tuple.label(at: i).map { $0 + ": " } ?? "") + runtimeName(of: tuple.elements[i])
+            }.joined(separator: ", ") + ")"
+        case .tuple(let tuple) where tuple.nominal === SwiftVocabulary.metatype:
+            return "\(tuple.elements.first?.description ?? "").Type"
+        default:
+            return value.typeName
         }
     }
 }
