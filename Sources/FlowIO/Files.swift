@@ -363,6 +363,10 @@ final class FileFollower: Disposable, DemandControl {
         var offset: Int64
         /// The last bytes read, up to `witnessLength`, ending at `offset`.
         var witness: [UInt8]
+        /// The first bytes read of this generation of the file (since it was
+        /// opened at its start or last truncated), up to `witnessLength`: a
+        /// copy that begins with them is this generation's.
+        var head: [UInt8] = []
         var splitter = LineSplitter()
         /// When it last grew (rotated files are closed once quiet).
         var lastGrowth: TimeSpan
@@ -502,6 +506,10 @@ final class FileFollower: Disposable, DemandControl {
             flushPartialLine(of: file)
             file.offset = 0
             file.witness = []
+            file.head = []
+            // Reading the copies took a while: a generation written, copied
+            // and truncated meanwhile is in a copy, and comes first.
+            readUnseenCopies(into: file)
         }
         if readToEnd(file) { file.lastGrowth = now }
     }
@@ -516,6 +524,9 @@ final class FileFollower: Disposable, DemandControl {
             let n = buffer.withUnsafeMutableBytes { pread(fd ?? file.fd, $0.baseAddress, $0.count, off_t(file.offset)) }
             guard n > 0 else { return grew }
             grew = true
+            if fd == nil, file.offset < Int64(Self.witnessLength), file.head.count == Int(file.offset) {
+                file.head += buffer[0..<Swift.min(n, Self.witnessLength - file.head.count)]
+            }
             file.offset += Int64(n)
             // Only the chunk's tail can end up in the witness.
             file.witness = Array((file.witness + buffer[Swift.max(0, n - Self.witnessLength)..<n]).suffix(Self.witnessLength))
@@ -573,6 +584,19 @@ final class FileFollower: Disposable, DemandControl {
         defer { for copy in copies { close(copy.fd) } }
         guard let match = copies.filter({ $0.size >= file.offset && Self.bytes(of: $0.fd, endingAt: file.offset) == file.witness })
             .max(by: { $0.modified < $1.modified }) else { return }
+        // Copies between the last one read and this one hold generations
+        // copied away while the file was being read from its start (a
+        // rotation between listing the copies and reading the file): never
+        // seen, so read now, whole, rather than lost.
+        let since = copiesReadUntil ?? wallClockStart
+        let (offset, witness, head, splitter) = (file.offset, file.witness, file.head, file.splitter)
+        for missed in copies.filter({ $0.modified > since && $0.modified < match.modified && !isOfFollowedGeneration($0, file) })
+            .sorted(by: { $0.modified < $1.modified }) where !isDone {
+            (file.offset, file.splitter) = (0, LineSplitter())
+            readToEnd(file, from: missed.fd)
+            flushPartialLine(of: file)
+        }
+        (file.offset, file.witness, file.head, file.splitter) = (offset, witness, head, splitter)
         readToEnd(file, from: match.fd)
         copiesReadUntil = match.modified
         readLater(copies, into: file)
@@ -589,17 +613,37 @@ final class FileFollower: Disposable, DemandControl {
     /// Reads whole, oldest first, the copies newer than the last one read.
     private func readLater(_ copies: [(fd: Int32, modified: Int64, size: Int64)], into file: OpenFile) {
         let since = copiesReadUntil ?? wallClockStart
-        for later in copies.filter({ $0.modified > since }).sorted(by: { $0.modified < $1.modified }) where !isDone {
+        let unseen = copies.filter { $0.modified > since && !isOfFollowedGeneration($0, file) }
+        for later in unseen.sorted(by: { $0.modified < $1.modified }) where !isDone {
             file.offset = 0
             readToEnd(file, from: later.fd)
             copiesReadUntil = later.modified
             if let identity = Files.identity(of: later.fd) { followed.insert(identity) }
         }
-        if copies.contains(where: { $0.modified > since }) {
+        if !unseen.isEmpty {
             flushPartialLine(of: file)
             file.offset = 0
             file.witness = []
+            file.head = []
         }
+    }
+
+    /// Whether `copy` holds the generation of the file being followed: one
+    /// being copied, or copied and not yet truncated (it begins as the file
+    /// does now), or the one read from its start before it was truncated
+    /// (it begins with `head`). Its lines are read from the file itself, and
+    /// the rest from the copy once the file is truncated. An empty copy may
+    /// be one just begun: nothing to read in it yet.
+    private func isOfFollowedGeneration(_ copy: (fd: Int32, modified: Int64, size: Int64), _ file: OpenFile) -> Bool {
+        guard copy.size > 0 else { return true }
+        func begins(with start: [UInt8]) -> Bool {
+            let n = Swift.min(start.count, Int(copy.size))
+            return n > 0 && Self.bytes(of: copy.fd, from: 0, count: n) == Array(start.prefix(n))
+        }
+        var info = stat()
+        let size = fstat(file.fd, &info) == 0 ? Int64(info.st_size) : 0
+        let now = size >= copy.size ? Self.bytes(of: file.fd, from: 0, count: Int(Swift.min(Int64(Self.witnessLength), size))) : []
+        return begins(with: now) || (file.offset > 0 && begins(with: file.head))
     }
 
     /// The files beside the followed one that may be its copies, open.
@@ -615,6 +659,12 @@ final class FileFollower: Disposable, DemandControl {
 
     private func flushPartialLine(of file: OpenFile) {
         if let rest = file.splitter.rest(), !isDone { observer.onNext(.string(rest)) }
+    }
+
+    private static func bytes(of fd: Int32, from start: Int64, count: Int) -> [UInt8] {
+        var buffer = [UInt8](repeating: 0, count: count)
+        let n = buffer.withUnsafeMutableBytes { pread(fd, $0.baseAddress, $0.count, off_t(start)) }
+        return n == count ? buffer : []
     }
 
     private static func bytes(of fd: Int32, endingAt end: Int64) -> [UInt8] {
