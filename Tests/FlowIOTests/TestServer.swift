@@ -20,17 +20,22 @@ final class TestServer: Sendable {
     let alerts = NIOLockedValueBox<[String]>([])
     /// Requests to /flaky so far: two of every three fail.
     let flakyCount = NIOLockedValueBox(0)
+    /// Bytes of /many-lines' body the socket took so far: sent only while
+    /// the connection is writable, so a client that stops reading stops it.
+    let streamedBytes = NIOLockedValueBox(0)
 
     var base: String { "http://127.0.0.1:\(port)" }
 
     init() throws {
         let abandoned = self.abandoned, requests = self.requests, alerts = self.alerts, flakyCount = self.flakyCount
+        let streamedBytes = self.streamedBytes
         let bootstrap = ServerBootstrap(group: group)
             .serverChannelOption(.backlog, value: 64)
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
             .childChannelInitializer { channel in
                 channel.pipeline.configureHTTPServerPipeline().flatMap {
-                    channel.pipeline.addHandler(Handler(abandoned: abandoned, requests: requests, alerts: alerts, flakyCount: flakyCount))
+                    channel.pipeline.addHandler(Handler(abandoned: abandoned, requests: requests, alerts: alerts, flakyCount: flakyCount,
+                                                        streamedBytes: streamedBytes))
                 }
             }
         channel = try bootstrap.bind(host: "127.0.0.1", port: 0).wait()
@@ -56,12 +61,16 @@ final class TestServer: Sendable {
         private let requests: NIOLockedValueBox<[String]>
         private let alerts: NIOLockedValueBox<[String]>
         private let flakyCount: NIOLockedValueBox<Int>
+        private let streamedBytes: NIOLockedValueBox<Int>
+        /// /many-lines' chunks still to send.
+        private var chunksLeft = 0
         private var head: HTTPRequestHead?
         private var body = ""
         private var responding = false
 
         init(abandoned: NIOLockedValueBox<Int>, requests: NIOLockedValueBox<[String]>, alerts: NIOLockedValueBox<[String]>,
-             flakyCount: NIOLockedValueBox<Int>) {
+             flakyCount: NIOLockedValueBox<Int>, streamedBytes: NIOLockedValueBox<Int>) {
+            self.streamedBytes = streamedBytes
             self.abandoned = abandoned
             self.requests = requests
             self.alerts = alerts
@@ -73,6 +82,28 @@ final class TestServer: Sendable {
             case .head(let h): head = h; body = ""
             case .body(var buffer): body += buffer.readString(length: buffer.readableBytes) ?? ""
             case .end: if let head { route(head, context: context) }
+            }
+        }
+
+        func channelWritabilityChanged(context: ChannelHandlerContext) {
+            if chunksLeft > 0 { pump(context) }
+            context.fireChannelWritabilityChanged()
+        }
+
+        /// Sends /many-lines' chunks while the connection is writable.
+        private func pump(_ context: ChannelHandlerContext) {
+            let line = String(repeating: "x", count: 4095) + "\n"
+            let chunk = String(repeating: line, count: 16)
+            while chunksLeft > 0 && context.channel.isWritable {
+                chunksLeft -= 1
+                let sent = context.eventLoop.makePromise(of: Void.self)
+                let streamedBytes = self.streamedBytes, size = chunk.utf8.count
+                sent.futureResult.whenSuccess { streamedBytes.withLockedValue { $0 += size } }
+                context.writeAndFlush(wrapOutboundOut(.body(.byteBuffer(context.channel.allocator.buffer(string: chunk)))), promise: sent)
+            }
+            if chunksLeft == 0 && responding {
+                responding = false
+                context.writeAndFlush(wrapOutboundOut(.end(nil)), promise: nil)
             }
         }
 
@@ -118,6 +149,13 @@ final class TestServer: Sendable {
                     if context.channel.isActive { respond(context, .ok, "late", type: "text/plain") }
                 }
             case "/lines": stream(context, ["one\n", "two\n", "three"], type: "application/x-ndjson")
+            case "/many-lines":
+                // 100 MB of 4 KiB lines, as fast as the client takes them.
+                responding = true
+                let headers = HTTPHeaders([("Content-Type", "text/plain"), ("Transfer-Encoding", "chunked")])
+                context.write(wrapOutboundOut(.head(HTTPResponseHead(version: .http1_1, status: .ok, headers: headers))), promise: nil)
+                chunksLeft = 1600
+                pump(context)
             case "/events":
                 stream(context, ["event: greeting\ndata: hello\nid: 1\n\n", ": a comment\ndata: a\ndata: b\n\n"], type: "text/event-stream")
             case "/redirect/self": redirect(context, to: "/redirect/self")
