@@ -271,7 +271,7 @@ public struct SVGDiagram {
             if !lane.isStage, !labelsAbove {
                 let label = LaneDiagram.displayLabel(lane.label).trimmingCharacters(in: " ")
                 let emoji = Self.emojiClass(String(label)).isEmpty ? "" : " emoji"
-                body.append(##"<text x="12" y="\##(f(mid + 4))" class="muted\##(emoji)">\##(Self.fullText(of: lane.label, shown: String(label)))\##(Self.escape(String(label)))</text>"##)
+                body.append(##"<text x="12" y="\##(f(mid + 4))" class="muted lane-label\##(emoji)">\##(Self.fullText(of: lane.label, shown: String(label)))\##(Self.escape(String(label)))</text>"##)
             }
             if lane.isSubscription {
                 drawSubscription(lane, x: { x($0) }, y: mid, right: right)
@@ -333,24 +333,26 @@ public struct SVGDiagram {
         notes = LaneDiagram.shortened(notes)
         // Wrapped to the picture's width (at most a page's), entry by entry.
         let perLine = Swift.min(160, Swift.max(20, Int((widest - 24) / Self.characterWidth)))
-        var line = ""
+        var line: [String] = []
         var lineWidth = 0
-        var lines: [String] = []
+        var lines: [[String]] = []
         for (i, note) in notes.enumerated() {
             let piece = note + (i < notes.count - 1 ? "," : "")
             let pieceWidth = piece.terminalColumns
             if !line.isEmpty, lineWidth + 1 + pieceWidth > perLine {
                 lines.append(line)
-                line = ""
+                line = []
                 lineWidth = 0
             }
             lineWidth += (line.isEmpty ? 0 : 1) + pieceWidth
-            line += (line.isEmpty ? "" : " ") + piece
+            line.append(piece)
         }
         if !line.isEmpty { lines.append(line) }
-        for text in lines {
-            widest = Swift.max(widest, 24 + Double(text.terminalColumns) * Self.characterWidth)
-            body.append(##"<text x="12" y="\##(f(y + 12))" class="muted">\##(Self.escape(text))</text>"##)
+        for pieces in lines {
+            widest = Swift.max(widest, 24 + Double(pieces.joined(separator: " ").terminalColumns) * Self.characterWidth)
+            // An entry a tspan: a page can wrap the legend entry by entry to its own width.
+            let entries = pieces.map { "<tspan>" + Self.escape($0) + "</tspan>" }.joined(separator: " ")
+            body.append(##"<text x="12" y="\##(f(y + 12))" class="muted legend">\##(entries)</text>"##)
             y += 16
         }
         width = Swift.max(width, widest)

@@ -4,6 +4,8 @@
 "use strict";
 
 const COLUMN = 28;            // SVGDiagram.columnWidth, in the picture's units
+const LANE_HEIGHT = 52;       // SVGDiagram.laneHeight
+const SVG_NS = "http://www.w3.org/2000/svg";
 const REDRAW_AFTER_MS = 250;  // a pause in typing
 
 const $ = (id) => document.getElementById(id);
@@ -411,6 +413,10 @@ function show(result) {
   // The marks are drawn anew: a tooltip over an old one would stay.
   $("tooltip").hidden = true;
   $("diagram").classList.remove("stale");
+  // Following the latest events unless the learner scrolled back to look
+  // (judged on the picture shown until now, before the grown one replaces it).
+  const shown = $("diagram");
+  const following = shown.scrollLeft + shown.clientWidth >= shown.scrollWidth - 40;
   if (result.svg) $("diagram").innerHTML = result.svg;
   else {
     const note = document.createElement("p");
@@ -423,10 +429,9 @@ function show(result) {
   showTests(result.tests);
   $("output").textContent = result.output;
   const diagram = $("diagram");
-  // Following the latest events unless the learner scrolled back to look.
-  const following = diagram.scrollLeft + diagram.clientWidth >= diagram.scrollWidth - 40;
   diagram.classList.toggle("live", Boolean(result.running));
   applyZoom();
+  pinLiveLabels();
   if (result.running && following) diagram.scrollLeft = diagram.scrollWidth;
   prepareMarks(result);
   updateButtons();
@@ -437,6 +442,48 @@ function show(result) {
 }
 
 // ---- a live run -----------------------------------------------------------
+
+// A live run's picture grows past the pane and scrolls to its latest events:
+// its lane labels stay at the pane's left edge, over a backdrop the lanes
+// pass under, and its legend is written under the picture as text that
+// wraps to the pane, entry by entry. (Presenting, the slide is fitted whole.)
+function pinLiveLabels() {
+  const diagram = $("diagram");
+  const svg = diagram.querySelector("svg");
+  const legend = $("live-legend");
+  legend.replaceChildren();
+  legend.hidden = true;
+  if (!svg || !diagram.classList.contains("live") || document.body.classList.contains("presenting")) return;
+  const labels = [...svg.querySelectorAll("text.lane-label")];
+  if (labels.length) {
+    const boxes = labels.map((label) => label.getBBox());
+    const group = document.createElementNS(SVG_NS, "g");
+    group.setAttribute("class", "pinned-labels");
+    const backdrop = document.createElementNS(SVG_NS, "rect");
+    backdrop.setAttribute("class", "label-backdrop");
+    const top = Math.min(...boxes.map((b) => b.y)) - LANE_HEIGHT / 2;
+    backdrop.setAttribute("x", 0);
+    backdrop.setAttribute("y", top);
+    backdrop.setAttribute("width", Math.max(...boxes.map((b) => b.x + b.width)) + 8);
+    backdrop.setAttribute("height", Math.max(...boxes.map((b) => b.y + b.height)) + LANE_HEIGHT / 2 - top);
+    group.append(backdrop, ...labels);
+    svg.appendChild(group);
+  }
+  const entries = [...svg.querySelectorAll("text.legend")].flatMap((line) => [...line.querySelectorAll("tspan")].map((entry) => entry.textContent));
+  if (entries.length) {
+    for (const line of svg.querySelectorAll("text.legend")) line.style.display = "none";
+    legend.append(...entries.map((entry) => element("span", "", entry)));
+    legend.hidden = false;
+  }
+  placePinnedLabels();
+}
+
+function placePinnedLabels() {
+  const diagram = $("diagram");
+  const group = diagram.querySelector("g.pinned-labels");
+  if (group) group.setAttribute("transform", `translate(${diagram.scrollLeft * unitsPerPixel()},0)`);
+}
+$("diagram").addEventListener("scroll", placePinnedLabels);
 
 // Runs the script on the live clock (timers, files, requests): the server
 // sends what it drew so far a few times a second, until the run ends or
