@@ -199,10 +199,13 @@ public final class EventRecorder: Observer, Disposable {
     private let scheduler: Scheduler
     private var subscription: Disposable?
     public private(set) var isDisposed = false
-    /// The streams an operator made and emitted here (`groupBy`'s groups,
-    /// `window`'s windows), each recorded from when it was emitted: drawn
-    /// as lanes branching off this one. A stream the script wrote is not
-    /// subscribed for drawing: that would run it a second time.
+    /// The streams emitted here (`groupBy`'s groups, `window`'s windows,
+    /// `map { cold(...) }`'s marble streams), each from when it was
+    /// emitted: drawn as lanes branching off this one. An operator's stream
+    /// is recorded as it plays; a marble stream is what its marble says,
+    /// replayed from where it was made without subscribing it (its
+    /// subscription log would count that). Any other stream the script
+    /// wrote is not drawn: subscribing it would run it a second time.
     public private(set) var branches: [Branch] = []
 
     public struct Branch {
@@ -219,10 +222,26 @@ public final class EventRecorder: Observer, Disposable {
 
     public func onNext(_ value: Value) {
         record(.next(value))
-        guard !isDisposed, case .stream(let made) = value, TraceDiagram.isOperatorMade(made) else { return }
-        let branch = EventRecorder(scheduler: scheduler)
-        branches.append(Branch(stream: made, started: scheduler.now, recorder: branch))
-        made.subscribe(branch, on: scheduler)
+        guard !isDisposed, case .stream(let made) = value else { return }
+        branchOff(made, at: scheduler.now)
+    }
+
+    private func branchOff(_ made: Observable, at time: TimeSpan) {
+        if TraceDiagram.isOperatorMade(made) {
+            let branch = EventRecorder(scheduler: scheduler)
+            branches.append(Branch(stream: made, started: time, recorder: branch))
+            made.subscribe(branch, on: scheduler)
+        } else if let marble = made as? ColdStream {
+            let branch = EventRecorder(scheduler: scheduler)
+            for event in marble.events { branch.replay(TimedEvent(time + event.time, event.event)) }
+            branches.append(Branch(stream: made, started: time, recorder: branch))
+        }
+    }
+
+    /// An event of a marble stream at the time it would have come.
+    private func replay(_ event: TimedEvent) {
+        events.append(event)
+        if case .next(.stream(let made)) = event.event { branchOff(made, at: event.time) }
     }
     public func onError(_ error: FlowError) { record(.error(error)) }
     public func onCompleted() { record(.completed) }
@@ -258,12 +277,13 @@ public final class EventRecorder: Observer, Disposable {
     }
 
     /// This recorder's lane, then a lane for each stream that branched off
-    /// it, labelled by its key (`↳ group "odd"`) and blank before it began.
+    /// it, labelled by its key (`↳ group "odd"`) or as it is written
+    /// (`↳ cold("-x|")`), and blank before it began.
     public func lanes(label: String) -> [LaneDiagram.Lane] {
         var lane = LaneDiagram.Lane(label: label, events: eventsAsWritten)
         lane.node = stream
         return [lane] + branches.flatMap { branch in
-            branch.recorder.lanes(label: "  ↳ " + (branch.stream.label ?? branch.stream.displayName)).enumerated().map { n, lane in
+            branch.recorder.lanes(label: "  ↳ " + (branch.stream.label ?? branch.stream.writtenAs ?? branch.stream.displayName)).enumerated().map { n, lane in
                 var lane = lane
                 if n == 0 { lane.start = branch.started }
                 return lane

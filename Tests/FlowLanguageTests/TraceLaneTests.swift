@@ -125,8 +125,8 @@ import Testing
     /// Stages are labelled with their `let` names, a multi-line expression
     /// as one line, and the nodes `startWith` is made of are not drawn.
     /// `groupBy`'s groups and `window`'s windows branch off their lane at
-    /// the time each began, labelled by its key; a stream the script wrote
-    /// is not subscribed again to be drawn.
+    /// the time each began, labelled by its key; a marble stream a `map`
+    /// made branches off where it was made.
     @Test func groupsAndWindowsBranchOffTheirLane() throws {
         let program = try Program(file: SourceFile(path: "groups.flow", text: """
             let numbers = cold("-1-2-3-4|")
@@ -146,10 +146,64 @@ import Testing
         #expect(lane(#"↳ group "odd""#) == " 1---3--|", "\(text)")
         #expect(lane(#"↳ group "even""#) == "   2---4|", "\(text)")
         #expect(lane("↳ window 2") == "   --3-(4|)", "\(text)")
-        #expect(!text.contains("↳ cold"), "\(text)")
+        #expect(rows.filter { $0.contains(#"↳ cold("-x|")"#) }.map { String($0.dropFirst(origin)) } == [" -x|", "   -x|", "     -x|", "       -x|"],
+                "\(text)")
         // In the picture, a branch begins where its key was emitted.
         let svg = SVGDiagram(outcome.laneDiagrams, title: "groups").text
         #expect(svg.contains(#"data-l="1" data-e="0" data-t="1""#), "\(svg)")
+    }
+
+    /// `map { cold(...) }` is a stream of streams, not flattened: each marble
+    /// stream it made is drawn nested under its lane, from where it was made,
+    /// as it would play if subscribed then; the lanes read back as their
+    /// events, the outer lane pastes into an expectation, and the marble
+    /// stream is not subscribed to be drawn (its subscription log is empty).
+    @Test func marbleStreamsAMapMadeAreDrawnNestedWhereTheyWereMade() throws {
+        let script = """
+            let numbers = cold("-1--2|")
+            let made = numbers.map { n in cold("-x-(y|)", x: n, y: n * 10) }
+            marbles(made)
+            """
+        let program = try Program(file: SourceFile(path: "made.flow", text: script), console: Console(out: { _ in }, err: { _ in }, color: false))
+        program.drawsLanes = false
+        let outcome = program.run(on: .virtual)
+        let rendered = try #require(outcome.diagrams.first)
+        try LaneRoundTripTests.expectLanesReadBack(rendered, script)
+        let rows = rendered.text.split(separator: "\n").map(String.init)
+        let origin = try #require(rows.first?.firstIndex(of: "0")).utf16Offset(in: rows[0])
+        let nested = rows.filter { $0.contains("↳ cold(") }.map { String($0.dropFirst(origin)) }
+        #expect(nested == [" -1-(c|)", "    -2-(d|)"], "\(rendered.text)")
+        #expect(rendered.text.contains(#"c = 10, d = 20"#), "\(rendered.text)")
+        let outer = try #require(rows.first { $0.hasPrefix("made") }).dropFirst(origin)
+        #expect(outer == "-a--b|", "\(rendered.text)")
+        #expect(rendered.text.contains(#"a = cold("-1-(a|)", a: 10), b = cold("-2-(a|)", a: 20)"#), "\(rendered.text)")
+
+        // In the picture: each inner lane's line begins at the column it was made in, its marks at their times.
+        let diagram = try #require(outcome.laneDiagrams.first)
+        #expect(diagram.lanes.map { $0.start?.frames } == [nil, 1, 4], "\(diagram.lanes.map(\.label))")
+        let svg = SVGDiagram(outcome.laneDiagrams)
+        let geometry = SVGGeometry(svg.text)
+        let columns = try #require(svg.columnCenters.first)
+        for (lane, made) in [(1, 1), (2, 4)] {
+            let line = try #require(geometry.laneLines.first { $0.lane == lane })
+            #expect(abs(line.x1 - columns[made]) < 0.01, "lane \(lane) begins at \(line.x1), made at \(columns[made])")
+            let xs = geometry.marks.filter { $0.lane == lane }.sorted { $0.event < $1.event }.map(\.x)
+            #expect(xs.count == 3 && abs(xs[0] - columns[made + 1]) < 0.01 && abs(xs[1] - columns[made + 3]) < 0.01 && abs(xs[2] - xs[1]) < 0.01,
+                    "lane \(lane): \(xs)")
+            #expect(line.ends == "completed" && abs(line.x2 - xs[2]) < 0.01)
+        }
+
+        // Pasted into a test, the outer lane passes; the marble streams were never subscribed.
+        let tested = try runScript(script + """
+
+            test "pasted" { expect(made).toBe("-a--b|", a: cold("-1-(a|)", a: 10), b: cold("-2-(a|)", a: 20)) }
+            test "not subscribed" {
+              let inner = cold("-x|")
+              expect(numbers.map { _ in inner }).toBe("-a--a|", a: cold("-x|"))
+              expect(inner.subscriptions).toBe([])
+            }
+            """).tests
+        #expect(tested.count == 2 && tested.allSatisfy { $0.1.passed }, "\(tested.map { $0.1.failures.map(\.message) })")
     }
 
     /// Windows and groups end where they completed: window 1's line stops
