@@ -61,6 +61,9 @@ final class Scope {
     var shorthandTypes: [StaticType] = []
     /// A func's (or closure's) written result type: what `return` gives.
     var resultType: StaticType?
+    /// Where a func's result type is written, for `return .init(...)` of a
+    /// library's generic type (`-> CurrentValueSubject<Settings, Never>`).
+    var resultTypeText: TypeText?
     /// A closure expression appears inside: frames may be captured, so they
     /// cannot be reused between calls.
     var createsClosures = false

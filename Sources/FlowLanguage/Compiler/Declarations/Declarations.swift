@@ -632,6 +632,7 @@ extension Compiler {
             info.returnsVoid = info.resultType == .void
             if info.resultType.isKnown, !info.returnsVoid {
                 inner.resultType = info.resultType
+                inner.resultTypeText = written
                 // A body of one expression returns it, of the result's type
                 // (`-> Config { .init(retries: 1) }`).
                 if body.count == 1, case .expression(let value) = body[0] { body = [.return(value, value.span)] }

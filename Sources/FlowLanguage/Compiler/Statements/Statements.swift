@@ -113,8 +113,15 @@ extension Compiler {
             return compileExpressionStatement(expr, in: scope).code
         case .return(.literal(.null, _)?, _) where scope.enclosingClosure?.isFailableInitialiser == true:
             return { _ in throw FailedInitialisation() }
-        case .return(let expr, _):
+        case .return(var expr, _):
             let resultType = scope.enclosingClosure?.resultType
+            if case .call(.implicitMember("init", _), let arguments, let callSpan)? = expr, let written = scope.enclosingClosure?.resultTypeText,
+               let open = written.text.firstIndex(of: "<"), resolveType(String(written.text[..<open]), in: scope) == nil {
+                // `-> CurrentValueSubject<Settings, Never> { .init(.quiet) }`: the library's
+                // type as written there (its generic arguments read from that place).
+                let typeName = String(written.text[..<open]).trimmingWhitespace()
+                expr = .call(callee: .name(typeName, Span(written.span.start, written.span.start + typeName.utf8.count)), arguments: arguments, callSpan)
+            }
             let value = expr.map { expr in resultType.map { compiled(expr, convertingTo: $0, in: scope).code } ?? compile(expr, in: scope) }
             return { frame in throw ReturnSignal(value: try value?(frame) ?? .null) }
         case .test(_, _, let span):
