@@ -9,12 +9,6 @@ import FlowLive
 import FlowRuntime
 
 @Suite(.serialized) struct HTTPTests {
-    func withServer(_ body: (TestServer) throws -> Void) throws {
-        let server = try TestServer()
-        defer { server.shutdown() }
-        try body(server)
-    }
-
     @Test(arguments: [false, true])
     func getDecodesJSON(live: Bool) throws {
         try withServer { server in

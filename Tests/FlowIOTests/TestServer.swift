@@ -9,6 +9,13 @@ import NIOPosix
 /// (a cycle among them), server-sent events, an echo, and an
 /// EONET-shaped API. It counts connections the client closed before their
 /// response was sent, to check cancellation.
+/// Runs `body` with a fresh server, shut down after it.
+func withServer(_ body: (TestServer) throws -> Void) throws {
+    let server = try TestServer()
+    defer { server.shutdown() }
+    try body(server)
+}
+
 final class TestServer: Sendable {
     let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
     let port: Int

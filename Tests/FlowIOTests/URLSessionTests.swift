@@ -10,12 +10,6 @@ import FlowRuntime
 /// RxSwift books write it, against a loopback server: requests of the
 /// `http` module, under its permissions.
 @Suite(.serialized) struct URLSessionTests {
-    func withServer(_ body: (TestServer) throws -> Void) throws {
-        let server = try TestServer()
-        defer { server.shutdown() }
-        try body(server)
-    }
-
     @Test(arguments: [false, true])
     func combinesDataTaskPublisherGivesDataAndTheResponse(live: Bool) throws {
         try withServer { server in
