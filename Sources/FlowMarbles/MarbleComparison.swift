@@ -19,6 +19,10 @@ public struct MarbleMismatch: CustomStringConvertible {
     /// When the first difference happens: the earlier of the two events
     /// that differ (or the one event, where a lane has no more).
     public var time = TimeSpan.zero
+    /// The lanes compared, whole: an exercise's feedback says the
+    /// difference of the learner's own lane from them (`ExerciseSheet`).
+    public internal(set) var expectedEvents: [TimedEvent] = []
+    public internal(set) var actualEvents: [TimedEvent] = []
 
     /// What kind of difference it is and at which frame, without the
     /// actual lane's values or timing ("value differs at frame 5").
@@ -109,6 +113,7 @@ public enum MarbleComparison {
         var mismatch = MarbleMismatch(
             expected: expectedLane.text, actual: actualLane.text, caretColumn: column, reason: reason, legend: explanations,
             hint: inlineValueHint(index, expected, actual) ?? frameCountHint(index, expected, actual, errorGiven: errorGiven))
+        (mismatch.expectedEvents, mismatch.actualEvents) = (expected, actual)
         mismatch.time = [expected.indices.contains(index) ? expected[index].time : nil,
                          actual.indices.contains(index) ? actual[index].time : nil].compactMap { $0 }.min() ?? .zero
         var ownLegend = MarbleLegend(presets: values)

@@ -1,3 +1,5 @@
+import FlowMarbles
+import FlowRuntime
 import Foundation
 
 /// What a student did on `flow serve --exercise`'s page, as the server
@@ -60,6 +62,27 @@ public struct ExerciseRecord: Sendable, Equatable, Codable {
     public var revealedTests: Set<String> { Set(revealedBeforeRight.map(Self.test(of:))) }
 
     // MARK: - in the answer file
+
+    /// An answer file's first line: whose answers to which exercise.
+    public static func firstLine(exercise: String, student: String) -> String {
+        "# \(exercise): the answers of \(student)\n"
+    }
+
+    /// Whether `text` is an answer file the server wrote, whose expected
+    /// lanes are the student's answers rather than the student's tests.
+    public static func isAnswerFile(_ text: String) -> Bool {
+        guard text.hasPrefix("# "), let end = text.firstIndex(of: "\n") else { return false }
+        return text[..<end].contains(": the answers of ")
+    }
+
+    /// Where and how an answer differs from the right lane, as a check
+    /// tells it without showing the right lane (`flow grade` on an answer
+    /// file): the kind of difference and when, and the answer drawn with a
+    /// caret and a hint. nil when they do not differ.
+    public static func difference(answered: [TimedEvent], right: [TimedEvent]) -> (kind: String, time: TimeSpan, told: String)? {
+        guard let difference = ExerciseSheet.Difference(answered, right) else { return nil }
+        return (difference.kind, difference.time, difference.told(revealing: false))
+    }
 
     /// Each record line begins so; the rest is the entry as JSON on one line.
     public static let linePrefix = "# flow serve: "

@@ -183,7 +183,7 @@ struct ExerciseServer: Sendable {
         if !strictly { answers = answers.filter { (try? ExerciseSheet.events(of: $0.value)) != nil } }
         let text = try await playground.answered(try exercise.text(), name: exercise.name, dialect: nil, answers: answers)
         let who = student.name.filter(AnswerFolder.isShownInALine).prefix(AnswerFolder.longestName)
-        let header = "# \(exercise.name): the answers of \(who)\n" + student.record.lines
+        let header = ExerciseRecord.firstLine(exercise: exercise.name, student: String(who)) + student.record.lines
         return try register.answers.save(header + text, file: student.file)
     }
 }

@@ -2,6 +2,7 @@ import ArgumentParser
 import FlowLanguage
 import FlowMarbles
 import FlowRuntime
+import FlowServe
 
 /// How much `flow grade` tells about each test, in every format: the
 /// teacher chooses, and below `answer` nothing of the key's lanes or code
@@ -24,7 +25,10 @@ enum Feedback: String, ExpressibleByArgument, CaseIterable, Comparable {
 
     /// A failed expectation as this level tells it. `showingSource` is
     /// false where the expectation is the key's, whose code is never shown.
-    func describe(_ failure: MarbleRun.ExpectationFailure, file: SourceFile, color: Bool, showingSource: Bool) -> String? {
+    /// `answered`: the expected lanes are the student's answers (an answer
+    /// file `flow serve --exercise` wrote), so the stream's lane is the
+    /// right one, and is kept as the key's lanes are.
+    func describe(_ failure: MarbleRun.ExpectationFailure, file: SourceFile, color: Bool, showingSource: Bool, answered: Bool = false) -> String? {
         switch self {
         case .none, .score:
             return nil
@@ -38,6 +42,7 @@ enum Feedback: String, ExpressibleByArgument, CaseIterable, Comparable {
                 // Another comparison (subscriptions): what differs, not what was expected.
                 return header + paint.red("expectation failed") + ": " + (failure.message.split(separator: "\n").first.map(String.init) ?? "")
             }
+            if answered { return header + paint.red("expectation failed") + describeAnswer(mismatch) }
             if self == .where {
                 let kind = mismatch.ownReason.split(separator: ":").first.map(String.init) ?? mismatch.ownReason
                 let frame = kind.contains("frame") ? "" : " at frame \(mismatch.time.frames)"
@@ -45,6 +50,19 @@ enum Feedback: String, ExpressibleByArgument, CaseIterable, Comparable {
             }
             return header + paint.red("expectation failed") + "\n" + mismatch.ownLaneOnly.split(separator: "\n", omittingEmptySubsequences: false).map { "    " + $0 }.joined(separator: "\n")
         }
+    }
+
+    /// Where and how an exercise's answer is wrong, as the exercise page
+    /// tells it on a check: the answered lane with a caret, the kind of
+    /// difference and the hint about the answer; never the stream's lane.
+    private func describeAnswer(_ mismatch: MarbleMismatch) -> String {
+        guard let difference = ExerciseRecord.difference(answered: mismatch.expectedEvents, right: mismatch.actualEvents) else {
+            return ": " + mismatch.kind
+        }
+        if self == .where {
+            return ": " + difference.kind + (difference.kind.contains("frame") ? "" : " at frame \(difference.time.frames)")
+        }
+        return "\n" + difference.told.split(separator: "\n", omittingEmptySubsequences: false).map { "    " + $0 }.joined(separator: "\n")
     }
 
     /// A stream error as this level tells it: where it happened from

@@ -218,7 +218,7 @@ struct GradeFile: ParsableCommand {
             throw ValidationError("cannot enter the folder of \(path): \(String(cString: strerror(errno)))")
         }
         var run = TestRunner.run(path, source: student, color: false, feedback: feedback, access: access, capture: CapturedOutput(),
-                                 key: answerKey)
+                                 key: answerKey, answered: ExerciseRecord.isAnswerFile(student.text))
         let relative = ShownPaths(folder: folder, shown: folderShown).rewrite
         afterReveal.apply(ExerciseRecord(readingAnswersIn: student.text), to: &run)
         for i in run.results.indices { run.results[i].details = Self.bounded(relative(run.results[i].details)) }

@@ -103,9 +103,11 @@ enum TestRunner {
     /// With `capture`, what the script prints is kept with each test (and
     /// the top level's with the file) instead of written to standard output.
     /// With a `key`, the file is graded on the key's tests (`AnswerKey`),
-    /// whose code never appears in the details.
+    /// whose code never appears in the details. `answered`: the file is an
+    /// exercise's answers, whose expected lanes are the student's
+    /// (`Feedback.describe`).
     static func run(_ path: String, source: SourceFile? = nil, color: Bool, feedback: Feedback = .answer, access: Access,
-                    capture: CapturedOutput? = nil, key: AnswerKey? = nil, dialect: Dialect? = nil) -> FileRun {
+                    capture: CapturedOutput? = nil, key: AnswerKey? = nil, dialect: Dialect? = nil, answered: Bool = false) -> FileRun {
         let file: SourceFile, program: Program
         do {
             file = try source ?? SourceFile.load(path: path)
@@ -133,7 +135,7 @@ enum TestRunner {
         let declared = key?.file.declaredTests ?? file.declaredTests
         func points(_ name: String) -> Int { declared.first { $0.name == name }?.points ?? 1 }
         func describe(_ outcome: Program.Outcome) -> [String] {
-            outcome.failures.compactMap { feedback.describe($0, file: file, color: color, showingSource: showingSource) }
+            outcome.failures.compactMap { feedback.describe($0, file: file, color: color, showingSource: showingSource, answered: answered && key == nil) }
                 + outcome.errors.compactMap { feedback.describe($0, file: file, color: color, showingSource: showingSource) }
         }
         func record(_ name: String, _ outcome: Program.Outcome, points: Int, earned: Int? = nil) {

@@ -217,6 +217,35 @@ import Testing
                 "\(told.out)\(told.err)")
     }
 
+    /// In an answer file the expected lanes are the student's answers and
+    /// the stream's lane is the right one: below `--feedback answer` the
+    /// report tells where and how the answer is wrong, as a check does,
+    /// never the stream's lane (which `why` shows of a student's own code).
+    @Test func anAnswerFilesFeedbackIsOfTheAnswerNotTheRightLane() throws {
+        let folder = URL(fileURLWithPath: temporaryPath("answered"))
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        // Tenfold's last value a frame late, zip's second a frame early.
+        let answered = ServedFolder.exercise.replacingOccurrences(of: #"toBe("???")"#, with: #"toBe("-a-b--c|", a: 10, b: 20, c: 30)"#)
+            .replacingOccurrences(of: #"toBe("???", reveal: true)"#, with: #"toBe("--a--b-|", a: (1, "a"), b: (2, "b"), reveal: true)"#)
+        try ("# zip.flow: the answers of Ada\n" + answered).write(to: folder.appendingPathComponent("ada.flow"), atomically: true, encoding: .utf8)
+        let right = ["-a-b-c|", "--a---b|", "next(30) at frame 5", "frame 6"]
+        for format in ["text", "json"] {
+            let why = try FlowProcess.run(["grade", "--details", "--format", format, folder.path])
+            #expect(why.status == 0, "\(why.err)")
+            #expect(right.allSatisfy { !why.out.contains($0) }, "\(format): the right lane is shown: \(why.out)")
+            // Said as a check says it: of the answer, never "expected" or the stream's lane.
+            #expect(why.out.contains("your answer: -a-b--c|") && why.out.contains("your answer: --a--b-|"), "\(why.out)")
+            #expect(why.out.contains("^ frame differs") && !why.out.contains("your lane") && !why.out.contains("expected"), "\(why.out)")
+            #expect(why.out.contains("your event is right but 1 frame too late: each - is one frame")
+                    && why.out.contains("your event is right but 1 frame too early: each - is one frame"), "\(why.out)")
+            let whereLevel = try FlowProcess.run(["grade", "--feedback", "where", "--format", format, folder.path])
+            #expect(whereLevel.out.contains("expectation failed: frame differs") && right.allSatisfy { !whereLevel.out.contains($0) }, "\(whereLevel.out)")
+            let answer = try FlowProcess.run(["grade", "--feedback", "answer", "--format", format, folder.path])
+            #expect(answer.out.contains("-a-b-c|") && answer.out.contains("--a---b|"), "\(answer.out)")
+        }
+    }
+
     @Test func theTeacherSeesTheClassAndExportsIt() throws {
         let (served, students, teacher) = try Self.rosteredClass()
         let raw = RawHTTP(port: served.port)
