@@ -107,6 +107,15 @@ struct ClassReport {
             destination.write((pad(shown[index], width) + pad(tests, 12) + pad(points, 12) + note).trimmingTrailingSpaces())
             guard details else { continue }
             for warning in row.run.warnings { destination.write(indented(warning, first: "  ! ", rest: "    ")) }
+            if feedback == .score {
+                // The points of each test, and nothing of why.
+                for result in row.run.results {
+                    destination.write("  \(result.status == .passed ? "✓" : "✗") \(UnforgeableText.line(result.name))"
+                                      + (result.status == .passed || result.status == .failed ? "" : " (\(result.status.rawValue))")
+                                      + ": \(result.points) of \(result.possible) point\(result.possible == 1 ? "" : "s")")
+                }
+                continue
+            }
             for result in row.run.results where result.status != .passed && result.status != .stopped {
                 destination.write("  ✗ \(UnforgeableText.line(result.name))" + (result.status == .failed ? "" : " (\(result.status.rawValue))"))
                 if !result.details.isEmpty { destination.write(indented(result.details, first: "    ", rest: "    ")) }

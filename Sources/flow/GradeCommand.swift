@@ -149,7 +149,7 @@ struct Grade: ParsableCommand {
         // Stopped while grading, the rows so far are written whole; a signal
         // while a long report is written stops the writing.
         let interruptedGrading = stopped()
-        let report = ClassReport(rows: graded, testNames: answerKey?.tests.map(\.name), details: details || (feedback ?? .score) > .score,
+        let report = ClassReport(rows: graded, testNames: answerKey?.tests.map(\.name), details: details || (feedback ?? .none) > .none,
                                  feedback: level, roster: classList)
         switch format {
         case .text: report.writeText(to: destination, stop: { !interruptedGrading && stopped() })

@@ -315,6 +315,24 @@ import Testing
         }
     }
 
+    /// `--feedback score` tells each test's points in the text report too,
+    /// and nothing of why; `none` each file's total alone.
+    @Test func theScoreLevelTellsEachTestsPoints() throws {
+        let files = ["students/alice.flow", "students/hank.flow", "students/carol.flow"]
+        let score = try Self.grade(["--key", "key.flow", "--feedback", "score"] + files)
+        #expect(score.status == 0, "\(score.err)")
+        let lines = score.out.split(separator: "\n").map(String.init)
+        func after(_ file: String) -> [String] {
+            Array(lines.drop { !$0.hasPrefix(file + " ") }.dropFirst().prefix { $0.hasPrefix("  ") })
+        }
+        #expect(after("students/alice.flow") == ["  ✓ doubled: 2 of 2 points", "  ✓ total: 1 of 1 point"], "\(score.out)")
+        #expect(after("students/hank.flow") == ["  ✗ doubled: 0 of 2 points", "  ✗ total: 0 of 1 point"], "\(score.out)")
+        #expect(after("students/carol.flow") == ["  ✗ doubled (file does not compile): 0 of 2 points", "  ✗ total (file does not compile): 0 of 1 point"],
+                "\(score.out)")
+        let none = try Self.grade(["--key", "key.flow", "--feedback", "none"] + files)
+        #expect(!none.out.contains("✓") && !none.out.contains("✗"), "\(none.out)")
+    }
+
     @Test func aHintSpeaksOfTheStudentsLane() throws {
         let folder = temporaryPath("late")
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
