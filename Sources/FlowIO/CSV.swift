@@ -13,7 +13,10 @@ struct CSVParser {
     private var fields: [String] = []
     private var quoted: [Bool] = []
     private var fieldIsQuoted = false
-    private var field = String.UnicodeScalarView()
+    /// The field under way, as UTF-8: every character the format gives a
+    /// meaning to is ASCII, so a byte that is not one of them is copied
+    /// as it is, and a record is parsed without decoding its text.
+    private var field: [UInt8] = []
     private enum State { case fieldStart, unquoted, quoted, quoteInQuoted, afterCR }
     private var state = State.fieldStart
     /// The line (from 1) where the record under way began, for messages.
@@ -26,51 +29,72 @@ struct CSVParser {
 
     /// Reads `text`, calling `emit` with each record it completes.
     mutating func feed(_ text: String, _ emit: (CSVRecord) throws -> Void) rethrows {
-        for scalar in text.unicodeScalars {
+        if delimiter.isASCII {
+            try read(text.utf8, delimiter: UInt8(delimiter.value), quote: UInt8(ascii: "\""), lf: UInt8(ascii: "\n"), cr: UInt8(ascii: "\r"),
+                     append: { $1.append($0) }, emit)
+        } else {
+            try read(text.unicodeScalars, delimiter: delimiter, quote: "\"", lf: "\n", cr: "\r",
+                     append: { scalar, field in UTF8.encode(scalar) { field.append($0) } }, emit)
+        }
+    }
+
+    /// Reads one line of a file without its line break (`csv.read`), as
+    /// `feed(line + "\n")` would, without making that string.
+    mutating func feed(line text: String, _ emit: (CSVRecord) throws -> Void) rethrows {
+        try feed(text, emit)
+        try read(CollectionOfOne(UInt8(ascii: "\n")), delimiter: delimiter.isASCII ? UInt8(delimiter.value) : 0, quote: UInt8(ascii: "\""),
+                 lf: UInt8(ascii: "\n"), cr: UInt8(ascii: "\r"), append: { $1.append($0) }, emit)
+    }
+
+    /// The state machine, on bytes (an ASCII delimiter) or on scalars.
+    private mutating func read<Units: Sequence>(_ units: Units, delimiter: Units.Element, quote: Units.Element, lf: Units.Element,
+                                                cr: Units.Element, append: (Units.Element, inout [UInt8]) -> Void,
+                                                _ emit: (CSVRecord) throws -> Void) rethrows where Units.Element: Equatable {
+        for unit in units {
             if state == .afterCR {
                 state = .fieldStart
-                if scalar == "\n" { continue }
+                if unit == lf { continue }
             }
             switch state {
             case .fieldStart, .unquoted:
-                if scalar == "\"" && state == .fieldStart {
+                if unit == quote && state == .fieldStart {
                     state = .quoted
                     fieldIsQuoted = true
                     started = true
-                } else if scalar == delimiter {
+                } else if unit == delimiter {
                     endField()
                     started = true
                     state = .fieldStart
-                } else if scalar == "\n" || scalar == "\r" {
+                } else if unit == lf || unit == cr {
                     try endRecord(emit)
                     line += 1
-                    state = scalar == "\r" ? .afterCR : .fieldStart
+                    state = unit == cr ? .afterCR : .fieldStart
                 } else {
-                    field.append(scalar)
+                    append(unit, &field)
                     started = true
                     state = .unquoted
                 }
             case .quoted:
-                if scalar == "\"" {
+                if unit == quote {
                     state = .quoteInQuoted
                 } else {
-                    if scalar == "\n" { line += 1 }
-                    field.append(scalar)
+                    if unit == lf { line += 1 }
+                    append(unit, &field)
                 }
             case .quoteInQuoted:
-                if scalar == "\"" {
-                    field.append("\"")
+                if unit == quote {
+                    append(unit, &field)
                     state = .quoted
-                } else if scalar == delimiter {
+                } else if unit == delimiter {
                     endField()
                     state = .fieldStart
-                } else if scalar == "\n" || scalar == "\r" {
+                } else if unit == lf || unit == cr {
                     try endRecord(emit)
                     line += 1
-                    state = scalar == "\r" ? .afterCR : .fieldStart
+                    state = unit == cr ? .afterCR : .fieldStart
                 } else {
                     // `"ab"c`: Python keeps what follows the closing quote.
-                    field.append(scalar)
+                    append(unit, &field)
                     state = .unquoted
                 }
             case .afterCR: break
@@ -90,9 +114,9 @@ struct CSVParser {
     var isInsideQuotes: Bool { state == .quoted }
 
     private mutating func endField() {
-        fields.append(String(field))
+        fields.append(String(decoding: field, as: UTF8.self))
         quoted.append(fieldIsQuoted)
-        field = String.UnicodeScalarView()
+        field.removeAll(keepingCapacity: true)
         fieldIsQuoted = false
     }
 
@@ -204,7 +228,7 @@ private final class CSVRecordsObserver: Observer {
         guard !done else { return }
         do {
             let text = try value.asString()
-            try parser.feed(text + "\n") { try emit($0) }
+            try parser.feed(line: text) { try emit($0) }
         } catch {
             fail(error)
         }

@@ -36,6 +36,29 @@ import FlowTestSupport
         #expect(again == Self.pythonRecords)
     }
 
+    /// Text beyond ASCII is kept whole, whether the delimiter is ASCII (the
+    /// parser reads bytes) or not (it reads characters), fed whole or a
+    /// line at a time.
+    @Test func textBeyondASCIIAndAnyDelimiterAreKept() throws {
+        for delimiter in [",", "§"] {
+            let d = delimiter
+            let text = "名前\(d)note\r\n\"Zoë\(d) \"\"ß\"\"\"\(d)🙂 ok\n\"two\nlines 日本\"\(d)\n"
+            let expected = [["名前", "note"], ["Zoë\(d) \"ß\"", "🙂 ok"], ["two\nlines 日本", ""]]
+            var whole = CSVParser(delimiter: Unicode.Scalar(delimiter)!)
+            var records: [[String]] = []
+            try whole.feed(text) { records.append($0.fields) }
+            try whole.finish { records.append($0.fields) }
+            #expect(records == expected, "delimiter \(delimiter)")
+            var byLine = CSVParser(delimiter: Unicode.Scalar(delimiter)!)
+            var again: [[String]] = []
+            for line in text.split(separator: "\n", omittingEmptySubsequences: true) {
+                try byLine.feed(line: String(line)) { again.append($0.fields) }
+            }
+            try byLine.finish { again.append($0.fields) }
+            #expect(again == expected, "delimiter \(delimiter), by line")
+        }
+    }
+
     @Test func recordsByColumnNameTypedOnRequest() throws {
         let path = temporaryPath("odd.csv")
         try Self.odd.write(toFile: path, atomically: true, encoding: .utf8)

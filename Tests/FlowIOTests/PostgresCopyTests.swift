@@ -53,6 +53,19 @@ struct PostgresCopyTests {
         #expect(try TestDatabase.sql("SELECT count(*) FROM \(table) WHERE note = E'a\\tb\\\\c\\nd ' || id AND (meta->>'n')::int = id") == "300")
     }
 
+    /// Text into a json column is a JSON string there, by COPY and by
+    /// INSERT alike; into a text column it is the text itself.
+    @Test func textIntoAJSONColumnIsAJSONString() throws {
+        let table = TestDatabase.uniqueName("jsontext")
+        try TestDatabase.sql("CREATE TABLE \(table) (id int, note text, meta jsonb)")
+        let loaded = try flow(#"range(0, 100).map { (id: $0, note: "say \"hi\"\t\($0)", meta: "say \"hi\"\t\($0)") }.sink(pg.insert("\#(table)"))"#)
+        #expect(loaded.status == 0, "\(loaded.err)")
+        let few = try flow(#"of(1000, 1001).map { (id: $0, note: "x", meta: "plain") }.sink(pg.insert("\#(table)"))"#)
+        #expect(few.status == 0, "\(few.err)")
+        #expect(try TestDatabase.sql("SELECT count(*) FROM \(table) WHERE jsonb_typeof(meta) = 'string' AND meta #>> '{}' = note") == "100")
+        #expect(try TestDatabase.sql("SELECT count(*) FROM \(table) WHERE meta = '\"plain\"'::jsonb") == "2")
+    }
+
     /// SIGTERM in the middle of a load: the stop report's count of rows
     /// committed is what the table holds.
     @Test func aStopMidLoadReportsWhatTheTableHolds() throws {

@@ -10,7 +10,19 @@ struct EncodedRow: Sendable {
     struct Field: Sendable {
         var name: String
         var text: String?
+        /// An array's JSON, for a json column (its text is PostgreSQL's array syntax).
         var json: String?
+        /// Whether the value was text, which a json column takes as a JSON
+        /// string: encoded only for such a column, not for every field.
+        var isText = false
+
+        /// What the field sends to a column of `kind`.
+        func text(for kind: ColumnKind?) throws -> String? {
+            guard kind == .json else { return text }
+            if let json { return json }
+            if isText, let text { return try JSON.string(.string(text)) }
+            return text
+        }
     }
 
     var fields: [Field]
@@ -138,11 +150,8 @@ final class RowWriter: Function, StreamConsumer, ValueHolder {
         func field(_ name: String, _ value: Value) throws -> EncodedRow.Field {
             let text = try DatabaseValues.parameter(value)
             var json: String?
-            switch value {
-            case .string, .array: json = try DatabaseValues.parameter(value, for: .json)
-            default: break
-            }
-            return EncodedRow.Field(name: name, text: text, json: json)
+            if case .array = value { json = try DatabaseValues.parameter(value, for: .json) }
+            return EncodedRow.Field(name: name, text: text, json: json, isText: { if case .string = value { true } else { false } }())
         }
         do {
             switch target {
@@ -467,9 +476,9 @@ final class RowWriter: Function, StreamConsumer, ValueHolder {
             var tuples: [String] = []
             for row in chunk {
                 let byName = Dictionary(row.fields.map { ($0.name, $0) }, uniquingKeysWith: { _, last in last })
-                let slots = names.map { name -> String in
+                let slots = try names.map { name -> String in
                     guard let field = byName[name] else { return "DEFAULT" }
-                    texts.append(table.kinds[name] == .json ? (field.json ?? field.text) : field.text)
+                    texts.append(try field.text(for: table.kinds[name]))
                     return "$\(texts.count)"
                 }
                 tuples.append("(" + slots.joined(separator: ", ") + ")")
@@ -503,8 +512,13 @@ final class RowWriter: Function, StreamConsumer, ValueHolder {
             for (i, name) in names.enumerated() {
                 if i > 0 { buffer.writeInteger(UInt8(ascii: "\t")) }
                 let field = byName.map { $0[name] } ?? row.fields[i]
-                guard let field, let text = table.kinds[name] == .json ? (field.json ?? field.text) : field.text else {
+                guard let field, let text = try field.text(for: table.kinds[name]) else {
                     buffer.writeStaticString("\\N")
+                    continue
+                }
+                // Most fields need no escape: written whole.
+                guard text.utf8.contains(where: { $0 == UInt8(ascii: "\\") || $0 == UInt8(ascii: "\t") || $0 == UInt8(ascii: "\n") || $0 == UInt8(ascii: "\r") }) else {
+                    buffer.writeString(text)
                     continue
                 }
                 for byte in text.utf8 {
