@@ -151,7 +151,7 @@ struct DatabaseAddress: Sendable, Hashable {
     }
 
     /// What postgres-nio needs to start a connection on `channel`, which
-    /// flow connected itself (to place `RowSizeGuard` in it).
+    /// flow connected itself (to place `ServerMessageGuard` in it).
     func configuration(on channel: any Channel) throws -> PostgresConnection.Configuration {
         var configuration = PostgresConnection.Configuration(establishedChannel: channel, tls: try tlsSetting(), username: user,
                                                              password: password, database: database ?? user)

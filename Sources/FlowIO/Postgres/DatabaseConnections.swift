@@ -130,7 +130,7 @@ final class DatabasePool: Sendable {
                 throw error
             }
             try await channel.eventLoop.submit {
-                let sizes = RowSizeGuard()
+                let sizes = ServerMessageGuard()
                 if let tls = try? channel.pipeline.syncOperations.handler(type: NIOSSLClientHandler.self) {
                     try channel.pipeline.syncOperations.addHandler(sizes, position: .after(tls))
                 } else {

@@ -234,7 +234,6 @@ enum QueueWorker {
     }
 
     private static func work(_ options: QueueNode.Options, shown: String, pool: DatabasePool, handoff: Handoff<QueueEvent>) async {
-        let logger = DatabasePool.logger
         let wakeup = Wakeup()
         let channel = options.table.split(separator: ".").last.map(String.init) ?? options.table
         let listener = Task {
@@ -246,6 +245,9 @@ enum QueueWorker {
         defer { listener.cancel() }
         var claimSQL = ""
         var finishSQL = ""
+        // Each statement waits for its answer while the connection is open,
+        // and for as long as a sink's would.
+        let limit = RowWriter.statementTimeout + RowWriter.answerGrace
         while !Task.isCancelled {
             var lease: Lease?
             var inTransaction = false
@@ -256,11 +258,11 @@ enum QueueWorker {
                 if claimSQL.isEmpty {
                     (claimSQL, finishSQL) = try await statements(for: options, on: connection)
                 }
-                try await connection.query("BEGIN", logger: logger)
+                _ = try await leased.rows(of: "BEGIN", within: limit)
                 inTransaction = true
-                let rows = try await connection.query(PostgresQuery(unsafeSQL: claimSQL), logger: logger).collect()
+                let rows = try await leased.rows(of: PostgresQuery(unsafeSQL: claimSQL), within: limit)
                 if rows.isEmpty {
-                    try await connection.query("COMMIT", logger: logger)
+                    _ = try await leased.rows(of: "COMMIT", within: limit)
                     inTransaction = false
                     pool.giveBack(leased, reusable: true)
                     lease = nil
@@ -282,19 +284,19 @@ enum QueueWorker {
                 }
                 HeldClaims.release(leased.pid)
                 guard decision == .commit else {
-                    _ = try? await connection.query("ROLLBACK", logger: logger)
+                    _ = try? await leased.rows(of: "ROLLBACK", within: limit)
                     pool.giveBack(leased, reusable: true)
                     return
                 }
                 var bindings = PostgresBindings()
                 bindings.append(UntypedText("{" + addresses.map { "\"\($0)\"" }.joined(separator: ",") + "}"))
-                try await connection.query(PostgresQuery(unsafeSQL: finishSQL, binds: bindings), logger: logger)
-                try await connection.query("COMMIT", logger: logger)
+                _ = try await leased.rows(of: PostgresQuery(unsafeSQL: finishSQL, binds: bindings), within: limit)
+                _ = try await leased.rows(of: "COMMIT", within: limit)
                 inTransaction = false
                 pool.giveBack(leased, reusable: true)
             } catch {
                 if let lease {
-                    if inTransaction { _ = try? await lease.connection.query("ROLLBACK", logger: logger) }
+                    if inTransaction { _ = try? await lease.rows(of: "ROLLBACK", within: RowWriter.answerGrace) }
                     pool.giveBack(lease, reusable: false)
                 }
                 if Task.isCancelled { return }

@@ -10,17 +10,43 @@ import NIOCore
 /// ends the connection with a `FlowError` that the statement's error
 /// carries to the script.
 ///
+/// It also keeps postgres-nio from a trap: while a result waits for the
+/// script to take more rows (demand), postgres-nio asks for no reads and
+/// expects no "read complete" until it does; but when the server closes
+/// the connection, NIO reads to the end and always says "read complete",
+/// asked or not, and postgres-nio stopped the process ("How can we receive
+/// a body part, after a channelReadComplete, but no read has been
+/// forwarded yet", SIGILL) whenever a server went away under a query read
+/// slower than it arrived. A "read complete" that no read asked for is not
+/// passed on; the close that follows fails the query as a lost connection.
+///
 /// It sits right after TLS (or first) and is added once the connection is
 /// ready for its first query, when the bytes that follow start a message.
-final class RowSizeGuard: ChannelInboundHandler, RemovableChannelHandler {
+final class ServerMessageGuard: ChannelDuplexHandler, RemovableChannelHandler {
     typealias InboundIn = ByteBuffer
     typealias InboundOut = ByteBuffer
+    typealias OutboundIn = Any
+    typealias OutboundOut = Any
 
     /// The type byte and the length of the message being read.
     private var header: [UInt8] = []
     /// Bytes of the current message not yet passed.
     private var remaining = 0
     private var refused = false
+    /// Whether a read was asked for since the last "read complete" passed:
+    /// one is, when the guard is put in (a channel reading on its own).
+    private var readAsked = true
+
+    func read(context: ChannelHandlerContext) {
+        readAsked = true
+        context.read()
+    }
+
+    func channelReadComplete(context: ChannelHandlerContext) {
+        guard readAsked else { return }
+        readAsked = false
+        context.fireChannelReadComplete()
+    }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         guard !refused else { return }
