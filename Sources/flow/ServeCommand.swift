@@ -35,6 +35,8 @@ struct Serve: ParsableCommand {
 
     /// A path as a POSIX shell reads it back, quoted only when it must be.
     static func shellQuoted(_ path: String) -> String {
+        // A folder named like an option (`-x`) is given as ./-x, which no command reads as one.
+        let path = path.hasPrefix("-") ? "./" + path : path
         let plain = path.unicodeScalars.allSatisfy { $0.properties.isAlphabetic || ("0"..."9").contains($0) || "/._-+,:@%=".unicodeScalars.contains($0) }
         return plain && !path.isEmpty ? path : "'" + path.replacingOccurrences(of: "'", with: "'\\''") + "'"
     }

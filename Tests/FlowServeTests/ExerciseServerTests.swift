@@ -92,6 +92,23 @@ import Testing
 
     /// `--answers DIR` is taken from where flow was started, and the
     /// command the server prints to grade the answers works when pasted there.
+    /// An answers folder named like an option is printed so that no
+    /// command reads it as one.
+    @Test func anAnswersFolderNamedLikeAnOptionIsPrintedAsAPath() async throws {
+        let start = FileManager.default.temporaryDirectory.appendingPathComponent("flow-answers-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: start, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: start) }
+        try ServedFolder.exercise.write(to: start.appendingPathComponent("zip.flow"), atomically: true, encoding: .utf8)
+        let (process, out, _) = try FlowProcess.start(["serve", "--exercise", "zip.flow", "--answers=-answers", "--port", "0"], in: start)
+        defer {
+            process.interrupt()
+            _ = waitFor { !process.isRunning }
+        }
+        var printed = ""
+        #expect(await waitFor { printed += String(decoding: out.fileHandleForReading.availableData, as: UTF8.self); return printed.contains("grade them with") })
+        #expect(printed.contains("answers are saved in ./-answers; grade them with: flow grade ./-answers\n"), "\(printed)")
+    }
+
     @Test func theAnswersFolderAndTheGradeCommandAreTheTeachersOwn() async throws {
         let start = FileManager.default.temporaryDirectory.appendingPathComponent("flow-answers-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: start.appendingPathComponent("lesson one"), withIntermediateDirectories: true)
