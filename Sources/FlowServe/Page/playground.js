@@ -27,11 +27,15 @@ async function start() {
   const files = await api("/api/files");
   if (files.exercise) { startExercises(files.exercise); return; }
   const list = $("files");
+  // Links, so that Tab reaches each and Enter opens it.
   for (const path of files.scripts) {
     const item = document.createElement("li");
-    item.textContent = path;
     item.dataset.path = path;
-    item.onclick = () => open(path);
+    const link = element("a", "file", path);
+    link.href = "?path=" + encodeURIComponent(path);
+    link.dataset.path = path;
+    link.onclick = (event) => { event.preventDefault(); open(path); };
+    item.appendChild(link);
     list.appendChild(item);
   }
   if (files.single) $("files-section").hidden = true;
@@ -48,7 +52,8 @@ async function start() {
       link.title = aliases.length ? "also " + aliases.join(", ") : "";
       link.dataset.name = name;
       link.dataset.aliases = JSON.stringify(aliases);
-      link.onclick = () => openDoc(name);
+      link.href = "#doc-" + encodeURIComponent(name);
+      link.onclick = (event) => { event.preventDefault(); openDoc(name); };
       group.appendChild(link);
     });
     $("operators").appendChild(group);
