@@ -11,7 +11,7 @@ import Testing
         let result = try flow(["doc"])
         #expect(result.status == 0)
         for family in OperatorSpec.Family.allCases { #expect(result.out.contains(family.rawValue + "\n")) }
-        #expect(result.out.contains("  EMPTY, NEVER, cold, expect, hot, marbles, notation, time\n"))
+        #expect(result.out.contains("  EMPTY, NEVER, cold, expect, hot, marbles, notation, time, type\n"))
         let notation = try flow(["doc", "notation"])
         #expect(notation.out.hasPrefix("The marble notation"))
     }
