@@ -316,36 +316,12 @@ import FoundationXML
     }
 
     /// Prints "r g b" per point of an 8-bit RGB or RGBA, non-interlaced PNG.
-    static let pngReader = """
-        import sys, zlib, struct
-        data = open(sys.argv[1], 'rb').read()
-        pos, idat, width, height, kind = 8, b'', 0, 0, 0
-        while pos < len(data):
-            length, tag = struct.unpack('>I4s', data[pos:pos + 8])
-            chunk = data[pos + 8:pos + 8 + length]
-            if tag == b'IHDR': width, height, depth, kind = struct.unpack('>IIBB', chunk[:10])
-            if tag == b'IDAT': idat += chunk
-            pos += 12 + length
-        channels = {2: 3, 6: 4}[kind]
-        raw, stride, rows, previous = zlib.decompress(idat), width * channels, [], bytearray(width * channels)
-        for y in range(height):
-            kind_of_filter, line = raw[y * (stride + 1)], bytearray(raw[y * (stride + 1) + 1:(y + 1) * (stride + 1)])
-            for i in range(stride):
-                left = line[i - channels] if i >= channels else 0
-                up, corner = previous[i], previous[i - channels] if i >= channels else 0
-                if kind_of_filter == 1: line[i] = (line[i] + left) & 255
-                elif kind_of_filter == 2: line[i] = (line[i] + up) & 255
-                elif kind_of_filter == 3: line[i] = (line[i] + (left + up) // 2) & 255
-                elif kind_of_filter == 4:
-                    p = left + up - corner
-                    pa, pb, pc = abs(p - left), abs(p - up), abs(p - corner)
-                    line[i] = (line[i] + (left if pa <= pb and pa <= pc else up if pb <= pc else corner)) & 255
-            rows.append(line)
-            previous = line
+    static let pngReader = PNGPixels.reader + """
+        width, channels, pixels = rows(sys.argv[1])
         for point in sys.argv[2].split():
             x, y = map(int, point.split(','))
-            pixel = rows[y][x * channels:x * channels + 3]
-            if channels == 4 and rows[y][x * channels + 3] == 0: pixel = bytes([255, 255, 255])
+            pixel = pixels[y][x * channels:x * channels + 3]
+            if channels == 4 and pixels[y][x * channels + 3] == 0: pixel = bytes([255, 255, 255])
             print(*pixel)
         """
 }
