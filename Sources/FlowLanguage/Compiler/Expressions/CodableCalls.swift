@@ -22,9 +22,7 @@ extension Compiler {
             let value = compile(arguments[0].value, in: scope)
             return { frame in
                 try Self.expectCoder(try coder(frame), "JSONEncoder", "encode(_:)", location)
-                do { return DataValue.make(try JSON.string(try value(frame))) } catch {
-                    throw Self.thrown("invalidValue: \(FlowError.wrap(error).message)", location)
-                }
+                return try Self.encoded(try value(frame), location)
             }
         }
         guard case .member(let typeExpr, "self", _, _) = arguments[0].value else {
@@ -36,14 +34,25 @@ extension Compiler {
         let data = compile(arguments[1].value, in: scope)
         return { frame in
             try Self.expectCoder(try coder(frame), "JSONDecoder", "decode(_:from:)", location)
-            let text = try DataValue.text(of: try data(frame), for: "decode(_:from:)")
-            let json: Value
-            do { json = try JSON.parse(text) } catch {
-                throw Self.thrown("dataCorrupted: the given data was not valid JSON (\(FlowError.wrap(error).message))", location)
-            }
-            do { return try read(json, frame, []) } catch let failure as JSONReading.Failure {
-                throw Self.thrown(failure.message, location)
-            }
+            return try Self.decoded(try DataValue.text(of: try data(frame), for: "decode(_:from:)"), read, frame, location)
+        }
+    }
+
+    /// A value's JSON as Data, or Swift's EncodingError.
+    private static func encoded(_ value: Value, _ location: SourceLocation) throws -> Value {
+        do { return DataValue.make(try JSON.string(value)) } catch {
+            throw thrown("invalidValue: \(FlowError.wrap(error).message)", location)
+        }
+    }
+
+    /// JSON text read into a type, or Swift's DecodingError.
+    private static func decoded(_ text: String, _ read: JSONReading.Reader, _ frame: Frame, _ location: SourceLocation) throws -> Value {
+        let json: Value
+        do { json = try JSON.parse(text) } catch {
+            throw thrown("dataCorrupted: the given data was not valid JSON (\(FlowError.wrap(error).message))", location)
+        }
+        do { return try read(json, frame, []) } catch let failure as JSONReading.Failure {
+            throw thrown(failure.message, location)
         }
     }
 
@@ -68,11 +77,7 @@ extension Compiler {
         guard name == "decode" else {
             return { frame in
                 try Self.expectCoder(try coder(frame), "JSONEncoder", operatorName, location)
-                return .stream(try stream(frame).map(.unary(name: "encode") { value in
-                    do { return DataValue.make(try JSON.string(value)) } catch {
-                        throw Self.thrown("invalidValue: \(FlowError.wrap(error).message)", location)
-                    }
-                }))
+                return .stream(try stream(frame).map(.unary(name: "encode") { value in try Self.encoded(value, location) }))
             }
         }
         guard case .member(let typeExpr, "self", _, _) = arguments[0].value else {
@@ -87,13 +92,7 @@ extension Compiler {
                 if case .tuple(let response) = value, let body = response.element(labelled: "body") { given = body }
                 let text: String
                 do { text = try DataValue.text(of: given, for: operatorName) } catch { throw FlowError.wrap(error).located(at: location) }
-                let json: Value
-                do { json = try JSON.parse(text) } catch {
-                    throw Self.thrown("dataCorrupted: the given data was not valid JSON (\(FlowError.wrap(error).message))", location)
-                }
-                do { return try read(json, frame, []) } catch let failure as JSONReading.Failure {
-                    throw Self.thrown(failure.message, location)
-                }
+                return try Self.decoded(text, read, frame, location)
             }))
         }
     }
