@@ -85,10 +85,115 @@ extension Compiler {
         if let own = type.deinitialisers.first, type.declaration.deinitialiser != nil {
             compileFunction(own, in: type.scope, selfType: type)
         }
-        if type.initialisers.isEmpty, let needing = type.allStored.first(where: { $0.defaultValue == nil && !($0.isVariable && $0.isOptional) }) {
+        // A subclass inherits its superclass's inits only when its own
+        // properties all have values without one, as in Swift.
+        let unset = type.declaration.stored.filter { !$0.isLazy && $0.defaultValue == nil && !($0.isVariable && $0.isOptional) }
+        if type.declaration.initialisers.isEmpty, let needing = unset.first {
             error("class '\(type.name)' has no initialisers: '\(needing.name)' has no value", needing.span,
                   help: "give it a default value, or write an init that sets it")
         }
+        if !unset.isEmpty {
+            for initialiser in type.declaration.initialisers { checkInitialisation(initialiser, of: type, sets: unset) }
+        }
+    }
+
+    /// Swift's two-phase initialisation: a class's `init` sets its own
+    /// properties on every path, before `super.init` (whose init may call
+    /// a method this class overrides, which would read them unset), or by
+    /// its end. Compile-time errors, as Swift's are, where flow would read
+    /// nil.
+    private func checkInitialisation(_ initialiser: FunctionDeclaration, of type: DeclaredType,
+                                     sets properties: [TypeDeclaration.StoredProperty]) {
+        let body = initialiser.body
+        let delegation = body.indices.lazy.compactMap { i in Self.delegatingInit(in: body[i]).map { (index: i, call: $0) } }.first
+        switch delegation {
+        case let (index, call)? where call.who == "super":
+            let set = Self.propertiesSet(by: body[..<index], already: []) ?? Set(properties.map(\.name))
+            for property in properties where !set.contains(property.name) {
+                error("'\(property.name)' is not set before super.init", call.nameSpan,
+                      help: "set self.\(property.name) before calling super.init(): a class's own properties are set first, "
+                          + "so the superclass's init, and a method of this class it calls, can read them")
+            }
+        case .some:
+            return // self.init(...) sets them all
+        case nil:
+            if body.contains(where: Self.delegatesInside) { return }
+            guard let set = Self.propertiesSet(by: body[...], already: []) else { return }
+            for property in properties where !set.contains(property.name) {
+                error("this init can end without setting '\(property.name)'", initialiser.nameSpan,
+                      help: "set self.\(property.name) on every path through the init, or give it a default value")
+            }
+        }
+    }
+
+    /// `super.init(...)` or `self.init(...)` as a statement.
+    private static func delegatingInit(in statement: Statement) -> (who: String, nameSpan: Span)? {
+        guard case .expression(var expression) = statement else { return nil }
+        while case .attempt(let inner, _) = expression { expression = inner }
+        guard case .call(.member(.name(let who, _), "init", let nameSpan, _), _, _) = expression, who == "super" || who == "self" else { return nil }
+        return (who, nameSpan)
+    }
+
+    /// Whether a delegating init is called inside a statement's blocks
+    /// (not as the statement itself): such an init is left unchecked.
+    private static func delegatesInside(_ statement: Statement) -> Bool {
+        func blocks(_ statement: Statement) -> [[Statement]] {
+            switch statement {
+            case .expression(.conditional(let branch)): return [branch.body, branch.elseBody ?? []]
+            case .expression(.switchOver(let choice)): return choice.cases.map(\.body)
+            case .guard(_, let otherwise, _): return [otherwise]
+            case .while(_, let body, _), .repeat(let body, _, _), .for(_, _, _, let body, _): return [body]
+            case .doCatch(let body, let catches, _): return [body] + catches.map(\.body)
+            default: return []
+            }
+        }
+        return blocks(statement).joined().contains { delegatingInit(in: $0) != nil || delegatesInside($0) }
+    }
+
+    /// The properties of `self` that `statements` set on every path
+    /// through them, or nil when no path comes out of their end (each
+    /// returns or throws).
+    private static func propertiesSet(by statements: ArraySlice<Statement>, already: Set<String>) -> Set<String>? {
+        func both(_ a: Set<String>?, _ b: Set<String>?) -> Set<String>? {
+            guard let a else { return b }
+            guard let b else { return a }
+            return a.intersection(b)
+        }
+        func targets(_ target: Expr) -> [String] {
+            switch target {
+            case .name(let name, _), .member(.name("self", _), let name, _, _): return [name]
+            case .tuple(let elements, _, _): return elements.flatMap(targets)
+            default: return []
+            }
+        }
+        var set = already
+        for statement in statements {
+            switch statement {
+            case .assignment(let target, "=", _, _, _):
+                set.formUnion(targets(target))
+            case .return, .throw:
+                return nil
+            case .expression(.conditional(let branch)):
+                guard let after = both(propertiesSet(by: branch.body[...], already: set),
+                                       branch.elseBody.map { propertiesSet(by: $0[...], already: set) } ?? set) else { return nil }
+                set = after
+            case .expression(.switchOver(let choice)) where !choice.cases.isEmpty:
+                guard let after = choice.cases.map({ propertiesSet(by: $0.body[...], already: set) }).reduce(nil as Set<String>?, { partial, next in
+                    partial == nil ? next : both(partial, next)
+                }) else { return nil }
+                set = after
+            case .repeat(let body, _, _):
+                // Its body runs at least once.
+                set = propertiesSet(by: body[...], already: set) ?? set
+            case .doCatch(let body, let catches, _):
+                guard let after = catches.reduce(propertiesSet(by: body[...], already: set), { both($0, propertiesSet(by: $1.body[...], already: set)) })
+                else { return nil }
+                set = after
+            default:
+                break
+            }
+        }
+        return set
     }
 
     // MARK: - Making objects
