@@ -206,15 +206,13 @@ extension Parser {
                 let typeSpan = Span(typeStart, tokens[index - 1].span.end)
                 expr = .typeCheck(expr, check, type: file.text(of: typeSpan), typeSpan: typeSpan, expr.span.to(typeSpan))
             } else if token.isSymbol("(") && onSameLine(token), Self.isCollectionType(expr), tokens[index + 1].isSymbol(")") {
-                // `[Int]()`, `[String: Int]()`: an empty collection.
+                // `[Int]()`, `[String: Int]()`: an empty collection of the type written.
                 advance()
                 let close = advance()
-                if case .dictionary(_, let span) = expr {
-                    expr = .dictionary([], span.to(close.span))
-                } else {
-                    expr = .array([], expr.span.to(close.span))
-                }
+                let empty: Expr = if case .dictionary = expr { .dictionary([], expr.span.to(close.span)) } else { .array([], expr.span.to(close.span)) }
+                expr = writtenAs(expr.span, empty)
             } else if token.isSymbol("(") && onSameLine(token) {
+                let written = constructedType(expr)
                 // `[Int](repeating: 0, count: 3)`: Array's initialiser.
                 if Self.isCollectionType(expr), case .array = expr { expr = .name("Array", expr.span) }
                 let open = advance()
@@ -228,6 +226,7 @@ extension Parser {
                     span = span.to(trailing.value.span)
                 }
                 expr = .call(callee: expr, arguments: arguments, span)
+                if let written { expr = writtenConstruction(expr, of: written) }
             } else if token.isSymbol("[") && onSameLine(token), peek(offset: 1).labelText == "keyPath", peek(offset: 2).isSymbol(":") {
                 // `todo[keyPath: path]`: the key path applied to the value, as a call of it.
                 let open = advance()
@@ -264,6 +263,37 @@ extension Parser {
     mutating func isOperatorReference(offset: Int) -> Bool {
         let next = peek(offset: offset)
         return next.isSymbol(")") || next.isSymbol(",")
+    }
+
+    /// The type a call constructs where it is written with its element
+    /// types: `[Double](...)`, `Array<Double>(...)`, `Dictionary<String, Double>()`,
+    /// `Optional<Double>(4)`. Swift reads such a call's arguments by that
+    /// type (`Array<Double>(repeating: 1, count: 2)` holds 1.0), so the call
+    /// is read as its value coerced to the type (`writtenConstruction`).
+    private func constructedType(_ callee: Expr) -> Span? {
+        if Self.isCollectionType(callee), case .array = callee { return callee.span }
+        guard case .name(let name, let span) = callee, name == "Array" || name == "Dictionary" || name == "Optional",
+              let text = file.genericTypeText(at: span.start) else { return nil }
+        return Span(span.start, span.start + text.utf8.count)
+    }
+
+    /// `call` read as Swift reads a construction of the type at `type`:
+    /// `Array<Double>()` is `[] as [Double]`, `Dictionary<K, V>()` is
+    /// `[:] as [K: V]`, `Optional<Double>(4)` is `4 as Double?`, any other
+    /// form the call itself as the type.
+    private func writtenConstruction(_ call: Expr, of type: Span) -> Expr {
+        guard case .call(.name(let name, _), let arguments, let span) = call else { return writtenAs(type, call) }
+        switch (name, arguments.count) {
+        case ("Array", 0): return writtenAs(type, .array([], span))
+        case ("Dictionary", 0): return writtenAs(type, .dictionary([], span))
+        case ("Optional", 1) where arguments[0].label == nil: return writtenAs(type, arguments[0].value, span: span)
+        default: return writtenAs(type, call)
+        }
+    }
+
+    /// `value as T`, where `T` is the type written at `type`.
+    private func writtenAs(_ type: Span, _ value: Expr, span: Span? = nil) -> Expr {
+        .typeCheck(value, .coercion, type: file.text(of: type), typeSpan: type, span ?? value.span)
     }
 
     /// Whether an array or dictionary literal names a collection type

@@ -328,10 +328,15 @@ extension Compiler {
     // MARK: - Assignment
 
     private func compileAssignment(_ target: Expr, _ op: String, _ valueExpr: Expr, _ opSpan: Span, in scope: Scope) -> Code {
-        // A place of a written type takes values as a binding of it does.
-        let declared = op == "=" ? placeType(of: target, in: scope) : nil
+        // A place of a written type takes values as a binding of it does;
+        // `+=` on an array adds elements of its type (`[7]` to `[Double]` is 7.0).
+        let declared: StaticType? = switch op {
+        case "=": placeType(of: target, in: scope)
+        case "+=": placeType(of: target, in: scope).flatMap { if case .array = $0 { $0 } else { nil } }
+        default: nil
+        }
         let value = declared.map {
-            compiled(valueExpr, convertingTo: $0, reportingMismatch: placeTypeIsSure(target, in: scope), in: scope).code
+            compiled(valueExpr, convertingTo: $0, reportingMismatch: op == "=" && placeTypeIsSure(target, in: scope), in: scope).code
         } ?? compile(valueExpr, in: scope)
         if case .name("_", _) = target, op == "=" {
             return { frame in _ = try value(frame); return .null }
