@@ -81,7 +81,7 @@ extension Compiler {
         case .member(let base, let name, let nameSpan, _):
             return compileMember(base, name, nameSpan, in: scope)
         case .subscriptAccess(let base, .tuple(let parts, [nil, "default"], _), let span):
-            return CompiledExpression(compileDefaultedSubscript(base, parts[0], parts[1], span, in: scope))
+            return compileDefaultedSubscript(base, parts[0], parts[1], span, in: scope)
         case .subscriptAccess(let base, let index, let span):
             let b = compiled(base, in: scope), i = compiled(index, in: scope)
             let location = self.location(span)
@@ -514,14 +514,19 @@ extension Compiler {
 
     /// `counts[word, default: 0]`
     @inline(never)
-    func compileDefaultedSubscript(_ base: Expr, _ keyExpr: Expr, _ fallbackExpr: Expr, _ span: Span, in scope: Scope) -> Code {
-        let b = compile(base, in: scope), key = compile(keyExpr, in: scope), fallback = compile(fallbackExpr, in: scope)
+    /// `d[key, default: 0]`: the default is of the dictionary's value type
+    /// (0.0 in a `[String: Double]`), and so is what it gives.
+    func compileDefaultedSubscript(_ base: Expr, _ keyExpr: Expr, _ fallbackExpr: Expr, _ span: Span, in scope: Scope) -> CompiledExpression {
+        let container = compiled(base, in: scope)
+        let valueType: StaticType = if case .dictionary(_, let value) = container.type { value } else { .unknown }
+        let b = container.code, key = compile(keyExpr, in: scope)
+        let fallback = compiled(fallbackExpr, convertingTo: valueType, reportingMismatch: container.typeIsSure, in: scope).code
         let location = self.location(span)
-        return { frame in
+        return CompiledExpression({ frame in
             let container = try b(frame), k = try key(frame)
             let value = try located(location) { try container.subscripted(by: k) }
             return value.isNull ? try fallback(frame) : value
-        }
+        }, type: valueType, typeIsSure: container.typeIsSure && valueType.isKnown)
     }
 
     /// `x?.y` and `x!`. Apart from `compile`, whose frame every level of a

@@ -504,7 +504,9 @@ extension Compiler {
             let location = self.location(span)
             // `counts[word, default: 0] += 1`
             if case .tuple(let parts, let labels, _) = index, labels == [nil, "default"] {
-                let key = compile(parts[0], in: scope), fallback = compile(parts[1], in: scope)
+                let valueType: StaticType = if case .dictionary(_, let value)? = placeType(of: base, in: scope) { value } else { .unknown }
+                let key = compile(parts[0], in: scope)
+                let fallback = compiled(parts[1], convertingTo: valueType, reportingMismatch: placeTypeIsSure(base, in: scope), in: scope).code
                 return { frame, body in
                     let k = try key(frame), d = try fallback(frame)
                     try outer(frame) { container in
