@@ -245,10 +245,13 @@ public final class LanguageServer {
     }
 
     private func hover(_ document: Document, at offset: Int?) -> Any {
-        guard let offset, let (index, tokens) = token(at: offset, in: document.file),
-              case .identifier(let name) = tokens[index].kind else { return NSNull() }
-        // A name the script declares: how, and where.
+        guard let offset, let (index, tokens) = token(at: offset, in: document.file) else { return NSNull() }
         let resolution = names(document)
+        if case .shorthand(let number) = tokens[index].kind {
+            return shorthandHover(number, tokens[index].span, document, resolution)
+        }
+        guard case .identifier(let name) = tokens[index].kind else { return NSNull() }
+        // A name the script declares: how, and where.
         if let declared = resolution.declaration(at: offset) {
             let declaration = resolution.declarations[declared]
             let line = document.positions.position(of: declaration.span.start).line + 1
@@ -258,7 +261,8 @@ public final class LanguageServer {
             }
             var value = "```swift\n\(summary)\n```\ndeclared on line \(line)"
             var picture: (svg: String, alt: String)?
-            if declaration.isTopLevelBinding, let lanes = lanes(of: declaration.name, in: document) {
+            if declaration.isTopLevelBinding || declaration.isTestBinding,
+               let lanes = lanes(of: declaration.name, declaredAt: declaration.span.start, in: document) {
                 value += "\n\n```text\n" + lanes.text + "\n```"
                 picture = lanes.svg.map { ($0, "the lane of \(declaration.name)") }
             }
@@ -277,6 +281,18 @@ public final class LanguageServer {
             "contents": hoverContents("```text\n" + text + "\n```", picture: picture),
             "range": document.positions.range(tokens[index].span),
         ]
+    }
+
+    /// `$0`: the type the compiler knows its closure is given, and which
+    /// closure's argument it is.
+    private func shorthandHover(_ number: Int, _ span: Span, _ document: Document, _ resolution: NameResolution) -> Any {
+        guard let closure = resolution.shorthandClosure(at: span.start) else { return NSNull() }
+        let type = inferredTypes(document)[span.start].map { ": \($0) (inferred)" } ?? ""
+        let ordinals = ["first", "second", "third", "fourth", "fifth"]
+        let which = number < ordinals.count ? "the \(ordinals[number]) argument" : "argument \(number + 1)"
+        let line = document.positions.position(of: closure.start).line + 1
+        let value = "```swift\n$\(number)\(type)\n```\n\(which) of the closure on line \(line)"
+        return ["contents": hoverContents(value, picture: nil), "range": document.positions.range(span)]
     }
 
     /// VS Code cuts a hover's markdown at this many characters (its
@@ -325,18 +341,23 @@ public final class LanguageServer {
         return "![\(escaped)](data:image/svg+xml;base64,\(Data(svg.utf8).base64EncodedString()))"
     }
 
-    /// The lanes a stream bound at the top level produces, when the script
-    /// runs in virtual time without any module: a script whose sources are
-    /// all marbles draws them; one that would reach a file, the network or
-    /// a database does not compile so, and draws nothing. The run has the
-    /// virtual clock's limits, and what it prints goes nowhere.
-    private func lanes(of name: String, in document: Document) -> (text: String, svg: String?)? {
+    /// The lanes a stream bound at the top level (or in a test block)
+    /// produces, when the script (then that block) runs in virtual time
+    /// without any module: a script whose sources are all marbles draws
+    /// them; one that would reach a file, the network or a database does
+    /// not compile so, and draws nothing. The run has the virtual clock's
+    /// limits, and what it prints goes nowhere.
+    private func lanes(of name: String, declaredAt offset: Int, in document: Document) -> (text: String, svg: String?)? {
         let silent = Console(out: { _ in }, err: { _ in }, color: false)
         guard let program = try? Program(file: document.file, console: silent, modules: []) else { return nil }
         program.marblesForBindings = true
         program.drawsLanes = false
         program.reportsErrors = false
-        for drawn in program.run(on: .virtual).laneDiagrams {
+        var diagrams = program.run(on: .virtual).laneDiagrams
+        if let test = program.testNames.indices.first(where: { program.span(ofTest: $0).start <= offset && offset < program.span(ofTest: $0).end }) {
+            diagrams = program.runTest(test).laneDiagrams
+        }
+        for drawn in diagrams {
             guard let lane = drawn.lanes.first(where: { $0.label == name && !$0.isStage }) else { continue }
             // The lane drawn alone, so its legend names its own values only.
             let alone = LaneDiagram(lanes: [lane], options: drawn.options)

@@ -14,13 +14,21 @@ struct NameResolution {
         let summary: String
         /// A `let` or `var` of the script's top level, which a run binds.
         var isTopLevelBinding = false
+        /// A `let` or `var` of a test block's own statements, which the
+        /// block's run binds.
+        var isTestBinding = false
         /// The script's type it holds, where written (`let p: Price`) or
         /// made (`let p = Price(amount: 2)`).
         var typeName: String?
-        /// A `let` or `var` whose type is not written: `let` or `var`, so a
-        /// hover can say the type the compiler inferred.
+        /// A name whose type is not written (a `let`, a closure's parameter,
+        /// a loop variable, an `if let`): how it is declared (`let`,
+        /// `parameter`), so a hover can say the type the compiler inferred.
         var unwrittenBinding: String?
     }
+
+    /// Where each closure that names no parameters (`{ $0 * 2 }`) is written:
+    /// what a `$0` in it belongs to.
+    private(set) var shorthandClosures: [Span] = []
 
     /// The script's types by name, nested ones too.
     private(set) var types: [String: TypeDeclaration] = [:]
@@ -43,6 +51,8 @@ struct NameResolution {
     /// Each use of a declared name, with the declaration it means.
     private(set) var uses: [(span: Span, declaration: Int)] = []
     private var scopes: [[String: Int]] = [[:]]
+    /// How many scopes are open inside the test block being walked.
+    private var testDepth: Int?
 
     init(_ script: Script) {
         statements(script.statements)
@@ -60,10 +70,15 @@ struct NameResolution {
 
     // MARK: - Walking the tree
 
-    private mutating func declare(_ name: String, _ span: Span, _ summary: String) {
+    private mutating func declare(_ name: String, _ span: Span, _ summary: String, unwritten: String? = nil) {
         guard name != "_" else { return }
-        declarations.append(Declaration(name: name, span: span, summary: summary))
+        declarations.append(Declaration(name: name, span: span, summary: summary, unwrittenBinding: unwritten))
         scopes[scopes.count - 1][name] = declarations.count - 1
+    }
+
+    /// The innermost closure without named parameters around an offset.
+    func shorthandClosure(at offset: Int) -> Span? {
+        shorthandClosures.filter { $0.start <= offset && offset < $0.end }.max { $0.start < $1.start }
     }
 
     private mutating func use(_ name: String, _ span: Span) {
@@ -112,6 +127,7 @@ struct NameResolution {
                 if type == nil { declarations[declarations.count - 1].unwrittenBinding = isVariable ? "var" : "let" }
                 // The file's own scope and its statements' are the first two.
                 declarations[declarations.count - 1].isTopLevelBinding = scopes.count == 2
+                declarations[declarations.count - 1].isTestBinding = scopes.count == testDepth
             }
         case .destructuring(let pattern, let value, let isVariable, _):
             expression(value)
@@ -119,7 +135,9 @@ struct NameResolution {
         case .expression(let e), .throw(let e, _):
             expression(e)
         case .test(_, let body, _):
+            testDepth = scopes.count + 1
             statements(body)
+            testDepth = nil
         case .return(let e, _):
             if let e { expression(e) }
         case .assignment(let target, _, let value, _, _):
@@ -166,7 +184,8 @@ struct NameResolution {
         scoped { resolution in
             for parameter in function.parameters {
                 if let value = parameter.defaultValue { resolution.expression(value) }
-                resolution.declare(parameter.name, parameter.nameSpan, "parameter \(parameter.name)" + (parameter.type.map { ": " + $0.text } ?? ""))
+                resolution.declare(parameter.name, parameter.nameSpan, "parameter \(parameter.name)" + (parameter.type.map { ": " + $0.text } ?? ""),
+                                   unwritten: parameter.type == nil ? "parameter" : nil)
                 resolution.declarations[resolution.declarations.count - 1].typeName = parameter.type.map { Self.writtenType($0.text) }
             }
             resolution.statements(function.body)
@@ -199,7 +218,7 @@ struct NameResolution {
             expression(e)
         case .optionalBinding(let name, let nameSpan, let value, let isVariable):
             expression(value)
-            declare(name, nameSpan, (isVariable ? "var " : "let ") + name)
+            declare(name, nameSpan, (isVariable ? "var " : "let ") + name, unwritten: isVariable ? "var" : "let")
         case .matching(let pattern, let e):
             expression(e)
             self.pattern(pattern, declaring: "let")
@@ -209,7 +228,7 @@ struct NameResolution {
     private mutating func pattern(_ pattern: Pattern, declaring word: String) {
         switch pattern {
         case .wildcard: break
-        case .binding(let name, let span): declare(name, span, "\(word) \(name)")
+        case .binding(let name, let span): declare(name, span, "\(word) \(name)", unwritten: word)
         case .expression(let e): expression(e)
         case .tuple(let elements, _, _): for element in elements { self.pattern(element, declaring: word) }
         case .enumCase(_, _, let arguments, _, _): for argument in arguments ?? [] { self.pattern(argument, declaring: word) }
@@ -233,8 +252,13 @@ struct NameResolution {
                 expression(pair.value)
             }
         case .closure(let closure):
+            if closure.parameters == nil { shorthandClosures.append(closure.span) }
             scoped { resolution in
-                for parameter in closure.parameters ?? [] { resolution.declare(parameter.name, parameter.span, "parameter \(parameter.name)") }
+                for (index, parameter) in (closure.parameters ?? []).enumerated() {
+                    let written = index < closure.parameterTypes.count ? closure.parameterTypes[index]?.text : nil
+                    resolution.declare(parameter.name, parameter.span, "parameter \(parameter.name)" + (written.map { ": " + $0 } ?? ""),
+                                       unwritten: written == nil ? "parameter" : nil)
+                }
                 resolution.statements(closure.body)
             }
         case .unary(_, let inner, _), .member(let inner, _, _, _), .optionalBind(let inner, _), .optionalChain(let inner, _),

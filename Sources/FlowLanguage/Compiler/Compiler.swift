@@ -64,6 +64,10 @@ final class Compiler {
     var closureParameterTypes: [StaticType]?
     /// The result type written for the closure about to be compiled.
     var closureResultType: StaticType?
+    /// For a hover only (`Program.bindingTypes`): the types the closure
+    /// about to be compiled is likely given where they are not sure (the
+    /// elements of `let prices = [1, 2]`); compiling does not use them.
+    var closureParameterHints: [StaticType]?
 
     func suggestion(for name: String, among candidates: @autoclosure () -> [String]) -> String? {
         guard suggestionsLeft > 0 else { return nil }

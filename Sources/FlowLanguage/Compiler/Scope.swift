@@ -59,6 +59,9 @@ final class Scope {
     var shorthandCount = 0
     /// The types of `$0`, `$1`, where the closure's call tells them.
     var shorthandTypes: [StaticType] = []
+    /// For a hover only: the types `$0`, `$1` are likely given where not
+    /// sure (`Compiler.closureParameterHints`).
+    var shorthandHints: [StaticType] = []
     /// A func's (or closure's) written result type: what `return` gives.
     var resultType: StaticType?
     /// Where a func's result type is written, for `return .init(...)` of a

@@ -249,7 +249,8 @@ public final class Program {
     }
     /// How lanes are drawn: time scale, wide values, colour.
     public var laneOptions = LaneDiagram.Options()
-    /// Draw a lane for every stream bound at the top level (`flow run --marbles`).
+    /// Draw a lane for every stream bound at the top level (`flow run --marbles`),
+    /// and in a test block, by `runTest` (an editor's hover).
     public var marblesForBindings = false
     /// Trace every chain a statement subscribes or draws (`flow run --trace`).
     public var tracesEverything = false
@@ -373,7 +374,7 @@ public final class Program {
                 environment.watchesBindings = true
             }
             outcome.errors += executeStatements(topLevel, in: frame, run: run)
-            if marblesForBindings { run.observedGroups.append((nil, observedBindings(frame, run: run))) }
+            if marblesForBindings { run.observedGroups.append((nil, observedBindings(frame, names: bindings, run: run))) }
             run.recordUnobservedLanes()
         }
         interruption?.cancel()
@@ -382,7 +383,7 @@ public final class Program {
         // virtual time, whether or not it was stopped.
         environment.interruptRequested = { false }
         guard let run = liveRun else { return outcome }
-        let after = finish(run, bindings: frame)
+        let after = finish(run, bindings: (frame, bindings))
         run.countErrorsNotShown(report: environment.reportStreamError)
         outcome.errors += run.streamErrors
         outcome.failures = after.failures
@@ -417,7 +418,11 @@ public final class Program {
         let globals = self.globals ?? Frame(count: globalSize, parent: nil)
         let frame = Frame(count: test.scope.count, parent: globals)
         let run = RunState.virtual(name: test.name, location: testFile.location(of: test.span.start))
-        var outcome = execute(test.body, in: frame, run: run)
+        if marblesForBindings {
+            run.scheduler.tracer = run.scheduler.tracer ?? Tracer()
+            environment.watchesBindings = true
+        }
+        var outcome = execute(test.body, in: frame, run: run, bindings: test.scope.declaredNames)
         if index < namesUsedByTest.count {
             let used = namesUsedByTest[index]
             outcome.errors = failedDeclarations.filter { used.contains($0.name) }.map(\.error) + outcome.errors
@@ -435,10 +440,11 @@ public final class Program {
         return outcome
     }
 
-    private func execute(_ body: [Code], in frame: Frame, run: RunState) -> Outcome {
+    /// `bindings`: the names of a test block's frame, drawn with `marblesForBindings`.
+    private func execute(_ body: [Code], in frame: Frame, run: RunState, bindings: [(name: String, slot: Int)]? = nil) -> Outcome {
         var outcome = Outcome()
         outcome.errors = executeStatements(body, in: frame, run: run)
-        let after = finish(run, bindings: frame === globals ? frame : nil)
+        let after = finish(run, bindings: frame === globals ? (frame, self.bindings) : bindings.map { (frame, $0) })
         outcome.failures = after.failures
         outcome.diagrams = after.diagrams.map { $0.render() }
         outcome.laneDiagrams = after.diagrams
@@ -488,10 +494,11 @@ public final class Program {
     }
 
     /// Runs the virtual clock to idle, draws the lanes, checks expectations.
-    private func finish(_ run: RunState, bindings: Frame?) -> (failures: [MarbleRun.ExpectationFailure], diagrams: [LaneDiagram]) {
+    private func finish(_ run: RunState, bindings: (frame: Frame, names: [(name: String, slot: Int)])?)
+        -> (failures: [MarbleRun.ExpectationFailure], diagrams: [LaneDiagram]) {
         environment.run = run
         if marblesForBindings, let bindings, run.scheduler.isVirtual {
-            run.observedGroups.append((nil, observedBindings(bindings, run: run)))
+            run.observedGroups.append((nil, observedBindings(bindings.frame, names: bindings.names, run: run)))
             // What the run did not subscribe is recorded now, from frame 0.
             run.recordUnobservedLanes()
         }
@@ -507,9 +514,10 @@ public final class Program {
     /// what the run's own subscriptions of it saw (or, for a stream the run
     /// does not subscribe, a recording of it: `recordUnobservedLanes`).
     /// A stream a `marbles(...)` call draws already is not drawn twice.
-    private func observedBindings(_ frame: Frame, run: RunState) -> [(label: String, lane: RunState.ObservedLane)] {
+    private func observedBindings(_ frame: Frame, names: [(name: String, slot: Int)], run: RunState)
+        -> [(label: String, lane: RunState.ObservedLane)] {
         let drawn = run.drawnStreams
-        return bindings.compactMap { name, slot in
+        return names.compactMap { name, slot in
             guard case .stream(let stream) = frame.slots[slot], !drawn.contains(ObjectIdentifier(stream)) else { return nil }
             return (name, .observed(stream))
         }
@@ -569,7 +577,7 @@ private extension Statement {
 
 extension StaticType {
     /// Known in every part: `[Int]`, not `[Any]`.
-    fileprivate var isWhollyKnown: Bool {
+    var isWhollyKnown: Bool {
         switch self {
         case .unknown: false
         case .optional(let inner), .array(let inner), .stream(let inner): inner.isWhollyKnown

@@ -620,6 +620,8 @@ extension Compiler {
                                     type: type, typeIsWritten: type.isKnown) == nil {
                 error("two parameters named '\(parameter.name)'", parameter.nameSpan)
                 _ = inner.reserve()
+            } else {
+                noteType(type, at: parameter.nameSpan)
             }
         }
         info.defaults = zip(declaration.parameters, info.parameterTypes).map { parameter, type in

@@ -20,7 +20,8 @@ extension Compiler {
     }
 
     /// `closureParameters`: the types a closure argument's parameters take.
-    func compileArguments(_ arguments: [CallArgument], in scope: Scope, closureParameters: [StaticType]? = nil) -> CompiledArguments {
+    func compileArguments(_ arguments: [CallArgument], in scope: Scope, closureParameters: [StaticType]? = nil,
+                          closureParameterHints hints: [StaticType]? = nil) -> CompiledArguments {
         var codes: [Code] = []
         var directs: [DirectCode?] = []
         var types: [StaticType] = []
@@ -31,6 +32,7 @@ extension Compiler {
             if let closureParameters, case .closure = argument.value, argument.label == nil || Self.elementClosureLabels.contains(argument.label!) {
                 closureParameterTypes = closureParameters
             }
+            if let hints, case .closure = argument.value, argument.label == nil { closureParameterHints = hints }
             let compiled = self.compiled(argument.value, in: scope)
             let code = compiled.code
             codes.append(code)
@@ -196,7 +198,10 @@ extension Compiler {
             // `subject.send(.init(volume: 5))`: a member of the subject's element type.
             arguments[0].value = implicitMemberSpelledOut(arguments[0].value, expecting: element, in: scope)
         }
-        var args = compileArguments(arguments, in: scope, closureParameters: typesElements ? [element] : nil)
+        let hintsElements = !typesElements && element.isKnown && environment.bindingTypes != nil
+            && (Self.elementClosureOperators.contains(name) || name == "forEach")
+        var args = compileArguments(arguments, in: scope, closureParameters: typesElements ? [element] : nil,
+                                    closureParameterHints: hintsElements ? [element] : nil)
         // A helper's call is checked against its forms; a name shared with a
         // stream operator (`first`, `map`) may fit either, as the receiver
         // decides when the script runs.

@@ -242,6 +242,7 @@ extension Compiler {
         closure.shorthandCount = Swift.max(closure.shorthandCount, n + 1)
         let depth = scope.depth(to: closure)
         let type = n < closure.shorthandTypes.count ? closure.shorthandTypes[n] : .unknown
+        noteType(type.isKnown || n >= closure.shorthandHints.count ? type : closure.shorthandHints[n], at: span)
         if depth > 0 { return CompiledExpression({ frame in frame.ancestor(depth).slots[n] }, type: type, typeIsSure: type.isKnown) }
         return CompiledExpression({ frame in frame.slots[n] }, direct: specialised(in: scope) { directRead(depth: 0, slot: n, in: scope) },
                                   type: type, typeIsSure: type.isKnown)
@@ -404,6 +405,8 @@ extension Compiler {
         let parameterTypes = written.contains(where: \.isKnown) ? written : closureParameterTypes ?? []
         let resultType = closure.resultType.map { staticType(text: $0.text, in: scope) } ?? closureResultType
         (closureParameterTypes, closureResultType) = (nil, nil)
+        let hints = closureParameterHints ?? []
+        closureParameterHints = nil
         // A parameter of a written type takes its argument as that type.
         var conversions: [(slot: Int, convert: Conversion.Convert)] = []
         for (i, (name, span)) in (declared ?? []).enumerated() {
@@ -413,10 +416,12 @@ extension Compiler {
                 error("two parameters named '\(name)'", span)
                 continue
             }
+            noteType(type.isKnown || i >= hints.count ? type : hints[i], at: span)
             if let convert = Conversion.to(type) { conversions.append((slot, convert)) }
         }
         if declared == nil {
             inner.shorthandTypes = parameterTypes
+            inner.shorthandHints = hints
             for (slot, type) in parameterTypes.prefix(Compiler.shorthandCount(closure.body)).enumerated() {
                 if let convert = Conversion.to(type) { conversions.append((slot, convert)) }
             }

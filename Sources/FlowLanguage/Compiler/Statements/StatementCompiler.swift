@@ -191,8 +191,9 @@ extension Compiler {
         let loop = Scope(kind: .loop, parent: scope)
         let matcher = compilePattern(pattern, in: loop, binding: .constant)
         // `for user in users` of a `[User]`: each is a User.
-        if case .binding(let name, _) = pattern, case .array(let element) = compiledSequence.type, element.isKnown {
+        if case .binding(let name, let nameSpan) = pattern, case .array(let element) = compiledSequence.type, element.isKnown {
             loop.setType(element, of: name, isWritten: compiledSequence.typeIsSure)
+            noteType(element, at: nameSpan)
         }
         let condition = filter.map { compile($0, in: loop) }
         let filterLocation = filter.map { location($0.span) }
@@ -249,7 +250,8 @@ extension Compiler {
                 let location = self.location(expr.span)
                 next = { frame in try located(location) { try code(frame).asBool() } }
             case .optionalBinding(let name, let nameSpan, let valueExpr, let isVariable):
-                let value = compile(valueExpr, in: scope)
+                let compiledValue = compiled(valueExpr, in: scope), value = compiledValue.code
+                if case .optional(let wrapped) = compiledValue.type { noteType(wrapped, at: nameSpan) }
                 guard let slot = scope.declare(name, at: nameSpan, as: isVariable ? .variable : .constant) else {
                     error("'\(name)' is already declared in this scope", nameSpan)
                     return { _ in false }

@@ -83,7 +83,18 @@ extension Compiler {
                           ? "assign to it without 'var', as in \(name) = ..." : "choose another name; a script's names are declared once")
                 return { _ in .null }
             }
-            environment.bindingTypes?[nameSpan.start] = declared ?? compiledValue?.type ?? .unknown
+            if environment.bindingTypes != nil {
+                // `cold("-a-b|")`, which runs as a stream of any values, shows
+                // what its marbles hold, and so does `$0` of its `map` (as a
+                // hint: the type is not taken as sure).
+                let type = declared ?? compiledValue?.type ?? .unknown
+                if !type.isWhollyKnown, let marbles = valueExpr.flatMap(Self.marbleStreamType) {
+                    environment.bindingTypes?[nameSpan.start] = marbles
+                    if !type.isKnown { scope.setType(marbles, of: name, isWritten: false) }
+                } else {
+                    environment.bindingTypes?[nameSpan.start] = type
+                }
+            }
             guard let value else {
                 // `var x: Int?` starts as nil, also in a frame reused between calls.
                 return { frame in
