@@ -559,7 +559,10 @@ extension Compiler {
             }
             return
         }
-        var next = 0
+        let isFloatingPoint = rawType == "Double" || rawType == "Float"
+        // The raw value a case without one takes, as Swift counts on from
+        // the integer before it; nil after a raw value that is not one.
+        var next: Int? = 0
         for item in type.declaration.cases {
             if item.associated != nil {
                 error("a case of an enum with raw values cannot have associated values", item.span)
@@ -569,21 +572,29 @@ extension Compiler {
             switch item.rawValue {
             case .literal(let value, let span)?:
                 raw = value
-                if case .int(let i) = value { next = i + 1 }
+                next = if case .int(let i) = value { i + 1 } else { nil }
                 let fits = switch (rawType, value) {
                 case ("Int", .int), ("String", .string), ("Character", .string), ("Double", .double), ("Double", .int),
                      ("Float", .double), ("Float", .int): true
                 default: false
                 }
                 if !fits { error("the raw value of '\(item.name)' must be \(rawType == "Int" ? "an" : "a") \(rawType)", span) }
+                // `case high = 3` of a Double enum is 3.0, as Swift's literal is.
+                if isFloatingPoint, case .int(let i) = value { raw = .double(Double(i)) }
             case let other?:
                 error("a raw value must be a literal", other.span)
                 raw = .null
             case nil:
                 switch rawType {
-                case "Int":
-                    raw = .int(next)
-                    next += 1
+                case "Int", "Double", "Float":
+                    guard let n = next else {
+                        error("'\(item.name)' needs a raw value: the case before it is not an integer, so Swift does not count on from it",
+                              item.span, help: "write one, as in case \(item.name) = 1.0")
+                        raw = .null
+                        break
+                    }
+                    raw = isFloatingPoint ? .double(Double(n)) : .int(n)
+                    next = n + 1
                 case "String", "Character": raw = .string(item.name)
                 default:
                     error("'\(item.name)' needs a raw value, as in case \(item.name) = 1.0", item.span)
@@ -859,7 +870,9 @@ extension Compiler {
                       : "an enum is made from a raw value, as in \(type.name)(rawValue: x)", nameSpan)
                 return { _ in .null }
             }
-            let raw = compile(arguments[0].value, in: scope)
+            // `Level(rawValue: 2)` of a Double enum looks up 2.0.
+            let rawType = staticType(text: type.declaration.rawType, in: scope)
+            let raw = compiled(arguments[0].value, convertingTo: rawType, in: scope).code
             let table = type.declaration.cases.compactMap { item in type.rawValues[item.name].map { ($0, type.caseValue(item.name)) } }
             return { frame in
                 let value = try raw(frame)

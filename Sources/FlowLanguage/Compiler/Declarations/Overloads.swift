@@ -70,6 +70,9 @@ extension Compiler {
         case .name(let name, _): return scope.resolve(name)?.entry.type ?? .unknown
         case .array(let elements, _): return .array(StaticType.joined(elements.map { guessedType(of: $0, in: scope) }))
         case .unary("-", let operand, _): return guessedType(of: operand, in: scope)
+        case .call(.name("Array", _), let arguments, _) where arguments.map(\.label) == ["repeating", "count"] && scope.lookup("Array") == nil:
+            let element = guessedType(of: arguments[0].value, in: scope)
+            return element.isKnown ? .array(element) : .unknown
         case .call(.name(let name, _), _, _):
             if let type = resolveType(name, in: scope) { return .named(type.name) }
             if let info = scope.resolve(name)?.entry.function { return writtenResultType(of: info.allOverloads, in: scope) ?? .unknown }

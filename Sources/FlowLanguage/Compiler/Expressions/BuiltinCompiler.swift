@@ -59,6 +59,12 @@ extension Compiler {
             let made: StaticType = name == "URL" ? .optional(.named("URL")) : .named("URLRequest")
             return CompiledExpression(compileBuiltin(name, nameSpan, arguments, span, in: scope)).typed(made, sure: true)
         }
+        if name == "Array", arguments.map(\.label) == ["repeating", "count"] {
+            // `Array(repeating: 0.0, count: 3)` is a [Double], so `grid[0] = 3` stores 3.0.
+            let element = guessedType(of: arguments[0].value, in: scope)
+            let made = CompiledExpression(compileBuiltin(name, nameSpan, arguments, span, in: scope))
+            return element.isKnown ? made.typed(.array(element), sure: false) : made
+        }
         if name == "Decimal" {
             let made: StaticType = arguments.first?.label == "string" ? .optional(.decimal) : .decimal
             return CompiledExpression(compileBuiltin(name, nameSpan, arguments, span, in: scope)).typed(made, sure: true)
