@@ -81,20 +81,4 @@ enum DocumentSymbols {
         return symbol(type.name, kind, type.span, type.nameSpan, positions, detail: type.kind.word,
                       children: members.sorted { $0.start < $1.start }.map(\.symbol))
     }
-
-    /// The names a script declares at its top level, for completion.
-    static func topLevelNames(_ file: SourceFile) -> [(name: String, completionKind: Int)] {
-        var parser = Parser(file: file)
-        var names: [(String, Int)] = []
-        for statement in parser.parseScript().statements {
-            switch statement {
-            // The protocol's CompletionItemKind numbers.
-            case .binding(let name, _, _, _, let isVariable, _): names.append((name, isVariable ? 6 : 21))
-            case .function(let function): names.append((function.name, 3))
-            case .type(let type): names.append((type.name, type.kind == .struct ? 22 : type.kind == .enum ? 13 : 7))
-            default: break
-            }
-        }
-        return names
-    }
 }

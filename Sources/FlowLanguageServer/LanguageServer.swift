@@ -440,12 +440,43 @@ public final class LanguageServer {
             for word in Set(LanguageWords.control + LanguageWords.declarations) where word.hasPrefix(prefix) {
                 items.append(["label": word, "kind": 14])
             }
-            for symbol in DocumentSymbols.topLevelNames(document.file) where symbol.name.hasPrefix(prefix) {
-                items.append(["label": symbol.name, "kind": symbol.completionKind])
+            // The script's names in scope here, innermost first where two
+            // have one name; each with how it is declared, its type inferred.
+            let typed = closedWhileTyping(document)
+            let resolution = names(typed)
+            let types = inferredTypes(typed)
+            for index in resolution.visibleDeclarations(at: start) {
+                let declaration = resolution.declarations[index]
+                guard declaration.name.hasPrefix(prefix), declaration.span.start != start else { continue }
+                var detail = declaration.summary
+                if let word = declaration.unwrittenBinding, let inferred = types[declaration.span.start] {
+                    detail = "\(word) \(declaration.name): \(inferred) (inferred)"
+                }
+                items.append(["label": declaration.name, "kind": declaration.completionKind, "detail": detail])
             }
         }
         items.sort { ($0["label"] as! String, $0["kind"] as! Int) < ($1["label"] as! String, $1["kind"] as! Int) }
         return ["isIncomplete": false, "items": items]
+    }
+
+    /// The document as a completion reads it: a block still being typed
+    /// (its `{` not closed yet, so it does not parse) closed at the end of
+    /// the text, so the names of the func or closure the cursor is in are
+    /// in scope. Offsets stay those of the text as it is.
+    private func closedWhileTyping(_ document: Document) -> Document {
+        let closers = ["(": ")", "[": "]", "{": "}"]
+        var open: [String] = []
+        for token in SourceTokens(document.file).tokens {
+            guard case .symbol(let symbol) = token.kind else { continue }
+            if let closer = closers[symbol] {
+                open.append(closer)
+            } else if symbol == open.last {
+                open.removeLast()
+            }
+        }
+        guard !open.isEmpty else { return document }
+        let text = document.file.text + open.reversed().map { $0 + "\n" }.joined()
+        return Document(uri: document.uri, file: SourceFile(path: document.file.path, text: text), positions: document.positions)
     }
 
     /// `debounce(${1:duration})`: the operator's required arguments as

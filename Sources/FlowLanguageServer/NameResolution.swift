@@ -24,7 +24,16 @@ struct NameResolution {
         /// a loop variable, an `if let`): how it is declared (`let`,
         /// `parameter`), so a hover can say the type the compiler inferred.
         var unwrittenBinding: String?
+        /// The protocol's CompletionItemKind for it.
+        var completionKind = NameResolution.variableKind
+        /// Where its name can be used: from after its declaration (or the
+        /// start of its block, for a func or a type) to the end of its block.
+        var visible: Range<Int> = 0..<Int.max
     }
+
+    // The protocol's CompletionItemKind numbers.
+    static let functionKind = 3, fieldKind = 5, variableKind = 6, classKind = 7, enumKind = 13, constantKind = 21, structKind = 22
+    static let enumMemberKind = 20, interfaceKind = 8
 
     /// Where each closure that names no parameters (`{ $0 * 2 }`) is written:
     /// what a `$0` in it belongs to.
@@ -51,6 +60,8 @@ struct NameResolution {
     /// Each use of a declared name, with the declaration it means.
     private(set) var uses: [(span: Span, declaration: Int)] = []
     private var scopes: [[String: Int]] = [[:]]
+    /// Where each open scope's text is: what its names are visible in.
+    private var extents: [Range<Int>] = [0..<Int.max]
     /// How many scopes are open inside the test block being walked.
     private var testDepth: Int?
 
@@ -70,10 +81,28 @@ struct NameResolution {
 
     // MARK: - Walking the tree
 
-    private mutating func declare(_ name: String, _ span: Span, _ summary: String, unwritten: String? = nil) {
+    /// `visibleFrom`: where the name starts to be usable, if not right
+    /// after it is written (after a `let`'s whole statement; a func's from
+    /// the start of its block).
+    private mutating func declare(_ name: String, _ span: Span, _ summary: String, unwritten: String? = nil,
+                                  kind: Int = NameResolution.variableKind, visibleFrom: Int? = nil) {
         guard name != "_" else { return }
-        declarations.append(Declaration(name: name, span: span, summary: summary, unwrittenBinding: unwritten))
+        let extent = extents[extents.count - 1]
+        let from = min(max(visibleFrom ?? span.end, extent.lowerBound), extent.upperBound)
+        declarations.append(Declaration(name: name, span: span, summary: summary, unwrittenBinding: unwritten, completionKind: kind,
+                                        visible: from..<extent.upperBound))
         scopes[scopes.count - 1][name] = declarations.count - 1
+    }
+
+    /// The script's names that can be used at an offset, by Swift's scopes:
+    /// the innermost declaration of each name.
+    func visibleDeclarations(at offset: Int) -> [Int] {
+        var byName: [String: Int] = [:]
+        for (index, declaration) in declarations.enumerated() where declaration.visible.lowerBound <= offset && offset <= declaration.visible.upperBound {
+            if let other = byName[declaration.name], declarations[other].visible.lowerBound > declaration.visible.lowerBound { continue }
+            byName[declaration.name] = index
+        }
+        return byName.values.sorted()
     }
 
     /// The innermost closure without named parameters around an offset.
@@ -90,23 +119,41 @@ struct NameResolution {
         }
     }
 
-    private mutating func scoped(_ body: (inout NameResolution) -> Void) {
+    /// A scope whose names are visible within `extent` (the text of the
+    /// construct that opens it; the enclosing scope's when nil).
+    private mutating func scoped(_ extent: Span? = nil, _ body: (inout NameResolution) -> Void) {
         scopes.append([:])
+        let outer = extents[extents.count - 1]
+        let lower = max(extent?.start ?? outer.lowerBound, outer.lowerBound)
+        extents.append(lower..<max(lower, min(extent?.end ?? outer.upperBound, outer.upperBound)))
         body(&self)
+        extents.removeLast()
         scopes.removeLast()
     }
 
-    private mutating func statements(_ list: [Statement]) {
-        scoped { resolution in
+    private mutating func statements(_ list: [Statement], within extent: Span? = nil) {
+        scoped(extent) { resolution in
             // Funcs and types are seen by every statement of their block.
+            let start = resolution.extents[resolution.extents.count - 1].lowerBound
             for statement in list {
                 switch statement {
-                case .function(let function): resolution.declare(function.name, function.nameSpan, Self.summary(of: function))
-                case .type(let type): resolution.declare(type.name, type.nameSpan, "\(type.kind.word) \(type.name)")
+                case .function(let function):
+                    resolution.declare(function.name, function.nameSpan, Self.summary(of: function), kind: Self.functionKind, visibleFrom: start)
+                case .type(let type):
+                    resolution.declare(type.name, type.nameSpan, "\(type.kind.word) \(type.name)", kind: Self.kind(of: type), visibleFrom: start)
                 default: break
                 }
             }
             for statement in list { resolution.statement(statement) }
+        }
+    }
+
+    private static func kind(of type: TypeDeclaration) -> Int {
+        switch type.kind {
+        case .struct: structKind
+        case .enum: enumKind
+        case .protocol: interfaceKind
+        case .class, .extension: classKind
         }
     }
 
@@ -117,11 +164,13 @@ struct NameResolution {
 
     private mutating func statement(_ statement: Statement) {
         switch statement {
-        case .binding(let name, let nameSpan, let type, let value, let isVariable, _):
+        case .binding(let name, let nameSpan, let type, let value, let isVariable, let span):
             if let value { expression(value) }
             let made = type.map { Self.writtenType($0.text) } ?? value.flatMap(Self.madeType)
             let shown = type.map { ": " + $0.text } ?? made.map { ": " + $0 + " (inferred)" } ?? ""
-            declare(name, nameSpan, (isVariable ? "var " : "let ") + name + shown)
+            // Not in its own value: `let total = tot` offers no `total`.
+            declare(name, nameSpan, (isVariable ? "var " : "let ") + name + shown, kind: isVariable ? Self.variableKind : Self.constantKind,
+                    visibleFrom: span.end + 1)
             if name != "_" {
                 declarations[declarations.count - 1].typeName = made
                 if type == nil { declarations[declarations.count - 1].unwrittenBinding = isVariable ? "var" : "let" }
@@ -129,34 +178,35 @@ struct NameResolution {
                 declarations[declarations.count - 1].isTopLevelBinding = scopes.count == 2
                 declarations[declarations.count - 1].isTestBinding = scopes.count == testDepth
             }
-        case .destructuring(let pattern, let value, let isVariable, _):
+        case .destructuring(let pattern, let value, let isVariable, let span):
             expression(value)
-            self.pattern(pattern, declaring: isVariable ? "var" : "let")
+            self.pattern(pattern, declaring: isVariable ? "var" : "let", visibleFrom: span.end + 1)
         case .expression(let e), .throw(let e, _):
             expression(e)
-        case .test(_, let body, _):
+        case .test(_, let body, let span):
             testDepth = scopes.count + 1
-            statements(body)
+            statements(body, within: span)
             testDepth = nil
         case .return(let e, _):
             if let e { expression(e) }
         case .assignment(let target, _, let value, _, _):
             expression(target)
             expression(value)
-        case .guard(let conditions, let otherwise, _):
-            statements(otherwise)
-            for condition in conditions { self.condition(condition) }
-        case .while(let conditions, let body, _):
-            scoped { resolution in
+        case .guard(let conditions, let otherwise, let span):
+            statements(otherwise, within: span)
+            // A guard's names are for what follows it, not its else.
+            for condition in conditions { self.condition(condition, visibleFrom: span.end + 1) }
+        case .while(let conditions, let body, let span):
+            scoped(span) { resolution in
                 for condition in conditions { resolution.condition(condition) }
                 resolution.statements(body)
             }
-        case .repeat(let body, let condition, _):
-            statements(body)
+        case .repeat(let body, let condition, let span):
+            statements(body, within: span)
             expression(condition)
-        case .for(let pattern, let sequence, let filter, let body, _):
+        case .for(let pattern, let sequence, let filter, let body, let span):
             expression(sequence)
-            scoped { resolution in
+            scoped(span) { resolution in
                 resolution.pattern(pattern, declaring: "let")
                 if let filter { resolution.expression(filter) }
                 resolution.statements(body)
@@ -166,11 +216,11 @@ struct NameResolution {
         case .type(let type):
             self.type(type)
         case .typeAlias(let name, let nameSpan, _, let type, _):
-            declare(name, nameSpan, "typealias \(name) = \(type)")
-        case .doCatch(let body, let catches, _):
-            statements(body)
+            declare(name, nameSpan, "typealias \(name) = \(type)", kind: Self.classKind)
+        case .doCatch(let body, let catches, let span):
+            statements(body, within: span)
             for clause in catches {
-                scoped { resolution in
+                scoped(span) { resolution in
                     if let pattern = clause.pattern { resolution.pattern(pattern, declaring: "let") }
                     resolution.statements(clause.body)
                 }
@@ -181,7 +231,7 @@ struct NameResolution {
     }
 
     private mutating func function(_ function: FunctionDeclaration) {
-        scoped { resolution in
+        scoped(function.span) { resolution in
             for parameter in function.parameters {
                 if let value = parameter.defaultValue { resolution.expression(value) }
                 resolution.declare(parameter.name, parameter.nameSpan, "parameter \(parameter.name)" + (parameter.type.map { ": " + $0.text } ?? ""),
@@ -194,45 +244,58 @@ struct NameResolution {
 
     private mutating func type(_ type: TypeDeclaration) {
         if type.kind != .extension || types[type.name] == nil { types[type.name] = type }
-        scoped { resolution in
+        scoped(type.span) { resolution in
+            // A type's members are seen in all of it.
+            let start = type.span.start
             for stored in type.stored + type.staticStored {
-                resolution.declare(stored.name, stored.span, (stored.isVariable ? "var " : "let ") + stored.name + (stored.type.map { ": " + $0.text } ?? ""))
+                resolution.declare(stored.name, stored.span, (stored.isVariable ? "var " : "let ") + stored.name + (stored.type.map { ": " + $0.text } ?? ""),
+                                   kind: Self.fieldKind, visibleFrom: start)
             }
             for computed in type.computed {
-                resolution.declare(computed.name, computed.span, "var \(computed.name)" + (computed.type.map { ": " + $0.text } ?? ""))
+                resolution.declare(computed.name, computed.span, "var \(computed.name)" + (computed.type.map { ": " + $0.text } ?? ""),
+                                   kind: Self.fieldKind, visibleFrom: start)
             }
-            for method in type.methods { resolution.declare(method.name, method.nameSpan, Self.summary(of: method)) }
-            for enumCase in type.cases { resolution.declare(enumCase.name, enumCase.span, "case \(enumCase.name)") }
-            for nested in type.nested { resolution.declare(nested.name, nested.nameSpan, "\(nested.kind.word) \(nested.name)") }
+            for method in type.methods {
+                resolution.declare(method.name, method.nameSpan, Self.summary(of: method), kind: Self.functionKind, visibleFrom: start)
+            }
+            for enumCase in type.cases {
+                resolution.declare(enumCase.name, enumCase.span, "case \(enumCase.name)", kind: Self.enumMemberKind, visibleFrom: start)
+            }
+            for nested in type.nested {
+                resolution.declare(nested.name, nested.nameSpan, "\(nested.kind.word) \(nested.name)", kind: Self.kind(of: nested), visibleFrom: start)
+            }
             for stored in type.stored + type.staticStored { if let value = stored.defaultValue { resolution.expression(value) } }
-            for computed in type.computed { resolution.statements(computed.body) }
+            for computed in type.computed { resolution.statements(computed.body, within: computed.span) }
             for method in type.methods + type.initialisers { resolution.function(method) }
             if let deinitialiser = type.deinitialiser { resolution.statements(deinitialiser) }
             for nested in type.nested { resolution.type(nested) }
         }
     }
 
-    private mutating func condition(_ condition: Condition) {
+    private mutating func condition(_ condition: Condition, visibleFrom: Int? = nil) {
         switch condition {
         case .boolean(let e):
             expression(e)
         case .optionalBinding(let name, let nameSpan, let value, let isVariable):
             expression(value)
-            declare(name, nameSpan, (isVariable ? "var " : "let ") + name, unwritten: isVariable ? "var" : "let")
+            declare(name, nameSpan, (isVariable ? "var " : "let ") + name, unwritten: isVariable ? "var" : "let",
+                    kind: isVariable ? Self.variableKind : Self.constantKind, visibleFrom: visibleFrom ?? value.span.end)
         case .matching(let pattern, let e):
             expression(e)
-            self.pattern(pattern, declaring: "let")
+            self.pattern(pattern, declaring: "let", visibleFrom: visibleFrom ?? e.span.end)
         }
     }
 
-    private mutating func pattern(_ pattern: Pattern, declaring word: String) {
+    private mutating func pattern(_ pattern: Pattern, declaring word: String, visibleFrom: Int? = nil) {
         switch pattern {
         case .wildcard: break
-        case .binding(let name, let span): declare(name, span, "\(word) \(name)", unwritten: word)
+        case .binding(let name, let span):
+            declare(name, span, "\(word) \(name)", unwritten: word, kind: word == "var" ? Self.variableKind : Self.constantKind, visibleFrom: visibleFrom)
         case .expression(let e): expression(e)
-        case .tuple(let elements, _, _): for element in elements { self.pattern(element, declaring: word) }
-        case .enumCase(_, _, let arguments, _, _): for argument in arguments ?? [] { self.pattern(argument, declaring: word) }
-        case .some(let inner, _): self.pattern(inner, declaring: word)
+        case .tuple(let elements, _, _): for element in elements { self.pattern(element, declaring: word, visibleFrom: visibleFrom) }
+        case .enumCase(_, _, let arguments, _, _):
+            for argument in arguments ?? [] { self.pattern(argument, declaring: word, visibleFrom: visibleFrom) }
+        case .some(let inner, _): self.pattern(inner, declaring: word, visibleFrom: visibleFrom)
         }
     }
 
@@ -253,7 +316,7 @@ struct NameResolution {
             }
         case .closure(let closure):
             if closure.parameters == nil { shorthandClosures.append(closure.span) }
-            scoped { resolution in
+            scoped(closure.span) { resolution in
                 for (index, parameter) in (closure.parameters ?? []).enumerated() {
                     let written = index < closure.parameterTypes.count ? closure.parameterTypes[index]?.text : nil
                     resolution.declare(parameter.name, parameter.span, "parameter \(parameter.name)" + (written.map { ": " + $0 } ?? ""),
@@ -275,15 +338,18 @@ struct NameResolution {
             expression(callee)
             for argument in arguments { expression(argument.value) }
         case .conditional(let conditional):
-            scoped { resolution in
+            // The body's text ends where the else's begins (the else's
+            // first statement: no closer bound is kept).
+            let elseStart = conditional.elseBody?.first?.span.start
+            scoped(Span(conditional.span.start, elseStart ?? conditional.span.end)) { resolution in
                 for condition in conditional.conditions { resolution.condition(condition) }
                 resolution.statements(conditional.body)
             }
-            if let otherwise = conditional.elseBody { statements(otherwise) }
+            if let otherwise = conditional.elseBody { statements(otherwise, within: Span(elseStart ?? conditional.span.end, conditional.span.end)) }
         case .switchOver(let switchExpression):
             expression(switchExpression.subject)
             for switchCase in switchExpression.cases {
-                scoped { resolution in
+                scoped(switchCase.span) { resolution in
                     for pattern in switchCase.patterns { resolution.pattern(pattern, declaring: "let") }
                     if let guardExpr = switchCase.guardExpr { resolution.expression(guardExpr) }
                     resolution.statements(switchCase.body)

@@ -25,6 +25,6 @@ import Testing
             in: projectDirectory, binary: URL(fileURLWithPath: Self.python!), timeout: 600,
             environment: ["FLOW_BINARY": FlowProcess.defaultBinary.path])
         #expect(result.status == 0, "\(result.out)\(result.err)")
-        #expect(result.out.contains("6 passed"), "\(result.out)")
+        #expect(result.out.contains("7 passed"), "\(result.out)")
     }
 }

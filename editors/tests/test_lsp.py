@@ -114,3 +114,26 @@ async def test_hover_carries_the_lanes_as_an_svg_picture(picture_client: Languag
     svg = base64.b64decode(found.group(2)).decode("utf-8")
     assert svg.startswith('<?xml version="1.0" encoding="UTF-8"?>\n<svg xmlns="http://www.w3.org/2000/svg"')
     assert "source.map" in svg
+
+
+async def test_completion_offers_the_names_in_scope_at_the_cursor(client: LanguageClient):
+    # The closure's `}` not typed yet: its parameter is still in scope.
+    open_document(client, (
+        "let prices = [1, 2, 3]\n"
+        "func total(of items: [Int]) -> Int {\n"
+        "  var sum = 0\n"
+        "  for item in items { sum += item }\n"
+        "  return sum\n"
+        "}\n"
+        "let doubled = prices.map { price in\n"
+        "  pr\n"
+    ))
+    document, position = at(7, 4)
+    result = await client.text_document_completion_async(types.CompletionParams(text_document=document, position=position))
+    script = {item.label: item.detail for item in result.items if item.label in {"price", "prices", "items", "sum", "item"}}
+    assert script == {"price": "parameter price: Int (inferred)", "prices": "let prices: [Int] (inferred)"}
+    document, position = at(4, 9)
+    result = await client.text_document_completion_async(types.CompletionParams(text_document=document, position=position))
+    labels = {item.label for item in result.items}
+    assert {"items", "sum", "total", "prices"} <= labels
+    assert "item" not in labels and "price" not in labels and "doubled" not in labels
