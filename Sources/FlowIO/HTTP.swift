@@ -120,10 +120,12 @@ final class HTTPNode: Observable {
 enum FlowHTTP {
     /// The client follows no redirect itself: each is a new request the
     /// exchange judges (`HTTPExchange.redirect`).
+    static let connectTimeout = TimeSpan.seconds(10)
+
     static let client: HTTPClient = {
         var configuration = HTTPClient.Configuration()
         configuration.connectionPool.retryConnectionEstablishment = false
-        configuration.timeout.connect = .seconds(10)
+        configuration.timeout.connect = .nanoseconds(connectTimeout.nanoseconds)
         configuration.redirectConfiguration = .disallow
         return HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: configuration)
     }()
@@ -172,6 +174,8 @@ enum HTTPEvent: Sendable {
     case event(name: String, data: String, id: String?)
     case body(String)
     case end
+    /// The request's head was written: the server accepted the connection.
+    case sent
     case failure(String)
     /// The run's permissions refused the request: the whole message.
     case refused(String)
@@ -221,6 +225,10 @@ final class HTTPExchange: Disposable, DemandControl {
     private var hop = 0
     private var visited: Set<String>
     private let deadline: NIODeadline?
+    /// The whole exchange's time limit, for messages.
+    private let limit: TimeSpan?
+    /// Whether the hop under way reached its server (its request was sent).
+    private var connected = false
     private var live: (any LiveLoop)?
     /// For a stream with an idle timeout: when data last arrived, and the
     /// timer that checks it.
@@ -239,6 +247,7 @@ final class HTTPExchange: Disposable, DemandControl {
         current = Hop(url: call.url, method: call.method, headers: call.headers, body: call.body)
         visited = [call.url]
         let total = kind.isStreaming ? call.deadline : call.timeout
+        limit = total
         deadline = total.map { NIODeadline.now() + .nanoseconds($0.nanoseconds) }
     }
 
@@ -252,7 +261,7 @@ final class HTTPExchange: Disposable, DemandControl {
     /// Judges and sends one hop. Judging may resolve a name, which can
     /// wait on a resolver: done on a thread of its own, never on the loop.
     private func send(_ request: Hop, hop number: Int, on live: any LiveLoop) {
-        let access = self.access, name = self.name, kind = self.kind, deadline = self.deadline
+        let access = self.access, name = self.name, kind = self.kind, deadline = self.deadline, limit = self.limit
         let deliver = live.makeCallback { (event: HTTPEvent) in self.handle(event, hop: number) }
         let started = live.makeCallback { [weak self] (task: HTTPClient.Task<Void>) in
             guard let self, number == self.hop, !self.isDone else { return task.cancel() }
@@ -263,10 +272,11 @@ final class HTTPExchange: Disposable, DemandControl {
             do { prepared = try FlowHTTP.request(request, access: access, name: name) } catch {
                 return deliver(.refused(FlowError.wrap(error).message))
             }
-            let task = FlowHTTP.client.execute(request: prepared, delegate: HTTPEvents(kind, send: deliver), deadline: deadline)
+            let events = HTTPEvents(kind, server: request.url, limit: limit, send: deliver)
+            let task = FlowHTTP.client.execute(request: prepared, delegate: events, deadline: deadline)
             // Some failures fail the task without telling the delegate; one
             // the delegate did report arrives twice, and the second is ignored.
-            task.futureResult.whenFailure { deliver(.failure(HTTPEvents.describe($0))) }
+            task.futureResult.whenFailure { deliver(.failure(events.describe($0))) }
             started(task)
         }
     }
@@ -281,23 +291,23 @@ final class HTTPExchange: Disposable, DemandControl {
         let collected = NIOLockedValueBox<[HTTPEvent]>([])
         let bytes = NIOLockedValueBox(0)
         let running = NIOLockedValueBox<HTTPClient.Task<Void>?>(nil)
-        let task = FlowHTTP.client.execute(
-            request: prepared, delegate: HTTPEvents(kind) { event in
-                // Nothing waits for the loop here: acknowledge at once.
-                guard case .lines(let lines, _) = event else { return collected.withLockedValue { $0.append(event) } }
-                if lines.isEmpty { return }
-                collected.withLockedValue { $0.append(.lines(lines, received: nil)) }
-                let total = bytes.withLockedValue { $0 += lines.reduce(0) { $0 + $1.utf8.count }; return $0 }
-                if total > HTTPNode.maximumBodyBytes {
-                    collected.withLockedValue {
-                        $0.append(.failure("the stream sent more than \(HTTPNode.maximumBodyBytes >> 20) MiB, "
-                                           + "all a virtual-time run keeps; read it on the live clock"))
-                    }
-                    running.withLockedValue { $0 }?.cancel()
+        let events = HTTPEvents(kind, server: current.url, limit: limit) { event in
+            // Nothing waits for the loop here: acknowledge at once.
+            guard case .lines(let lines, _) = event else { return collected.withLockedValue { $0.append(event) } }
+            if lines.isEmpty { return }
+            collected.withLockedValue { $0.append(.lines(lines, received: nil)) }
+            let total = bytes.withLockedValue { $0 += lines.reduce(0) { $0 + $1.utf8.count }; return $0 }
+            if total > HTTPNode.maximumBodyBytes {
+                collected.withLockedValue {
+                    $0.append(.failure("the stream sent more than \(HTTPNode.maximumBodyBytes >> 20) MiB, "
+                                       + "all a virtual-time run keeps; read it on the live clock"))
                 }
-            }, deadline: deadline)
+                running.withLockedValue { $0 }?.cancel()
+            }
+        }
+        let task = FlowHTTP.client.execute(request: prepared, delegate: events, deadline: deadline)
         running.withLockedValue { $0 = task }
-        do { try task.futureResult.wait() } catch { collected.withLockedValue { $0.append(.failure(HTTPEvents.describe(error))) } }
+        do { try task.futureResult.wait() } catch { collected.withLockedValue { $0.append(.failure(events.describe(error))) } }
         for event in collected.withLockedValue({ $0 }) {
             // A redirect ran the next hop already; this one is over.
             guard number == hop, !isDone else { return }
@@ -340,6 +350,7 @@ final class HTTPExchange: Disposable, DemandControl {
         task?.cancel()
         task = nil
         head = nil
+        connected = false
         hop += 1
         current = request
         if let live { send(request, hop: hop, on: live) } else { runVirtually(hop: hop) }
@@ -356,7 +367,8 @@ final class HTTPExchange: Disposable, DemandControl {
                 if !self.consumerWantsMore { self.lastActivity = scheduler.now }
                 let due = self.lastActivity + idle
                 if scheduler.now >= due {
-                    self.handle(.failure("no data for \(idle) (the timeout between chunks of a stream)"), hop: self.hop)
+                    self.handle(.failure(self.head != nil ? "no data for \(idle) (the timeout between chunks of a stream)"
+                                         : HTTPEvents.unanswered(self.current.url, connected: self.connected, within: idle)), hop: self.hop)
                     self.task?.cancel()
                 } else {
                     arm(at: due)
@@ -398,6 +410,8 @@ final class HTTPExchange: Disposable, DemandControl {
         case .end:
             finish()
             observer.onCompleted()
+        case .sent:
+            connected = true
         case .failure(let reason):
             fail(FlowError("\(call.method.rawValue) \(SecretsHidden.url(call.url)): \(reason)", at: location))
         case .refused(let message) where hop == 0:
@@ -446,17 +460,32 @@ final class HTTPEvents: HTTPClientResponseDelegate, @unchecked Sendable {
 
     private let kind: HTTPNode.Kind
     private let send: @Sendable (HTTPEvent) -> Void
+    /// The URL requested and the exchange's time limit, for messages.
+    private let server: String
+    private let limit: TimeSpan?
+    /// How far the exchange came: a time limit passing before the request
+    /// was sent means the server never accepted the connection.
+    private var requestSent = false
+    private var headReceived = false
     private var splitter = LineSplitter()
     private var body: [UInt8] = []
     private var pendingEvent: (name: String, data: [String], id: String?) = ("message", [], nil)
     private var failed = false
 
-    init(_ kind: HTTPNode.Kind, send: @escaping @Sendable (HTTPEvent) -> Void) {
+    init(_ kind: HTTPNode.Kind, server: String, limit: TimeSpan?, send: @escaping @Sendable (HTTPEvent) -> Void) {
         self.kind = kind
+        self.server = server
+        self.limit = limit
         self.send = send
     }
 
+    func didSendRequestHead(task: HTTPClient.Task<Void>, _ head: HTTPRequestHead) {
+        requestSent = true
+        send(.sent)
+    }
+
     func didReceiveHead(task: HTTPClient.Task<Void>, _ head: HTTPResponseHead) -> EventLoopFuture<Void> {
+        headReceived = true
         send(.head(status: Int(head.status.code), reason: head.status.reasonPhrase, headers: head.headers.map { ($0.name, $0.value) }))
         return task.eventLoop.makeSucceededFuture(())
     }
@@ -525,10 +554,47 @@ final class HTTPEvents: HTTPClientResponseDelegate, @unchecked Sendable {
 
     func didReceiveError(task: HTTPClient.Task<Void>, _ error: Error) {
         failed = true
-        send(.failure(Self.describe(error)))
+        send(.failure(describe(error)))
     }
 
-    /// A failure in words a script writer can act on.
+    /// A failure in words a script writer can act on, saying how far the
+    /// exchange came: a server that never accepted the connection, one that
+    /// accepted it and never answered, one that stopped half-way.
+    func describe(_ error: Error) -> String {
+        let address = Self.address(of: server)
+        if let e = error as? HTTPClientError {
+            switch e {
+            case .connectTimeout:
+                return Self.unanswered(server, connected: false, within: min(limit ?? FlowHTTP.connectTimeout, FlowHTTP.connectTimeout))
+            case .readTimeout, .deadlineExceeded:
+                guard let limit else { break }
+                if !headReceived { return Self.unanswered(server, connected: requestSent, within: limit) }
+                return kind.isStreaming ? "the stream's deadline of \(limit) passed"
+                    : "\(address) sent part of the response, and not the rest within \(limit)"
+            case .remoteConnectionClosed:
+                return headReceived ? "\(address) closed the connection before the response was complete"
+                    : "\(address) closed the connection without sending a response"
+            default: break
+            }
+        }
+        if let e = error as? IOError, e.errnoCode == ETIMEDOUT, !requestSent { return "\(address) did not accept the connection (timed out)" }
+        return Self.describe(error)
+    }
+
+    /// `127.0.0.1:8080`: the server as the URL names it, its port always shown.
+    static func address(of url: String) -> String {
+        guard let (host, port) = Access.hostAndPort(of: url) else { return SecretsHidden.url(url) }
+        return "\(host):\(port)"
+    }
+
+    /// A server that gave no response within `time`, in words that say
+    /// whether it accepted the connection.
+    static func unanswered(_ url: String, connected: Bool, within time: TimeSpan) -> String {
+        connected ? "\(address(of: url)) accepted the connection but sent no response within \(time)"
+            : "\(address(of: url)) did not accept the connection within \(time)"
+    }
+
+    /// A failure in words a script writer can act on, whatever the exchange's state.
     static func describe(_ error: Error) -> String {
         if let e = error as? HTTPClientError {
             switch e {

@@ -65,7 +65,7 @@ import FlowRuntime
                 http.get("not a url").sink { print($0) }
                 """, live: true)
             let errors = result.err.joined(separator: "\n")
-            #expect(errors.contains("io.flow:1:6: error: GET \(server.base)/slow: timed out waiting for the response"))
+            #expect(errors.contains("io.flow:1:6: error: GET \(server.base)/slow: 127.0.0.1:\(server.port) accepted the connection but sent no response within 200ms"))
             #expect(errors.contains("io.flow:2:6: error: GET http://127.0.0.1:\(closedPort)/: connection refused"))
             #expect(errors.contains("io.flow:3:6: error: GET http://nonexistent.invalid/: cannot resolve the host"))
             #expect(errors.contains("io.flow:4:6: error: GET https://127.0.0.1:\(server.port)/json: TLS failure: the handshake failed (WRONG_VERSION_NUMBER)"))
@@ -75,6 +75,39 @@ import FlowRuntime
             // Failures are reported when they happen, not after retrying to a deadline.
             #expect(Date().timeIntervalSince(started) < 10)
         }
+    }
+
+    /// A host that never answers is told apart from one that closed the
+    /// connection: whether it accepted the connection at all, and for how
+    /// long flow waited, on both clocks (a stream's silence is timed on the
+    /// live clock alone: in virtual time a stream is read to its end).
+    @Test(arguments: [false, true])
+    func aHostThatNeverAnswersSaysSo(live: Bool) throws {
+        let silent = try SilentListener(acceptsConnections: true)
+        let full = try SilentListener(acceptsConnections: false)
+        let result = try run("""
+            http.get("http://127.0.0.1:\(silent.port)/", timeout: 1s).sink { print($0) }
+            http.lines("http://127.0.0.1:\(silent.port)/lines", \(live ? "timeout" : "deadline"): 1s).sink { print($0) }
+            http.get("http://127.0.0.1:\(full.port)/", timeout: 1s).sink { print($0) }
+            http.events("http://127.0.0.1:\(full.port)/events", deadline: 1500ms).sink { print($0) }
+            """, live: live)
+        let errors = result.err.joined(separator: "\n")
+        #expect(errors.contains("io.flow:1:6: error: GET http://127.0.0.1:\(silent.port)/: 127.0.0.1:\(silent.port) accepted the connection but sent no response within 1s"), "\(errors)")
+        #expect(errors.contains("io.flow:2:6: error: GET http://127.0.0.1:\(silent.port)/lines: 127.0.0.1:\(silent.port) accepted the connection but sent no response within 1s"), "\(errors)")
+        #expect(errors.contains("io.flow:3:6: error: GET http://127.0.0.1:\(full.port)/: 127.0.0.1:\(full.port) did not accept the connection within 1s"), "\(errors)")
+        #expect(errors.contains("io.flow:4:6: error: GET http://127.0.0.1:\(full.port)/events: 127.0.0.1:\(full.port) did not accept the connection within 1.5s"), "\(errors)")
+        #expect(!errors.contains("closed the connection"))
+        #expect(result.out.isEmpty)
+        withExtendedLifetime((silent, full)) {}
+    }
+
+    /// Without a timeout of the script's, flow gives up connecting after 10 s.
+    @Test func aHostThatNeverAcceptsIsGivenUpAfterTheConnectTimeout() throws {
+        let full = try SilentListener(acceptsConnections: false)
+        let result = try run("http.get(\"http://127.0.0.1:\(full.port)/\").sink { print($0) }", live: true)
+        #expect(result.err.joined(separator: "\n").contains(
+            "io.flow:1:6: error: GET http://127.0.0.1:\(full.port)/: 127.0.0.1:\(full.port) did not accept the connection within 10s"), "\(result.err)")
+        withExtendedLifetime(full) {}
     }
 
     @Test(arguments: [false, true])
@@ -169,7 +202,7 @@ import FlowRuntime
             #expect(result.out.contains("deadline hello"))
             let errors = result.err.joined(separator: "\n")
             #expect(errors.contains("io.flow:2:6: error: GET \(server.base)/quiet: no data for 300ms (the timeout between chunks of a stream)"), "\(errors)")
-            #expect(errors.contains("io.flow:3:6: error: GET \(server.base)/quiet: timed out waiting for the response"), "\(errors)")
+            #expect(errors.contains("io.flow:3:6: error: GET \(server.base)/quiet: the stream's deadline of 300ms passed"), "\(errors)")
         }
     }
 
