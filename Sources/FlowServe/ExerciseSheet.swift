@@ -32,6 +32,13 @@ struct ExerciseSheet: Codable, Sendable {
         /// Where the answer lane is drawn, in the picture's units.
         var answerBand: SVGDiagram.Band
         var answerLane: Int
+        /// The right lane is a stream of streams (`groupBy`, `window`,
+        /// `map { cold(...) }`): each value of the answer lane is a group,
+        /// answered on a lane of its own beneath it.
+        var nested: Bool
+        /// The answer's groups as drawn, in the order of the answer lane's
+        /// values: where each lane is, and the frame it begins at.
+        var groups: [GroupLane]
         /// The answer as the server read it, in time order.
         var answer: [AnswerEvent]
         /// The answer as it is written into the file: the marble in quotes
@@ -49,12 +56,28 @@ struct ExerciseSheet: Codable, Sendable {
         var check: CheckResult?
     }
 
+    struct GroupLane: Codable, Sendable {
+        var lane: Int
+        var band: SVGDiagram.Band
+        var start: Int64
+    }
+
     /// One event of an answer: at frame `t`, a value (written as in a
     /// script: `10`, `"a b"`, `true`, or bare text for a string), `|` or `#`.
+    /// A value with `inner` is a group: a stream made at `t`, whose events
+    /// are `inner`'s, placed at the frames they come (from `t` on).
     struct AnswerEvent: Codable, Sendable, Equatable {
         var t: Int64
         var kind: Kind
         var value: String?
+        var inner: [AnswerEvent]?
+
+        init(t: Int64, kind: Kind, value: String? = nil, inner: [AnswerEvent]? = nil) {
+            self.t = t
+            self.kind = kind
+            self.value = value
+            self.inner = inner
+        }
 
         enum Kind: String, Codable, Sendable { case value, complete, error }
     }
@@ -192,32 +215,54 @@ extension ExerciseSheet {
         }
         let reveals = checksReveal && question.reveals
         let revealed = gaveUp || (check && reveals && !answered.isEmpty)
+        let nested = Groups.holds(question.answer) || Groups.holds(answered)
         var lanes = question.inputs
         let answerLane = lanes.count
         lanes.append(LaneDiagram.Lane(label: question.prompt, events: answered, start: question.subscribed == .zero ? nil : question.subscribed))
-        if revealed { lanes.append(LaneDiagram.Lane(label: "right answer", events: question.answer)) }
+        // Each group on a lane of its own, from where it was made, as a
+        // diagram draws a stream of streams.
+        let answeredGroups = Groups.of(answered)
+        var groupLanes: [Int] = []
+        for (n, group) in answeredGroups.enumerated() {
+            groupLanes.append(lanes.count)
+            lanes.append(LaneDiagram.Lane(label: Groups.label(n), events: group.events, start: group.start))
+        }
+        let rightGroups = Groups.of(question.answer)
+        if revealed {
+            lanes.append(LaneDiagram.Lane(label: "right answer", events: question.answer))
+            for (n, group) in rightGroups.enumerated() {
+                lanes.append(LaneDiagram.Lane(label: Groups.label(n), events: group.events, start: group.start))
+            }
+        }
         let diagram = LaneDiagram(lanes: lanes, options: LaneDiagram.Options(frame: MarbleParser.frame, maxColumns: 400))
         // Room to place an answer's events after everything drawn so far;
         // what the right lane holds plays no part (its length is a clue).
-        let drawnEnd = (question.inputs.flatMap(\.events) + answered).map(\.time).max() ?? .zero
+        let drawnEnd = (question.inputs.flatMap(\.events) + answered + answeredGroups.flatMap(\.events)).map(\.time).max() ?? .zero
         let room = TimeSpan(nanoseconds: Swift.max(MarbleParser.frame.nanoseconds * 6, drawnEnd.nanoseconds * 4 / 10))
-        let shownEnd = revealed ? Swift.max(drawnEnd, question.answer.last?.time ?? .zero) : drawnEnd
+        let rightEnd = (question.answer + rightGroups.flatMap(\.events)).map(\.time).max() ?? .zero
+        let shownEnd = revealed ? Swift.max(drawnEnd, rightEnd) : drawnEnd
         if let difference {
             // Told where and how the answer is wrong; the right lane's
             // events only once it is shown.
             result = CheckResult(passed: false, text: difference.told(revealing: revealed), column: difference.time.frames)
         }
+        // The difference is marked from the lane it is in: a group's own.
+        let markedFrom = difference?.group.map { groupLanes.indices.contains($0.number - 1) ? groupLanes[$0.number - 1] : answerLane } ?? answerLane
         let marked = result?.column.map { column in
-            SVGDiagram.Marked(diagram: 0, lanes: answerLane..<lanes.count, time: TimeSpan(nanoseconds: column * MarbleParser.frame.nanoseconds),
+            SVGDiagram.Marked(diagram: 0, lanes: markedFrom..<lanes.count, time: TimeSpan(nanoseconds: column * MarbleParser.frame.nanoseconds),
                               note: result?.text.split(separator: "\n").last(where: { $0.contains("^") }).map(String.init) ?? "first difference")
         }
-        let svg = SVGDiagram([diagram], title: test, reaching: shownEnd + room, marked: marked)
+        // Groups level, as the lanes they are answered on.
+        let svg = SVGDiagram([diagram], title: test, straightInnerStreams: true, reaching: shownEnd + room, marked: marked)
         let typed = MarbleRenderer.arguments(for: answered)
+        let band = { (lane: Int) in
+            svg.laneBands.first.flatMap { $0.indices.contains(lane) ? $0[lane] : nil } ?? SVGDiagram.Band(top: 0, bottom: 0)
+        }
         return QuestionView(id: id, test: test, prompt: question.prompt, code: code, line: line, svg: svg.text, columns: svg.columnCenters.first ?? [],
                             columnFrames: (svg.columnTimes.first ?? MarbleParser.frame).nanoseconds / MarbleParser.frame.nanoseconds,
-                            answerBand: svg.laneBands.first.flatMap { $0.indices.contains(answerLane) ? $0[answerLane] : nil }
-                                ?? SVGDiagram.Band(top: 0, bottom: 0),
-                            answerLane: answerLane, answer: answered.map(answerEvent), marble: typed.arguments,
+                            answerBand: band(answerLane), answerLane: answerLane, nested: nested,
+                            groups: zip(groupLanes, answeredGroups).map { GroupLane(lane: $0, band: band($0), start: $1.start.frames) },
+                            answer: answered.map(answerEvent), marble: typed.arguments,
                             values: Dictionary(typed.values.map { (String($0.symbol), text(of: $0.value)) }) { first, _ in first },
                             reveals: reveals, revealed: revealed,
                             right: revealed ? rightLane(question.answer, besides: answered) : nil,
@@ -229,41 +274,109 @@ extension ExerciseSheet {
     /// with what its letters stand for.
     static func rightLane(_ right: [TimedEvent], besides answered: [TimedEvent]) -> String {
         var legend = MarbleLegend()
-        let lane = MarbleRenderer.render(lanes: [answered, right], legend: &legend)[1]
+        let lane = MarbleRenderer.render(lanes: [answered, Groups.sharing(right, with: answered)], legend: &legend)[1]
         let explained = legend.explanations(for: lane.symbols)
         return explained.isEmpty ? lane.text : lane.text + "   (" + explained.joined(separator: ", ") + ")"
     }
 
+    /// A lane of groups (a stream of streams): each stream value, as an
+    /// answer and the right lane hold them (a marble stream of what the
+    /// group sent from when it was made), with its events at the frames
+    /// they come.
+    enum Groups {
+        static func holds(_ events: [TimedEvent]) -> Bool { events.contains { stream(of: $0.event) != nil } }
+
+        static func stream(of event: Event) -> ColdStream? {
+            if case .next(.stream(let made as ColdStream)) = event { made } else { nil }
+        }
+
+        static func of(_ events: [TimedEvent]) -> [(start: TimeSpan, events: [TimedEvent])] {
+            events.compactMap { made in
+                stream(of: made.event).map { (made.time, $0.events.map { TimedEvent(made.time + $0.time, $0.event) }) }
+            }
+        }
+
+        /// `right` with each group that sends what one of `answered`'s
+        /// groups sends written as that one: drawn in one legend, the same
+        /// group is the same letter in both lanes.
+        static func sharing(_ right: [TimedEvent], with answered: [TimedEvent]) -> [TimedEvent] {
+            let mine = answered.compactMap { stream(of: $0.event) }
+            guard !mine.isEmpty else { return right }
+            return right.map { timed in
+                guard let theirs = stream(of: timed.event),
+                      let same = mine.first(where: { MarbleComparison.matches(.next(.stream(theirs)), .next(.stream($0)), errorGiven: false) })
+                else { return timed }
+                return TimedEvent(timed.time, .next(.stream(same)))
+            }
+        }
+
+        /// The n-th group's lane (from 0), numbered as the feedback names it.
+        static func label(_ n: Int) -> String { "  ↳ group \(n + 1)" }
+    }
+
     /// The first place a learner's answer and the right lane differ, said
     /// to the learner: "your answer" is theirs, "the right answer" the
-    /// stream's, never "expected" and "actual".
+    /// stream's, never "expected" and "actual". In a lane of groups whose
+    /// groups are made where the right ones are, it is the first group
+    /// that differs, named by its number.
     struct Difference {
+        /// The lanes that differ: the answer lanes, or one group's lanes
+        /// (their events at the frames they come).
         var answered: [TimedEvent]
         var right: [TimedEvent]
         /// The index of the first event that differs.
         var index: Int
         /// When it happens: the earlier of the two events that differ.
         var time: TimeSpan
+        /// The group that differs (numbered from 1) and the frame it was
+        /// made at; nil when the answer lanes differ themselves.
+        var group: (number: Int, start: TimeSpan)?
 
         init?(_ answered: [TimedEvent], _ right: [TimedEvent]) {
-            guard let index = (0..<Swift.max(answered.count, right.count)).first(where: { i in
-                i >= answered.count || i >= right.count || answered[i].time != right[i].time
-                    || !MarbleComparison.matches(right[i].event, answered[i].event, errorGiven: false)
-            }) else { return nil }
+            // Groups made at the same frames are alike here; their events next.
+            if let index = Self.firstDifference(answered, right, groupsAlike: true) {
+                self.init(answered, Groups.sharing(right, with: answered), index: index, group: nil)
+                return
+            }
+            for (n, (mine, theirs)) in zip(Groups.of(answered), Groups.of(right)).enumerated() {
+                if let index = Self.firstDifference(mine.events, theirs.events, groupsAlike: false) {
+                    self.init(mine.events, theirs.events, index: index, group: (n + 1, mine.start))
+                    return
+                }
+            }
+            return nil
+        }
+
+        private init(_ answered: [TimedEvent], _ right: [TimedEvent], index: Int, group: (number: Int, start: TimeSpan)?) {
             self.answered = answered
             self.right = right
             self.index = index
+            self.group = group
             time = [answered.indices.contains(index) ? answered[index].time : nil, right.indices.contains(index) ? right[index].time : nil]
                 .compactMap { $0 }.min() ?? .zero
         }
 
-        /// What kind of difference it is, without the right lane's events.
+        private static func firstDifference(_ answered: [TimedEvent], _ right: [TimedEvent], groupsAlike: Bool) -> Int? {
+            (0..<Swift.max(answered.count, right.count)).first { i in
+                i >= answered.count || i >= right.count || answered[i].time != right[i].time
+                    || !same(right[i].event, answered[i].event, groupsAlike: groupsAlike)
+            }
+        }
+
+        private static func same(_ right: Event, _ answered: Event, groupsAlike: Bool) -> Bool {
+            if groupsAlike, Groups.stream(of: right) != nil, Groups.stream(of: answered) != nil { return true }
+            return MarbleComparison.matches(right, answered, errorGiven: false)
+        }
+
+        /// What kind of difference it is, without the right lane's events,
+        /// and in which group.
         var kind: String {
-            guard index < answered.count else { return "missing event" }
-            guard index < right.count else { return "one event too many" }
-            let (mine, theirs) = (answered[index], right[index])
-            if !Self.sameKind(mine.event, theirs.event) { return "kind differs" }
-            return mine.time == theirs.time ? "value differs" : "frame differs"
+            let what: String
+            if index >= answered.count { what = "missing event" } else if index >= right.count { what = "one event too many" } else {
+                let (mine, theirs) = (answered[index], right[index])
+                what = !Self.sameKind(mine.event, theirs.event) ? "kind differs" : mine.time == theirs.time ? "value differs" : "frame differs"
+            }
+            return group.map { what + " in group \($0.number)" } ?? what
         }
 
         /// The feedback: the learner's lane, a caret under the difference and
@@ -281,7 +394,8 @@ extension ExerciseSheet {
                 caret = index < answered.count ? drawn[0].columns[index] : drawn[0].text.count
             }
             let indent = revealing ? "right answer: ".count : "your answer: ".count
-            var lines = [(revealing ? "your answer:  " : "your answer: ") + drawn[0].text]
+            var lines = group.map { ["group \($0.number), made at frame \($0.start.frames), is not right:"] } ?? []
+            lines.append((revealing ? "your answer:  " : "your answer: ") + drawn[0].text)
             if revealing { lines.append("right answer: " + drawn[1].text) }
             lines.append(String(repeating: " ", count: indent + caret) + "^ " + (revealing ? kind + ": " + said(legend: &legend) : kind))
             let label = { (name: String) in name.padding(toLength: indent, withPad: " ", startingAt: 0) }
@@ -295,6 +409,7 @@ extension ExerciseSheet {
         private func said(legend: inout MarbleLegend) -> String {
             func describe(_ event: TimedEvent) -> String {
                 switch event.event {
+                case .next(.stream): return "a group"
                 case .next(let value):
                     let symbol = legend.symbol(for: value)
                     return MarbleLegend.naturalSymbol(for: value) == symbol ? value.literal : "\(value.literal) '\(symbol)'"
@@ -314,7 +429,7 @@ extension ExerciseSheet {
             if mine.time == theirs.time {
                 return "at frame \(mine.time.frames) your answer has \(describe(mine)), the right answer \(describe(theirs))"
             }
-            let same = MarbleComparison.matches(theirs.event, mine.event, errorGiven: false)
+            let same = Self.same(theirs.event, mine.event, groupsAlike: group == nil)
             return "your answer has \(describe(mine)) at frame \(mine.time.frames), the right answer "
                 + (same ? "at frame \(theirs.time.frames)" : "\(describe(theirs)) at frame \(theirs.time.frames)")
         }
@@ -323,9 +438,12 @@ extension ExerciseSheet {
         private func hint() -> String? {
             guard index < answered.count, index < right.count else { return nil }
             let (mine, theirs) = (answered[index], right[index])
-            if MarbleComparison.matches(theirs.event, mine.event, errorGiven: false), mine.time != theirs.time {
+            if Self.same(theirs.event, mine.event, groupsAlike: group == nil), mine.time != theirs.time {
                 let off = mine.time.frames - theirs.time.frames
                 let frames = abs(off) == 1 ? "1 frame" : "\(abs(off)) frames"
+                if Groups.stream(of: mine.event) != nil {
+                    return "a group is made where the stream sends it: yours is \(frames) too \(off > 0 ? "late" : "early")"
+                }
                 return "your event is right but \(frames) too \(off > 0 ? "late" : "early"): each - is one frame, "
                     + "a group (ab) takes one frame per character, and [ab] is a group of one frame"
             }
@@ -370,21 +488,39 @@ extension ExerciseSheet {
             }
         }
         let placed = answer.events ?? []
-        guard placed.count <= largestAnswer else { throw Refused(description: "an answer holds at most \(largestAnswer) events") }
-        guard placed.allSatisfy({ (0...latestFrame).contains($0.t) }) else {
+        let count = placed.reduce(0) { $0 + 1 + ($1.inner?.count ?? 0) }
+        guard count <= largestAnswer else { throw Refused(description: "an answer holds at most \(largestAnswer) events") }
+        return try events(placed, from: 0, group: nil)
+    }
+
+    /// Placed events in time order, from frame `start` on: a lane's, or
+    /// the n-th group's (numbered from 1), whose events are made into a
+    /// marble stream from the frame it was made at.
+    private static func events(_ placed: [AnswerEvent], from start: Int64, group: Int?) throws -> [TimedEvent] {
+        guard placed.allSatisfy({ (start...latestFrame).contains($0.t) }) else {
+            if let group { throw Refused(description: "group \(group) is made at frame \(start): its events are placed from there to frame \(latestFrame)") }
             throw Refused(description: "an answer's events are placed from frame 0 to \(latestFrame)")
+        }
+        if group != nil, placed.contains(where: { $0.inner != nil }) {
+            throw Refused(description: "a group's lane holds values, | and #: groups within a group are typed in the marble box, as cold(...) values")
         }
         // The first end wins; nothing follows it.
         let end = placed.filter { $0.kind != .value }.min { $0.t < $1.t }
         let values = placed.filter { $0.kind == .value && $0.t <= (end?.t ?? .max) }
-        var events = values.enumerated().sorted { ($0.element.t, $0.offset) < ($1.element.t, $1.offset) }.map { _, placed in
-            TimedEvent(TimeSpan(nanoseconds: placed.t * MarbleParser.frame.nanoseconds), .next(value(of: placed.value ?? "")))
+            .enumerated().sorted { ($0.element.t, $0.offset) < ($1.element.t, $1.offset) }.map(\.element)
+        var made = 0
+        var timed = try values.map { placed -> TimedEvent in
+            let time = TimeSpan(nanoseconds: placed.t * MarbleParser.frame.nanoseconds)
+            guard let inner = placed.inner else { return TimedEvent(time, .next(value(of: placed.value ?? ""))) }
+            made += 1
+            let sent = try events(inner, from: placed.t, group: made).map { TimedEvent($0.time - time, $0.event) }
+            return TimedEvent(time, .next(.stream(ColdStream.recording(sent))))
         }
         if let end {
             let time = TimeSpan(nanoseconds: end.t * MarbleParser.frame.nanoseconds)
-            events.append(TimedEvent(time, end.kind == .complete ? .completed : .error(FlowError("error"))))
+            timed.append(TimedEvent(time, end.kind == .complete ? .completed : .error(FlowError("error"))))
         }
-        return events
+        return timed
     }
 
     /// A typed marble: bare (`-a-b|`), or as `toBe` takes it, in quotes with
@@ -393,7 +529,7 @@ extension ExerciseSheet {
         let trimmed = text.trimmingCharacters(in: .whitespaces)
         guard trimmed.hasPrefix("\"") else { return (trimmed, [:]) }
         let form = "write the marble in quotes, then each symbol's value: \"-a-b|\", a: 10, b: \"x y\""
-        switch ConstantValue.read("(" + trimmed + ")") {
+        switch ConstantValue.read("(" + trimmed + ")", marbleStreams: true) {
         case .string(let marble)?:
             return (marble, [:])
         case .tuple(let tuple)?:
@@ -421,10 +557,11 @@ extension ExerciseSheet {
     }
 
     /// A value as a learner writes it: as in a script (`10`, `"a b"`,
-    /// `(1, "a")`, `[1, 2]`), or any other text as that string.
+    /// `(1, "a")`, `[1, 2]`, a group as `cold("1-3|")`), or any other text
+    /// as that string.
     static func value(of text: String) -> Value {
         let trimmed = text.trimmingCharacters(in: .whitespaces)
-        return ConstantValue.read(trimmed) ?? .string(trimmed)
+        return ConstantValue.read(trimmed, marbleStreams: true) ?? .string(trimmed)
     }
 
     /// A value written so that `value(of:)` reads it back.
@@ -435,6 +572,10 @@ extension ExerciseSheet {
 
     static func answerEvent(_ event: TimedEvent) -> AnswerEvent {
         let t = event.time.nanoseconds / MarbleParser.frame.nanoseconds
+        if let group = Groups.stream(of: event.event) {
+            return AnswerEvent(t: t, kind: .value, value: text(of: .stream(group)),
+                               inner: group.events.map { answerEvent(TimedEvent(event.time + $0.time, $0.event)) })
+        }
         switch event.event {
         case .next(let value): return AnswerEvent(t: t, kind: .value, value: text(of: value))
         case .completed: return AnswerEvent(t: t, kind: .complete)

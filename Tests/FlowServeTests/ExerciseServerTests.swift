@@ -226,6 +226,119 @@ import Testing
         #expect((letters["right"] as? String)?.hasPrefix(lines[1].dropFirst("right answer: ".count)) == true, "\(letters["right"] ?? "")")
     }
 
+    /// A lane of groups (`groupBy`, `window`, `map { cold(...) }`) is
+    /// answered group by group: each group a value of the answer lane with
+    /// its own events (placed at the frames they come, or typed as `toBe`
+    /// takes a stream of streams, `a: cold("1---3--|")`), graded as the
+    /// stream's groups are, and a wrong answer is told which group is wrong.
+    @Test func aLaneOfGroupsIsGradedGroupByGroup() async throws {
+        let exercise = """
+            let numbers = cold("-1-2-3-4|")
+            let parity = numbers.groupBy { $0 % 2 == 0 ? "even" : "odd" }
+
+            test "parity" {
+              expect(parity).toBe("???")
+            }
+
+            """
+        let served = try ServedFolder()
+        func question(_ answer: [String: Any]?, gaveUp: Bool = false) async throws -> [String: Any] {
+            let request = Self.answers(answer.map { ["parity#1": $0] } ?? [:], gaveUp: gaveUp ? ["parity#1"] : [],
+                                       more: ["text": exercise, "name": "parity.flow"])
+            return try #require(Self.questions(try await served.json("/api/exercise", method: "POST", body: request))["parity#1"])
+        }
+        func told(_ question: [String: Any]) -> String { (question["check"] as? [String: Any])?["text"] as? String ?? "" }
+        func passed(_ question: [String: Any]) -> Bool { (question["check"] as? [String: Any])?["passed"] as? Bool == true }
+        /// Group events: the frame each group is made at and its events, at the frames they come.
+        func groups(_ groups: [(Int, [(Int, String)])], end: Int) -> [String: Any] {
+            let made: [[String: Any]] = groups.map { t, inner in
+                ["t": t, "kind": "value", "inner": Self.events(inner)["events"] ?? []]
+            }
+            return ["events": made + [["t": end, "kind": "complete"]]]
+        }
+
+        let unanswered = try await question(nil)
+        #expect(unanswered["nested"] as? Bool == true && (unanswered["groups"] as? [Any])?.isEmpty == true)
+
+        // Right, placed: odd made at 1 (1, 3), even at 3 (2, 4), all ending at 8.
+        let rightGroups = groups([(1, [(1, "1"), (5, "3"), (8, "|")]), (3, [(3, "2"), (7, "4"), (8, "|")])], end: 8)
+        let placed = try await question(rightGroups)
+        #expect(passed(placed), "\(told(placed))")
+        #expect(placed["marble"] as? String == #""-a-b----|", a: cold("1---3--|"), b: cold("2---4|")"#)
+        let lanes = (placed["groups"] as? [[String: Any]] ?? []).map { [$0["lane"] as? Int ?? -1, $0["start"] as? Int ?? -1] }
+        #expect(lanes == [[2, 1], [3, 3]], "\(lanes)")
+        #expect((placed["svg"] as? String)?.contains("↳ group 2") == true)
+        // Right, typed as toBe takes it; and its marble typed bare keeps its groups.
+        #expect(passed(try await question(["marble": #""-a-b----|", a: cold("1---3--|"), b: cold("2---4|")"#])))
+        #expect(passed(try await question(["marble": "-a-b----|", "values": placed["values"] ?? [:]])))
+
+        // 4 a frame early in the even group: that group is named, with its own lane.
+        let early = try await question(groups([(1, [(1, "1"), (5, "3"), (8, "|")]), (3, [(3, "2"), (6, "4"), (8, "|")])], end: 8))
+        #expect(told(early) == """
+            group 2, made at frame 3, is not right:
+            your answer: ---2--4-|
+                               ^ frame differs in group 2
+            hint:        your event is right but 1 frame too early: each - is one frame, a group (ab) takes one frame per character, and [ab] is a group of one frame
+            """, "\(told(early))")
+        #expect((early["check"] as? [String: Any])?["column"] as? Int == 6)
+        // The README's section on a lane of groups shows this exercise and this feedback.
+        let readme = try String(contentsOf: projectDirectory.appendingPathComponent("README.md"), encoding: .utf8)
+        #expect(readme.contains("```swift\n" + exercise + "```") && readme.contains("```\n" + told(early) + "\n```"))
+        #expect(readme.contains("```\n" + (placed["marble"] as? String ?? "-") + "\n```"))
+        // A group made a frame late is the answer lane's difference.
+        let late = try await question(groups([(1, [(1, "1"), (5, "3"), (8, "|")]), (4, [(4, "2"), (7, "4"), (8, "|")])], end: 8))
+        #expect(told(late).hasPrefix("your answer: -a--b---|\n                 ^ frame differs\n"), "\(told(late))")
+        #expect(told(late).contains("hint:        a group is made where the stream sends it: yours is 1 frame too late"), "\(told(late))")
+        // Given up: the right groups are drawn under the answer's, a group that is right keeps its letter.
+        let shown = try await question(groups([(1, [(1, "1"), (5, "3"), (8, "|")]), (3, [(3, "2"), (6, "4"), (8, "|")])], end: 8), gaveUp: true)
+        #expect(shown["right"] as? String == #"-a-c----|   (a = cold("1---3--|"), c = cold("2---4|"))"#, "\(shown["right"] ?? "")")
+        #expect(told(shown).contains("right answer: ---2---4|\n") && told(shown).contains("your answer has 4 at frame 6, the right answer at frame 7"),
+                "\(told(shown))")
+        #expect((shown["svg"] as? String ?? "").components(separatedBy: #"lane-label">↳ group"#).count - 1 == 4)
+        // A group's event before the group is made is refused, naming the group.
+        let before = try await question(groups([(1, [(1, "1")]), (3, [(2, "2")])], end: 8))
+        #expect(told(before) == "group 2 is made at frame 3: its events are placed from there to frame 100000", "\(told(before))")
+
+        // Written into the script, the answer is the expectation `flow test` passes.
+        let request = Self.answers(["parity#1": rightGroups], more: ["text": exercise, "name": "parity.flow"])
+        let text = try #require(try await served.json("/api/answers", method: "POST", body: request)["text"] as? String)
+        #expect(text.contains(#"expect(parity).toBe("-a-b----|", a: cold("1---3--|"), b: cold("2---4|"))"#), "\(text)")
+        let script = temporaryPath("parity.flow")
+        try text.write(toFile: script, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(atPath: script) }
+        let tested = try FlowProcess.run(["test", script])
+        #expect(tested.status == 0 && tested.out.contains("1 passed, 0 failed"), "\(tested.out)\(tested.err)")
+    }
+
+    /// A window's and a `map { cold(...) }`'s lanes are lanes of groups too.
+    @Test func windowsAndMarbleStreamsAreLanesOfGroups() async throws {
+        let exercise = """
+            let clicks = cold("-a--b|")
+            let requests = clicks.map { _ in cold("--r|") }
+            let windows = cold("-1-2-3-4|").window(count: 2)
+
+            test "requests" {
+              expect(requests).toBe("???")
+            }
+
+            test "windows" {
+              expect(windows).toBe("???")
+            }
+
+            """
+        let served = try ServedFolder()
+        let request = Self.answers(["requests#1": ["marble": #""-a--a|", a: cold("--r|")"#],
+                                    "windows#1": ["marble": #""a--b---c|", a: cold("-1-(2|)"), b: cold("--3-(4|)"), c: cold("-|")"#]],
+                                   more: ["text": exercise, "name": "lanes.flow"])
+        let sheet = Self.questions(try await served.json("/api/exercise", method: "POST", body: request))
+        for id in ["requests#1", "windows#1"] {
+            let question = try #require(sheet[id])
+            #expect(question["nested"] as? Bool == true)
+            #expect((question["check"] as? [String: Any])?["passed"] as? Bool == true, "\(id): \(question["check"] ?? "")")
+        }
+        #expect((sheet["windows#1"]?["groups"] as? [Any])?.count == 3)
+    }
+
     /// The README's walkthrough is of the exercise these tests serve.
     @Test func theReadmesExerciseIsTheOneTested() throws {
         let readme = try String(contentsOf: projectDirectory.appendingPathComponent("README.md"), encoding: .utf8)

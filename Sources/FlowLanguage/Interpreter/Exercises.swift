@@ -18,7 +18,9 @@ public struct ExerciseQuestion {
     public var reveals: Bool
     /// When the expectation subscribed.
     public var subscribed: TimeSpan
-    /// The right answer: the events the stream sent.
+    /// The right answer: the events the stream sent, each stream it sent
+    /// (a group, a window) as a marble stream of what that one sent from
+    /// when it was made, as `toBe` takes a lane of groups.
     public var answer: [TimedEvent]
     /// The `cold` and `hot` streams the checked stream reads, as written,
     /// each labelled by its name.
@@ -63,6 +65,6 @@ struct UnansweredLane {
             return LaneDiagram.Lane(label: node.name ?? node.label ?? node.operatorName, events: events)
         }
         return ExerciseQuestion(location: location, placeholder: placeholder, prompt: prompt, reveals: reveals, subscribed: subscribed,
-                                answer: recorder.events, inputs: inputs)
+                                answer: recorder.eventsAsWritten, inputs: inputs)
     }
 }

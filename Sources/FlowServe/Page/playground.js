@@ -878,7 +878,9 @@ function questionCard(question) {
   card.appendChild(element("pre", "code", question.code));
   const picture = element("div", "picture");
   picture.tabIndex = 0;
-  picture.setAttribute("aria-label", "answer lane of " + question.test + ": click, or Enter at the column ← → choose, to place the value");
+  picture.setAttribute("aria-label", question.nested
+    ? "answer lanes of " + question.test + ", a lane of groups: Enter on the answer lane makes a group at the column ← → choose; ↑ ↓ choose a group's lane, Enter places the value there"
+    : "answer lane of " + question.test + ": click, or Enter at the column ← → choose, to place the value");
   picture.innerHTML = question.svg;
   card.appendChild(picture);
   const tools = element("div", "tools");
@@ -893,6 +895,10 @@ function questionCard(question) {
   value.onkeydown = (event) => {
     if (event.key !== "Enter") return;
     event.preventDefault();
+    if (question.nested && answerLanes(question)[cursorLane(question)].group === null) {
+      status("choose a group's lane first (↓ in the picture, or click it): the answer lane's marbles are groups, made by Enter or a click there");
+      return;
+    }
     placeValue(question, cursorFrame(question) ?? nextFreeFrame(question), "value", question.columnFrames);
   };
   value.onfocus = () => { exercise.field = "value"; };
@@ -919,8 +925,10 @@ function questionCard(question) {
     };
     tools.appendChild(giveUp);
   }
-  tools.appendChild(element("span", "how",
-    "click: place the value · shift-click: one more in that frame · drag: move · ← →: column (or the selected marble) · Enter: place · "
+  tools.appendChild(element("span", "how", (question.nested
+    ? "a lane of groups: click the answer lane (or Enter there) to make a group, which gets a lane of its own; place its values on that lane · ↑ ↓: lane · "
+      + "Delete on a group's marble removes the group · "
+    : "") + "click: place the value · shift-click: one more in that frame · drag: move · ← →: column (or the selected marble) · Enter: place · "
     + "Space: select · G: group with the next · Delete: remove · | completes · # fails"));
   card.appendChild(tools);
   if (question.check) card.appendChild(element("pre", "result" + (question.check.passed ? " passed" : ""), (question.check.passed ? "✓ " : "") + question.check.text));
@@ -946,22 +954,69 @@ function frameAt(question, x) {
   return best * question.columnFrames;
 }
 
-// The column cursor of a question's lane, in frames: where the pointer last
-// was over it, or where ← and → moved it; kept across the card's redraws.
+// The lanes a learner answers on: the answer lane (0), and where the right
+// lane is a stream of streams (groupBy, window), each group's lane beneath
+// it (1, 2, ...), made where the group's marble is on the answer lane. Each
+// is edited alike; a group's events are placed at the frames they come.
+function answerLanes(question) {
+  const lanes = [{ lane: question.answerLane, band: question.answerBand, start: 0, group: null, events: question.answer }];
+  const made = question.answer.filter((e) => e.inner);
+  (question.groups || []).forEach((g, n) => {
+    if (made[n]) lanes.push({ lane: g.lane, band: g.band, start: g.start, group: n, events: made[n].inner });
+  });
+  return lanes;
+}
+
+// The whole answer with one lane's events changed.
+function withLaneEvents(question, target, events) {
+  if (target.group === null) return events;
+  let n = -1;
+  return question.answer.map((e) => {
+    if (!e.inner) return { ...e };
+    n += 1;
+    return n === target.group ? { ...e, inner: events } : { ...e };
+  });
+}
+
+// The group lane a lane of groups is named by in the page's words.
+function laneName(target) { return target.group === null ? "the answer lane" : "group " + (target.group + 1); }
+
+// The column cursor of a question's lanes: its frame, where the pointer last
+// was or where ← and → moved it, and its lane (↑ ↓); kept across redraws.
 function cursorFrame(question) {
   return exercise.cursor && exercise.cursor.id === question.id ? exercise.cursor.frame : null;
 }
 
-// The frame after the answer's last value: where a value typed without a
-// column chosen goes.
-function nextFreeFrame(question) {
-  const values = question.answer.filter((e) => e.kind === "value");
-  return values.length ? values[values.length - 1].t + question.columnFrames : question.columnFrames;
+function cursorLane(question) {
+  const lanes = answerLanes(question);
+  const lane = exercise.cursor && exercise.cursor.id === question.id ? exercise.cursor.lane || 0 : 0;
+  return Math.min(lane, lanes.length - 1);
 }
 
-// Places the value box's value at `frame`, beside any already there (one
-// frame holds them all, as `(ab)` does).
-function placeValue(question, frame, field, advance = 0) {
+// The frame after the lane's last value: where a value typed without a
+// column chosen goes.
+function nextFreeFrame(question) {
+  const target = answerLanes(question)[cursorLane(question)];
+  const values = target.events.filter((e) => e.kind === "value");
+  return values.length ? values[values.length - 1].t + question.columnFrames : Math.max(target.start, question.columnFrames);
+}
+
+// A new group made at `frame` on the answer lane, with a lane of its own,
+// where the cursor then goes: Enter there places the value box's value.
+function makeGroup(question, frame) {
+  const made = question.answer.filter((e) => e.inner);
+  const lane = made.filter((e) => e.t <= frame).length + 1;
+  exercise.selected = null;
+  exercise.cursor = { id: question.id, frame, lane };
+  answer(question, { events: question.answer.map((e) => ({ ...e })).concat([{ t: frame, kind: "value", inner: [] }]) });
+}
+
+// Places the value box's value at `frame` on the cursor's lane (or `lane`),
+// beside any already there (one frame holds them all, as `(ab)` does). On
+// the answer lane of a lane of groups, a group is made there instead.
+function placeValue(question, frame, field, advance = 0, lane = cursorLane(question)) {
+  const target = answerLanes(question)[lane];
+  if (question.nested && target.group === null) { makeGroup(question, frame); return; }
   const text = (exercise.values[question.id] || "").trim();
   const card = document.querySelector(`#exercises .question[data-id="${CSS.escape(question.id)}"]`);
   if (!text) {
@@ -969,119 +1024,167 @@ function placeValue(question, frame, field, advance = 0) {
     status("type the value to place in the value box, then click the lane or press Enter");
     return;
   }
+  if (frame < target.start) {
+    status(laneName(target) + " is made at frame " + target.start + ": its events come from there on");
+    return;
+  }
   exercise.selected = null;
-  exercise.cursor = { id: question.id, frame: frame + advance };
-  answer(question, { events: question.answer.concat([{ t: frame, kind: "value", value: text }]) }, field);
+  exercise.cursor = { id: question.id, frame: frame + advance, lane };
+  const events = target.events.map((e) => ({ ...e })).concat([{ t: frame, kind: "value", value: text }]);
+  answer(question, { events: withLaneEvents(question, target, events) }, field);
+}
+
+// Moves an event of a lane by `by` frames; a group's marble takes its
+// lane's events along, so the group stays what it was.
+function moved(question, target, index, by) {
+  const events = target.events.map((e) => ({ ...e }));
+  const event = events[index];
+  const to = Math.max(target.start, event.t + by);
+  if (event.inner) event.inner = event.inner.map((e) => ({ ...e, t: e.t + to - event.t }));
+  event.t = to;
+  return withLaneEvents(question, target, events);
 }
 
 function placing(picture, question) {
   const svg = picture.querySelector("svg");
   if (!svg) return;
-  const band = question.answerBand;
-  const inBand = (p) => p.y >= band.top && p.y <= band.bottom;
-  const marks = [...svg.querySelectorAll(`[data-l="${question.answerLane}"][data-e]`)];
-  marks.forEach((mark) => mark.classList.add("answer-mark"));
-  if (exercise.focused === question.id && exercise.selected !== null && marks[exercise.selected]) marks[exercise.selected].classList.add("selected");
+  const lanes = answerLanes(question);
+  const laneAt = (p) => lanes.findIndex((l) => p.y >= l.band.top && p.y <= l.band.bottom);
+  const marksOf = (target) => [...svg.querySelectorAll(`[data-l="${target.lane}"][data-e]`)];
+  lanes.forEach((target) => marksOf(target).forEach((mark) => mark.classList.add("answer-mark")));
+  const selection = () => (exercise.focused === question.id && exercise.selected && lanes[exercise.selected.lane]
+    && lanes[exercise.selected.lane].events[exercise.selected.index] ? exercise.selected : null);
+  const showSelected = () => {
+    svg.querySelectorAll(".answer-mark.selected").forEach((m) => m.classList.remove("selected"));
+    const chosen = selection();
+    if (chosen) { const mark = marksOf(lanes[chosen.lane])[chosen.index]; if (mark) mark.classList.add("selected"); }
+  };
+  showSelected();
   const lastFrame = (question.columns.length - 1) * question.columnFrames;
-  let pointerIn = false;
+  let pointerLane = -1;
   let drag = null;
   const line = document.createElementNS("http://www.w3.org/2000/svg", "line");
   line.setAttribute("class", "hover-column");
-  line.setAttribute("y1", band.top + 2);
-  line.setAttribute("y2", band.bottom - 2);
   line.style.display = "none";
   svg.appendChild(line);
-  // The cursor's column drawn while the lane has the pointer or the focus.
+  // The cursor's column drawn on its lane while the picture has the pointer or the focus.
   const drawCursor = () => {
     const frame = cursorFrame(question);
-    const shown = frame !== null && (pointerIn || drag || document.activeElement === picture);
+    const shown = frame !== null && (pointerLane >= 0 || drag || document.activeElement === picture);
     line.style.display = shown ? "" : "none";
     if (!shown) return;
+    const band = lanes[cursorLane(question)].band;
     const x = question.columns[Math.min(question.columns.length - 1, Math.round(frame / question.columnFrames))];
+    line.setAttribute("y1", band.top + 2);
+    line.setAttribute("y2", band.bottom - 2);
     line.setAttribute("x1", x);
     line.setAttribute("x2", x);
   };
-  const setCursor = (frame) => {
-    exercise.cursor = { id: question.id, frame: Math.max(0, Math.min(lastFrame, frame)) };
+  const setCursor = (frame, lane = cursorLane(question)) => {
+    exercise.cursor = { id: question.id, frame: Math.max(0, Math.min(lastFrame, frame)), lane };
     drawCursor();
   };
   picture.addEventListener("focus", () => {
-    if (cursorFrame(question) === null) setCursor(0);
+    if (cursorFrame(question) === null) setCursor(0, 0);
     drawCursor();
   });
   picture.addEventListener("blur", drawCursor);
   drawCursor();
   svg.addEventListener("pointermove", (event) => {
     const p = svgPoint(svg, event);
-    pointerIn = inBand(p);
-    if (pointerIn || drag) setCursor(frameAt(question, p.x));
+    pointerLane = laneAt(p);
+    if (drag) setCursor(frameAt(question, p.x), drag.lane);
+    else if (pointerLane >= 0) setCursor(frameAt(question, p.x), pointerLane);
+    else drawCursor();
     if (drag) drag.mark.setAttribute("transform", `translate(${p.x - drag.x},0)`);
   });
-  svg.addEventListener("pointerleave", () => { pointerIn = false; drawCursor(); });
+  svg.addEventListener("pointerleave", () => { pointerLane = -1; drawCursor(); });
   svg.addEventListener("pointerdown", (event) => {
     const p = svgPoint(svg, event);
-    // The marble under the pointer, or the answer's marble in that column.
     const at = frameAt(question, p.x);
     exercise.focused = question.id;
     exercise.field = null;
     picture.focus({ preventScroll: true });
-    if (event.shiftKey && inBand(p)) { event.preventDefault(); placeValue(question, at); return; }
-    const mark = event.target.closest("[data-e]") || (inBand(p) ? marks.find((m) => Number(m.dataset.t) * question.columnFrames === at) : null);
-    if (mark && Number(mark.dataset.l) === question.answerLane) {
+    const mark = event.target.closest("[data-e]");
+    const markLane = mark ? lanes.findIndex((l) => l.lane === Number(mark.dataset.l)) : -1;
+    const lane = markLane >= 0 ? markLane : laneAt(p);
+    if (lane < 0) return;
+    setCursor(at, lane);
+    if (event.shiftKey) { event.preventDefault(); placeValue(question, at, null, 0, lane); return; }
+    // The marble under the pointer, or the lane's marble in that column.
+    const grabbed = markLane >= 0 ? mark : marksOf(lanes[lane]).find((m) => Number(m.dataset.t) * question.columnFrames === at);
+    if (grabbed) {
       event.preventDefault();
       svg.setPointerCapture(event.pointerId);
-      drag = { mark, index: Number(mark.dataset.e), x: p.x, from: frameAt(question, p.x) };
+      drag = { lane, mark: grabbed, index: Number(grabbed.dataset.e), x: p.x, from: at };
       return;
     }
-    if (!inBand(p)) return;
-    placeValue(question, at);
+    placeValue(question, at, null, 0, lane);
   });
   svg.addEventListener("pointerup", (event) => {
     if (!drag) return;
     const p = svgPoint(svg, event);
-    const { index, from } = drag;
+    const { lane, index, from } = drag;
     drag = null;
     const to = frameAt(question, p.x);
     if (to === from) {
-      exercise.selected = exercise.selected === index ? null : index;
-      marks.forEach((m, i) => m.classList.toggle("selected", i === exercise.selected));
+      const chosen = selection();
+      exercise.selected = chosen && chosen.lane === lane && chosen.index === index ? null : { lane, index };
+      showSelected();
       return;
     }
     exercise.selected = null;
-    const events = question.answer.map((e) => ({ ...e }));
-    events[index].t = Math.max(0, events[index].t + to - from);
-    answer(question, { events });
+    answer(question, { events: moved(question, lanes[lane], index, to - from) });
   });
   picture.addEventListener("keydown", (event) => {
     const key = event.key;
-    const events = question.answer.map((e) => ({ ...e }));
-    const selected = exercise.selected !== null && events[exercise.selected] ? exercise.selected : null;
+    const laneIndex = cursorLane(question);
+    const target = lanes[laneIndex];
+    const events = target.events.map((e) => ({ ...e }));
+    const chosen = selection();
+    const selected = chosen && chosen.lane === laneIndex ? chosen.index : null;
     const cursor = cursorFrame(question) ?? 0;
+    const said = (e) => (e.inner ? "a group" : e.kind === "value" ? e.value : e.kind === "complete" ? "|" : "#");
     const select = (index) => {
-      exercise.selected = index;
-      marks.forEach((m, i) => m.classList.toggle("selected", i === index));
-      status(index === null ? "" : "selected " + (events[index].kind === "value" ? events[index].value : key) + " at frame " + events[index].t);
+      exercise.selected = index === null ? null : { lane: laneIndex, index };
+      showSelected();
+      status(index === null ? "" : "selected " + said(events[index]) + " at frame " + events[index].t
+        + (target.group === null ? "" : " in " + laneName(target)));
     };
     if (event.ctrlKey || event.metaKey || event.altKey) return;
     if (key === "|" || key === "#") {
-      const ends = events.filter((e) => e.kind === "value");
-      ends.push({ t: cursor, kind: key === "|" ? "complete" : "error" });
-      answer(question, { events: ends });
+      if (cursor < target.start) { status(laneName(target) + " is made at frame " + target.start + ": it ends there or later"); }
+      else {
+        const ends = events.filter((e) => e.kind === "value");
+        ends.push({ t: cursor, kind: key === "|" ? "complete" : "error" });
+        answer(question, { events: withLaneEvents(question, target, ends) });
+      }
     } else if ((key === "Delete" || key === "Backspace") && selected !== null) {
+      // A group's marble removed takes its lane with it.
       events.splice(selected, 1);
       exercise.selected = null;
-      answer(question, { events });
+      answer(question, { events: withLaneEvents(question, target, events) });
     } else if ((key === "ArrowLeft" || key === "ArrowRight") && selected !== null) {
-      events[selected].t = Math.max(0, events[selected].t + (key === "ArrowLeft" ? -1 : 1) * question.columnFrames);
-      setCursor(events[selected].t);
-      answer(question, { events });
+      const by = (key === "ArrowLeft" ? -1 : 1) * question.columnFrames;
+      setCursor(Math.max(target.start, events[selected].t + by));
+      answer(question, { events: moved(question, target, selected, by) });
     } else if (key === "ArrowLeft" || key === "ArrowRight" || key === "Home" || key === "End") {
       const step = { ArrowLeft: -question.columnFrames, ArrowRight: question.columnFrames, Home: -Infinity, End: Infinity }[key];
       setCursor(cursor + step);
-      const here = events.filter((e) => e.t === cursorFrame(question)).map((e) => e.kind === "value" ? e.value : e.kind === "complete" ? "|" : "#");
-      status("frame " + cursorFrame(question) + (here.length ? ": " + here.join(", ") : ""));
+      const here = events.filter((e) => e.t === cursorFrame(question)).map(said);
+      status((target.group === null ? "" : laneName(target) + ", ") + "frame " + cursorFrame(question) + (here.length ? ": " + here.join(", ") : ""));
+    } else if ((key === "ArrowUp" || key === "ArrowDown") && question.nested) {
+      const to = laneIndex + (key === "ArrowUp" ? -1 : 1);
+      if (to < 0 || to >= lanes.length) {
+        status(lanes.length > 1 ? "no lane " + (to < 0 ? "above" : "below") : "no group yet: Enter on the answer lane makes one at the cursor");
+      } else {
+        exercise.selected = null;
+        showSelected();
+        setCursor(Math.max(cursor, lanes[to].start), to);
+        status(laneName(lanes[to]) + (lanes[to].group === null ? "" : ", made at frame " + lanes[to].start) + ", frame " + cursorFrame(question));
+      }
     } else if (key === "Enter") {
-      placeValue(question, cursor);
+      placeValue(question, cursor, null, 0, laneIndex);
     } else if (key === " ") {
       // The marbles in the cursor's column, one after another.
       const here = events.map((e, i) => (e.t === cursor ? i : null)).filter((i) => i !== null);
@@ -1093,10 +1196,7 @@ function placing(picture, question) {
       // The next event joins the selected one's frame: a group, `(ab)`.
       const next = events.findIndex((e, i) => i > selected && e.t > events[selected].t);
       if (next < 0) { status("no marble after the selected one to group with it"); }
-      else {
-        events[next].t = events[selected].t;
-        answer(question, { events });
-      }
+      else answer(question, { events: moved(question, target, next, events[selected].t - events[next].t) });
     } else {
       return;
     }
