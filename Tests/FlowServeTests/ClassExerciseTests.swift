@@ -246,6 +246,35 @@ import Testing
         }
     }
 
+    /// An answer file's lane of groups is graded as a check grades it:
+    /// the first group that is wrong is named, drawn as the student placed
+    /// it, and the stream's groups are not shown below `--feedback answer`.
+    @Test func anAnswerFileOfALaneOfGroupsNamesTheWrongGroup() throws {
+        let folder = URL(fileURLWithPath: temporaryPath("grouped"))
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        // The even group's 4 a frame early (the stream's is cold("2---4|")).
+        let answered = """
+            # parity.flow: the answers of Ada
+            let numbers = cold("-1-2-3-4|")
+            let parity = numbers.groupBy { $0 % 2 == 0 ? "even" : "odd" }
+
+            test "parity" {
+              expect(parity).toBe("-a-b----|", a: cold("1---3--|"), b: cold("2--4-|"))
+            }
+
+            """
+        try answered.write(to: folder.appendingPathComponent("ada.flow"), atomically: true, encoding: .utf8)
+        for format in ["text", "json"] {
+            let why = try FlowProcess.run(["grade", "--details", "--format", format, folder.path])
+            #expect(why.status == 0, "\(why.err)")
+            #expect(why.out.contains("group 2, made at frame 3, is not right:") && why.out.contains("^ frame differs in group 2"), "\(why.out)")
+            #expect(!why.out.contains("2---4") && !why.out.contains("expected"), "\(format): the right group is shown: \(why.out)")
+        }
+        let whereLevel = try FlowProcess.run(["grade", "--feedback", "where", folder.path])
+        #expect(whereLevel.out.contains("expectation failed: frame differs in group 2"), "\(whereLevel.out)")
+    }
+
     @Test func theTeacherSeesTheClassAndExportsIt() throws {
         let (served, students, teacher) = try Self.rosteredClass()
         let raw = RawHTTP(port: served.port)
