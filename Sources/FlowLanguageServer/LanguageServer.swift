@@ -32,6 +32,13 @@ public final class LanguageServer {
     public private(set) var exitStatus: Int32?
     let modules = IOModules.unrestricted
     lazy var moduleNames = Set(modules.map(\.name))
+    /// What `$/cancelRequest` stops, from whichever thread reads it.
+    public let cancellation = RequestCancellation()
+    /// Sends a message while a request is being computed (`$/progress` of a
+    /// long hover); without it, no progress is reported.
+    public var sendAtOnce: ((Message) -> Void)?
+    /// The `workDoneToken` the request being computed carries.
+    private var workDoneToken: Any?
 
     public init() {}
 
@@ -68,7 +75,8 @@ public final class LanguageServer {
             return []
         case "$/cancelRequest":
             // A request still waiting is cancelled where messages arrive
-            // (`receive(batch:)`); one already answered stays answered.
+            // (`receive(batch:)`), one running by the thread that reads
+            // them (`cancellation`); one already answered stays answered.
             return []
         case "textDocument/didOpen":
             guard let document = params["textDocument"] as? [String: Any], let uri = document["uri"] as? String,
@@ -126,7 +134,17 @@ public final class LanguageServer {
             offset = positions.offset(line: line, character: character)
         }
         let file = SourceFile(path: Self.path(of: uri), text: document.text)
-        return result(id, body(Document(uri: uri, file: file, positions: positions), offset))
+        guard let id, !(id is NSNull) else { return result(id, body(Document(uri: uri, file: file, positions: positions), offset)) }
+        guard cancellation.begin(id) else { return cancelled(id) }
+        workDoneToken = params["workDoneToken"]
+        defer { workDoneToken = nil }
+        let value = body(Document(uri: uri, file: file, positions: positions), offset)
+        return cancellation.end() ? cancelled(id) : result(id, value)
+    }
+
+    /// The protocol's answer to a cancelled request: RequestCancelled.
+    func cancelled(_ id: Any?) -> Message {
+        error(id, -32800, "cancelled")
     }
 
     private func initialize(_ params: [String: Any]) -> Any {
@@ -353,6 +371,14 @@ public final class LanguageServer {
         program.marblesForBindings = true
         program.drawsLanes = false
         program.reportsErrors = false
+        program.stopRequested = { [cancellation] in cancellation.isCancelled }
+        // A client that gave a token sees the run as work it can cancel.
+        if let token = workDoneToken, let send = sendAtOnce {
+            send(notification("$/progress", ["token": token, "value": ["kind": "begin", "title": "Running \(name) in virtual time", "cancellable": true]]))
+        }
+        defer {
+            if let token = workDoneToken, let send = sendAtOnce { send(notification("$/progress", ["token": token, "value": ["kind": "end"]])) }
+        }
         var diagrams = program.run(on: .virtual).laneDiagrams
         if let test = program.testNames.indices.first(where: { program.span(ofTest: $0).start <= offset && offset < program.span(ofTest: $0).end }) {
             diagrams = program.runTest(test).laneDiagrams

@@ -120,12 +120,20 @@ public final class MarbleRun {
         }
     }
 
+    /// Asked every few actions of `run`: true stops the run there, as if a
+    /// limit were reached (an editor cancelled the hover it ran for).
+    public var stopRequested: (() -> Bool)?
+
     /// Runs the clock until idle and checks every expectation. `hotStreams`
     /// (in the order they were made) start first, as in RxJS.
     public func run(startingFirst hotStreams: [HotStream] = []) -> [ExpectationFailure] {
         for hot in hotStreams { hot.start(on: scheduler) }
         var stoppedBy: Verdict?
-        let outcome = scheduler.run(timeLimit: timeLimit, actionLimit: actionLimit) { [verdicts, scheduler] in
+        // A run that may be stopped looks often: one action can be long.
+        let checkEvery = stopRequested == nil ? 4096 : 16
+        let outcome = scheduler.run(timeLimit: timeLimit, actionLimit: actionLimit, checkEvery: checkEvery) { [verdicts, scheduler, stopRequested] in
+            // Whoever asked for the run no longer wants it (an editor's hover).
+            if stopRequested?() == true { return true }
             // Everything is settled, and something is still going only to
             // be drawn past its lane's end or to fail an expectation that
             // has failed already: a forgotten take(n) fails at once. (Not

@@ -264,6 +264,17 @@ public final class Program {
     public func span(ofTest index: Int) -> Span { tests[index].span }
     /// A live run ends on Ctrl-C, cancelling its subscriptions (the command line).
     public var stopsOnInterrupt = false
+    /// Asked, from the run's thread, by a run in virtual time every few
+    /// thousand steps (its clock's actions, a loop's iterations): true stops
+    /// it there, with an error saying so (an editor cancelled the hover
+    /// the run is for). It may read what another thread sets.
+    public var stopRequested: (() -> Bool)? {
+        didSet {
+            guard let stopRequested else { return }
+            environment.interruptRequested = stopRequested
+            environment.interruptedBy = { "the editor's cancellation" }
+        }
+    }
     /// With tracing, also draw when each source was subscribed (`--subscriptions`).
     public var showsSubscriptions = false
     /// Follows and stops a live run from another thread (`flow serve`).
@@ -287,6 +298,7 @@ public final class Program {
         defer { environment.requestExit = nil }
         guard case .live(let host) = clock else {
             let run = RunState.virtual(name: file.path)
+            if let stopRequested { run.marbles.stopRequested = stopRequested }
             environment.requestExit = { [unowned environment = self.environment] code in
                 environment.exitStatus = code
                 run.cancelAll()
@@ -418,6 +430,7 @@ public final class Program {
         let globals = self.globals ?? Frame(count: globalSize, parent: nil)
         let frame = Frame(count: test.scope.count, parent: globals)
         let run = RunState.virtual(name: test.name, location: testFile.location(of: test.span.start))
+        if let stopRequested { run.marbles.stopRequested = stopRequested }
         if marblesForBindings {
             run.scheduler.tracer = run.scheduler.tracer ?? Tracer()
             environment.watchesBindings = true
