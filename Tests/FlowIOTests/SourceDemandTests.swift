@@ -135,6 +135,29 @@ import Testing
     }
 }
 
+extension SourceDemandTests {
+    /// A paged API read a page a request (`concatMap` of `http.get`): each
+    /// request is one response whatever the demand, so the next page is
+    /// asked for only once the consumer wants more. Reading ahead, 1 000
+    /// pages of 500 lines would be fetched while 300 lines are taken.
+    @Test func aPagedHTTPSourceFetchesNoFurtherThanAsked() throws {
+        let server = try TestServer()
+        defer { server.shutdown() }
+        let script = try writeScript(#"""
+            range(0, 1000)
+              .concatMap { page in http.get("\#(server.base)/page?n=\(page)") }
+              .concatMap { response in from(response.body.split(separator: "\n")) }
+            """#)
+        defer { try? FileManager.default.removeItem(atPath: script) }
+        let result = try FlowProcess.run(["run", script], timeout: waitingDeadline)
+        #expect(result.status == 0, "\(result.err)")
+        let count = try #require(Self.handedOn(result.out), "\(result.out) \(result.err)")
+        #expect((300..<Self.bound).contains(count), "the pages handed on \(count) lines")
+        let pages = server.requests.withLockedValue { $0.filter { $0 == "/page" }.count }
+        #expect(pages <= Self.bound / 500, "\(pages) pages were fetched for 300 lines")
+    }
+}
+
 /// What the writer thread got into the pipe, read by the test.
 final class WrittenBytes: @unchecked Sendable {
     private let lock = NSLock()

@@ -156,6 +156,11 @@ final class TestServer: Sendable {
                     if context.channel.isActive { respond(context, .ok, "late", type: "text/plain") }
                 }
             case "/lines": stream(context, ["one\n", "two\n", "three"], type: "application/x-ndjson")
+            case "/page":
+                // One page of a paged API: 500 lines of 1 KiB, numbered by the page asked for.
+                let page = Int(query["n"] ?? "") ?? 0
+                let lines = (0..<500).map { "\(page * 500 + $0) " + String(repeating: "x", count: 1017) + "\n" }
+                respond(context, .ok, lines.joined(), type: "text/plain")
             case "/many-lines":
                 // 100 MB of 4 KiB lines, as fast as the client takes them.
                 responding = true

@@ -147,6 +147,52 @@ import Testing
         #expect(source.demands.first == false && source.demands.contains(true))
     }
 
+    /// A virtual clock that says it is the live one: what FlattenSink does
+    /// on the live clock, stepped as exactly as marbles are.
+    final class LiveLikeScheduler: Scheduler {
+        let clock = VirtualScheduler()
+        var now: TimeSpan { clock.now }
+        var isVirtual: Bool { false }
+        var tracer: Tracer? {
+            get { clock.tracer }
+            set { clock.tracer = newValue }
+        }
+        func schedule(at time: TimeSpan, _ action: @escaping () -> Void) -> Disposable { clock.schedule(at: time, action) }
+        func runState<State: AnyObject>(for owner: AnyObject, create: () -> State) -> State { clock.runState(for: owner, create: create) }
+    }
+
+    /// Inners that cannot stop (a request per page: one response, whatever
+    /// the demand) are not started while the consumer has enough: pages
+    /// are fetched as they are taken, not as fast as the server answers.
+    /// Bounded merges wait the same way on the live clock; in virtual time,
+    /// where nothing reads, every inner starts when it would have.
+    @Test(arguments: ["concatMap", "flatMap(maxConcurrent: 2)", "concat"], [false, true])
+    func noInnerStartsWhileTheConsumerHasEnough(_ operatorName: String, virtual: Bool) {
+        let live = LiveLikeScheduler()
+        let scheduler: Scheduler = virtual ? live.clock : live
+        let source = PacedSource(count: 1000, chunk: 1000)
+        let page = fn { value in .stream(Observable.just(value).delay(.milliseconds(Int64(1)))) }
+        let stream: Observable
+        switch operatorName {
+        case "concatMap": stream = source.concatMap(page)
+        case "concat": stream = Observable.concat((0..<1000).map { Observable.just(.int($0)).delay(.milliseconds(Int64(1))) })
+        default: stream = source.flatMap(maxConcurrent: 2, page)
+        }
+        let consumer = SlowConsumer(limit: 5)
+        stream.subscribe(consumer, on: scheduler)
+        live.clock.advance(by: .milliseconds(Int64(100)))
+        if virtual {
+            // A frame a value, as without demand.
+            #expect(consumer.values.count == (operatorName == "flatMap(maxConcurrent: 2)" ? 200 : 100), "\(operatorName)")
+        } else {
+            // The inners running when "enough" came finish; no other starts.
+            #expect(consumer.values.count <= 6, "\(operatorName): \(consumer.values.count) values delivered after enough at 5")
+        }
+        consumer.wantMore()
+        live.clock.advance(by: .seconds(5))
+        #expect(consumer.completed && consumer.values.count == 1000)
+    }
+
     /// The consumer's demand reaches `concatMap`'s running inner, and its
     /// source stops too.
     @Test func concatMapPassesDemandToItsInnerAndOuter() {

@@ -25,7 +25,9 @@ extension Observable {
 /// Demand (Core/Demand.swift): the consumer's demand reaches the running
 /// inners; the outer stream is asked to stop while `queueBound` inners
 /// wait (`concatMap` behind a slow request) or the consumer has enough,
-/// and to read on when the queue is down to half of that.
+/// and to read on when the queue is down to half of that; on the live
+/// clock, a bounded merge starts no queued inner while the consumer has
+/// enough.
 enum FlattenStrategy {
     /// Up to `maxConcurrent` inners at once (nil: no limit); the rest queue in order.
     case merge(maxConcurrent: Int?)
@@ -96,6 +98,13 @@ final class FlattenSink: Sink, InnerHost, ValueHolder {
     @exclusivity(unchecked) private var consumerWantsMore = true
     @exclusivity(unchecked) private var outerPaused = false
     @exclusivity(unchecked) private var isRegisteredHolder = false
+    /// The drain that starts the inners held back while the consumer had
+    /// enough, once it wants more.
+    @exclusivity(unchecked) private var heldBack: Disposable?
+    /// Whether queued inners wait while the consumer has enough: a bounded
+    /// merge on the live clock. In virtual time nothing reads, so nothing
+    /// is held back and marbles keep their frames.
+    private let holdsInnersBack: Bool
 
     /// The most inners queued before the outer stream is asked to stop.
     static var queueBound: Int { 256 }
@@ -106,6 +115,7 @@ final class FlattenSink: Sink, InnerHost, ValueHolder {
         self.strategy = strategy
         self.transform = transform
         self.traced = scheduler.tracer != nil
+        if case .merge(_?) = strategy { holdsInnersBack = !scheduler.isVirtual } else { holdsInnersBack = false }
         super.init(downstream)
     }
 
@@ -185,12 +195,17 @@ final class FlattenSink: Sink, InnerHost, ValueHolder {
 
     /// Subscribes queued inners while there is room; completes when nothing
     /// is left. Re-entrant calls only ask the running loop to go round again.
+    /// A bounded merge (`concatMap`, `concat`, `maxConcurrent:`) on the live
+    /// clock starts no inner while its consumer has enough: an inner that
+    /// cannot stop (a request, one page of an API) would deliver what
+    /// nobody asked for, and the next, and the next. The queue waits
+    /// instead, and the outer stream with it, until demand comes back.
     private func drain() {
         if draining { drainAgain = true; return }
         draining = true
         repeat {
             drainAgain = false
-            while !isStopped, active.count < limit, let next = queue.popFirst() {
+            while !isStopped, active.count < limit, consumerWantsMore || !holdsInnersBack, let next = queue.popFirst() {
                 subscribeInner(next)
             }
         } while drainAgain && !isStopped
@@ -241,6 +256,17 @@ final class FlattenSink: Sink, InnerHost, ValueHolder {
         if !wantsMore && !outerPaused {
             outerPaused = true
             upstream?.passDemand(false)
+        } else if wantsMore && holdsInnersBack && !queue.isEmpty && !isStopped {
+            // The inners held back while the consumer had enough start on
+            // the next turn, as a source reads on, so none delivers inside
+            // the consumer's own call; the outer stream reads on once the
+            // queue has room.
+            if heldBack == nil {
+                heldBack = scheduler.schedule(after: .zero) { [weak self] in
+                    self?.heldBack = nil
+                    self?.drain()
+                }
+            }
         } else if wantsMore && outerPaused && queue.count <= Self.queueBound / 2 {
             outerPaused = false
             upstream?.passDemand(true)
@@ -263,5 +289,7 @@ final class FlattenSink: Sink, InnerHost, ValueHolder {
     override func disposeResources() {
         queue = []
         active.disposeAll()
+        heldBack?.dispose()
+        heldBack = nil
     }
 }
