@@ -53,6 +53,26 @@ struct PostgresCopyTests {
         #expect(try TestDatabase.sql("SELECT count(*) FROM \(table) WHERE note = E'a\\tb\\\\c\\nd ' || id AND (meta->>'n')::int = id") == "300")
     }
 
+    /// pg.insert sends a batch of 64 rows or more with COPY and a smaller
+    /// one as an INSERT: a statement trigger notes each statement's text.
+    @Test func pgInsertChoosesCopyForALargeBatch() throws {
+        let table = TestDatabase.uniqueName("chosen"), statements = TestDatabase.uniqueName("statements")
+        try TestDatabase.sql("""
+            CREATE TABLE \(table) (n int); CREATE TABLE \(statements) (sql text);
+            CREATE FUNCTION \(table)_note() RETURNS trigger LANGUAGE plpgsql AS $$
+              BEGIN INSERT INTO \(statements) VALUES (left(current_query(), 4)); RETURN NULL; END $$;
+            CREATE TRIGGER \(table)_noted AFTER INSERT ON \(table) FOR EACH STATEMENT EXECUTE FUNCTION \(table)_note()
+            """)
+        let large = try flow(#"range(0, 300).map { (n: $0) }.sink(pg.insert("\#(table)"))"#)
+        #expect(large.status == 0, "\(large.err)")
+        #expect(try TestDatabase.sql("SELECT string_agg(sql, ',') FROM \(statements)") == "COPY")
+        try TestDatabase.sql("TRUNCATE \(statements)")
+        let small = try flow(#"range(0, 3).map { (n: $0) }.sink(pg.insert("\#(table)"))"#)
+        #expect(small.status == 0, "\(small.err)")
+        #expect(try TestDatabase.sql("SELECT string_agg(sql, ',') FROM \(statements)") == "INSE")
+        #expect(try TestDatabase.sql("SELECT count(*), sum(n) FROM \(table)") == "303|44853")
+    }
+
     /// Text into a json column is a JSON string there, by COPY and by
     /// INSERT alike; into a text column it is the text itself.
     @Test func textIntoAJSONColumnIsAJSONString() throws {
