@@ -25,6 +25,11 @@ final class EnvironmentVariables: Function, KeyedValues, @unchecked Sendable {
         return getenv(name).map { .string(String(cString: $0)) } ?? .null
     }
 
+    var keyedName: String { "env" }
+    var howItIsRead: String {
+        "it is read a variable at a time, as in env[\"HOME\"], each name checked against --allow-env, and cannot be listed, walked or changed"
+    }
+
     override func call(_ args: [Value]) throws -> Value {
         throw FlowError("env is read with a subscript, as in env[\"HOME\"]")
     }

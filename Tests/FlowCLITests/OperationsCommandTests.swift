@@ -42,6 +42,21 @@ import Testing
         #expect(denied.err.contains("reading the environment variable FLOW_TEST_OTHER is denied by flow run --deny-env"), "\(denied.err)")
     }
 
+    /// `env` is read a name at a time: listing, walking or changing it is
+    /// an error that says so, never a message about a closure.
+    @Test func envIsReadANameAtATimeAndNeverChanged() throws {
+        let changed = try run(#"env["FLOW_TEST_TOKEN"] = "x""# + "\n", ["run", "--allow-env", "SCRIPT"])
+        #expect(changed.status == 3, "\(changed)")
+        #expect(changed.err.contains(":1:1: error: 'env' cannot be changed: it is flow's env module"), "\(changed.err)")
+        #expect(!changed.err.contains("unknown name"), "\(changed.err)")
+        for (script, message) in [("print(env.count)", "env has no member 'count': it is read a variable at a time"),
+                                  ("for (k, v) in env { print(k, v) }", "a for loop cannot walk env: it is read a variable at a time")] {
+            let result = try run(script + "\n", ["run", "--allow-env", "SCRIPT"])
+            #expect(result.status == 1 && result.err.contains(message), "\(script): \(result)")
+            #expect(!result.err.contains("Closure"), "\(script): \(result.err)")
+        }
+    }
+
     @Test func argsAreTheWordsAfterTheScript() throws {
         let result = try run("print(args.count, args)\n", ["SCRIPT", "--since", "2024-01-01", "x y"])
         #expect(result.status == 0 && result.out == #"3 ["--since", "2024-01-01", "x y"]"# + "\n", "\(result)")

@@ -36,6 +36,10 @@ public struct BuiltinModule: Sendable {
 /// see whole: `env["TOKEN"]`, whose every name is checked as it is read.
 public protocol KeyedValues: AnyObject {
     func value(forKey key: Value) throws -> Value
+    /// Its name and how it is read, for a script that tries to list,
+    /// walk or change it (`env`, "read a variable at a time, ...").
+    var keyedName: String { get }
+    var howItIsRead: String { get }
 }
 
 extension Compiler {

@@ -19,6 +19,9 @@ extension Value {
             default: break
             }
         }
+        if case .function(let keyed as KeyedValues) = self {
+            throw FlowError("\(keyed.keyedName) has no member '\(name)': \(keyed.howItIsRead)")
+        }
         return try member(name)
     }
 

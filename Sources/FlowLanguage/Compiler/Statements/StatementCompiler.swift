@@ -230,6 +230,8 @@ extension Compiler {
         case .string(let s): return try s.characterValues("walking a string's characters")
         case .stream:
             throw FlowError("a for loop cannot walk a stream, whose values arrive over time: subscribe to it instead")
+        case .function(let keyed as KeyedValues):
+            throw FlowError("a for loop cannot walk \(keyed.keyedName): \(keyed.howItIsRead)")
         default:
             throw FlowError("a for loop walks an array, a range, a dictionary or a string, not \(value.typeName) \(value.literal)")
         }
@@ -443,7 +445,13 @@ extension Compiler {
                 return compilePlace(.member(.name("self", span), name, nameSpan: span, span), in: scope)
             }
             guard let (depth, entry) = scope.resolve(name) else {
-                error("unknown name '\(name)'", span, help: suggestion(for: name, among: scope.visibleNames))
+                if let module = modules[name] {
+                    // `env["TOKEN"] = "x"`: a module's value is flow's, not the script's.
+                    error("'\(name)' cannot be changed: it is flow's \(name) module, \(module.summary)", span,
+                          help: "keep a changed value in a var of the script's own: var settings = ...")
+                } else {
+                    error("unknown name '\(name)'", span, help: suggestion(for: name, among: scope.visibleNames))
+                }
                 return nil
             }
             guard entry.binding.isMutable else {
