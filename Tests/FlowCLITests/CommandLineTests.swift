@@ -32,7 +32,9 @@ import Testing
         #expect(result.status == 0)
         #expect(result.out.contains("tick: receive value: (2)"))
         #expect(result.out.hasSuffix("tick: receive finished\n"))
-        #expect(elapsed >= 0.06 && elapsed < 10)
+        // At least the three ticks' time; the upper bound only catches a run
+        // that does not end when idle, however loaded the machine.
+        #expect(elapsed >= 0.06 && elapsed < 120)
     }
 
     @Test func standardInputAndShebang() throws {
