@@ -93,6 +93,19 @@ final class Scope {
     func lookupBuiltinExtension(_ name: String) -> DeclaredType? { nearest { $0.builtinExtensions[name] } }
     /// The struct or enum whose method or computed property this is.
     var selfType: DeclaredType?
+    /// The generic parameters written here (a generic type's `Element`
+    /// in its methods, a func's `T`): types the compiler does not know.
+    var typeParameters: [String] = []
+
+    /// Whether `name` is a generic parameter of an enclosing type or func.
+    func isTypeParameter(_ name: String) -> Bool {
+        var scope: Scope? = self
+        while let s = scope {
+            if s.typeParameters.contains(name) { return true }
+            scope = s.parent
+        }
+        return false
+    }
     /// A static method's scope: it has no `self`.
     var isStatic = false
     /// Inside a `mutating` method.

@@ -262,6 +262,8 @@ public final class FunctionDeclaration {
     /// `@discardableResult`: a call of it as a statement drops its value
     /// (a stream it returns is not subscribed).
     public var isDiscardableResult = false
+    /// `func first<T>(...)`: its generic parameters' names.
+    public var genericParameters: [String] = []
     public let span: Span
 
     init(name: String, nameSpan: Span, parameters: [FunctionParameter], body: [Statement], isMutating: Bool, isStatic: Bool,
@@ -352,6 +354,8 @@ public final class TypeDeclaration {
 
     /// A protocol's requirements, by name.
     public var requirements: [Requirement] = []
+    /// The type parameters of a generic type (`Element` of `struct Stack<Element>`).
+    public var genericParameters: [String] = []
     /// `typealias State = [String: Int]` inside the type: known as `State`
     /// and as `Store.State`.
     public var typeAliases: [(name: String, parameters: [String], type: String)] = []

@@ -610,7 +610,7 @@ extension Parser {
             }
             throw fail("expected the function's name after 'func'", at: nameToken.span)
         }
-        skipGenericParameters()
+        let genericParameters = skipGenericParameters()
         guard check("(") else { throw fail("expected '(' and the parameters of \(name)", at: peek().span) }
         let open = advance()
         var parameters: [FunctionParameter] = []
@@ -634,6 +634,7 @@ extension Parser {
         let declaration = FunctionDeclaration(name: name, nameSpan: nameToken.span, parameters: parameters, body: body,
                                               isMutating: isMutating, isStatic: isStatic, isFailable: isFailable, span: funcToken.span.to(close.span))
         declaration.resultType = resultType
+        declaration.genericParameters = genericParameters
         declaration.isFunc = !isInitialiser
         return declaration
     }
@@ -682,7 +683,7 @@ extension Parser {
             advance()
             name = inner
         }
-        skipGenericParameters()
+        let genericParameters = skipGenericParameters()
         let inherited = try parseInheritance("a type name")
         guard check("{") else { throw fail("expected '{' and the members of \(name)", at: peek().span) }
         let open = advance()
@@ -712,6 +713,7 @@ extension Parser {
                                           methods: members.methods, cases: members.cases, nested: members.nested,
                                           span: keyword.span.to(close.span))
         declaration.initialisers = members.initialisers
+        declaration.genericParameters = genericParameters
         declaration.typeAliases = members.typeAliases
         declaration.deinitialiser = members.deinitialiser
         return declaration

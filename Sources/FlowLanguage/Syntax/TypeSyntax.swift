@@ -38,6 +38,18 @@ public indirect enum TypeSyntax: Equatable, Sendable {
         }
     }
 
+    /// Whether any of `names` is written in it (as a generic parameter would be).
+    public func mentions(_ names: some Collection<String>) -> Bool {
+        switch self {
+        case .named(let name, let arguments): return (arguments.isEmpty && names.contains(name)) || arguments.contains { $0.mentions(names) }
+        case .optional(let wrapped): return wrapped.mentions(names)
+        case .array(let element): return element.mentions(names)
+        case .dictionary(let key, let value): return key.mentions(names) || value.mentions(names)
+        case .tuple(let elements, _): return elements.contains { $0.mentions(names) }
+        case .function(let parameters, let result): return parameters.contains { $0.mentions(names) } || result.mentions(names)
+        }
+    }
+
     /// The name without a module's prefix (`Swift.Int` is `Int`).
     public var baseName: String? {
         guard case .named(let name, _) = self else { return nil }

@@ -621,7 +621,9 @@ extension Compiler {
             // A class's methods change the object `self` refers to, never `self`.
             if info.hasSelf { _ = inner.declare("self", at: declaration.nameSpan, as: .selfValue(isMutable: declaration.isMutating)) }
         }
-        info.parameterTypes = declaration.parameters.map { staticType(text: $0.type?.text, in: scope) }
+        // A generic type's parameters (and a generic func's) are not known types here.
+        inner.typeParameters = (selfType?.declaration.genericParameters ?? []) + declaration.genericParameters
+        info.parameterTypes = declaration.parameters.map { staticType(text: $0.type?.text, in: inner) }
         let conversions = zip(declaration.parameters, info.parameterTypes).map { $0.isInout ? nil : Conversion.to($1) }
         info.parameterConversions = conversions.contains { $0 != nil } ? conversions : []
         for (parameter, type) in zip(declaration.parameters, info.parameterTypes) {
@@ -640,7 +642,7 @@ extension Compiler {
         }
         var body = declaration.body
         if let written = declaration.resultType {
-            info.resultType = staticType(text: written.text, in: scope)
+            info.resultType = staticType(text: written.text, in: inner)
             info.resultConversion = Conversion.to(info.resultType)
             info.returnsVoid = info.resultType == .void
             if info.resultType.isKnown, !info.returnsVoid {

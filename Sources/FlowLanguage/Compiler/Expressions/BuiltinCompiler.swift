@@ -488,6 +488,11 @@ extension Compiler {
             guard names.allSatisfy({ $0 != nil }) else { return nil }
             return "(" + zip(names, labels).map { ($1.map { $0 + ": " } ?? "") + $0! }.joined(separator: ", ") + ")"
         case .named(let name): return SwiftVocabulary.runtimeName(name)
+        case .generic(let name, let arguments, _):
+            let names = arguments.map(runtimeName(of:))
+            let base = SwiftVocabulary.runtimeName(name)
+            guard names.allSatisfy({ $0 != nil }) else { return nil }
+            return base + "<" + names.map { $0! }.joined(separator: ", ") + ">"
         case .function(let parameters, let result):
             let names = parameters.map(runtimeName(of:))
             guard names.allSatisfy({ $0 != nil }), let r = runtimeName(of: result) else { return nil }

@@ -77,8 +77,13 @@ extension Compiler {
             let labels = arguments.map(\.label)
             let failable = type.declaration.initialisers.first { $0.parameters.map(\.label) == labels }?.isFailable == true
                 || (type.isEnum && labels == ["rawValue"])
+            let constructed = CompiledExpression(compileConstruction(type, nameSpan, arguments, span, in: scope))
+            if !failable, let generic = writtenGenericType(of: type, at: nameSpan, in: scope) {
+                // `Box<Double>(value: 2)`: the value as a `Box<Double>`.
+                return converted(constructed, to: generic)
+            }
             let made: StaticType = failable ? .optional(.named(type.name)) : .named(type.name)
-            return CompiledExpression(compileConstruction(type, nameSpan, arguments, span, in: scope)).typed(made, sure: true)
+            return constructed.typed(made, sure: true)
         case .typeAlias:
             guard declaresAliases, let aliased = scope.lookupAlias(name), aliased != name, FreeFunctions.named(aliased) != nil else { return nil }
             return compileFunctionCall(aliased, nameSpan, arguments, span, in: scope)
@@ -113,7 +118,14 @@ extension Compiler {
             if let element = writtenElementType(at: nameSpan, in: scope) {
                 return compileTypedSource(call, element: element, nameSpan, arguments, span, in: scope)
             }
-            return compileOperator(call, receiver: nil, nameSpan, arguments, span, in: scope)
+            var made = compileOperator(call, receiver: nil, nameSpan, arguments, span, in: scope)
+            if name == "zip", arguments.count > 1, arguments.allSatisfy({ argument in
+                if case .array = guessedType(of: argument.value, in: scope) { true } else { false }
+            }) {
+                // Swift's `zip` of arrays is an array of tuples: `zip(xs, ys).map { ... }` is the array's map.
+                made.isStream = false
+            }
+            return made
         }
     }
 }

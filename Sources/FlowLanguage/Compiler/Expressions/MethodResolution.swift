@@ -81,8 +81,13 @@ extension Compiler {
                 return CompiledExpression(compileConstruction(nested, nameSpan, arguments, span, in: scope)).typed(.named(nested.name), sure: true)
             }
             let result = type.staticMethods[name].flatMap { writtenResultType(of: $0.allOverloads, in: scope) }
-            return CompiledExpression(compileStaticCall(type, name, nameSpan, arguments, span, in: scope))
-                .typed(result ?? (type.caseNamed(name) != nil ? .named(type.name) : .unknown), sure: result != nil)
+            let called = CompiledExpression(compileStaticCall(type, name, nameSpan, arguments, span, in: scope))
+            if case .name(_, let typeNameSpan) = base, result?.nominalName == type.name,
+               let generic = writtenGenericType(of: type, at: typeNameSpan, in: scope) {
+                // `Stack<Double>.of(1)`: a factory of the type gives a `Stack<Double>`.
+                return converted(called, to: generic)
+            }
+            return called.typed(result ?? (type.caseNamed(name) != nil ? .named(type.name) : .unknown), sure: result != nil)
         case .scriptMember:
             return compileScriptMemberCall(base, name, nameSpan, arguments, span, in: scope, next: next)
         case .specialForm:
@@ -114,6 +119,7 @@ extension Compiler {
         if case .name(let typeName, _) = base, typeName.isCapitalised, scope.lookup(typeName) == nil, resolveType(typeName, in: scope) == nil {
             return nil
         }
+        let arguments = argumentsOfGenericReceiver(base, name, arguments, in: scope)
         let labels = arguments.map(\.label)
         // What the name means for values not of the script's types: where
         // that meaning does not fit this call, reaching it is an error then.

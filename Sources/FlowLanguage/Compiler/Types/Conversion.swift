@@ -52,6 +52,18 @@ enum Conversion {
                 default: value
                 }
             }
+        case .generic(let name, _, let fields):
+            // `let s: Stack<Double> = Stack(items: [1])`: the properties the
+            // type parameter types take its argument, as Swift's literals would.
+            let inner = fields.map(to)
+            guard inner.contains(where: { $0 != nil }) else { return nil }
+            return { value in
+                guard case .tuple(var tuple) = value, tuple.nominal?.type == name, tuple.elements.count == inner.count else { return value }
+                for (i, convert) in inner.enumerated() {
+                    if let convert { tuple.elements[i] = convert(tuple.elements[i]) }
+                }
+                return .tuple(tuple)
+            }
         case .unknown, .int, .string, .bool, .void, .stream, .named, .function:
             return nil
         }
@@ -105,7 +117,8 @@ extension Compiler {
     /// written. Unknown on either side fits: the value decides.
     static func fits(_ given: StaticType, _ declared: StaticType) -> Bool {
         switch (given, declared) {
-        case (.unknown, _), (_, .unknown), (.named, _), (_, .named), (.function, _), (_, .function), (.stream, _), (_, .stream):
+        case (.unknown, _), (_, .unknown), (.named, _), (_, .named), (.generic, _), (_, .generic), (.function, _), (_, .function),
+             (.stream, _), (_, .stream):
             return true
         case (.optional(let g), .optional(let d)): return fits(g, d)
         case (_, .optional(let d)): return fits(given, d)
@@ -134,7 +147,7 @@ extension Compiler {
             return propertyType(name, of: type)
         case .member(let base, let name, _, _):
             // `account.balance = 5`, of a typed struct or object.
-            guard case .named(let typeName)? = placeType(of: base, in: scope) ?? knownType(of: base, in: scope),
+            guard let typeName = (placeType(of: base, in: scope) ?? knownType(of: base, in: scope))?.nominalName,
                   let type = resolveType(typeName, in: scope) else { return nil }
             return propertyType(name, of: type)
         case .subscriptAccess(let base, _, _):
@@ -173,6 +186,9 @@ extension Compiler {
     func propertyType(_ name: String, of type: DeclaredType) -> StaticType? {
         let stored = type.isClass ? type.allStored : type.declaration.stored
         guard let text = stored.first(where: { $0.name == name })?.type?.text else { return nil }
+        // `var items: [Element]` of a `Stack<Element>`: known only with the type's arguments (`StaticType.generic`).
+        if !type.declaration.genericParameters.isEmpty, let written = TypeSyntax(parsing: text),
+           written.mentions(type.declaration.genericParameters) { return nil }
         let resolved = staticType(text: text, in: type.scope)
         return resolved.isKnown ? resolved : nil
     }

@@ -127,13 +127,14 @@ extension Compiler {
         if case .optional(let wrapped) = expected {
             if name == "none", arguments == nil { return .literal(.null, span) }
             if name == "some", let arguments, arguments.count == 1, arguments[0].label == nil {
-                if case .named(let typeName) = wrapped, let rewritten = implicitMemberOf(typeName, arguments[0].value) { return rewritten }
+                if let typeName = wrapped.nominalName, let rewritten = implicitMemberOf(typeName, arguments[0].value) { return rewritten }
                 return arguments[0].value
             }
             return implicitMember(name, span, arguments: arguments, callSpan: callSpan, expecting: wrapped, in: scope)
         }
         switch expected {
-        case .named(let typeName) where resolveType(typeName, in: scope) != nil:
+        case .named(let typeName) where resolveType(typeName, in: scope) != nil,
+             .generic(let typeName, _, _) where resolveType(typeName, in: scope) != nil:
             let typeExpr = Expr.name(typeName, span)
             guard let arguments else { return .member(typeExpr, name, nameSpan: span, span) }
             if name == "init" { return .call(callee: typeExpr, arguments: arguments, callSpan) }

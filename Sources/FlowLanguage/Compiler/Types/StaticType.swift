@@ -19,6 +19,11 @@ indirect enum StaticType: Equatable, Sendable {
     case stream(StaticType)
     /// A type known by its name only: one of the script's, or a library's.
     case named(String)
+    /// One of the script's generic structs with its type arguments
+    /// (`Stack<Double>`), and the types its stored properties take with
+    /// them, in their order: a property written `Element` is a `Double`
+    /// there, one that does not mention a type parameter is `unknown`.
+    case generic(String, arguments: [StaticType], fields: [StaticType])
     /// A closure's or func's type: `(Double) -> Double`.
     case function(parameters: [StaticType], result: StaticType)
 
@@ -28,6 +33,14 @@ indirect enum StaticType: Equatable, Sendable {
     static let decimal: StaticType = .named("Decimal")
 
     var isStream: Bool { if case .stream = self { true } else { false } }
+
+    /// The name of a type known by its name, generic or not.
+    var nominalName: String? {
+        switch self {
+        case .named(let name), .generic(let name, _, _): name
+        default: nil
+        }
+    }
 
     /// Swift's name for it, as its compile errors write it.
     var swiftName: String {
@@ -45,6 +58,7 @@ indirect enum StaticType: Equatable, Sendable {
             "(" + zip(elements, labels).map { ($1.map { $0 + ": " } ?? "") + $0.swiftName }.joined(separator: ", ") + ")"
         case .stream(let element): "Observable<" + element.swiftName + ">"
         case .named(let name): name
+        case .generic(let name, let arguments, _): name + "<" + arguments.map(\.swiftName).joined(separator: ", ") + ">"
         case .function(let parameters, let result):
             "(" + parameters.map(\.swiftName).joined(separator: ", ") + ") -> " + result.swiftName
         }
@@ -78,6 +92,7 @@ indirect enum StaticType: Equatable, Sendable {
         switch self {
         case .unknown, .int, .string, .bool, .void, .named, .function: false
         case .double, .optional: true
+        case .generic(_, _, let fields): fields.contains(where: \.mattersWhenRunning)
         case .array(let element), .stream(let element): element.mattersWhenRunning
         case .dictionary(let key, let value): key.mattersWhenRunning || value.mattersWhenRunning
         case .tuple(let elements, _): elements.contains(where: \.mattersWhenRunning)
@@ -144,6 +159,7 @@ extension Compiler {
                              result: staticType(result, in: scope, depth: depth + 1))
         case .named(let written, let arguments):
             let name = written.hasPrefix("Swift.") ? String(written.dropFirst(6)) : written
+            if arguments.isEmpty, scope.isTypeParameter(name) { return .unknown }
             if declaresAliases, scope.lookupType(name) == nil, let aliased = scope.lookupAlias(name), aliased != name,
                var target = TypeSyntax(parsing: aliased) {
                 // `Pair<Int>` for `typealias Pair<T> = (T, T)`: T is Int there.
@@ -153,7 +169,11 @@ extension Compiler {
                 }
                 return staticType(target, in: scope, depth: depth + 1)
             }
-            if scope.lookupType(name) != nil { return .named(name) }
+            if let type = scope.lookupType(name) {
+                let parameters = type.declaration.genericParameters
+                guard !parameters.isEmpty, parameters.count == arguments.count, !type.isClass else { return .named(name) }
+                return genericType(type, arguments, in: scope, depth: depth)
+            }
             if KnownTypeNames.integers.contains(name) { return .int }
             if KnownTypeNames.floatingPoint.contains(name) { return name == "Decimal" ? .named(name) : .double }
             if KnownTypeNames.strings.contains(name) { return .string }
@@ -165,6 +185,20 @@ extension Compiler {
             }
             return .named(name)
         }
+    }
+
+    /// `Stack<Double>`: its stored properties' types with `Element` read as
+    /// `Double`. A property's type is followed a few levels deep only, so a
+    /// type that holds itself (`Node<T>` with a `Node<T>?`) stays finite.
+    private func genericType(_ type: DeclaredType, _ arguments: [TypeSyntax], in scope: Scope, depth: Int) -> StaticType {
+        let resolved = arguments.map { staticType($0, in: scope, depth: depth + 1) }
+        guard depth < 4 else { return .generic(type.name, arguments: resolved, fields: []) }
+        let substitution = Dictionary(zip(type.declaration.genericParameters, arguments), uniquingKeysWith: { first, _ in first })
+        let fields = type.declaration.stored.map { property -> StaticType in
+            guard let text = property.type?.text, let written = TypeSyntax(parsing: text), written.mentions(substitution.keys) else { return .unknown }
+            return staticType(written.substituting(substitution), in: type.scope, depth: depth + 1)
+        }
+        return .generic(type.name, arguments: resolved, fields: fields)
     }
 
     /// A type's text as the parser kept it; unknown where it does not read.
@@ -200,6 +234,13 @@ extension Compiler {
         case (.dictionary(let key, _), "keys"): return (.array(key), true)
         case (.dictionary(_, let value), "values"): return (.array(value), true)
         case (.stream(let element), "value"): return element.isKnown ? (element, true) : nil
+        case (.generic(let typeName, _, let fields), _):
+            // `stack.items` of a `Stack<Double>` is a `[Double]`.
+            if let type = resolveType(typeName, in: scope), let index = type.declaration.stored.firstIndex(where: { $0.name == name }),
+               index < fields.count, fields[index].isKnown {
+                return (fields[index], true)
+            }
+            return memberType(of: .named(typeName), name, in: scope)
         case (.named(let typeName), _):
             guard let type = resolveType(typeName, in: scope) else { return nil }
             if let written = propertyType(name, of: type) { return (written, true) }
