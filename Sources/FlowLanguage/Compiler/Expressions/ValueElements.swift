@@ -29,6 +29,7 @@ extension Value {
     func subscripted(by key: Value) throws -> Value {
         switch self {
         case .array(let a):
+            if case .array(let positions) = key { return try .array(Self.slice(a, at: positions)) }
             let i = try key.asInt()
             guard a.indices.contains(i) else { throw FlowError("index \(i) out of range for an array of \(a.count) element\(a.count == 1 ? "" : "s")") }
             return a[i]
@@ -46,6 +47,19 @@ extension Value {
             return try f.value(forKey: key)
         default:
             throw FlowError("\(typeName) \(literal) cannot be subscripted")
+        }
+    }
+
+    /// `xs[1..<3]`: the elements in a range, which the language makes as
+    /// the array of its Ints.
+    private static func slice(_ elements: [Value], at positions: [Value]) throws -> [Value] {
+        try positions.map { position in
+            let i = try position.asInt()
+            guard elements.indices.contains(i) else {
+                let (low, high) = (try positions.first!.asInt(), try positions.last!.asInt())
+                throw FlowError("range \(low)...\(high) out of range for an array of \(elements.count) element\(elements.count == 1 ? "" : "s")")
+            }
+            return elements[i]
         }
     }
 
