@@ -136,6 +136,20 @@ import Testing
 }
 
 extension SourceDemandTests {
+    /// Two files zipped line by line (`zip` passes demand to both): 10 000
+    /// lines each, of which 300 pairs are taken.
+    @Test func twoZippedFilesReadNoFurtherThanAsked() throws {
+        let path = temporaryPath("demand-zip.txt")
+        try String(repeating: Self.line, count: 10_000).write(toFile: path, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let script = try writeScript(#"zip(file.lines("\#(path)"), file.lines("\#(path)"))"#)
+        defer { try? FileManager.default.removeItem(atPath: script) }
+        let result = try FlowProcess.run(["run", script], timeout: waitingDeadline)
+        #expect(result.status == 0, "\(result.err)")
+        let count = try #require(Self.handedOn(result.out), "\(result.out) \(result.err)")
+        #expect((300..<Self.bound).contains(count), "zip handed on \(count) of 10000 pairs")
+    }
+
     /// A paged API read a page a request (`concatMap` of `http.get`): each
     /// request is one response whatever the demand, so the next page is
     /// asked for only once the consumer wants more. Reading ahead, 1 000

@@ -193,6 +193,42 @@ import Testing
         #expect(consumer.completed && consumer.values.count == 1000)
     }
 
+    /// Two sources combined into a consumer that has enough: `zip` and
+    /// `combineLatest` tell both, and both stop within their chunk.
+    @Test(arguments: ["zip", "combineLatest"])
+    func demandReachesEverySourceOfACombination(_ operatorName: String) {
+        let scheduler = VirtualScheduler()
+        let left = PacedSource(count: 1000, chunk: 10), right = PacedSource(count: 1000, chunk: 10)
+        let stream = operatorName == "zip" ? Observable.zip([left, right]) : Observable.combineLatest([left, right])
+        let consumer = SlowConsumer(limit: 5)
+        stream.subscribe(consumer, on: scheduler)
+        settle(scheduler)
+        #expect(left.demands == [false] && right.demands == [false], "\(left.demands) \(right.demands)")
+        #expect(left.emitted <= 20 && right.emitted <= 20, "read \(left.emitted) and \(right.emitted) after enough")
+        consumer.wantMore()
+        settle(scheduler)
+        #expect(consumer.completed && left.emitted == 1000 && right.emitted == 1000)
+        if operatorName == "zip" { #expect(consumer.values.count == 1000) }
+    }
+
+    /// `zip` of a source that reads fast and one that ticks: the fast one
+    /// is held `bufferBound` values ahead, not read to its end into memory.
+    @Test func zipHoldsAFastSourceABoundAheadOfASlowOne() {
+        let scheduler = VirtualScheduler()
+        let fast = PacedSource(count: 1000, chunk: 50)
+        var received = 0
+        var largestLead = 0
+        Observable.zip([fast, Observable.interval(.milliseconds(Int64(1))).take(1000)])
+            .subscribe(on: scheduler, onNext: { _ in
+                received += 1
+                largestLead = Swift.max(largestLead, fast.emitted - received)
+            })
+        scheduler.advance(by: .seconds(2))
+        #expect(received == 1000)
+        #expect(largestLead <= ZipSink.bufferBound + 50, "the fast source ran \(largestLead) values ahead")
+        #expect(fast.demands.first == false && fast.demands.contains(true))
+    }
+
     /// The consumer's demand reaches `concatMap`'s running inner, and its
     /// source stops too.
     @Test func concatMapPassesDemandToItsInnerAndOuter() {

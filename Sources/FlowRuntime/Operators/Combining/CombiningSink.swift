@@ -52,6 +52,13 @@ class CombiningSink: Sink, InnerHost {
     func innerError(_ inner: InnerObserver, _ error: FlowError) { sendError(error) }
     func innerCompleted(_ inner: InnerObserver) {}
 
+    /// Demand reaches every source: a consumer that has enough stops them
+    /// all (two files combined into a database sink), and what each keeps
+    /// is its own latest value or, for `zip`, its bounded buffer.
+    override func demand(_ wantsMore: Bool) {
+        for inner in inners { inner.demand(wantsMore) }
+    }
+
     override func disposeResources() {
         let all = inners
         inners = []

@@ -44,20 +44,53 @@ extension Observable {
 final class ZipSink: CombiningSink {
     @exclusivity(unchecked) private var buffers: [Deque<Value>]
     private var completed: [Bool]
+    /// Demand: whether the consumer wants more, and which sources were
+    /// asked to stop, because it has enough or because they ran
+    /// `bufferBound` values ahead of a slower source.
+    @exclusivity(unchecked) private var consumerWantsMore = true
+    @exclusivity(unchecked) private var paused: [Bool]
+    @exclusivity(unchecked) private var pausedCount = 0
+
+    /// How far a source that honours demand runs ahead of the others
+    /// before it is asked to stop; it reads on at half of that. (A source
+    /// that cannot stop, a timer, is buffered as before.)
+    static var bufferBound: Int { 256 }
 
     init(_ downstream: Observer, scheduler: Scheduler, arity: Int, combine: Function?) {
         buffers = Array(repeating: [], count: arity)
         completed = Array(repeating: false, count: arity)
+        paused = Array(repeating: false, count: arity)
         super.init(downstream, scheduler: scheduler, combine: combine)
     }
 
     override func innerNext(_ inner: InnerObserver, _ value: Value) {
-        buffers[inner.index].append(value)
+        let i = inner.index
+        buffers[i].append(value)
         if buffers.allSatisfy({ !$0.isEmpty }) {
             let row = buffers.indices.map { buffers[$0].removeFirst() }
             emit(row)
+            if pausedCount > 0 { for j in buffers.indices where paused[j] { settleDemand(j) } }
+        } else if buffers[i].count >= Self.bufferBound && !paused[i] {
+            settleDemand(i)
         }
         completeIfExhausted()
+    }
+
+    override func demand(_ wantsMore: Bool) {
+        consumerWantsMore = wantsMore
+        for i in buffers.indices { settleDemand(i) }
+    }
+
+    /// Asks source `i` to stop or read on: it wants more while the
+    /// consumer does and its buffer is below the bound (half of it, once
+    /// stopped).
+    private func settleDemand(_ i: Int) {
+        let full = buffers[i].count >= (paused[i] ? Self.bufferBound / 2 + 1 : Self.bufferBound)
+        let wantsMore = consumerWantsMore && !full
+        guard wantsMore == paused[i], inners.indices.contains(i) else { return }
+        paused[i] = !wantsMore
+        pausedCount += wantsMore ? -1 : 1
+        inners[i].demand(wantsMore)
     }
 
     override func innerCompleted(_ inner: InnerObserver) {
