@@ -13,6 +13,10 @@ final class Handoff<Item: Sendable>: Sendable {
         var drainScheduled = false
         var closed = false
         var waiter: CheckedContinuation<Bool, Never>?
+        /// The loop delivered a window its consumer had enough of: the task
+        /// waits at its next item until `readOn()`, however empty the
+        /// window is now.
+        var held = false
     }
 
     private let state = NIOLockedValueBox(State())
@@ -35,20 +39,23 @@ final class Handoff<Item: Sendable>: Sendable {
     /// Hands one item over; false once the loop side has closed (the
     /// stream was disposed): the task then stops.
     func push(_ item: Item) async -> Bool {
-        let (accepted, schedule, full) = state.withLockedValue { state -> (Bool, Bool, Bool) in
+        let (accepted, schedule, waits) = state.withLockedValue { state -> (Bool, Bool, Bool) in
             if state.closed { return (false, false, false) }
             state.items.append(item)
             let schedule = !state.drainScheduled
             state.drainScheduled = true
-            return (true, schedule, state.items.count >= window)
+            return (true, schedule, state.items.count >= window || state.held)
         }
         guard accepted else { return false }
         if schedule { scheduleDrain() }
-        guard full else { return true }
+        guard waits else { return true }
         return await withCheckedContinuation { continuation in
             let answer: Bool? = state.withLockedValue { state in
                 if state.closed { return false }
-                if state.items.count < window { return true }
+                // A window the loop took meanwhile frees the task, unless
+                // its consumer had enough (it read on, window after window,
+                // on a loaded machine).
+                if state.items.count < window && !state.held { return true }
                 state.waiter = continuation
                 return nil
             }
@@ -64,7 +71,11 @@ final class Handoff<Item: Sendable>: Sendable {
             guard isOpen() else { break }
             body(item)
         }
-        if readsOn() { delivered() }
+        if readsOn() {
+            delivered()
+        } else {
+            state.withLockedValue { $0.held = true }
+        }
     }
 
     /// On the loop: the consumer wants more again.
@@ -80,6 +91,7 @@ final class Handoff<Item: Sendable>: Sendable {
 
     private func delivered() {
         let waiter = state.withLockedValue { state in
+            state.held = false
             defer { state.waiter = nil }
             return state.waiter
         }
