@@ -118,19 +118,29 @@ public struct DiagnosticList: Error, @unchecked Sendable {
 /// "did you mean ...?" by edit distance.
 public enum Suggestions {
     /// The candidate the user most plausibly meant, or nil: a wrong guess
-    /// is worse than none. One edit (a typo, two letters swapped) is
-    /// allowed in a short name, two up to eight letters, three beyond; and
-    /// past one edit the first letter must match, which people rarely get
-    /// wrong (`fetch` is not a misspelt `catch`, nor `pipe` of `Zip`).
+    /// is worse than none. The edits allowed grow with the name's length,
+    /// as Swift's and rustc's typo correction bound them (about a third of
+    /// it): one edit (a typo, two letters swapped) up to four letters, two
+    /// up to eight, three beyond. The first letter must match, which people
+    /// rarely get wrong, unless it is swapped with the second (`mpa` is
+    /// `map`) or, past four letters, is the one edit: in a short name one
+    /// edit is a third of it, and `pow` is no misspelt `now`, nor `sin` of
+    /// `min`, nor `fetch` of `catch`. A name of one or two letters is too
+    /// short to tell a typo from another name: only its case may differ.
     public static func closest(to name: String, among candidates: some Sequence<String>) -> String? {
         let limit = name.count <= 4 ? 1 : name.count <= 8 ? 2 : 3
-        let initial = name.lowercased().first
+        let typed = Array(name.lowercased())
         // Ties go to the candidate closest in case too (`combinelatest` is
         // `combineLatest`, not Combine's `CombineLatest`).
         var best: (name: String, distance: Int, exact: Int)?
         for candidate in candidates where candidate != name {
-            let d = distance(name.lowercased(), candidate.lowercased())
-            guard d <= limit, d <= 1 || candidate.lowercased().first == initial else { continue }
+            let lowered = candidate.lowercased()
+            let d = distance(name.lowercased(), lowered)
+            guard d <= limit, d == 0 || typed.count > 2 else { continue }
+            let other = Array(lowered)
+            let sameStart = other.first == typed.first
+            let swappedStart = typed.count >= 2 && other.count >= 2 && typed[0] == other[1] && typed[1] == other[0]
+            guard sameStart || swappedStart && d == 1 || d <= 1 && typed.count > 4 else { continue }
             let exact = distance(name, candidate)
             if let current = best, (d, exact, candidate) >= (current.distance, current.exact, current.name) { continue }
             best = (candidate, d, exact)
