@@ -40,6 +40,8 @@ enum SwiftVocabulary {
         case ("Double", "greatestFiniteMagnitude"): .double(.greatestFiniteMagnitude)
         case ("Double", "leastNonzeroMagnitude"): .double(.leastNonzeroMagnitude)
         case ("Double", "nan"): .double(.nan)
+        case ("FloatingPointRoundingRule", _) where NumberValues.roundingRules[name] != nil: NumberValues.member(name)
+        case ("FloatingPointSign", "plus"), ("FloatingPointSign", "minus"): NumberValues.member(name)
         default: nil
         }
     }
@@ -106,7 +108,7 @@ enum SwiftVocabulary {
         "background", "utility", "default", "userInitiated", "userInteractive", "unspecified", "common", "unlimited",
         // A text encoding (`data(using: .utf8)`): flow's texts are UTF-8.
         "utf8",
-    ]
+    ] + NumberValues.memberNames.sorted()
 
     static func constant(_ name: String) -> Value? {
         switch name {
@@ -116,6 +118,8 @@ enum SwiftVocabulary {
         case "none": .null
         case "unlimited": .int(Int.max)
         case "main": scheduler(".main")
+        // `x.rounded(.down)`, `x.sign == .minus`.
+        case _ where NumberValues.member(name) != nil: NumberValues.member(name)
         case _ where constantNames.contains(name): .string(name)
         default: nil
         }

@@ -137,6 +137,9 @@ public final class RunState {
         }
     }
 
+    /// The run's random numbers: seeded in virtual time, so runs repeat.
+    lazy var random = RandomSource(seeded: scheduler.isVirtual)
+
     init(name: String, scheduler: Scheduler, marbles: MarbleRun) {
         self.name = name
         self.scheduler = scheduler

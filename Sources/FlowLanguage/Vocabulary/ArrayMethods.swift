@@ -11,6 +11,18 @@ extension ValueMethod {
             try args.expect(0)
             return .int(a.count)
         },
+        .array("randomElement", [noArguments], "an element chosen at random, or nil when there is none (seeded in virtual time, so runs repeat)",
+               example: "print([7, 7, 7].randomElement()!, [Int]().randomElement() == nil)") { a, args in
+            try args.expect(0)
+            var draws = args.randomDraws
+            return a.randomElement(using: &draws) ?? .null
+        },
+        .array("shuffled", [noArguments], "the elements in a random order (seeded in virtual time, so runs repeat)",
+               example: "print([1, 2, 3].shuffled().sorted(), [5].shuffled())") { a, args in
+            try args.expect(0)
+            var draws = args.randomDraws
+            return .array(a.shuffled(using: &draws))
+        },
         .array("isEmpty", [noArguments], "whether there are no elements", example: "print([Int]().isEmpty)") { a, args in
             try args.expect(0)
             return .bool(a.isEmpty)

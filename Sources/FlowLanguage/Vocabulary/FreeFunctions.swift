@@ -28,6 +28,8 @@ struct FreeFunction: Sendable {
     let summary: String
     let example: String
     let body: Body
+    /// What a call gives, where it is one type whatever the arguments.
+    var resultType: StaticType = .unknown
 
     /// `min(Value, Value...)`, for messages and docs.
     var formsDescription: String {
@@ -75,11 +77,14 @@ enum FreeFunctions {
                      body: .value { args in try stride(args.values[0], args.values[1], args.values[2], through: args.labels[1] == "through") }),
         FreeFunction(name: "String", forms: [[arg("value", .value)], [labelled("describing", .value)], [labelled("reflecting", .value)],
                                              [labelled("data", .value), labelled("encoding", .value)],
-                                             [labelled("decoding", .value), labelled("as", .value)]],
-                     summary: "the value as text, as print shows it (reflecting: as debugPrint shows it, a string quoted); the text a Data holds (data:encoding: gives an optional, as Foundation's)",
-                     example: #"print(String(42) + String(describing: [1]) + String(reflecting: "a"), String(decoding: Data("hi".utf8), as: UTF8.self))"#,
+                                             [labelled("decoding", .value), labelled("as", .value)],
+                                             [labelled("format", .string), variadic("arguments", .value)]],
+                     summary: "the value as text, as print shows it (reflecting: as debugPrint shows it, a string quoted); the text a Data holds (data:encoding: gives an optional, as Foundation's); format: printf's conversions as Foundation writes them (%d %x %o %c of an Int, %f %e %g of a Double, %@ of a String, with flags, a width and a precision, and %1$@ numbered)",
+                     example: #"print(String(42) + String(describing: [1]) + String(reflecting: "a"), String(decoding: Data("hi".utf8), as: UTF8.self))"#
+                        + "\n" + #"print(String(format: "%.2f|%5d|%@|%03x", 2.0 / 3, 42, "ab", 255))"#,
                      body: .value { args in
                          switch args.labels.first ?? nil {
+                         case "format": return .string(try StringFormat.format(args))
                          case "data", "decoding": return .string(try DataValue.text(of: args.values[0], for: "String(\(args.labels[0]!):)"))
                          default: return .string(try args.text(of: args.values[0]))
                          }
@@ -97,7 +102,7 @@ enum FreeFunctions {
         FreeFunction(name: "Array", forms: [[arg("value", .value)], [labelled("repeating", .value), labelled("count", .int)]],
                      summary: "an array: of a string's characters, or of one value repeated",
                      example: #"print(Array("ab"), Array(repeating: 0, count: 3))"#, body: .value { args in try array(args) }),
-    ] + OperationsFunctions.all + URLValue.initialisers
+    ] + MathFunctions.all + OperationsFunctions.all + URLValue.initialisers
 
     static let byName: [String: FreeFunction] = Dictionary(uniqueKeysWithValues: all.map { ($0.name, $0) })
 
@@ -121,6 +126,8 @@ enum FreeFunctions {
     private static func extreme(_ args: MethodArguments, least: Bool) throws -> Value {
         var best = args.values[0]
         for v in args.values.dropFirst() where try least ? v.compare(to: best) < 0 : v.compare(to: best) > 0 { best = v }
+        // Swift's integer literal beside a Double is a Double: min(2.5, 1) is 1.0.
+        if case .int(let i) = best, args.values.contains(where: { if case .double = $0 { true } else { false } }) { return .double(Double(i)) }
         return best
     }
 

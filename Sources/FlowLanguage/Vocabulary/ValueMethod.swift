@@ -17,6 +17,7 @@ struct ValueMethod: Sendable {
     /// elements.
     enum Receiver: String, CaseIterable, Sendable {
         case array = "Array", string = "String", dictionary = "Dictionary", bool = "Bool", optional = "Optional"
+        case int = "Int", double = "Double"
         case subscription = "AnyCancellable and DisposeBag"
         case date = "Date"
         case notificationCenter = "NotificationCenter"
@@ -45,7 +46,10 @@ struct ValueMethod: Sendable {
 
     /// Read as a property in Swift (`a.count`, `d.keys`): written so.
     var isProperty: Bool { Self.properties.contains(name) && receiver != .subscription }
-    static let properties: Set<String> = ["count", "isEmpty", "first", "last", "keys", "values", "capitalized"]
+    static let properties: Set<String> = [
+        "count", "isEmpty", "first", "last", "keys", "values", "capitalized",
+        "magnitude", "sign", "isNaN", "isFinite", "isInfinite", "isZero", "description",
+    ]
 
     /// `sorted() or sorted(by: Closure)`, for messages and docs.
     var formsDescription: String {
@@ -60,6 +64,10 @@ struct MethodArguments {
     let values: [Value]
     /// How a value prints where the call is (a type's `description`).
     var describe: ((Value) throws -> String)? = nil
+    /// The run's random numbers (`randomElement()`, `shuffled()`).
+    var random: RandomSource? = nil
+
+    var randomDraws: RandomDraws { RandomDraws(source: random) }
 
     func text(of value: Value) throws -> String { try describe?(value) ?? value.description }
 

@@ -8,7 +8,7 @@ enum ValueMethods {
     static let all: [ValueMethod] =
         ValueMethod.arrayMethods + ValueMethod.stringMethods + ValueMethod.stringSplitting + ValueMethod.dictionaryMethods + ValueMethod.boolMethods
         + ValueMethod.subscriptionMethods + ValueMethod.optionalMethods + ValueMethod.dateMethods
-        + ValueMethod.notificationCenterMethods + ValueMethod.urlLoadingMethods
+        + ValueMethod.notificationCenterMethods + ValueMethod.urlLoadingMethods + ValueMethod.numberMethods
 
     /// The methods of one name, on every receiver that has it.
     struct Group: Sendable {
@@ -72,14 +72,21 @@ enum ValueMethods {
         /// Calls the receiver's method: its own, else, for a string, a
         /// dictionary or a tuple, Array's on its characters, entries or
         /// elements.
-        func call(on receiver: Value, labels: [String?], arguments: [Value]) throws -> Value {
-            let args = MethodArguments(name: name, labels: labels, values: arguments)
+        func call(on receiver: Value, labels: [String?], arguments: [Value], random: RandomSource? = nil) throws -> Value {
+            let args = MethodArguments(name: name, labels: labels, values: arguments, random: random)
             // A method's closure may call the method again (recursion without
             // a direct call): stop it here as at a direct call.
             guard StackSpace.hasRoom() else { throw StackSpace.recursionTooDeep }
             switch receiver {
             case .array:
                 if let body = reading[.array] { return try body(receiver, args) }
+            // An Int has Double's methods too where it has none of its own
+            // (an integer whose type is not written may be Swift's Double
+            // literal); a number is also an optional's value.
+            case .int:
+                if let body = reading[.int] ?? reading[.double] ?? reading[.optional] { return try body(receiver, args) }
+            case .double:
+                if let body = reading[.double] ?? reading[.optional] { return try body(receiver, args) }
             case .tuple(let t) where t.nominal === DateValue.nominal:
                 if let body = reading[.date] { return try body(receiver, args) }
             case .tuple(let t) where t.nominal === URLValue.nominal || t.nominal === URLRequestValue.nominal || t.nominal === HTTPURLResponseValue.nominal:
@@ -143,6 +150,8 @@ enum ValueMethods {
         case "String": [.string, .array]
         case "Dictionary": [.dictionary, .array]
         case "Bool": [.bool]
+        case "Int": [.int]
+        case "Double": [.double]
         case "Date": [.date]
         case "NotificationCenter": [.notificationCenter]
         case "URL": [.url]

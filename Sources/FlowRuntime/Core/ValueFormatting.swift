@@ -51,7 +51,8 @@ extension Value: CustomStringConvertible {
     }
 
     static func format(_ d: Double) -> String {
-        if d.isNaN { return "nan" }
+        // A NaN keeps its sign, as Swift prints it: (-1.0).squareRoot() is -nan.
+        if d.isNaN { return d.sign == .minus ? "-nan" : "nan" }
         if d.isInfinite { return d < 0 ? "-inf" : "inf" }
         return "\(d)"
     }

@@ -31,8 +31,12 @@ extension Compiler {
     func compiledBuiltin(_ name: String, _ nameSpan: Span, _ arguments: [CallArgument], _ span: Span, in scope: Scope) -> CompiledExpression {
         // The language's functions with a result type known here are types' initialisers, capitalised.
         guard name.isCapitalised else {
+            if let function = FreeFunctions.named(name), function.resultType.isKnown {
+                return compileMathCall(function, nameSpan, arguments, span, in: scope)
+            }
             return CompiledExpression(compileBuiltin(name, nameSpan, arguments, span, in: scope), isStream: name == "cold" || name == "hot")
         }
+        if name == "String", arguments.first?.label == "format" { checkFormat(arguments) }
         if name == "Data", arguments.count == 1, arguments[0].label == nil, case .member(let text, "utf8", _, _) = arguments[0].value {
             // `Data(text.utf8)`: the text's bytes, which a Data holds as text.
             let code = compile(text, in: scope)

@@ -176,6 +176,7 @@ extension Compiler {
         }
         let call = meaning.call
         let compiledReceiver = compiled(base, in: scope), receiver = compiledReceiver.code
+        if call == nil, refusesNumberMethod(name, of: base, compiledReceiver, at: nameSpan) { return CompiledExpression { _ in .null } }
         if name == "map" || name == "flatMap", case .optional(let wrapped) = compiledReceiver.type, wrapped.isKnown,
            arguments.count == 1, arguments[0].label == nil {
             return compileOptionalMap(receiver, wrapped: wrapped, flattens: name == "flatMap", arguments[0], nameSpan, in: scope)
@@ -220,7 +221,8 @@ extension Compiler {
             helper = nil
         }
         guard let call else {
-            return CompiledExpression { frame in try helper!(try receiver(frame), frame) }
+            let type = Self.numberMemberType(of: compiledReceiver.type, name) ?? .unknown
+            return CompiledExpression({ frame in try helper!(try receiver(frame), frame) }, type: type, typeIsSure: type.isKnown)
         }
         args = args.adapted(to: call, impliedAt: nameSpan)
         let invoke = operatorInvoker(call, nameSpan, args, span, check: helper == nil, in: scope)
@@ -345,9 +347,10 @@ extension Compiler {
     /// Calls a method of values on an evaluated receiver.
     private func helperInvoker(_ methods: ValueMethods.Group, _ nameSpan: Span, _ args: CompiledArguments) -> (Value, Frame) throws -> Value {
         let location = self.location(nameSpan)
+        let env = environment
         return { target, frame in
             let values = try args.evaluate(frame)
-            return try located(location) { try methods.call(on: target, labels: args.labels, arguments: values) }
+            return try located(location) { try methods.call(on: target, labels: args.labels, arguments: values, random: env.run.random) }
         }
     }
 

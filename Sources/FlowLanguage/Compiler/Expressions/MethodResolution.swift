@@ -178,6 +178,9 @@ extension Compiler {
         if operatorTable.resolve("\(type).\(name)", labels: arguments.map(\.label)) != nil {
             return compileFunctionCall("\(type).\(name)", typeSpan.to(nameSpan), arguments, span, in: scope)
         }
+        if name == "random", RandomValues.typeNames.contains(type), resolveType(type, in: scope) == nil {
+            return compileRandomCall(type, nameSpan, arguments, in: scope)
+        }
         if type == "Disposables", name == "create" {
             // What `Observable.create`'s closure returns: its teardown
             // closure, or nothing to do.

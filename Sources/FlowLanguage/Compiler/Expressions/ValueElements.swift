@@ -13,7 +13,7 @@ extension Value {
     func property(_ name: String, methods: ValueMethods.Group?) throws -> Value {
         if let methods {
             switch self {
-            case .array, .string: return try methods.call(on: self, labels: [], arguments: [])
+            case .array, .string, .int, .double: return try methods.call(on: self, labels: [], arguments: [])
             // A key of that name wins: `r.count` of `["count": 3]` is 3.
             case .dictionary(let d) where d[.string(name)] == nil: return try methods.call(on: self, labels: [], arguments: [])
             default: break

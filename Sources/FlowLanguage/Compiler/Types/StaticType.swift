@@ -241,6 +241,7 @@ extension Compiler {
                 return (fields[index], true)
             }
             return memberType(of: .named(typeName), name, in: scope)
+        case (.int, _), (.double, _): return Self.numberMemberType(of: receiver, name).map { ($0, true) }
         case (.named(let typeName), _):
             guard let type = resolveType(typeName, in: scope) else { return nil }
             if let written = propertyType(name, of: type) { return (written, true) }
