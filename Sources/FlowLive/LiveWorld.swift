@@ -42,22 +42,6 @@ public struct LiveWorld: LiveHost {
     }
 }
 
-/// The process's resident set, as the kernel counts it.
-public enum ResidentMemory {
-    /// The second field of `/proc/self/statm`, in bytes; nil without /proc.
-    public static func bytes() -> Int? {
-        let fd = open("/proc/self/statm", O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { return nil }
-        defer { close(fd) }
-        var buffer = [UInt8](repeating: 0, count: 128)
-        let n = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
-        guard n > 0 else { return nil }
-        let fields = buffer[0..<n].split(separator: UInt8(ascii: " "))
-        guard fields.count > 1, let pages = Int(String(decoding: fields[1], as: UTF8.self)) else { return nil }
-        return pages * Int(sysconf(Int32(_SC_PAGESIZE)))
-    }
-}
-
 /// A memory watch's thread looks every `period` nanoseconds until cancelled:
 /// a source reading a few MB a second is caught within a few MB.
 private final class MemoryWatch: InterruptWatch {

@@ -162,6 +162,28 @@ public struct LaneDiagram {
     /// frame of 1ns over a minute of events would be 60 billion columns.
     public static let widestDiagram: Int64 = 2000
 
+    /// At least how many bytes the diagram takes drawn, in the larger of
+    /// its forms, counted without drawing it and not past `limit`: SVG
+    /// writes each event's value whole (its tooltip) with a few hundred
+    /// bytes of marks, and the text each lane as wide as the diagram.
+    public func drawnBytesAtLeast(upTo limit: Int) -> Int {
+        let perLane = 300, perEvent = 300
+        var total = 0
+        for lane in lanes {
+            total += perLane + lane.label.utf8.count
+            for event in lane.events {
+                total += perEvent
+                if case .next(let value) = event.event, total <= limit { total += value.printedBytesAtLeast(upTo: limit - total) }
+            }
+            if total > limit { return total }
+        }
+        // Lanes as wide as the widest diagram could not pass the limit: the
+        // scale need not be chosen to know.
+        guard total + lanes.count * Int(Self.widestDiagram) > limit else { return total }
+        let columns = Swift.min(Int64(Self.longestLane), estimatedColumns(frame: chooseFrame().nanoseconds))
+        return total + lanes.count * Int(columns)
+    }
+
     /// The last time the diagram shows: its last event, start or cancellation.
     var end: Int64 {
         lanes.flatMap { lane in lane.events.map(\.time.nanoseconds) + [lane.start, lane.cancelled].compactMap { $0?.nanoseconds } }

@@ -13,6 +13,7 @@ import Testing
 ///     # stderr: text               text standard error must contain (repeatable)
 ///     # stdout: text               text standard output must contain
 ///     # address space: 2048         run under `ulimit -v` of that many megabytes
+///     # timeout: 300                 seconds it may take, if more than a minute
 // Serialized: each case is a subprocess, and on two cores running them all
 // at once only slows the rest of the suite (the terminal tests among them).
 @Suite(.serialized) struct CrashCorpusTests {
@@ -24,7 +25,7 @@ import Testing
     func hostileScriptEndsCleanly(_ name: String) throws {
         let path = Self.folder.appendingPathComponent(name).path
         let text = try String(contentsOfFile: path, encoding: .utf8)
-        var arguments = ["run"], exit: Int32?, stderr: [String] = [], stdout: [String] = [], megabytes: Int?
+        var arguments = ["run"], exit: Int32?, stderr: [String] = [], stdout: [String] = [], megabytes: Int?, timeout = 60.0
         for line in text.split(whereSeparator: { $0 == "\n" || $0 == "\r" }) where line.hasPrefix("# ") {
             let field = line.dropFirst(2)
             if field.hasPrefix("args: ") { arguments = field.dropFirst(6).split(separator: " ").map(String.init) }
@@ -32,10 +33,11 @@ import Testing
             if field.hasPrefix("stderr: ") { stderr.append(String(field.dropFirst(8))) }
             if field.hasPrefix("stdout: ") { stdout.append(String(field.dropFirst(8))) }
             if field.hasPrefix("address space: ") { megabytes = Int(field.dropFirst(15)) }
+            if field.hasPrefix("timeout: ") { timeout = Double(field.dropFirst(9)) ?? timeout }
         }
-        let result = try megabytes.map { try FlowProcess.runLimited(arguments + [path], megabytes: $0, timeout: 60) }
-            ?? FlowProcess.run(arguments + [path], in: Self.folder, timeout: 60)
-        #expect(!result.timedOut, "\(name) did not finish within a minute")
+        let result = try megabytes.map { try FlowProcess.runLimited(arguments + [path], megabytes: $0, timeout: timeout) }
+            ?? FlowProcess.run(arguments + [path], in: Self.folder, timeout: timeout)
+        #expect(!result.timedOut, "\(name) did not finish within \(Int(timeout)) s")
         #expect(!result.crashed, "\(name) crashed: \(result.status)\n\(result.err.prefix(2000))")
         if let exit { #expect(result.status == exit, "\(result.err.prefix(2000))") }
         if result.status != 0 {

@@ -135,4 +135,26 @@ import FlowRuntime
         #expect(result.out.first == "done")
         #expect(result.out.count == 2 && result.out[1].contains("cold(\"-a|\")  -a|"), "\(result.out)")
     }
+
+    /// Fewer events than the cap can still make a diagram nobody can draw:
+    /// a hundred values of 256 KB are 25 MB of SVG tooltips and legend. A
+    /// located error names the cap; the diagram beside it, of 9 000 short
+    /// values, is drawn.
+    @Test func aDiagramOfTooManyBytesIsALocatedError() throws {
+        let result = try runScript("""
+            var s = "x"
+            for _ in 0..<18 { s = s + s }
+            marbles(Observable.from(Array(repeating: s, count: 100)).map { $0 + "!" })
+            marbles(range(0, 9000).map { "v\\($0)" })
+            print("done")
+
+            """)
+        let message = try #require(result.top.errors.first)
+        #expect(message.message.hasPrefix("the diagram would take more than the 8 MB a diagram may take to draw (1 lane, 101 events, each value written whole)"),
+                "\(message.message)")
+        #expect(message.location?.line == 3 && message.location?.column == 1)
+        #expect(result.top.errors.count == 1)
+        #expect(result.top.laneDiagrams.count == 1)
+        #expect(result.out.first == "done")
+    }
 }

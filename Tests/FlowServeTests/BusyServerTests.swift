@@ -87,6 +87,11 @@ import Testing
         let errors = ((huge["errors"] as? [[String: Any]]) ?? []).compactMap { $0["message"] as? String }
         #expect(errors.contains { $0.hasPrefix("the diagram would draw 1000000 events, more than the 10000 a diagram draws") }, "\(huge.filter { $0.key != "svg" })")
         #expect(((huge["svg"] as? String) ?? "").utf8.count < 100_000)
+        let long = "var s = \"x\"\nfor _ in 0..<18 { s = s + s }\nmarbles(Observable.from(Array(repeating: s, count: 100)))\n"
+        let wide = try await served.json("/api/render", method: "POST", body: ServedFolder.encode(["text": long, "name": "long.flow"]))
+        let wideErrors = ((wide["errors"] as? [[String: Any]]) ?? []).compactMap { $0["message"] as? String }
+        #expect(wideErrors.contains { $0.hasPrefix("the diagram would take more than the 8 MB a diagram may take to draw") }, "\(wide.filter { $0.key != "svg" })")
+        #expect(((wide["svg"] as? String) ?? "").utf8.count < 100_000)
         let chain = "class Hen { deinit { let _ = Egg() } }\nclass Egg { deinit { let _ = Hen() } }\nvar hen: Hen? = Hen()\nhen = nil\n"
         let ended = try await served.json("/api/render", method: "POST", body: ServedFolder.encode(["text": chain, "name": "chain.flow"]))
         let chainErrors = ((ended["errors"] as? [[String: Any]]) ?? []).compactMap { $0["message"] as? String }

@@ -172,7 +172,7 @@ public final class RunState {
         // A run stopped at its limit by a subscription (a `sink` on an
         // endless stream) rather than an expectation: point at the first
         // such subscription still running.
-        let running = active.compactMap { ($0 as? ScriptSubscriber)?.subscribedAt }
+        let running = active.lazy.compactMap { ($0 as? ScriptSubscriber)?.subscribedAt }
             .min { ($0.line, $0.column) < ($1.line, $1.column) }
         for i in failures.indices where failures[i].location == nil { failures[i].location = running }
         return (failures, diagrams(laneOptions: laneOptions, showsSubscriptions: showsSubscriptions))
@@ -209,6 +209,10 @@ public final class RunState {
     /// 64 s and 325 MB of SVG on the page, and two minutes as text; no
     /// one reads a diagram of more than a few hundred marks.
     static let mostEventsDrawn = 10_000
+    /// The most bytes one diagram takes drawn: fewer events of long values
+    /// (2 000 strings of 160 KB) made a diagram of 330 MB, drawn for
+    /// minutes; 10 000 events of short values take 3 MB as SVG.
+    static let mostBytesDrawn = 8 << 20
     /// The diagrams refused so far, by position: each is said once, also
     /// when the page asks for the diagrams again mid-run.
     private var refusedDiagrams = Set<Int>()
@@ -219,15 +223,20 @@ public final class RunState {
         var kept: [LaneDiagram] = []
         for (index, diagram) in diagrams.enumerated() {
             let events = diagram.lanes.reduce(0) { $0 + $1.events.count }
-            guard events > Self.mostEventsDrawn else {
+            let problem: String
+            if events > Self.mostEventsDrawn {
+                problem = "would draw \(events) events, more than the \(Self.mostEventsDrawn) a diagram draws: draw a part of the stream (take(100), a shorter range)"
+            } else if diagram.drawnBytesAtLeast(upTo: Self.mostBytesDrawn) > Self.mostBytesDrawn {
+                problem = "would take more than the \(Self.mostBytesDrawn >> 20) MB a diagram may take to draw (\(diagram.lanes.count) \(diagram.lanes.count == 1 ? "lane" : "lanes"), "
+                    + "\(events) \(events == 1 ? "event" : "events"), each value written whole): draw a part of the stream (take(100)), or shorter values "
+                    + "(map { String($0.prefix(40)) })"
+            } else {
                 kept.append(diagram)
                 continue
             }
             guard refusedDiagrams.insert(index).inserted else { continue }
             let place = diagram.location ?? diagram.lanes.lazy.compactMap { $0.node?.location }.first
-            failed(FlowError("the diagram\(diagram.title.map { " '\($0)'" } ?? "") would draw \(events) events, more than the \(Self.mostEventsDrawn) "
-                             + "a diagram draws: draw a part of the stream (take(100), a shorter range)", at: place),
-                   report: reportDiagramError)
+            failed(FlowError("the diagram\(diagram.title.map { " '\($0)'" } ?? "") " + problem, at: place), report: reportDiagramError)
         }
         return kept
     }
@@ -365,6 +374,9 @@ public final class Environment {
             }
         }
         if interruptRequested() { throw FlowError("\(what) stopped by \(interruptedBy())", at: location) }
+        do { try MemoryBudget.checkProcess(what == "loop" ? "running a loop" : what) } catch {
+            throw FlowError.wrap(error).located(at: location)
+        }
     }
     /// The modules the script is compiled with, by name.
     let modules: [String: BuiltinModule]

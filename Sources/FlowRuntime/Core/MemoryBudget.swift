@@ -85,6 +85,51 @@ public enum MemoryBudget {
 }
 
 extension MemoryBudget {
+    /// What a run's work asks now and then (every 1 024 loop iterations
+    /// and objects made): whether the process may grow further. Many small
+    /// values, each under the budget (a million subscriptions made in a
+    /// loop), grew the process until the allocator trapped it ("Fatal
+    /// error: failed to allocate", exit 134) under an address-space limit;
+    /// now the work stops with an error while there is room to report it,
+    /// when the system would refuse `headroom` more.
+    public static func checkProcess(_ doing: @autoclosure () -> String) throws {
+        let headroom = self.headroom
+        guard let block = malloc(headroom) else {
+            throw FlowError("out of memory while \(doing()): less than \(describe(headroom)) of the process's address space is left"
+                            + (ResidentMemory.bytes().map { ", holding \(describe($0))" } ?? "") + " (is it limited, ulimit -v?)")
+        }
+        free(block)
+    }
+
+    /// What must be left for a run to stop, report it and let go of what it
+    /// made (a list of a million subscriptions to cancel takes 32 MB): an
+    /// eighth of a limited address space, at least 64 MB. Asked of `malloc`
+    /// (large blocks are mapped, not touched), so it costs a mapping, not
+    /// the memory.
+    static let headroom: Int = {
+        var limit = rlimit()
+        guard getrlimit(__rlimit_resource_t(RLIMIT_AS.rawValue), &limit) == 0, limit.rlim_cur != rlim_t.max else { return 64 << 20 }
+        return Swift.max(64 << 20, Int(clamping: limit.rlim_cur / 8))
+    }()
+}
+
+/// The process's resident set, as the kernel counts it.
+public enum ResidentMemory {
+    /// The second field of `/proc/self/statm`, in bytes; nil without /proc.
+    public static func bytes() -> Int? {
+        let fd = open("/proc/self/statm", O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { return nil }
+        defer { close(fd) }
+        var buffer = [UInt8](repeating: 0, count: 128)
+        let n = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+        guard n > 0 else { return nil }
+        let fields = buffer[0..<n].split(separator: UInt8(ascii: " "))
+        guard fields.count > 1, let pages = Int(String(decoding: fields[1], as: UTF8.self)) else { return nil }
+        return pages * Int(sysconf(Int32(_SC_PAGESIZE)))
+    }
+}
+
+extension MemoryBudget {
     /// The printed form of `value` (as `print` or an interpolation shows it)
     /// is about to be built: refused when it cannot fit. An array holding
     /// one string a thousand times is small, its text a thousand times
