@@ -87,12 +87,10 @@ struct GuardedChannel<Inner: ServerChildChannel>: ServerChildChannel {
     func setup(channel: any Channel, logger: Logger) -> EventLoopFuture<Value> {
         channel.eventLoop.flatSubmit { [inner, limits, open] in
             let handler = ConnectionGuardHandler(limits: limits, open: open)
-            guard open.admit(channel, id: ObjectIdentifier(handler), limit: limits.mostConnections) else {
-                var refusal = channel.allocator.buffer(capacity: 96)
-                refusal.writeString("HTTP/1.1 503 Service Unavailable\r\nConnection: close\r\nContent-Length: 0\r\n\r\n")
-                channel.writeAndFlush(refusal).whenComplete { _ in channel.close(promise: nil) }
-                return channel.eventLoop.makeFailedFuture(ConnectionRefused())
-            }
+            // A connection refused is answered 503 by its guard once it is
+            // active: here, before the channel is registered, a write went
+            // nowhere and the connection was left open, unanswered.
+            handler.refuses = !open.admit(channel, id: ObjectIdentifier(handler), limit: limits.mostConnections)
             do {
                 try channel.pipeline.syncOperations.addHandler(handler, position: .first)
             } catch {
@@ -107,7 +105,6 @@ struct GuardedChannel<Inner: ServerChildChannel>: ServerChildChannel {
         await inner.handle(value: value, logger: logger)
     }
 
-    struct ConnectionRefused: Error {}
 }
 
 extension HTTPServerBuilder {
@@ -151,6 +148,9 @@ final class ConnectionGuardHandler: ChannelInboundHandler, RemovableChannelHandl
     private let open: OpenConnections
     private var state = State.head(head: [], fields: 0, matched: 0)
     private var deadline: Scheduled<Void>?
+    /// Past the connection limit with none idle to close: answered 503 and
+    /// closed as soon as it is active, nothing of it read.
+    var refuses = false
 
     init(limits: ConnectionLimits, open: OpenConnections) {
         self.limits = limits
@@ -158,7 +158,16 @@ final class ConnectionGuardHandler: ChannelInboundHandler, RemovableChannelHandl
     }
 
     func handlerAdded(context: ChannelHandlerContext) {
+        if refuses {
+            if context.channel.isActive { end(context, .answer(503, "Service Unavailable")) }
+            return
+        }
         waitForAHead(context)
+    }
+
+    func channelActive(context: ChannelHandlerContext) {
+        context.fireChannelActive()
+        if refuses { end(context, .answer(503, "Service Unavailable")) }
     }
 
     func handlerRemoved(context: ChannelHandlerContext) {

@@ -67,6 +67,37 @@ import Testing
         #expect(served.stop(with: SIGTERM) == 143)
         _ = idle
     }
+
+    /// When every connection it holds is busy (64 WebSockets, each upgraded,
+    /// under an open-files limit of 128) there is none to close for a new
+    /// one: it is answered 503 and closed, and the server stays up. Once a
+    /// WebSocket goes, the next request is answered as ever.
+    @Test func whenEveryConnectionIsBusyANewOneIsAnswered503() throws {
+        let served = try ServedFolder(openFiles: 128)
+        let host = "Host: 127.0.0.1:\(served.port)\r\n"
+        let upgrade = "GET /live HTTP/1.1\r\n\(host)Upgrade: websocket\r\nConnection: Upgrade\r\n"
+            + "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n"
+        var busy: [RawClient] = []
+        for _ in 0..<64 {
+            let socket = try RawClient(served.port).send(upgrade)
+            #expect(try socket.readHead().hasPrefix("HTTP/1.1 101"))
+            busy.append(socket)
+        }
+        let refused = try RawClient(served.port)
+        #expect(try refused.firstLine() == "HTTP/1.1 503 Service Unavailable")
+        _ = try refused.readToEnd(waiting: 60) // then closed: a connection left open throws here
+        #expect(busy.count == 64)
+        busy.removeFirst()
+        // The server sees the WebSocket go when its close arrives: ask until it has.
+        var answer = ""
+        let answered = waitFor(seconds: 60) {
+            answer = (try? RawClient(served.port).send("GET /api/files HTTP/1.1\r\n\(host)\r\n").firstLine()) ?? ""
+            return answer == "HTTP/1.1 200 OK"
+        }
+        #expect(answered, "the last answer: \(answer)")
+        #expect(served.stop(with: SIGTERM) == 143)
+        _ = busy
+    }
 }
 
 /// A client on a raw TCP socket to 127.0.0.1.
