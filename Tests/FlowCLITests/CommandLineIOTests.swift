@@ -199,6 +199,32 @@ extension CommandLineIOTests {
         #expect(!rest.contains("not reached"))
     }
 
+    /// A live run stuck in a deinit chain that never ends (each Hen's
+    /// deinit makes two, so the chain widens however deep it may go):
+    /// Ctrl-C ends it at once, exit 130, saying so; nothing after it runs.
+    @Test func ctrlCEndsALiveRunStuckInADeinitChain() throws {
+        let script = temporaryPath("hens.flow")
+        try """
+            class Hen {
+              deinit { let _ = Hen(); let _ = Hen() }
+            }
+            print("hatching")
+            var hen: Hen? = Hen()
+            hen = nil
+            print("not reached")
+            """.write(toFile: script, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(atPath: script) }
+        let (process, out, err) = try FlowProcess.start([script])
+        readUntil("hatching", from: out)
+        kill(process.processIdentifier, SIGINT)
+        let message = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        let rest = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 130, "\(message.suffix(2000))")
+        #expect(message.hasSuffix("flow: stopped: the run was busy and did not stop within half a second\n"), "\(message.suffix(2000))")
+        #expect(!rest.contains("not reached"))
+    }
+
     /// Reading a FIFO with no writer waits off the loop: Ctrl-C ends it.
     @Test func controlCStopsARunWaitingOnAFIFO() throws {
         let fifo = temporaryPath("pipe"), script = temporaryPath("fifo.flow")
