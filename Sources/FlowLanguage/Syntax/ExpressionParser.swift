@@ -65,6 +65,13 @@ extension Parser {
     mutating func parseRange() throws -> Expr {
         let left = try parseAdditive()
         guard let op = accept("..<") ?? accept("...") else { return left }
+        if [")", "]", ",", ":", "{"].contains(where: { check($0) }) || peek().kind.isNewline || peek().kind.isEnd {
+            // `xs[2...]`, `case 90...:`: Swift's one-sided ranges.
+            let low = file.text(of: left.span)
+            throw fail("flow has no one-sided ranges", at: op.span,
+                       help: check("]") ? "write both bounds, as in \(low)..<n where n is the array's count"
+                           : "write both bounds, as in \(low)...Int.max, or compare: x >= \(low)")
+        }
         let right = try parseAdditive()
         if check("..<") || check("...") { throw fail("ranges cannot be chained", at: peek().span) }
         return .binary(op: file.text(of: op.span), left, right, opSpan: op.span, left.span.to(right.span))
@@ -109,6 +116,14 @@ extension Parser {
             return .inoutArgument(operand, amp.span.to(operand.span))
         }
         if check("-"), isOperatorReference(offset: 1) { return try parsePostfix() }
+        if check("..<") || check("...") {
+            // `..<0`, `...5`: Swift's one-sided ranges, which flow does not make.
+            let op = peek(), next = peek(offset: 1)
+            let high = next.kind.isNewline || next.kind.isEnd ? "n" : file.text(of: next.span)
+            let comparison = file.text(of: op.span) == "..<" ? "<" : "<="
+            throw fail("flow has no one-sided ranges", at: op.span,
+                       help: "write both bounds, as in Int.min\(file.text(of: op.span))\(high), or compare: x \(comparison) \(high)")
+        }
         if case .symbol(let op) = peek().kind, op == "-" || op == "!" {
             let opToken = advance()
             let operand = try nested(at: opToken.span) { try $0.parsePrefix() }

@@ -474,22 +474,31 @@ extension Parser {
                     if p.check("@"), p.tokens[p.index + 1].labelText == "unknown" { p.advance(); p.advance() }
                     var patterns: [Pattern] = []
                     var guardExpr: Expr?
-                    if p.isWord("default") {
-                        p.advance()
-                    } else if p.isWord("case") {
-                        p.advance()
-                        repeat {
-                            while p.peek().kind.isNewline { p.advance() }
-                            patterns.append(try p.parsePattern(binding: false))
-                        } while p.accept(",") != nil
-                        if p.isWord("where") {
+                    let colon: Token
+                    do {
+                        if p.isWord("default") {
                             p.advance()
-                            guardExpr = try p.parseExpression()
+                        } else if p.isWord("case") {
+                            p.advance()
+                            repeat {
+                                while p.peek().kind.isNewline { p.advance() }
+                                patterns.append(try p.parsePattern(binding: false))
+                            } while p.accept(",") != nil
+                            if p.isWord("where") {
+                                p.advance()
+                                guardExpr = try p.parseExpression()
+                            }
+                        } else {
+                            throw p.fail("expected 'case' or 'default' in the switch", at: start.span)
                         }
-                    } else {
-                        throw p.fail("expected 'case' or 'default' in the switch", at: start.span)
+                        colon = try p.expect(":", "':' after the case")
+                    } catch let failure as Failure {
+                        // One error for a case that does not read; the next
+                        // cases are read as cases, not as statements.
+                        p.reported.appendCapped(failure.diagnostic)
+                        p.skipToNextCase()
+                        continue
                     }
-                    let colon = try p.expect(":", "':' after the case")
                     let body = try p.parseStatements(context: .switchCase)
                     if body.isEmpty {
                         throw p.fail("a case needs at least one statement", at: colon.span, help: "write break to do nothing")
@@ -500,6 +509,17 @@ extension Parser {
         }
         let close = try close("}", opened: open, "switch")
         return .switchOver(SwitchExpression(subject: subject, cases: cases, span: switchToken.span.to(close.span)))
+    }
+
+    /// Past the rest of a case whose header did not read: to the next
+    /// `case` or `default` of the switch, or its closing `}`.
+    mutating func skipToNextCase() {
+        synchronize()
+        while !peek().kind.isEnd {
+            while peek().kind.isNewline { advance() }
+            if check("}") || isWord("case") || isWord("default") || peek().kind.isEnd { return }
+            synchronize()
+        }
     }
 
     /// A pattern of `case`, `for`, `if case` or `let ( )`. With `binding`,
