@@ -60,8 +60,9 @@ struct PostgresFaultTests {
     /// take them (the server blocked writing to flow): postgres-nio stopped
     /// the process (SIGILL, "How can we receive a body part, after a
     /// channelReadComplete...") when NIO read the connection's end unasked.
-    /// Now the query fails with a located error, five times of five; a
-    /// queue under the same restart ends too.
+    /// Now the query fails with a located error, twenty times of twenty
+    /// (it cannot resume: the rows it gave cannot be taken back, and a
+    /// query run again would give them twice).
     @Test func aServerGoingAwayUnderAStreamingQueryIsALocatedError() throws {
         let database = try ThrowawayDatabase.start().get()
         defer { database.remove() }
@@ -69,7 +70,7 @@ struct PostgresFaultTests {
         let path = try script(#"pg.query("SELECT generate_series(1, 1000000000) AS n, '\#(marker)' AS m").map { $0.n }.filter { $0 % 100000 == 0 }"#)
         defer { try? FileManager.default.removeItem(atPath: path) }
         let blocked = "SELECT count(*) FROM pg_stat_activity WHERE query LIKE '%\(marker)%' AND wait_event = 'ClientWrite' AND pid <> pg_backend_pid()"
-        for round in 1...5 {
+        for round in 1...20 {
             let (process, out, err) = try FlowProcess.start(["run", path], environment: ["DATABASE_URL": database.url])
             #expect(waitFor { (try? database.sql(blocked)) == "1" }, "round \(round)")
             try database.halt()
@@ -84,29 +85,39 @@ struct PostgresFaultTests {
             #expect(said.contains(":1:4: error: pg.query: the connection to postgres://flow@127.0.0.1:"), "round \(round): \(said)")
             #expect(!said.contains("Fatal error"), "round \(round): \(said)")
         }
-        _ = try database.sql("CREATE TABLE jobs (id int PRIMARY KEY); INSERT INTO jobs SELECT generate_series(1, 100000); CREATE TABLE handled (id int)")
-        let queue = try script(#"pg.queue("jobs", batch: 100, drain: true).map { (id: $0.id) }.sink(pg.insert("handled"))"#)
-        defer { try? FileManager.default.removeItem(atPath: queue) }
-        let (process, out, err) = try FlowProcess.start(["run", queue], environment: ["DATABASE_URL": database.url])
-        _ = waitFor { !process.isRunning || (Int((try? database.sql("SELECT count(*) FROM handled")) ?? "") ?? 0) > 0 }
-        try database.halt()
-        try database.resume()
-        let ended = waitFor(seconds: 120) { !process.isRunning }
-        if !ended { kill(process.processIdentifier, SIGKILL) }
-        _ = out.fileHandleForReading.readDataToEndOfFile()
-        let said = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        #expect(ended, "the queue did not end after the restart: \(said)")
-        #expect([0, 1].contains(process.terminationStatus), "\(said)")
-        // The queue's own error, or its sink's (which then says what it committed).
-        if process.terminationStatus == 1 {
-            #expect(said.contains(":1:4: error: pg.queue:") || said.contains(": error: pg.insert(\"handled\"):"), "\(said)")
+    }
+
+    /// The server is killed and started again under `pg.queue` feeding a
+    /// sink, twenty times: each run ends (the queue's own located error,
+    /// or its sink's, which says what it committed), and no job is lost:
+    /// every one is still queued or handled (the batch in flight at the
+    /// restart may be both, as a queue delivers at least once).
+    @Test func aServerRestartedUnderAQueueEndsTheRunAndLosesNoJob() throws {
+        let database = try ThrowawayDatabase.start().get()
+        defer { database.remove() }
+        for round in 1...20 {
+            let jobs = "jobs_\(round)", handledTable = "handled_\(round)"
+            _ = try database.sql("CREATE TABLE \(jobs) (id int PRIMARY KEY); INSERT INTO \(jobs) SELECT generate_series(1, 100000); CREATE TABLE \(handledTable) (id int)")
+            let queue = try script(#"pg.queue("\#(jobs)", batch: 100, drain: true).map { (id: $0.id) }.sink(pg.insert("\#(handledTable)"))"#)
+            defer { try? FileManager.default.removeItem(atPath: queue) }
+            let (process, out, err) = try FlowProcess.start(["run", queue], environment: ["DATABASE_URL": database.url])
+            _ = waitFor { !process.isRunning || (Int((try? database.sql("SELECT count(*) FROM \(handledTable)")) ?? "") ?? 0) > 0 }
+            try database.halt()
+            try database.resume()
+            let ended = waitFor(seconds: 120) { !process.isRunning }
+            if !ended { kill(process.processIdentifier, SIGKILL) }
+            _ = out.fileHandleForReading.readDataToEndOfFile()
+            let said = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            process.waitUntilExit()
+            #expect(ended, "round \(round): the queue did not end after the restart: \(said)")
+            #expect([0, 1].contains(process.terminationStatus), "round \(round): \(said)")
+            if process.terminationStatus == 1 {
+                #expect(said.contains(":1:4: error: pg.queue:") || said.contains(": error: pg.insert(\"\(handledTable)\"):"), "round \(round): \(said)")
+            }
+            let left = Int(try database.sql("SELECT count(*) FROM \(jobs)")) ?? -1
+            let handled = Int(try database.sql("SELECT count(DISTINCT id) FROM \(handledTable)")) ?? -1
+            #expect((100_000...100_100).contains(left + handled), "round \(round): \(left) queued, \(handled) handled")
         }
-        // Nothing lost: every job is still queued or handled (the batch in
-        // flight at the restart may be both).
-        let left = Int(try database.sql("SELECT count(*) FROM jobs")) ?? -1
-        let handled = Int(try database.sql("SELECT count(DISTINCT id) FROM handled")) ?? -1
-        #expect((100_000...100_100).contains(left + handled), "\(left) queued, \(handled) handled")
     }
 
     /// `pg.queue` keeps its claimed rows locked until the sinks commit; a
