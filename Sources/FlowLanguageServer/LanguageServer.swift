@@ -438,13 +438,18 @@ public final class LanguageServer {
         var items: [[String: Any]] = []
         if start > 0, bytes[start - 1] == UInt8(ascii: ".") {
             // A value of the script's own type: its members.
-            if let type = receiverType(document, dot: start - 1) {
+            let receiver = receiverType(document, dot: start - 1)
+            if let type = receiver {
                 items += members(of: type.declaration, statics: type.isStatic).filter { ($0["label"] as! String).hasPrefix(prefix) }
                     .map { $0.merging(["sortText": "0" + ($0["label"] as! String)]) { $1 } }
             }
+            // A struct, class, enum or protocol of the script is no stream,
+            // nor is a value of one: a stream's operators are no members of
+            // it. An extension may extend a library's type, which keeps them.
+            let receiverIsNoStream = receiver.map { $0.declaration.kind != .extension } ?? false
             // An operator of a stream, by every library's name for it; the
             // canonical name with its labels as a snippet.
-            for spec in operatorTable.entries where spec.form != .function {
+            for spec in operatorTable.entries where spec.form != .function && !receiverIsNoStream {
                 for name in [spec.name] + spec.aliasNames where name.hasPrefix(prefix) {
                     var item: [String: Any] = ["label": name, "kind": 2, "detail": spec.summary,
                                                "documentation": spec.signatureDescriptions.joined(separator: "\n")]
