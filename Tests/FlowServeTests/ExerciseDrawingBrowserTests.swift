@@ -23,36 +23,15 @@ import Testing
         """
     static let card = #"#exercises .question[data-id="merged#1"]"#
 
+    static let page = ExercisePage(card: card)
+
     /// A student named, at 1280×720, with the exercise drawn.
     func asStudent(_ body: (ServedFolder, Browser) async throws -> Void) async throws {
-        let served = try ServedFolder(files: ["merged.flow": Self.exercise], exercise: "merged.flow")
-        let browser = try await Browser.start()
-        do {
-            try await browser.command("POST", "/window/rect", ["width": 1280, "height": 720])
-            try await browser.open(served.address.absoluteString)
-            try await browser.waitFor("the name's field", "return !!document.getElementById('student')")
-            try await browser.type(into: "#student", "Ada")
-            try await browser.run("document.getElementById('claim-name').click()")
-            try await browser.waitFor("the exercise", "return document.querySelectorAll('#exercises .question').length === 1")
-            try await body(served, browser)
-            await browser.stop()
-        } catch {
-            await browser.stop()
-            throw error
-        }
+        try await Self.page.asStudent("merged.flow", Self.exercise, body)
     }
 
-    /// The value box holds `value` (as typed), and the answer lane has the focus.
-    func ready(_ value: String, in browser: Browser) async throws {
-        try await browser.run("""
-            const v = document.querySelector(arguments[0] + ' input.value'); v.value = arguments[1]; v.dispatchEvent(new Event('input'));
-            document.querySelector(arguments[0] + ' .picture').focus();
-            """, [Self.card, value])
-    }
-
-    func press(_ keys: [String], in browser: Browser) async throws {
-        for key in keys { try await browser.press(key) }
-    }
+    func ready(_ value: String, in browser: Browser) async throws { try await Self.page.ready(value, in: browser) }
+    func press(_ keys: [String], in browser: Browser) async throws { try await Self.page.press(keys, in: browser) }
 
     func waitForMarble(_ marble: String, in browser: Browser) async throws {
         let quoted = String(decoding: try JSONSerialization.data(withJSONObject: [Self.card + " input.marble", marble]), as: UTF8.self)

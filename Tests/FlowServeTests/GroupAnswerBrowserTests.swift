@@ -22,37 +22,19 @@ import Testing
     static let card = #"#exercises .question[data-id="parity#1"]"#
     static let right = #""-a-b----|", a: cold("1---3--|"), b: cold("2---4|")"#
 
+    static let page = ExercisePage(card: card)
+
+    /// A student named, at 1280×720, with the exercise drawn as a lane of groups.
     func asStudent(_ body: (Browser) async throws -> Void) async throws {
-        let served = try ServedFolder(files: ["parity.flow": Self.exercise], exercise: "parity.flow")
-        let browser = try await Browser.start()
-        do {
-            try await browser.command("POST", "/window/rect", ["width": 1280, "height": 720])
-            try await browser.open(served.address.absoluteString)
-            try await browser.waitFor("the name's field", "return !!document.getElementById('student')")
-            try await browser.type(into: "#student", "Ada")
-            try await browser.run("document.getElementById('claim-name').click()")
-            try await browser.waitFor("the exercise", "return document.querySelectorAll('#exercises .question').length === 1")
+        try await Self.page.asStudent("parity.flow", Self.exercise) { _, browser in
             let nested = try await browser.run("return exercise.sheet.questions[0].nested") as? Bool
             #expect(nested == true)
             try await body(browser)
-            await browser.stop()
-        } catch {
-            await browser.stop()
-            throw error
         }
     }
 
-    /// The value box holds `value`, and the picture has the focus.
-    func ready(_ value: String, in browser: Browser) async throws {
-        try await browser.run("""
-            const v = document.querySelector(arguments[0] + ' input.value'); v.value = arguments[1]; v.dispatchEvent(new Event('input'));
-            document.querySelector(arguments[0] + ' .picture').focus();
-            """, [Self.card, value])
-    }
-
-    func press(_ keys: [String], in browser: Browser) async throws {
-        for key in keys { try await browser.press(key) }
-    }
+    func ready(_ value: String, in browser: Browser) async throws { try await Self.page.ready(value, in: browser) }
+    func press(_ keys: [String], in browser: Browser) async throws { try await Self.page.press(keys, in: browser) }
 
     func waitForGroups(_ count: Int, in browser: Browser) async throws {
         try await browser.waitFor("\(count) group lanes", "return exercise.sheet.questions[0].groups.length === \(count)")
