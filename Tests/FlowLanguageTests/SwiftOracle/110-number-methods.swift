@@ -18,6 +18,9 @@ print(42.description.count, x.description, 100.0.description + "!")
 print(Double.pi > 3, Double.infinity > 1, Int.max > 0, Int.min < 0, Double.greatestFiniteMagnitude > 1)
 print(Double.pi, Int.max, Int.min, Double.infinity, -Double.infinity, Double.leastNonzeroMagnitude, Double.greatestFiniteMagnitude)
 print(Double.nan.isNaN, Double.infinity.isFinite)
+let zero = 0.0
+// A NaN keeps its sign: Swift folds literals to nan, the processor makes -nan.
+print(0.0 / 0.0, -(0.0 / 0.0), zero / zero, (-1.0).squareRoot(), Double.nan, (1.0 / 0) - (1.0 / 0))
 
 let prices = [19.99, 5.25, 3.5]
 let total = prices.reduce(0, +)

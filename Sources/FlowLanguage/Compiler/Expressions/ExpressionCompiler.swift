@@ -262,6 +262,10 @@ extension Compiler {
     }
 
     private func compileBinary(_ op: String, _ lhs: Expr, _ rhs: Expr, _ opSpan: Span, in scope: Scope) -> CompiledExpression {
+        // `0.0 / 0.0` is Swift's folded NaN, which prints as nan.
+        if let folded = Self.foldedLiteralArithmetic(op, lhs, rhs), folded.isNaN {
+            return CompiledExpression({ _ in .double(folded) }, type: .double, typeIsSure: true)
+        }
         // A long left-leaning chain (`1 + 2 + ... + n`) is compiled in a
         // loop down its left side, not by recursing once per operator.
         var spine: [(op: String, rhs: Expr, opSpan: Span)] = [(op, rhs, opSpan)]

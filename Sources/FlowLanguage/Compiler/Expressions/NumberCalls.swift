@@ -166,3 +166,37 @@ extension Compiler {
         }, type: .int, typeIsSure: true)
     }
 }
+
+extension Compiler {
+    /// `l op r` on number literals alone, at least one a Double, as
+    /// Swift's compiler folds it: a NaN an operation makes is the positive
+    /// one (`0.0 / 0.0` prints `nan`), where the processor's, made when a
+    /// script runs, is negative (`z / z` prints `-nan`, as in Swift).
+    /// Nil where the expression is not such arithmetic.
+    static func foldedLiteralArithmetic(_ op: String, _ lhs: Expr, _ rhs: Expr) -> Double? {
+        var hasDouble = false
+        func fold(_ expr: Expr) -> Double? {
+            switch expr {
+            case .literal(.int(let i), _): return Double(i)
+            case .literal(.double(let d), _): hasDouble = true; return d
+            case .unary("-", let inner, _): return fold(inner).map { -$0 }
+            case .binary(let op, let l, let r, _, _): return apply(op, l, r)
+            default: return nil
+            }
+        }
+        func apply(_ op: String, _ l: Expr, _ r: Expr) -> Double? {
+            guard let a = fold(l), let b = fold(r) else { return nil }
+            let result: Double
+            switch op {
+            case "+": result = a + b
+            case "-": result = a - b
+            case "*": result = a * b
+            case "/": result = a / b
+            default: return nil
+            }
+            return result.isNaN ? .nan : result
+        }
+        guard let result = apply(op, lhs, rhs), hasDouble else { return nil }
+        return result
+    }
+}
