@@ -3,8 +3,9 @@ import FlowLanguage
 /// A script's syntax tree written out without its spans: two texts with
 /// the same fingerprint parse to the same tree, wherever their pieces
 /// stand. Types are kept as the text the script wrote (`[String: Int]`),
-/// which the compiler reads blank-insensitively, so blanks in a name's
-/// or type's text are left out.
+/// which the compiler reads blank-insensitively, so blanks in a type's
+/// text are left out; every other text (a string's, a marble string's)
+/// is kept whole, as a blank in it is meaning.
 public enum SyntaxFingerprint {
     /// The fingerprint of the tree `Parser` reads from `file`, or nil
     /// when the file has a syntax error.
@@ -19,9 +20,13 @@ public enum SyntaxFingerprint {
 
     private static func write(_ value: Any, into out: inout String) {
         if value is Span || value is SourceFile { return }
+        if let type = value as? TypeText {
+            write(String(type.text.filter { !$0.isWhitespace }), into: &out)
+            return
+        }
         if let text = value as? String {
             out += "\""
-            out += text.filter { !$0.isWhitespace }
+            out += text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"")
             out += "\""
             return
         }

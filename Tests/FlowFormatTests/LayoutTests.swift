@@ -221,6 +221,12 @@ import Testing
         #expect(a != nil)
         #expect(a == b)
         #expect(a != c)
+        // A blank in a type is layout; in a string or a marble string it is meaning.
+        func of(_ text: String) -> String? { SyntaxFingerprint.of(SourceFile(path: "t", text: text)) }
+        #expect(of("let d: [String: Int] = [:]\n") == of("let d: [String:Int] = [:]\n"))
+        #expect(of("let s = \"a b\"\n") != of("let s = \"ab\"\n"))
+        #expect(of("let m = cold(\"-a -|\")\n") != of("let m = cold(\"-a-|\")\n"))
+        #expect(of("let s = \"x\\(1)y z\"\n") != of("let s = \"x\\(1)yz\"\n"))
     }
 
     @Test func theDiffIsGNUDiffs() {
