@@ -63,6 +63,12 @@ extension Compiler {
 
     /// An expression's type as far as it shows without compiling it: a
     /// literal's, a name's, a construction's, a conversion's.
+    /// `Array(repeating: 0.0, count: n)`: an array of its element's type.
+    func repeatedArrayType(_ arguments: [CallArgument], in scope: Scope) -> StaticType {
+        let element = guessedType(of: arguments[0].value, in: scope)
+        return element.isKnown ? .array(element) : .unknown
+    }
+
     func guessedType(of expr: Expr, in scope: Scope) -> StaticType {
         switch expr {
         case .literal(let value, _): return .of(literal: value)
@@ -71,8 +77,7 @@ extension Compiler {
         case .array(let elements, _): return .array(StaticType.joined(elements.map { guessedType(of: $0, in: scope) }))
         case .unary("-", let operand, _): return guessedType(of: operand, in: scope)
         case .call(.name("Array", _), let arguments, _) where arguments.map(\.label) == ["repeating", "count"] && scope.lookup("Array") == nil:
-            let element = guessedType(of: arguments[0].value, in: scope)
-            return element.isKnown ? .array(element) : .unknown
+            return repeatedArrayType(arguments, in: scope)
         case .call(.name(let name, _), _, _):
             if let type = resolveType(name, in: scope) { return .named(type.name) }
             if let info = scope.resolve(name)?.entry.function { return writtenResultType(of: info.allOverloads, in: scope) ?? .unknown }

@@ -65,9 +65,9 @@ extension Compiler {
         }
         if name == "Array", arguments.map(\.label) == ["repeating", "count"] {
             // `Array(repeating: 0.0, count: 3)` is a [Double], so `grid[0] = 3` stores 3.0.
-            let element = guessedType(of: arguments[0].value, in: scope)
+            let type = repeatedArrayType(arguments, in: scope)
             let made = CompiledExpression(compileBuiltin(name, nameSpan, arguments, span, in: scope))
-            return element.isKnown ? made.typed(.array(element), sure: false) : made
+            return type.isKnown ? made.typed(type, sure: false) : made
         }
         if name == "Decimal" {
             let made: StaticType = arguments.first?.label == "string" ? .optional(.decimal) : .decimal
