@@ -39,6 +39,25 @@ import FlowRuntime
         #expect(result.out == ["after"])
     }
 
+    /// A chain that widens (each deinit makes two objects) reaches the
+    /// depth on its first branch: the whole chain ends there, with one
+    /// error, instead of failing again at every branch still queued
+    /// without end.
+    @Test func aWideningDeinitChainEndsWholeWithOneError() throws {
+        let result = try runScript("""
+            class Hen {
+              deinit { let _ = Hen(); let _ = Hen() }
+            }
+            var hen: Hen? = Hen()
+            hen = nil
+            print("after")
+
+            """)
+        #expect(result.top.errors.count == 1, "\(result.top.errors.prefix(3))")
+        #expect(result.top.errors.first?.message.contains("10000 deinits deep") == true)
+        #expect(result.out == ["after"])
+    }
+
     /// Two classes whose deinits make each other, and a long chain of
     /// objects each made in the last one's deinit but not endless: the
     /// first is stopped, the second runs (a chain as deep as a Swift

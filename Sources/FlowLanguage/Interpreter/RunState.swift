@@ -360,6 +360,15 @@ public final class Environment {
         return workSteps & (Self.workStride - 1) == 0
     }
 
+    /// Whether a deinit's failure ends its whole chain: the run was asked
+    /// to stop, spent its budget, or the chain reached its depth. Every
+    /// deinit the chain still holds would fail the same way.
+    var deinitChainMustEnd: Bool {
+        interruptRequested()
+            || (run.scheduler.isVirtual && run.workSteps >= RunState.workBudget)
+            || ObjectRelease.generationOfNewObjects > ObjectRelease.deepestGeneration
+    }
+
     /// What every stride of work asks: in virtual time, which nothing else
     /// can interrupt, the run's work budget; everywhere, whether the run was
     /// asked to stop. `what` names the work for the error: "loop", "making

@@ -186,6 +186,9 @@ public enum ObjectRelease {
         /// The `deinitGeneration` of the object whose `deinit` runs now,
         /// plus one; 0 while none runs.
         @exclusivity(unchecked) var generationOfNewObjects = 0
+        /// A deinit of this drain ended the chain (`endChain`): until the
+        /// drain is over, what is let go of runs no deinit.
+        @exclusivity(unchecked) var chainEnded = false
     }
 
     /// The most `deinit`s deep an object may be made: a chain of deinits
@@ -211,13 +214,25 @@ public enum ObjectRelease {
         return made
     }
 
+    /// Ends the chain of deinits under way on this thread: those it has
+    /// queued are dropped, and objects let go of until it is over run no
+    /// deinit. A deinit whose making of objects was stopped (Ctrl-C, the
+    /// run's budget, the chain's depth) calls it: every deinit still
+    /// queued would be stopped the same way, one error each, while the
+    /// chain went on widening.
+    public static func endChain() {
+        let list = pending
+        if list.draining { list.chainEnded = true }
+    }
+
     /// Takes what a dying object held (leaving `fields` empty) and, unless
     /// an outer call is already at it, lets go of it piece by piece.
     static func gone(_ objectClass: ObjectClass, fields: inout [Value], deinitializer: ((ScriptObject) -> Void)?, generation: Int) {
+        let list = pending
+        let deinitializer = list.chainEnded ? nil : deinitializer
         if deinitializer == nil, !fields.contains(where: holdsObjects) { return }
         var taken: [Value] = []
         swap(&taken, &fields)
-        let list = pending
         if let deinitializer {
             list.items.append(.deinitialiser(objectClass, fields: taken, generation: generation, run: deinitializer))
         } else {
@@ -226,9 +241,12 @@ public enum ObjectRelease {
         taken = []
         guard !list.draining else { return }
         list.draining = true
-        defer { list.draining = false }
+        defer {
+            list.draining = false
+            list.chainEnded = false
+        }
         while let next = list.items.popLast() {
-            if case .deinitialiser(let objectClass, let fields, let generation, let run) = next {
+            if !list.chainEnded, case .deinitialiser(let objectClass, let fields, let generation, let run) = next {
                 let outer = list.generationOfNewObjects
                 list.generationOfNewObjects = generation + 1
                 run(ScriptObject.standIn(for: objectClass, fields: fields, generation: generation))

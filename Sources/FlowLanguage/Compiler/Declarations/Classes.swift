@@ -271,6 +271,12 @@ extension Compiler {
                         do { _ = try info.run(parent: parent, self: .object(dying), arguments: []) } catch {
                             let failure = FlowError.wrap(error).located(at: info.location)
                             env.run.failed(failure, report: env.reportStreamError)
+                            // Stopped (Ctrl-C, the budget, the depth): the
+                            // whole chain ends here with this one error.
+                            if env.deinitChainMustEnd {
+                                ObjectRelease.endChain()
+                                return
+                            }
                         }
                     }
                 }
