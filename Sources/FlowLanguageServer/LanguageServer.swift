@@ -198,6 +198,7 @@ public final class LanguageServer {
                 "source": "flow",
                 "message": diagnostic.message,
             ]
+            if let code = diagnostic.code { item["code"] = code.rawValue }
             if let help = diagnostic.help {
                 item["relatedInformation"] = [["location": ["uri": uri, "range": positions.range(diagnostic.span)], "message": help]]
             }
@@ -215,7 +216,10 @@ public final class LanguageServer {
     // MARK: - Code actions
 
     /// "did you mean 'debounce'?" as a quick fix for each name it offers,
-    /// on the diagnostics in the requested range.
+    /// on the diagnostics in the requested range. The edit replaces the
+    /// name as written, not the diagnostic's whole range, which may hold
+    /// more (`.ust` with its dot) or something else (the value after a
+    /// misspelt label): a fix that cannot find the name offers nothing.
     private func codeActions(_ document: Document, _ params: [String: Any]) -> Any {
         var lines: (Int, Int) = (0, Int.max)
         if let range = params["range"] as? [String: Any], let start = range["start"] as? [String: Any], let end = range["end"] as? [String: Any] {
@@ -225,19 +229,56 @@ public final class LanguageServer {
         for (diagnostic, item) in checked(document.uri, document.file.text, document.positions) {
             let line = document.positions.position(of: diagnostic.span.start).line
             guard line >= lines.0, line <= lines.1, let help = diagnostic.help, let asked = help.range(of: "did you mean ") else { continue }
-            let names = help[asked.upperBound...].split(separator: "'", omittingEmptySubsequences: false).enumerated()
-                .filter { $0.offset % 2 == 1 }.map { String($0.element) }
-            for (index, name) in names.enumerated() where !name.isEmpty {
+            let names = Self.quoted(help[asked.upperBound...].prefix { $0 != "?" })
+            guard let typed = Self.quoted(diagnostic.message[...]).last.map(Self.bare), !typed.isEmpty,
+                  let written = Self.place(of: typed, near: diagnostic.span, in: document.file) else { continue }
+            for (index, name) in names.map(Self.bare).enumerated() where !name.isEmpty && name != typed {
                 actions.append([
                     "title": "Change to '\(name)'",
                     "kind": "quickfix",
                     "diagnostics": [item],
                     "isPreferred": index == 0,
-                    "edit": ["changes": [document.uri: [["range": item["range"]!, "newText": name]]]],
+                    "edit": ["changes": [document.uri: [["range": document.positions.range(written), "newText": name]]]],
                 ])
             }
         }
         return actions
+    }
+
+    /// The texts between single quotes.
+    private static func quoted(_ text: Substring) -> [String] {
+        text.split(separator: "'", omittingEmptySubsequences: false).enumerated().filter { $0.offset % 2 == 1 }.map { String($0.element) }
+    }
+
+    /// A name as it is written in the source: `.usd` is the case `usd`, `count:` the label `count`.
+    private static func bare(_ name: String) -> String {
+        var name = Substring(name)
+        if name.count > 1, name.hasPrefix(".") { name = name.dropFirst() }
+        if name.count > 1, name.hasSuffix(":") { name = name.dropLast() }
+        return String(name)
+    }
+
+    /// Where `word` is written in the diagnostic's range, or else the
+    /// nearest place before it on its line (a label before its value).
+    private static func place(of word: String, near span: Span, in file: SourceFile) -> Span? {
+        let bytes = Array(file.text.utf8), needle = Array(word.utf8)
+        func isWord(at start: Int) -> Bool {
+            guard start >= 0, start + needle.count <= bytes.count, Array(bytes[start..<start + needle.count]) == needle else { return false }
+            let identifier = { (byte: UInt8) in byte == UInt8(ascii: "_") || byte >= 0x80 || (byte | 0x20 >= UInt8(ascii: "a") && byte | 0x20 <= UInt8(ascii: "z")) || (byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9")) }
+            guard needle.allSatisfy(identifier) else { return true }
+            let before = start > 0 ? bytes[start - 1] : UInt8(ascii: " ")
+            let after = start + needle.count < bytes.count ? bytes[start + needle.count] : UInt8(ascii: " ")
+            return !identifier(before) && !identifier(after)
+        }
+        if let start = (span.start..<max(span.start, span.end)).first(where: { isWord(at: $0) && $0 + needle.count <= span.end }) {
+            return Span(start, start + needle.count)
+        }
+        var start = min(span.start, bytes.count) - 1
+        while start >= 0, bytes[start] != UInt8(ascii: "\n") {
+            if isWord(at: start) { return Span(start, start + needle.count) }
+            start -= 1
+        }
+        return nil
     }
 
     // MARK: - Formatting

@@ -67,6 +67,21 @@ async def test_diagnostics_come_on_open_with_the_hint(client: LanguageClient):
     assert diagnostics[0].range == types.Range(start=types.Position(line=1, character=19),
                                                end=types.Position(line=1, character=26))
     assert diagnostics[0].related_information[0].message == "did you mean 'debounce'?"
+    assert diagnostics[0].code == "unknown-member"
+
+
+async def test_the_hint_is_a_quick_fix_that_puts_the_name_in_place(client: LanguageClient):
+    open_document(client)
+    await client.wait_for_notification(types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS)
+    document, position = at(1, 21)
+    actions = await client.text_document_code_action_async(types.CodeActionParams(
+        text_document=document, range=types.Range(start=position, end=position),
+        context=types.CodeActionContext(diagnostics=client.diagnostics[URI])))
+    assert [(a.title, a.kind, a.is_preferred) for a in actions] == [("Change to 'debounce'", types.CodeActionKind.QuickFix, True)]
+    edits = actions[0].edit.changes[URI]
+    assert [(e.range, e.new_text) for e in edits] == [(types.Range(start=types.Position(line=1, character=19),
+                                                                   end=types.Position(line=1, character=26)), "debounce")]
+    assert actions[0].diagnostics[0].code == "unknown-member"
 
 
 async def test_hover_draws_the_operators_lanes(client: LanguageClient):

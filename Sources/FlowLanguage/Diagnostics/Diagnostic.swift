@@ -15,14 +15,23 @@ public struct Diagnostic: Error, @unchecked Sendable, CustomStringConvertible {
     /// On the diagnostic that stands for those not kept (`appendCapped`):
     /// how many it stands for.
     public var omitted = 0
+    /// The kind, where the code that finds the problem names it; most
+    /// leave it to be read from the message's words.
+    private var namedCode: Code?
 
-    public init(_ message: String, in file: SourceFile, at span: Span, help: String? = nil, severity: Severity = .error) {
+    public init(_ message: String, in file: SourceFile, at span: Span, help: String? = nil, severity: Severity = .error, code: Code? = nil) {
         self.message = message
         self.file = file
         self.span = span
         self.help = help
         self.severity = severity
+        namedCode = code
     }
+
+    /// What kind of problem this is (`unknown-name`, `argument-label`, ...):
+    /// nil only for a message no kind is known for, which the language's
+    /// own messages never are (DiagnosticCodeTests).
+    public var code: Code? { namedCode ?? Code(classifying: message) }
 
     public var location: SourceLocation { file.location(of: span.start) }
 
