@@ -55,9 +55,13 @@ struct LineRenderer {
     private var previousOnLine: (index: Int, role: SpacingRules.Role)?
     private var switchSeenAtDepth: Int?
 
+    /// The `<` and `>` that bracket generic arguments; every other one compares.
+    private let genericBrackets: GenericBrackets
+
     init(pieces: [Piece], gaps: [Gap]) {
         self.pieces = pieces
         self.gaps = gaps
+        genericBrackets = GenericBrackets(pieces: pieces, gaps: gaps)
     }
 
     static func render(_ layout: LayoutPieces) -> [RenderedLine] {
@@ -238,6 +242,9 @@ struct LineRenderer {
             return .prefix
         case "&", "@", "\\":
             return .prefix
+        case "<", ">":
+            if genericBrackets.keptAsWritten.contains(index) { return .plain }
+            return genericBrackets.indices.contains(index) ? .genericBracket : .infix
         default:
             return SpacingRules.binaryOperators.contains(symbol) ? .infix : .plain
         }

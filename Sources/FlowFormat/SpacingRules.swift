@@ -2,10 +2,10 @@ import FlowLanguage
 
 /// What separates two pieces on one line. Where a blank changes what the
 /// parser reads (`x?.y` against `c ? a : b`, `Int??` against `a ?? b`,
-/// `f(x)` against a pattern's `.case (x)`) or where the language cannot
-/// tell a use from another without the tree (`<` of a comparison or of
-/// generic arguments), the source's choice is kept; everywhere else the
-/// layout is one.
+/// `f(x)` against a pattern's `.case (x)`), the source's choice is kept;
+/// everywhere else the layout is one. A `<` or `>` compares, with a blank
+/// each side, unless it brackets generic arguments (`GenericBrackets`),
+/// written against its neighbours.
 enum SpacingRules {
     /// Words that start or join statements: a `-` after one is a sign,
     /// and a `!` after one a `not`.
@@ -43,6 +43,8 @@ enum SpacingRules {
         case infix
         /// A ternary's `?` or `:`.
         case ternary
+        /// `<` or `>` around generic arguments: `Array<Int>`, `Subject<Int, Never>()`.
+        case genericBracket
     }
 
     /// The blanks between `left` and `right` on one line.
@@ -56,6 +58,7 @@ enum SpacingRules {
         let ls = left.symbol
         let rs = right.symbol
         // Brackets and separators.
+        if rightRole == .genericBracket || leftRole == .genericBracket && ls == "<" { return "" }
         if rs == "," || rs == ")" || rs == "]" { return "" }
         if ls == "(" || ls == "[" { return "" }
         if ls == "," { return " " }
@@ -69,6 +72,8 @@ enum SpacingRules {
         if rightRole == .postfix { return "" }
         if leftRole == .postfix { return kept }
         if rightRole == .infix || leftRole == .infix { return " " }
+        // After a generic argument list: `Array<Int>()`, `.self`, `where`.
+        if leftRole == .genericBracket { return right.word != nil ? " " : "" }
         if leftRole == .prefix || ls == "." { return "" }
         if ls == "}", right.word != nil { return " " }
         return kept

@@ -35,8 +35,60 @@ import Testing
         #expect(format("let x=1+2*3\nlet d=[\"a\" :1,\"b\":2]\nlet y=x>2 ?x: -x\nlet z = f(a : 1,b:[1,2])\n") == """
             let x = 1 + 2 * 3
             let d = ["a": 1, "b": 2]
-            let y = x>2 ? x : -x
+            let y = x > 2 ? x : -x
             let z = f(a: 1, b: [1, 2])
+
+            """)
+    }
+
+    @Test func lessAndGreaterCompareWithABlankEachSide() {
+        #expect(format("let big = cold(\"-a|\").filter { $0>5 }\nlet small = xs.filter{ $0<=2||$0 >=9 }\nlet s = prices.sorted { $0.price<$1.price }\nlet t = a<b && c>d\nlet u = a < b ? -1 : 1\nif n<limit, m>3 { print(n) }\nlet v = xs.sorted(by: >)\n") == """
+            let big = cold("-a|").filter { $0 > 5 }
+            let small = xs.filter { $0 <= 2 || $0 >= 9 }
+            let s = prices.sorted { $0.price < $1.price }
+            let t = a < b && c > d
+            let u = a < b ? -1 : 1
+            if n < limit, m > 3 { print(n) }
+            let v = xs.sorted(by: >)
+
+            """)
+    }
+
+    /// As Swift's parser tells them: after a name, types up to the matching
+    /// `>`, and after it what can follow a type.
+    @Test func genericArgumentsTouchTheirBrackets() {
+        let input = """
+            let a = Array < Int >()
+            let s = PassthroughSubject<Int,Never>()
+            let o: Observable< [String: Int] > = Observable<[String: Int]>.just([:])
+            let b = Box<Pair<Int, Double>>(value: Pair(first: 1, second: 2))
+            var seen: Set<String> = []
+            let f = Future<Int, Never> { promise in promise(.success(1)) }
+            func first<T: Equatable>(_ items: [T]) -> Array<T> { items }
+            struct Box<T> { var value: T }
+            let maybe: Optional<Int>? = nil
+            let m = CurrentValueSubject<(Int, String), Never>((1, "a"))
+            let k = x < Array<Int>().count
+            print(a<b, c>(d))
+            print(a<b, c>d)
+
+            """
+        // flow reads a constructor's element type only from `Name<`: one
+        // written apart from its name keeps its blanks.
+        #expect(format(input) == """
+            let a = Array < Int >()
+            let s = PassthroughSubject<Int, Never>()
+            let o: Observable<[String: Int]> = Observable<[String: Int]>.just([:])
+            let b = Box<Pair<Int, Double>>(value: Pair(first: 1, second: 2))
+            var seen: Set<String> = []
+            let f = Future<Int, Never> { promise in promise(.success(1)) }
+            func first<T: Equatable>(_ items: [T]) -> Array<T> { items }
+            struct Box<T> { var value: T }
+            let maybe: Optional<Int>? = nil
+            let m = CurrentValueSubject<(Int, String), Never>((1, "a"))
+            let k = x < Array<Int>().count
+            print(a<b, c>(d))
+            print(a < b, c > d)
 
             """)
     }
