@@ -166,7 +166,8 @@ final class ServerStatement: Sendable {
 enum QueryEvent: Sendable {
     case row(PostgresRow)
     case end
-    case failure(String)
+    /// `lost`: the connection went away (a restart, a crash).
+    case failure(String, lost: Bool)
 }
 
 /// `pg.query(sql, params)`: each row as a record, then completion. The
@@ -214,6 +215,9 @@ final class QueryRun: Disposable, DemandControl {
     private var task: Task<Void, Never>?
     private var isDone = false
     private var consumerWantsMore = true
+    /// Rows handed to the script so far: a query that fails part-way says
+    /// how many it gave, which cannot be taken back.
+    private var delivered = 0
 
     init(observer: Observer, name: String, statement: QueryNode.Statement, pool: DatabasePool, pressure: WritePressure,
          location: SourceLocation?, live: any LiveLoop) {
@@ -266,7 +270,8 @@ final class QueryRun: Disposable, DemandControl {
         } catch {
             await server.end()
             if let lease { pool.giveBack(lease, reusable: DatabaseFailure.leavesConnectionUsable(error)) }
-            _ = await handoff.push(.failure(DatabaseFailure.describe(error, address: pool.address, sql: statement.sql)))
+            _ = await handoff.push(.failure(DatabaseFailure.describe(error, address: pool.address, sql: statement.sql),
+                                            lost: DatabaseFailure.isConnectionLoss(error)))
         }
     }
 
@@ -279,14 +284,20 @@ final class QueryRun: Disposable, DemandControl {
         handoff.deliver(while: { !isDone }, readsOn: { consumerWantsMore }) { event in
             switch event {
             case .row(let row):
-                do { observer.onNext(try DatabaseValues.row(row)) } catch {
-                    fail(FlowError.wrap(error).message)
+                let value: Value
+                do { value = try DatabaseValues.row(row) } catch {
+                    return fail(FlowError.wrap(error).message)
                 }
+                delivered += 1
+                observer.onNext(value)
             case .end:
                 finish()
                 observer.onCompleted()
-            case .failure(let reason):
-                fail("\(name): \(reason)")
+            case .failure(let reason, let lost):
+                guard statement.emitsRows, lost || delivered > 0 else { return fail("\(name): \(reason)") }
+                // A query is not run again: the rows it gave would be given twice.
+                let rows = "\(delivered) \(delivered == 1 ? "row was" : "rows were") delivered before it"
+                fail("\(name): \(reason); \(rows)" + (lost ? ", and the query is not run again (they would be delivered twice)" : ""))
             }
         }
     }

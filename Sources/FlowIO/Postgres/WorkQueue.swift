@@ -248,6 +248,12 @@ enum QueueWorker {
         // Each statement waits for its answer while the connection is open,
         // and for as long as a sink's would.
         let limit = RowWriter.statementTimeout + RowWriter.answerGrace
+        // What a failure says was committed: a reconnect does not resume
+        // a queue (its claim is gone with its connection), so its error
+        // tells what is done and what is left for the next worker.
+        var jobsDone = 0
+        var inHand = 0
+        var commitSent = false
         while !Task.isCancelled {
             var lease: Lease?
             var inTransaction = false
@@ -277,6 +283,7 @@ enum QueueWorker {
                 for row in rows {
                     addresses.append(try row.makeRandomAccess()[0].decode(String.self))
                 }
+                inHand = rows.count
                 HeldClaims.hold(leased.pid, by: shown)
                 let decision = await withCheckedContinuation { continuation in
                     let answer = BatchAnswer(continuation)
@@ -291,8 +298,12 @@ enum QueueWorker {
                 var bindings = PostgresBindings()
                 bindings.append(UntypedText("{" + addresses.map { "\"\($0)\"" }.joined(separator: ",") + "}"))
                 _ = try await leased.rows(of: PostgresQuery(unsafeSQL: finishSQL, binds: bindings), within: limit)
+                commitSent = true
                 _ = try await leased.rows(of: "COMMIT", within: limit)
+                commitSent = false
                 inTransaction = false
+                jobsDone += inHand
+                inHand = 0
                 pool.giveBack(leased, reusable: true)
             } catch {
                 if let lease {
@@ -300,10 +311,23 @@ enum QueueWorker {
                     pool.giveBack(lease, reusable: false)
                 }
                 if Task.isCancelled { return }
-                _ = await handoff.push(.failure(DatabaseFailure.describe(error, address: pool.address)))
+                let reason = DatabaseFailure.describe(error, address: pool.address)
+                _ = await handoff.push(.failure(reason + "; " + committedText(done: jobsDone, inHand: inHand, commitSent: commitSent)))
                 return
             }
         }
+    }
+
+    /// What a failed queue had committed, and what became of its batch.
+    static func committedText(done: Int, inHand: Int, commitSent: Bool) -> String {
+        let jobs = { (n: Int) in "\(n) \(n == 1 ? "job" : "jobs")" }
+        var text = "\(jobs(done)) \(done == 1 ? "was" : "were") committed as done before it"
+        if inHand > 0 {
+            text += commitSent
+                ? "; whether the batch of \(jobs(inHand)) being finished was committed is not known (the server took its COMMIT and gave no answer): those are done or still queued"
+                : ", and the batch of \(jobs(inHand)) in hand was not: it stays queued for the next worker"
+        }
+        return text
     }
 
     /// The claim and the finish, for the table as the server names it.
