@@ -61,7 +61,20 @@ public final class CommitLedger: @unchecked Sendable {
             waited += 0.01
         }
         let unanswered = lock.withLock { committing }
-        let all = lock.withLock { entries.sorted { $0.key < $1.key }.map(\.value) }
+        // Writers made per event (`file.append` inside a closure) of one
+        // sink say it once, their counts summed.
+        var all: [Entry] = []
+        var places: [[String?]: Int] = [:]
+        for entry in lock.withLock({ entries.sorted { $0.key < $1.key }.map(\.value) }) {
+            let key = [entry.sink, entry.noun, entry.verb, entry.outcome]
+            if let same = places[key] {
+                all[same].count += entry.count
+                all[same].bytes += entry.bytes
+            } else {
+                places[key] = all.count
+                all.append(entry)
+            }
+        }
         return all.map { entry in
             var text = "\(entry.sink): \(entry.count) \(entry.noun)\(entry.count == 1 ? "" : "s") \(entry.verb)"
             if entry.bytes > 0 { text += " (\(entry.bytes) bytes)" }

@@ -716,6 +716,10 @@ enum WritingFiles {
 /// symlink is written through, to its target. Reading the target while
 /// writing it (`file.lines(p)` into `file.write(p)`) is therefore safe.
 /// `file.append` adds to the file as lines arrive, flushing each one.
+///
+/// `onCommit:` is told the lines committed so far, as a database sink's is
+/// after each batch: `file.append` commits each line as it writes it,
+/// `file.write` all of them at once, when the file is put in place.
 final class FileWriter: Function, StreamConsumer {
     override var streamConsumer: StreamConsumer? { self }
 
@@ -732,11 +736,17 @@ final class FileWriter: Function, StreamConsumer {
     private let format: ((Value) throws -> String)?
     /// Its line in the report a stop prints.
     private var ledgerEntry = 0
+    private var lines = 0
+    private let onCommit: Function?
+    /// Where an `onCommit:` that fails once the stream has ended is reported.
+    private let context: OperatorContext?
 
     /// `location` is where the script made the writer: its errors point there.
     init(path: String, append: Bool, location: SourceLocation?, access: Access, name: String? = nil,
-         format: ((Value) throws -> String)? = nil) throws {
+         format: ((Value) throws -> String)? = nil, onCommit: Function? = nil, context: OperatorContext? = nil) throws {
         let name = name ?? (append ? "file.append" : "file.write")
+        self.onCommit = onCommit
+        self.context = context
         self.format = format
         self.path = path
         if append {
@@ -796,6 +806,8 @@ final class FileWriter: Function, StreamConsumer {
             throw FlowError("cannot write \(path): \(String(cString: strerror(errno)))", at: location)
         }
         CommitLedger.shared.add(ledgerEntry, count: 1, bytes: line.utf8.count)
+        lines += 1
+        if appendingIdentity != nil, let onCommit { _ = try onCommit.call(.int(lines)) }
         return .null
     }
 
@@ -834,6 +846,11 @@ final class FileWriter: Function, StreamConsumer {
         // Makes the rename durable.
         fsync(target.folder)
         CommitLedger.shared.settle(ledgerEntry, "\(path) replaced")
+        if let onCommit {
+            do { _ = try onCommit.call(.int(lines)) } catch {
+                context?.reportLate(FlowError.wrap(error).located(at: onCommit.location ?? location))
+            }
+        }
         return nil
     }
 

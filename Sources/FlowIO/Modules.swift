@@ -53,12 +53,15 @@ public enum IOModules {
             .stream(FilePollNode(path: try path($0, access), period: try $0.optionalDuration(1) ?? .milliseconds(Int64(100)), mode: .tail,
                                  location: $0.context.location, access: access))
         },
-        function("write", .utility, "for sink: writes each value as a line; the file is replaced when the stream ends, and left as it was if the stream fails",
-                 [arg("path", .string)]) {
-            .function(try FileWriter(path: try path($0, access), append: false, location: $0.context.location, access: access))
+        function("write", .utility, "for sink: writes each value as a line; the file is replaced when the stream ends, and left as it was if the stream fails; onCommit: { lines in } is told the lines written once the file is put in place",
+                 [arg("path", .string), labelled("onCommit", .function, optional: true)]) {
+            .function(try FileWriter(path: try path($0, access), append: false, location: $0.context.location, access: access,
+                                     onCommit: try $0.optionalFunction(1), context: $0.context))
         },
-        function("append", .utility, "for sink: appends each value as a line, closed when the stream ends", [arg("path", .string)]) {
-            .function(try FileWriter(path: try path($0, access), append: true, location: $0.context.location, access: access))
+        function("append", .utility, "for sink: appends each value as a line, closed when the stream ends; onCommit: { lines in } is told the lines appended so far after each",
+                 [arg("path", .string), labelled("onCommit", .function, optional: true)]) {
+            .function(try FileWriter(path: try path($0, access), append: true, location: $0.context.location, access: access,
+                                     onCommit: try $0.optionalFunction(1), context: $0.context))
         },
     ]) }
 

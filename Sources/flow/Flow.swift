@@ -364,11 +364,18 @@ struct Run: ParsableCommand {
             Self.reportCommitted(stopped: "stopped by " + by)
             throw ExitCode(interrupt.exitStatus)
         }
-        if !outcome.passed { throw ExitCode(ExitStatus.failed.rawValue) }
+        // However a run ends, what its sinks committed is said: always
+        // after a failure, as after a stop; after a completed run as a line
+        // of the log's info level (psql's `COPY 4340342`).
+        if !outcome.passed {
+            Self.reportCommitted(stopped: "failed")
+            throw ExitCode(ExitStatus.failed.rawValue)
+        }
+        if logLevel <= .info { Self.reportCommitted(stopped: "done") }
     }
 
-    /// What the sinks committed before a stop, one line each: what an
-    /// operator needs to know to resume the job.
+    /// What the sinks committed when the run ended, one line each: what an
+    /// operator needs to know to resume the job, or to check it.
     static func reportCommitted(stopped: String) {
         let lines = CommitLedger.shared.report()
         guard !lines.isEmpty else { return }

@@ -10,6 +10,7 @@ extension IOModules {
         let database = DatabaseRun(access: access)
         let url = labelled("url", .string, optional: true)
         let timeout = labelled("timeout", .duration, optional: true).positive()
+        let onCommit = labelled("onCommit", .function, optional: true)
         return BuiltinModule(name: "pg", summary: "PostgreSQL: queries and notifications as streams, tables as sinks, a queue shared by processes", functions: [
             function("query", .creation,
                      "each row of the result as a record (row.name), then completion; params bind $1, $2, …; read as fast as the script consumes",
@@ -42,25 +43,28 @@ extension IOModules {
                                          statement: statement, location: args.context.location))
             },
             function("insert", .utility,
-                     "for sink: writes each value (a record or dictionary) as a row of the table, in batches of up to 500, one transaction each (sent with COPY when 64 or more rows have the same fields); if the stream fails, the batch not yet committed is rolled back",
-                     [arg("table", .string), url]) { args in
+                     "for sink: writes each value (a record or dictionary) as a row of the table, in batches of up to 500, one transaction each (sent with COPY when 64 or more rows have the same fields); if the stream fails, the batch not yet committed is rolled back; onCommit: { rows in } is told the rows committed so far after each batch",
+                     [arg("table", .string), url, onCommit]) { args in
                 .function(try RowWriter(target: .insert(table: try args.string(0, default: "")), database: database,
-                                        address: try database.address(args.optionalString(1)), context: args.context))
+                                        address: try database.address(args.optionalString(1)), context: args.context,
+                                        onCommit: try args.optionalFunction(2)))
             },
             function("copy", .utility,
-                     "for sink: writes each value as a row with PostgreSQL's COPY FROM STDIN, in transactions of up to batch: rows (10000), each committed before the next; a record or dictionary by column name, or with columns: an array of fields in that order",
-                     [labelled("into", .string), labelled("columns", .value, optional: true), labelled("batch", .int, optional: true).positive(), url]) { args in
+                     "for sink: writes each value as a row with PostgreSQL's COPY FROM STDIN, in transactions of up to batch: rows (10000), each committed before the next; a record or dictionary by column name, or with columns: an array of fields in that order; onCommit: { rows in } is told the rows committed so far after each batch",
+                     [labelled("into", .string), labelled("columns", .value, optional: true), labelled("batch", .int, optional: true).positive(), url,
+                      onCommit]) { args in
                 let columns = try args.value(1).map { try $0.asArray().map { try $0.asString() } }
                 if let columns, columns.isEmpty { throw FlowError("pg.copy's columns: names at least one column") }
                 return .function(try RowWriter(target: .copy(table: try args.string(0, default: ""), columns: columns), database: database,
                                                address: try database.address(args.optionalString(3)), context: args.context,
-                                               batch: try args.optionalInt(2)))
+                                               batch: try args.optionalInt(2), onCommit: try args.optionalFunction(4)))
             },
             function("execute", .utility,
-                     "for sink: runs the statement for each value, whose fields (or the value itself) bind $1, $2, …; batched in transactions as insert",
-                     [arg("sql", .string), url]) { args in
+                     "for sink: runs the statement for each value, whose fields (or the value itself) bind $1, $2, …; batched in transactions as insert; onCommit: { rows in } is told the values committed so far after each batch",
+                     [arg("sql", .string), url, onCommit]) { args in
                 .function(try RowWriter(target: .execute(sql: try args.string(0, default: "")), database: database,
-                                        address: try database.address(args.optionalString(1)), context: args.context))
+                                        address: try database.address(args.optionalString(1)), context: args.context,
+                                        onCommit: try args.optionalFunction(2)))
             },
             function("queue", .creation,
                      "claims up to batch rows at a time (FOR UPDATE SKIP LOCKED), emits each (or the stream the closure makes of it), and deletes them, or sets the done: column, once handled and the run's sinks committed; waits for NOTIFY on the table's name, or every: (5s); drain: true completes when no row is left",

@@ -36,6 +36,10 @@ struct EncodedRow: Sendable {
 /// back and the note says how many rows were committed before it; if the
 /// server refuses a batch, the stream ends with that error.
 ///
+/// `onCommit:` is called on the loop after each batch's COMMIT is answered,
+/// with the rows committed so far: a script follows a load as it is made
+/// durable (what a stop or the end of the run prints, as it grows).
+///
 /// Demand: once two batches' rows wait, the writer tells its stream it has
 /// enough, and that it wants more once fewer than a batch wait; a source
 /// that honours demand (a file, a query) then reads at the pace of the
@@ -83,9 +87,13 @@ final class RowWriter: Function, StreamConsumer, ValueHolder {
     /// Whether the stream was told the writer has enough.
     private var demandOff = false
     private var isRegisteredHolder = false
+    /// The script's `onCommit:` closure, told the running count.
+    private let onCommit: Function?
 
-    init(target: Target, database: DatabaseRun, address: DatabaseAddress, context: OperatorContext, batch: Int? = nil) throws {
+    init(target: Target, database: DatabaseRun, address: DatabaseAddress, context: OperatorContext, batch: Int? = nil,
+         onCommit: Function? = nil) throws {
         self.target = target
+        self.onCommit = onCommit
         let name: String
         switch target {
         case .insert(let table): name = "pg.insert"; shown = "pg.insert(\(table.debugDescription))"
@@ -212,13 +220,16 @@ final class RowWriter: Function, StreamConsumer, ValueHolder {
         switch outcome {
         case .committed:
             committed += rows
+            if let onCommit {
+                do { _ = try onCommit.call(.int(committed)) } catch {
+                    return fail(FlowError.wrap(error).located(at: onCommit.location ?? location))
+                }
+            }
             let mustSend = pending.count >= batchLimit || ending == .completed || !whenSettled.isEmpty
             if mustSend { flush() } else if !pending.isEmpty { flushLater() }
         case .rolledBack:
             break
         case .failed(let reason), .unknown(let reason):
-            database.pressure.remove(pending.count)
-            pending = []
             let batch = "the batch of \(rows) \(rows == 1 ? "row" : "rows")"
             let fate: String
             if case .unknown = outcome {
@@ -226,14 +237,21 @@ final class RowWriter: Function, StreamConsumer, ValueHolder {
             } else {
                 fate = "\(batch) was rolled back"
             }
-            let error = FlowError("\(shown): \(reason); \(fate), \(committedText) before it", at: location)
-            failure = error
-            if ending == nil {
-                // The stream still runs: end it, then say why.
-                subscription?.dispose()
-            }
-            context.reportLate(error)
+            return fail(FlowError("\(shown): \(reason); \(fate), \(committedText) before it", at: location))
         }
+        settleIfIdle()
+    }
+
+    /// Ends the writer with `error`: nothing more is written.
+    private func fail(_ error: FlowError) {
+        database.pressure.remove(pending.count)
+        pending = []
+        failure = error
+        if ending == nil {
+            // The stream still runs: end it, then say why.
+            subscription?.dispose()
+        }
+        context.reportLate(error)
         settleIfIdle()
     }
 
