@@ -164,7 +164,8 @@ import Testing
 
     @Test func theCommittedPageShowsTheServersHoverNow() throws {
         let made = try Self.makePage()
-        #expect(made.contains("<pre>let canBuy\n</pre>") || made.contains("<pre>let canBuy</pre>"), "\(made.prefix(2000))")
+        #expect(made.contains("<pre>let canBuy: Observable&lt;Bool&gt; (inferred)\n</pre>")
+                || made.contains("<pre>let canBuy: Observable&lt;Bool&gt; (inferred)</pre>"), "\(made.prefix(2000))")
         #expect(made.contains("canBuy  a----b---|"), "the lane as text: \(made)")
         #expect(made.contains("<img alt=\"the lane of canBuy\" src=\"data:image/svg+xml;base64,"), "the lane as a picture")
         if Self.updating { try made.write(to: Self.page, atomically: true, encoding: .utf8) }

@@ -108,4 +108,61 @@ import Testing
         #expect(found["inner"] == "Observable<Bool>")
         #expect(found["$0"] == "Bool", "the closure on a marble stream is given its values")
     }
+
+    /// A stream made with operators has the type the operator's catalog
+    /// gives from what its sources and closures likely carry.
+    @Test func aStreamMadeWithOperatorsHasTheTypeItsOperatorsGive() {
+        let found = Self.types("""
+            let balance = cold("a----b---|", a: 5, b: 25)
+            let price = just(10)
+            let canBuy = balance.combineLatest(price).map { $0 >= $1 }
+            let doubled = balance.map { $0 * 2 }
+            let halves = balance.map { b in Double(b) / 2 }
+            let total = balance.scan(0.0) { $0 + Double($1) }
+            let pairs = balance.zip(price)
+            let latest = balance.withLatestFrom(from(["a", "b"]))
+            let merged = balance.merge(of(1, 2))
+            let counted = balance.count()
+            let all = balance.toArray()
+            let inner = balance.flatMap { _ in just("x") }
+            let both = combineLatest(balance, just(1.5))
+            let clashing = balance.merge(just(1.5))
+            let selected = balance.combineLatest(price) { a, b in a + b }
+            let ticks = PassthroughSubject<Int, Never>()
+            let sums = ticks.scan(0) { $0 + $1 }
+
+            """)
+        #expect(found["price"] == "Observable<Int>")
+        #expect(found["canBuy"] == "Observable<Bool>", "the README's picture")
+        #expect(found["doubled"] == "Observable<Int>")
+        #expect(found["halves"] == "Observable<Double>")
+        #expect(found["total"] == "Observable<Double>", "scan carries its seed's type")
+        #expect(found["pairs"] == "Observable<(Int, Int)>")
+        #expect(found["latest"] == "Observable<String>")
+        #expect(found["merged"] == "Observable<Int>")
+        #expect(found["counted"] == "Observable<Int>")
+        #expect(found["all"] == "Observable<[Int]>")
+        #expect(found["inner"] == "Observable<String>")
+        #expect(found["both"] == "Observable<(Int, Double)>")
+        #expect(found["clashing"] == nil, "Ints merged with Doubles have no one type")
+        #expect(found["selected"] == nil, "a closure whose result is not known: not a tuple")
+        #expect(found["sums"] == "Observable<Int>")
+    }
+
+    /// The likely types are the hover's alone: checking a script reads it
+    /// as before (a marble's letters are likely Strings, and `$0 * 2` on
+    /// them is no compile error, as it never was; nor is a scan whose
+    /// closure's type the hover guesses).
+    @Test func likelyTypesAreTheHoversAlone() throws {
+        let text = """
+            let numbers = cold("-a-b|", a: 1, b: 2)
+            let letters = cold("-x-y|")
+            let sums = numbers.map { $0 * 2 }.scan(0) { $0 + $1 }
+            let twice = letters.map { $0 * 2 }
+            let halves = numbers.map { n in n / 2.5 }
+
+            """
+        #expect(try Program.check(SourceFile(path: "t.flow", text: text)).isEmpty)
+        #expect(Self.types(text)["sums"] == "Observable<Int>")
+    }
 }

@@ -230,14 +230,14 @@ extension Compiler {
             directOperatorCall(call, receiver: (base, compiledReceiver.direct), arguments, args,
                                helper: helperLabels.map { (name, $0) }, nameSpan, in: scope)
         }
+        let result = resultType(ofOperator: name, receiver: compiledReceiver.type, arguments: args.types)
         return CompiledExpression({ frame in
             let value = try receiver(frame)
             // The same name on an array or a string is the collection helper.
             if let helper, !value.isStream { return try helper(value, frame) }
             return try invoke(value, frame)
         }, direct: direct, isStream: compiledReceiver.isStream && !call.spec.traits.contains(.sendsIntoSubject),
-           type: Self.operatorResultType(name, receiver: compiledReceiver.type, arguments: args.types),
-           typeIsSure: compiledReceiver.typeIsSure)
+           type: result.type, typeIsSure: compiledReceiver.typeIsSure && !result.isLikely)
     }
 
     /// `Optional.map` and `flatMap` on a value known to be an optional: the
@@ -267,7 +267,7 @@ extension Compiler {
         guard let receiver else {
             return CompiledExpression({ frame in try invoke(nil, frame) },
                             direct: specialised(in: scope) { directOperatorCall(call, receiver: nil, arguments, args, helper: nil, nameSpan, in: scope) },
-                            isStream: true)
+                            isStream: true, type: likelySourceType(call.spec.name, arguments: args.types))
         }
         return CompiledExpression { frame in try invoke(try receiver(frame), frame) }
     }

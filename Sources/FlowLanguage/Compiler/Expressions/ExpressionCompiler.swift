@@ -241,11 +241,14 @@ extension Compiler {
         }
         closure.shorthandCount = Swift.max(closure.shorthandCount, n + 1)
         let depth = scope.depth(to: closure)
-        let type = n < closure.shorthandTypes.count ? closure.shorthandTypes[n] : .unknown
-        noteType(type.isKnown || n >= closure.shorthandHints.count ? type : closure.shorthandHints[n], at: span)
-        if depth > 0 { return CompiledExpression({ frame in frame.ancestor(depth).slots[n] }, type: type, typeIsSure: type.isKnown) }
+        let sure = n < closure.shorthandTypes.count ? closure.shorthandTypes[n] : .unknown
+        // A hint (given only in a hover's compile) types `$0 * 2` loosely,
+        // so `map { $0 * 2 }` on a marble stream of Ints shows Observable<Int>.
+        let type = sure.isKnown || n >= closure.shorthandHints.count ? sure : closure.shorthandHints[n]
+        noteType(type, at: span)
+        if depth > 0 { return CompiledExpression({ frame in frame.ancestor(depth).slots[n] }, type: type, typeIsSure: sure.isKnown) }
         return CompiledExpression({ frame in frame.slots[n] }, direct: specialised(in: scope) { directRead(depth: 0, slot: n, in: scope) },
-                                  type: type, typeIsSure: type.isKnown)
+                                  type: type, typeIsSure: sure.isKnown)
     }
 
     @inline(never)
@@ -409,18 +412,24 @@ extension Compiler {
         let parameterTypes = written.contains(where: \.isKnown) ? written : closureParameterTypes ?? []
         let resultType = closure.resultType.map { staticType(text: $0.text, in: scope) } ?? closureResultType
         (closureParameterTypes, closureResultType) = (nil, nil)
-        let hints = closureParameterHints ?? []
+        var hints = closureParameterHints ?? []
         closureParameterHints = nil
+        // `combineLatest(b).map { $0 >= $1 }`: a tuple's parts are the parameters.
+        if hints.count == 1, case .tuple(let parts, _) = hints[0], parts.count > 1,
+           (declared?.count ?? Compiler.shorthandCount(closure.body)) == parts.count {
+            hints = parts
+        }
         // A parameter of a written type takes its argument as that type.
         var conversions: [(slot: Int, convert: Conversion.Convert)] = []
         for (i, (name, span)) in (declared ?? []).enumerated() {
             let type = i < parameterTypes.count ? parameterTypes[i] : .unknown
             if name == "_" { _ = inner.reserve(); continue }
-            guard let slot = inner.declare(name, at: span, as: .parameter, type: type, typeIsWritten: type.isKnown) else {
+            let likely = type.isKnown || i >= hints.count ? type : hints[i]
+            guard let slot = inner.declare(name, at: span, as: .parameter, type: likely, typeIsWritten: type.isKnown) else {
                 error("two parameters named '\(name)'", span)
                 continue
             }
-            noteType(type.isKnown || i >= hints.count ? type : hints[i], at: span)
+            noteType(likely, at: span)
             if let convert = Conversion.to(type) { conversions.append((slot, convert)) }
         }
         if declared == nil {

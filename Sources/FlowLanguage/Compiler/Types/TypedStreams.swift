@@ -82,3 +82,91 @@ extension Compiler {
         }
     }
 }
+
+/// For an editor's hover only (`Program.bindingTypes`): what a stream made
+/// with operators likely carries, from what its sources and closures likely
+/// give (a marble stream's values, `$0` of its `map`). Asked only in the
+/// compile that notes binding types, never in one that runs or checks a
+/// script, and never taken as sure.
+extension Compiler {
+    /// The type of an operator's call: the sure one where it follows, and
+    /// in a hover's compile the likely one where that does not.
+    func resultType(ofOperator name: String, receiver: StaticType, arguments: [StaticType]) -> (type: StaticType, isLikely: Bool) {
+        let known = Self.operatorResultType(name, receiver: receiver, arguments: arguments)
+        guard !known.isKnown, environment.bindingTypes != nil else { return (known, false) }
+        return (Self.likelyOperatorResultType(name, receiver: receiver, arguments: arguments), true)
+    }
+
+    /// A free operator's stream, in a hover's compile: `just(10)`,
+    /// `of(1, 2)`, `from([1.5])`, `combineLatest(a, b)`.
+    func likelySourceType(_ name: String, arguments: [StaticType]) -> StaticType {
+        guard environment.bindingTypes != nil else { return .unknown }
+        switch name {
+        case "just", "Just", "of", "sequence", "publisher":
+            if name == "of" || name == "sequence" || name == "publisher", arguments.count == 1, case .array(let element) = arguments[0] {
+                return element.isKnown ? .stream(element) : .unknown
+            }
+            return Self.oneType(arguments).map(StaticType.stream) ?? .unknown
+        case "from":
+            guard arguments.count == 1, case .array(let element) = arguments[0], element.isKnown else { return .unknown }
+            return .stream(element)
+        case "combineLatest", "zip", "merge":
+            guard let first = arguments.first, first.isStream else { return .unknown }
+            return Self.likelyOperatorResultType(name, receiver: first, arguments: Array(arguments.dropFirst()))
+        default:
+            return .unknown
+        }
+    }
+
+    /// What the operator's catalog says of its stream's elements: `scan`
+    /// and `reduce` carry their seed's type, `combineLatest` and `zip` a
+    /// tuple of their streams' elements (or their closure's result),
+    /// `withLatestFrom` the other stream's, `merge` the one type of all,
+    /// `count` an Int, `toArray` and `collect()` an array of the elements,
+    /// the `flatMap`s the elements of the streams their closure makes.
+    static func likelyOperatorResultType(_ name: String, receiver: StaticType, arguments: [StaticType]) -> StaticType {
+        guard case .stream(let element) = receiver else { return .unknown }
+        let closureResult = arguments.lazy.compactMap { type -> StaticType? in
+            if case .function(_, let result) = type, result.isKnown { return result }
+            return nil
+        }.first
+        // A closure whose result is not known leaves the result unknown:
+        // `combineLatest(b) { ... }` makes what it returns, not a tuple.
+        let takesClosure = arguments.contains { if case .function = $0 { true } else { false } }
+        let streams = arguments.compactMap { type -> StaticType? in
+            if case .stream(let element) = type { return element }
+            return nil
+        }
+        let result: StaticType?
+        switch name {
+        case "map", "tryMap": result = closureResult
+        case "scan", "reduce", "tryScan", "tryReduce":
+            result = arguments.first.flatMap { seed -> StaticType? in
+                if case .function = seed { return nil }
+                return seed.isKnown ? seed : nil
+            }
+        case "combineLatest", "zip":
+            guard !streams.isEmpty else { return .unknown }
+            let parts = [element] + streams
+            result = takesClosure ? closureResult : parts.allSatisfy(\.isKnown) ? .tuple(parts, labels: parts.map { _ in nil }) : nil
+        case "withLatestFrom":
+            result = takesClosure ? closureResult : streams.count == 1 ? streams[0] : nil
+        case "merge":
+            result = oneType([element] + streams)
+        case "count": result = .int
+        case "toArray", "collect": result = arguments.isEmpty && element.isKnown ? .array(element) : nil
+        case "flatMap", "flatMapLatest", "flatMapFirst", "concatMap", "switchMap", "mergeMap", "exhaustMap", "switchToLatest":
+            if case .stream(let inner)? = closureResult { result = inner } else { result = nil }
+        default:
+            return operatorResultType(name, receiver: receiver, arguments: arguments)
+        }
+        guard let result, result.isKnown else { return .unknown }
+        return .stream(result)
+    }
+
+    /// The type all of `types` share, if they are known and one.
+    private static func oneType(_ types: [StaticType]) -> StaticType? {
+        guard let first = types.first, first.isKnown, types.allSatisfy({ $0 == first }) else { return nil }
+        return first
+    }
+}
