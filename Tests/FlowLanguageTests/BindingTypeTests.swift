@@ -128,6 +128,7 @@ import Testing
             let both = combineLatest(balance, just(1.5))
             let clashing = balance.merge(just(1.5))
             let selected = balance.combineLatest(price) { a, b in a + b }
+            let unsure = balance.combineLatest(price) { a, b in a.whatever(b) }
             let ticks = PassthroughSubject<Int, Never>()
             let sums = ticks.scan(0) { $0 + $1 }
 
@@ -145,7 +146,8 @@ import Testing
         #expect(found["inner"] == "Observable<String>")
         #expect(found["both"] == "Observable<(Int, Double)>")
         #expect(found["clashing"] == nil, "Ints merged with Doubles have no one type")
-        #expect(found["selected"] == nil, "a closure whose result is not known: not a tuple")
+        #expect(found["selected"] == "Observable<Int>", "the closure takes an element of each")
+        #expect(found["unsure"] == nil, "a closure whose result is not known: not a tuple")
         #expect(found["sums"] == "Observable<Int>")
     }
 

@@ -20,8 +20,12 @@ extension Compiler {
     }
 
     /// `closureParameters`: the types a closure argument's parameters take.
+    /// `combiningHints`: for a hover only, the receiver's likely element
+    /// when the call combines it with the streams before its closure
+    /// (`a.combineLatest(b) { x, y in ... }`), whose parameters take one
+    /// element of each.
     func compileArguments(_ arguments: [CallArgument], in scope: Scope, closureParameters: [StaticType]? = nil,
-                          closureParameterHints hints: [StaticType]? = nil) -> CompiledArguments {
+                          closureParameterHints hints: [StaticType]? = nil, combiningHints: StaticType? = nil) -> CompiledArguments {
         var codes: [Code] = []
         var directs: [DirectCode?] = []
         var types: [StaticType] = []
@@ -33,6 +37,10 @@ extension Compiler {
                 closureParameterTypes = closureParameters
             }
             if let hints, case .closure = argument.value, argument.label == nil { closureParameterHints = hints }
+            if let first = combiningHints, case .closure = argument.value {
+                let others = types.compactMap { type -> StaticType? in if case .stream(let element) = type { element } else { nil } }
+                if !others.isEmpty, others.allSatisfy(\.isKnown) { closureParameterHints = [first] + others }
+            }
             let compiled = self.compiled(argument.value, in: scope)
             let code = compiled.code
             codes.append(code)
@@ -53,6 +61,9 @@ extension Compiler {
             labels: arguments.map(\.label), codes: codes, writtenDirects: directs,
             constants: arguments.map { Self.staticValue($0.value) }, spans: arguments.map(\.value.span), types: types, evaluate: evaluate)
     }
+
+    /// Operators whose closure takes one element of the receiver and one of each stream given.
+    static let combiningOperators: Set<String> = ["combineLatest", "zip", "withLatestFrom"]
 
     /// Labels of the closures that take a stream's elements (`sink(receiveValue:)`).
     static let elementClosureLabels: Set<String> = ["receiveValue", "onNext", "next"]
@@ -201,8 +212,9 @@ extension Compiler {
         }
         let hintsElements = !typesElements && element.isKnown && environment.bindingTypes != nil
             && (Self.elementClosureOperators.contains(name) || name == "forEach")
+        let combines = element.isKnown && environment.bindingTypes != nil && Self.combiningOperators.contains(name)
         var args = compileArguments(arguments, in: scope, closureParameters: typesElements ? [element] : nil,
-                                    closureParameterHints: hintsElements ? [element] : nil)
+                                    closureParameterHints: hintsElements ? [element] : nil, combiningHints: combines ? element : nil)
         // A helper's call is checked against its forms; a name shared with a
         // stream operator (`first`, `map`) may fit either, as the receiver
         // decides when the script runs.
