@@ -349,7 +349,12 @@ final class FilePollNode: Observable {
 /// from its start; first, the lines written between the last poll and the
 /// truncation are read from the copy (a file beside it whose name begins
 /// with the followed one's and whose bytes before the read point are the
-/// same).
+/// same); then the copies of whole generations written, copied and
+/// truncated between two polls, oldest first; then the file. Each check is
+/// made after the read it guards (a chunk is kept only if the bytes before
+/// it are still those read; copies are looked for after the start of the
+/// file's generation is read), so a rotation racing the poll can delay a
+/// line to the next poll but never reorder or lose it.
 ///
 /// Demand: while its consumer has enough, it stops reading at the chunk in
 /// hand and skips its polls; the next poll after demand returns reads on
@@ -492,13 +497,11 @@ final class FileFollower: Disposable, DemandControl {
             rotated.removeFirst()
         }
         guard let file = current, !isDone else { return }
-        // Nothing read of it yet, and written since the last poll: it may
-        // have been filled, copied away and truncated in between.
         let modified = Files.modified(file.fd)
-        if file.witness.isEmpty, modified != file.seenModified, hadFile { readUnseenCopies(into: file) }
-        file.seenModified = modified
+        defer { file.seenModified = modified }
         var info = stat()
         guard fstat(file.fd, &info) == 0 else { return }
+        var truncated = false
         if Int64(info.st_size) < file.offset || (!file.witness.isEmpty && Self.bytes(of: file.fd, endingAt: file.offset) != file.witness) {
             // Truncated (copytruncate): the lines written since the last
             // poll are in the copy, if one is beside it.
@@ -507,38 +510,91 @@ final class FileFollower: Disposable, DemandControl {
             file.offset = 0
             file.witness = []
             file.head = []
-            // Reading the copies took a while: a generation written, copied
-            // and truncated meanwhile is in a copy, and comes first.
-            readUnseenCopies(into: file)
+            truncated = true
+        }
+        if file.offset == 0 {
+            // Nothing read of this generation yet: written since the last
+            // poll, it may have been filled, copied away and truncated in
+            // between, more than once.
+            if readGenerationStart(of: file, lookingForCopies: truncated || modified != file.seenModified) { file.lastGrowth = now }
+            guard file.offset > 0 else { return }
         }
         if readToEnd(file) { file.lastGrowth = now }
     }
 
+    /// Reads the start of a generation of the followed file (just opened, or
+    /// just truncated), and the copies of the generations before it first.
+    ///
+    /// The first chunk is read before the copies are looked for, and its
+    /// lines are emitted after them: a rotation can come between any two
+    /// steps, and in this order a copy of an earlier generation is always
+    /// found. The copy is made before the truncation, so if the chunk read
+    /// holds a later generation's lines, the copy was there before the
+    /// chunk was read, and so before the folder is listed; a copy that
+    /// begins as the chunk does holds the generation being read, whose
+    /// lines come from the file itself (the rest, once it is truncated, from
+    /// that copy). Listing first and reading after would let the file be
+    /// copied, truncated and written again in between: its next
+    /// generation's lines would come before the copy's. Whether anything of
+    /// the file was read.
+    private func readGenerationStart(of file: OpenFile, lookingForCopies: Bool) -> Bool {
+        var buffer = [UInt8](repeating: 0, count: Files.chunkSize)
+        let n = Swift.max(0, buffer.withUnsafeMutableBytes { pread(file.fd, $0.baseAddress, $0.count, 0) })
+        if n > 0 || lookingForCopies {
+            let start = Array(buffer[0..<Swift.min(n, Self.witnessLength)])
+            let copies = possibleCopies(of: file)
+            defer { for copy in copies { close(copy.fd) } }
+            // An empty copy may be one just begun: nothing to read in it yet.
+            readLater(copies.filter { $0.size > 0 && !Self.copy($0, beginsWith: start) }, into: file)
+        }
+        // Without demand the chunk is read again, and looked at again, when
+        // demand returns.
+        guard n > 0, consumerWantsMore, !isDone else { return false }
+        consume(buffer[0..<n], of: file, fromCopy: false)
+        return true
+    }
+
     /// Reads `file` from its offset to its end; whether anything was read.
+    /// The followed file is read while demand lasts, and a chunk of it only
+    /// if the bytes before it are still those read (else it was truncated
+    /// and written again after the last look: the next poll reads the rest
+    /// of what was read from the copy, then the new generation); a copy
+    /// (`fd`) is read whole.
     @discardableResult
     private func readToEnd(_ file: OpenFile, from fd: Int32? = nil) -> Bool {
         var buffer = [UInt8](repeating: 0, count: Files.chunkSize)
         var grew = false
-        // A copy is read whole; the followed files only while demand lasts.
+        let isFollowed = fd == nil && file === current
         while !isDone && (fd != nil || consumerWantsMore) {
             let n = buffer.withUnsafeMutableBytes { pread(fd ?? file.fd, $0.baseAddress, $0.count, off_t(file.offset)) }
             guard n > 0 else { return grew }
+            if isFollowed, file.offset > 0, Self.bytes(of: file.fd, endingAt: file.offset) != file.witness { return grew }
             grew = true
-            if fd == nil, file.offset < Int64(Self.witnessLength), file.head.count == Int(file.offset) {
-                file.head += buffer[0..<Swift.min(n, Self.witnessLength - file.head.count)]
-            }
-            file.offset += Int64(n)
-            // Only the chunk's tail can end up in the witness.
-            file.witness = Array((file.witness + buffer[Swift.max(0, n - Self.witnessLength)..<n]).suffix(Self.witnessLength))
-            do {
-                for line in try file.splitter.lines(in: buffer[0..<n]) where !isDone { observer.onNext(.string(line)) }
-            } catch {
-                dispose()
-                observer.onError(FlowError.wrap(error))
-                return grew
-            }
+            guard consume(buffer[0..<n], of: file, fromCopy: fd != nil) else { return grew }
         }
         return grew
+    }
+
+    /// Emits the lines of `bytes`, read at `file`'s offset (from the file,
+    /// or from a copy of it), and moves the offset past them; false if the
+    /// stream ended on an error.
+    @discardableResult
+    private func consume(_ bytes: ArraySlice<UInt8>, of file: OpenFile, fromCopy: Bool) -> Bool {
+        let n = bytes.count
+        if !fromCopy, file.offset < Int64(Self.witnessLength), file.head.count == Int(file.offset) {
+            file.head += bytes.prefix(Self.witnessLength - file.head.count)
+        }
+        file.offset += Int64(n)
+        // Only the chunk's tail can end up in the witness.
+        file.witness = Array((file.witness + bytes.suffix(Self.witnessLength)).suffix(Self.witnessLength))
+        do {
+            for line in try file.splitter.lines(in: bytes) where !isDone { observer.onNext(.string(line)) }
+        } catch {
+            dispose()
+            observer.onError(FlowError.wrap(error))
+            return false
+        }
+        return true
     }
 
     /// Files beside the path, named after it, changed since the previous
@@ -575,9 +631,10 @@ final class FileFollower: Disposable, DemandControl {
     }
 
     /// The copy a `copytruncate` made of `file` before truncating it: read
-    /// from where `file` was left to the copy's end; then the copies made
-    /// after it (truncated more than once since the last poll, each copy
-    /// under a name of its own), whole, oldest first.
+    /// from where `file` was left to the copy's end. The copies made after
+    /// it (truncated more than once since the last poll, each copy under a
+    /// name of its own) are read next, with the start of the file's new
+    /// generation (`readGenerationStart`).
     private func readCopy(of file: OpenFile) {
         guard !file.witness.isEmpty else { return }
         let copies = possibleCopies(of: file)
@@ -585,12 +642,12 @@ final class FileFollower: Disposable, DemandControl {
         guard let match = copies.filter({ $0.size >= file.offset && Self.bytes(of: $0.fd, endingAt: file.offset) == file.witness })
             .max(by: { $0.modified < $1.modified }) else { return }
         // Copies between the last one read and this one hold generations
-        // copied away while the file was being read from its start (a
-        // rotation between listing the copies and reading the file): never
-        // seen, so read now, whole, rather than lost.
+        // never seen (none should: the copies before a generation are
+        // looked for after its start is read), so read now, whole, rather
+        // than lost.
         let since = copiesReadUntil ?? wallClockStart
         let (offset, witness, head, splitter) = (file.offset, file.witness, file.head, file.splitter)
-        for missed in copies.filter({ $0.modified > since && $0.modified < match.modified && !isOfFollowedGeneration($0, file) })
+        for missed in copies.filter({ $0.modified > since && $0.modified < match.modified && $0.size > 0 && !Self.copy($0, beginsWith: file.head) })
             .sorted(by: { $0.modified < $1.modified }) where !isDone {
             (file.offset, file.splitter) = (0, LineSplitter())
             readToEnd(file, from: missed.fd)
@@ -599,21 +656,12 @@ final class FileFollower: Disposable, DemandControl {
         (file.offset, file.witness, file.head, file.splitter) = (offset, witness, head, splitter)
         readToEnd(file, from: match.fd)
         copiesReadUntil = match.modified
-        readLater(copies, into: file)
-    }
-
-    /// The current file was empty when last read (just opened, or just
-    /// truncated): copies made since hold generations never seen.
-    private func readUnseenCopies(into file: OpenFile) {
-        let copies = possibleCopies(of: file)
-        defer { for copy in copies { close(copy.fd) } }
-        readLater(copies, into: file)
     }
 
     /// Reads whole, oldest first, the copies newer than the last one read.
     private func readLater(_ copies: [(fd: Int32, modified: Int64, size: Int64)], into file: OpenFile) {
         let since = copiesReadUntil ?? wallClockStart
-        let unseen = copies.filter { $0.modified > since && !isOfFollowedGeneration($0, file) }
+        let unseen = copies.filter { $0.modified > since }
         for later in unseen.sorted(by: { $0.modified < $1.modified }) where !isDone {
             file.offset = 0
             readToEnd(file, from: later.fd)
@@ -628,22 +676,12 @@ final class FileFollower: Disposable, DemandControl {
         }
     }
 
-    /// Whether `copy` holds the generation of the file being followed: one
-    /// being copied, or copied and not yet truncated (it begins as the file
-    /// does now), or the one read from its start before it was truncated
-    /// (it begins with `head`). Its lines are read from the file itself, and
-    /// the rest from the copy once the file is truncated. An empty copy may
-    /// be one just begun: nothing to read in it yet.
-    private func isOfFollowedGeneration(_ copy: (fd: Int32, modified: Int64, size: Int64), _ file: OpenFile) -> Bool {
-        guard copy.size > 0 else { return true }
-        func begins(with start: [UInt8]) -> Bool {
-            let n = Swift.min(start.count, Int(copy.size))
-            return n > 0 && Self.bytes(of: copy.fd, from: 0, count: n) == Array(start.prefix(n))
-        }
-        var info = stat()
-        let size = fstat(file.fd, &info) == 0 ? Int64(info.st_size) : 0
-        let now = size >= copy.size ? Self.bytes(of: file.fd, from: 0, count: Int(Swift.min(Int64(Self.witnessLength), size))) : []
-        return begins(with: now) || (file.offset > 0 && begins(with: file.head))
+    /// Whether `copy` begins with `start`, the first bytes of a generation
+    /// of the followed file (then it is a copy of that generation, finished
+    /// or being made). Nothing begins with no bytes.
+    private static func copy(_ copy: (fd: Int32, modified: Int64, size: Int64), beginsWith start: [UInt8]) -> Bool {
+        let n = Swift.min(start.count, Int(copy.size))
+        return n > 0 && bytes(of: copy.fd, from: 0, count: n) == Array(start.prefix(n))
     }
 
     /// The files beside the followed one that may be its copies, open.
