@@ -150,6 +150,34 @@ extension SourceDemandTests {
         #expect((300..<Self.bound).contains(count), "zip handed on \(count) of 10000 pairs")
     }
 
+    /// One file shared by a slow consumer and a fast one: the file is read
+    /// as far as the slower asks (the least of the two demands), not to its
+    /// end into the slow one's queue; once the slow one is done, the fast
+    /// one reads the rest.
+    @Test func aSharedFileReadsNoFurtherThanItsSlowestConsumerAsks() throws {
+        let path = temporaryPath("demand-shared.txt")
+        try String(repeating: Self.line, count: 10_000).write(toFile: path, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let script = temporaryPath("demand-\(UUID().uuidString).flow")
+        try #"""
+            var handedOn = 0
+            var fast = 0
+            let shared = file.lines("\#(path)").do(onNext: { _ in handedOn += 1 }).share()
+            shared.sink(receiveCompletion: { _ in print("fast \(fast)") }, receiveValue: { _ in fast += 1 })
+            shared
+              .concatMap { value in just(value).delay(.milliseconds(1)) }
+              .take(300)
+              .sink(receiveCompletion: { _ in print("handed on \(handedOn)") }, receiveValue: { _ in })
+
+            """#.write(toFile: script, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(atPath: script) }
+        let result = try FlowProcess.run(["run", script], timeout: waitingDeadline)
+        #expect(result.status == 0, "\(result.err)")
+        let count = try #require(Self.handedOn(result.out), "\(result.out) \(result.err)")
+        #expect((300..<Self.bound).contains(count), "the shared file handed on \(count) of 10000 lines while 300 were taken")
+        #expect(result.out.contains("fast 10000"), "\(result.out)")
+    }
+
     /// A paged API read a page a request (`concatMap` of `http.get`): each
     /// request is one response whatever the demand, so the next page is
     /// asked for only once the consumer wants more. Reading ahead, 1 000

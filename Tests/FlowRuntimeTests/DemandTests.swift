@@ -243,4 +243,79 @@ import Testing
         settle(scheduler)
         #expect(consumer.completed && consumer.values.count == 1000)
     }
+
+    /// A shared source into a slow subscriber and a fast one (one that never
+    /// speaks of demand): the source reads as far as the slower asks, the
+    /// least of their demands, as a Reactive Streams multicast asks its
+    /// source; once the slow one wants more, both get the rest.
+    @Test(arguments: ["share", "share(replay: 1)", "share(scope: .forever)", "publish.connect", "publish.refCount", "replay(2).refCount"])
+    func aSharedSourceReadsAsFarAsItsSlowestSubscriberAsks(_ sharing: String) {
+        let scheduler = VirtualScheduler()
+        let source = PacedSource(count: 1000, chunk: 10)
+        var connectable: ConnectableObservable?
+        let shared: Observable
+        switch sharing {
+        case "share": shared = source.share()
+        case "share(replay: 1)": shared = source.share(replay: 1)
+        case "share(scope: .forever)": shared = source.share(forever: true)
+        case "publish.connect":
+            connectable = source.publish()
+            shared = connectable!
+        case "publish.refCount": shared = source.publish().refCount()
+        default: shared = source.replay(2).refCount()
+        }
+        let slow = SlowConsumer(limit: 5)
+        shared.subscribe(slow, on: scheduler)
+        var fast: [Value] = []
+        shared.subscribe(on: scheduler, onNext: { fast.append($0) })
+        connectable?.connect(on: scheduler)
+        settle(scheduler)
+        #expect(source.demands == [false], "\(sharing)")
+        #expect(source.emitted <= 20, "\(sharing): read \(source.emitted) values after the slow subscriber had enough")
+        let before = source.emitted
+        settle(scheduler)
+        #expect(source.emitted == before, "\(sharing): the source read on")
+        slow.wantMore()
+        settle(scheduler)
+        #expect(source.demands == [false, true], "\(sharing)")
+        #expect(slow.completed && slow.values.count == 1000 && fast.last == 999, "\(sharing): \(slow.values.count) and \(fast.count) values")
+    }
+
+    /// The subscriber holding the others back leaves: the rest set the
+    /// pace, and the source reads on for them.
+    @Test func aSharedSourceReadsOnWhenItsSlowestSubscriberLeaves() {
+        let scheduler = VirtualScheduler()
+        let source = PacedSource(count: 1000, chunk: 10)
+        let shared = source.share()
+        let slow = SlowConsumer(limit: 5)
+        shared.subscribe(slow, on: scheduler)
+        var fast = 0
+        var completed = false
+        shared.subscribe(on: scheduler, onNext: { _ in fast += 1 }, onCompleted: { completed = true })
+        settle(scheduler)
+        #expect(source.emitted == 10 && source.demands == [false])
+        slow.subscription?.dispose()
+        settle(scheduler)
+        #expect(source.demands == [false, true])
+        #expect(completed && source.emitted == 1000 && fast == 990)
+    }
+
+    /// Two slow subscribers: the source waits until both want more.
+    @Test func aSharedSourceWaitsForEverySubscriberThatHasEnough() {
+        let scheduler = VirtualScheduler()
+        let source = PacedSource(count: 1000, chunk: 10)
+        let shared = source.publish()
+        let first = SlowConsumer(limit: 5), second = SlowConsumer(limit: 8)
+        shared.subscribe(first, on: scheduler)
+        shared.subscribe(second, on: scheduler)
+        shared.connect(on: scheduler)
+        settle(scheduler)
+        #expect(source.demands == [false] && source.emitted == 10)
+        first.wantMore()
+        settle(scheduler)
+        #expect(source.demands == [false] && source.emitted == 10, "one subscriber still has enough")
+        second.wantMore()
+        settle(scheduler)
+        #expect(source.demands == [false, true] && first.completed && second.completed)
+    }
 }

@@ -46,12 +46,10 @@ public final class ConnectableObservable: Observable {
     public func connect(on scheduler: Scheduler) -> Disposable {
         let state = state(on: scheduler)
         if let existing = state.connection { return existing }
-        let subject = state.subject
-        let observer = CallbackObserver(
-            onNext: { subject.send($0) }, onError: { subject.fail($0) }, onCompleted: { subject.complete() })
-        state.connection = observer
-        input.subscribe(observer, on: scheduler)
-        return observer
+        let feed = SubjectFeed(state.subject)
+        state.connection = feed
+        input.subscribe(feed, on: scheduler)
+        return feed
     }
 
     /// Connects with the first subscriber and disconnects when the last leaves.
@@ -73,4 +71,44 @@ public final class ConnectableObservable: Observable {
     }
 
     final class RefCount { var count = 0 }
+}
+
+/// A connectable stream's connection: passes its source's events to the
+/// subject, and the subject's subscribers' joint demand to the source.
+final class SubjectFeed: Observer, Disposable {
+    private let subject: Subject
+    private var upstream: Disposable?
+    private var isDisposed = false
+
+    init(_ subject: Subject) {
+        self.subject = subject
+        subject.onDemandChange = { [weak self] wantsMore in self?.upstream?.passDemand(wantsMore) }
+    }
+
+    func onSubscribe(_ subscription: Disposable) {
+        if isDisposed { return subscription.dispose() }
+        upstream = subscription
+        if !subject.subscribersWantMore { subscription.passDemand(false) }
+    }
+
+    func onNext(_ value: Value) { if !isDisposed { subject.send(value) } }
+
+    func onError(_ error: FlowError) {
+        guard !isDisposed else { return }
+        dispose()
+        subject.fail(error)
+    }
+
+    func onCompleted() {
+        guard !isDisposed else { return }
+        dispose()
+        subject.complete()
+    }
+
+    func dispose() {
+        isDisposed = true
+        let up = upstream
+        upstream = nil
+        up?.dispose()
+    }
 }

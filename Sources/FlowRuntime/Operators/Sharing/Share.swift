@@ -88,6 +88,8 @@ final class ShareConnection: Observer {
     init(subject: Subject, onEnd: @escaping (ShareConnection) -> Void) {
         self.subject = subject
         self.onEnd = onEnd
+        // The source reads as far as the slowest subscriber asks.
+        subject.onDemandChange = { [weak self] wantsMore in self?.upstream?.passDemand(wantsMore) }
     }
 
     func join(_ observer: Observer, on scheduler: Scheduler) {
@@ -115,7 +117,9 @@ final class ShareConnection: Observer {
     }
 
     func onSubscribe(_ subscription: Disposable) {
-        if isEnded { subscription.dispose() } else { upstream = subscription }
+        if isEnded { return subscription.dispose() }
+        upstream = subscription
+        if !subject.subscribersWantMore { subscription.passDemand(false) }
     }
 
     func onNext(_ value: Value) { subject.send(value) }

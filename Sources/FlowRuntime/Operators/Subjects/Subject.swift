@@ -33,8 +33,23 @@ extension OperatorSpec {
 /// Delivery is never re-entrant: a value sent from inside an observer's
 /// callback is queued and delivered once the current delivery has reached
 /// every observer, so all observers see the same order.
+///
+/// Demand: a subject holds nothing for a subscriber that has enough (it
+/// delivers each value at once, to every subscriber). Its subscribers' joint
+/// demand is the least of theirs, as Reactive Streams has a multicast
+/// processor ask its source: it wants more only while every subscriber
+/// does. A subject fed by a source (`share`, `publish`, `replay`) passes
+/// that on to the source; one fed by `send` cannot stop its sender, and a
+/// slow subscriber's own stage (a `pg.insert`'s rows) holds what it is sent.
 public class Subject: Observable {
     @exclusivity(unchecked) private var observers: [(id: Int, observer: Observer)] = []
+    /// The subscribers that have enough for now.
+    @exclusivity(unchecked) private var satisfied: Set<Int> = []
+    /// Told when the subscribers' joint demand changes: the source feeding
+    /// the subject, if one does.
+    @exclusivity(unchecked) var onDemandChange: ((Bool) -> Void)?
+    /// Whether every subscriber wants more (none has said it has enough).
+    var subscribersWantMore: Bool { satisfied.isEmpty }
     private var nextID = 0
     @exclusivity(unchecked) private var pending = Deque<Event>()
     @exclusivity(unchecked) private var isDelivering = false
@@ -107,6 +122,7 @@ public class Subject: Observable {
         if case .next(let value) = event { return deliverNext(value) }
         for (_, observer) in observers { observer.on(event) }
         observers = []
+        satisfied = []
     }
 
     private func deliverNext(_ value: Value) {
@@ -116,6 +132,18 @@ public class Subject: Observable {
 
     fileprivate func remove(_ id: Int) {
         if let index = observers.firstIndex(where: { $0.id == id }) { observers.remove(at: index) }
+        // The subscriber that held the others back left: they set the pace.
+        if satisfied.remove(id) != nil, satisfied.isEmpty { onDemandChange?(true) }
+    }
+
+    /// A subscriber's change of demand; the joint demand changes when the
+    /// first says it has enough and when the last of those wants more.
+    fileprivate func demand(_ wantsMore: Bool, from id: Int) {
+        // From a subscriber being replayed to too, before it joins the observers.
+        guard terminal == nil else { return }
+        let before = satisfied.isEmpty
+        if wantsMore { satisfied.remove(id) } else { satisfied.insert(id) }
+        if satisfied.isEmpty != before { onDemandChange?(satisfied.isEmpty) }
     }
 
     /// Remember a value later subscribers must be replayed.
@@ -139,7 +167,7 @@ public class Subject: Observable {
 /// One observer's place in a subject. It holds the subject strongly (no
 /// weak reference: those make every retain of the subject take a slow
 /// path); the cycle through the observer ends when either is done.
-final class SubjectSubscription: Disposable {
+final class SubjectSubscription: Disposable, DemandControl {
     private var subject: Subject?
     private let id: Int
 
@@ -153,6 +181,8 @@ final class SubjectSubscription: Disposable {
         subject = nil
         s?.remove(id)
     }
+
+    func demand(_ wantsMore: Bool) { subject?.demand(wantsMore, from: id) }
 }
 
 /// Forwards to its current observers only (RxSwift's PublishSubject).
