@@ -26,6 +26,11 @@ public struct LaneDiagram {
         /// lane of the diagram it was made from (the value a `map` was
         /// given), if it was made from one that is drawn.
         public var madeFrom: [EventPlace?] = []
+        /// For a lane of a slide that shows part of a diagram: the lane's
+        /// index in the whole diagram, and the whole lane's index of the
+        /// first event shown here, so a page's marks name the whole
+        /// diagram's events (to drag, follow or read them).
+        public var placeInWhole: EventPlace?
 
         public init(label: String, events: [TimedEvent], start: TimeSpan? = nil, cancelled: TimeSpan? = nil) {
             self.label = label
@@ -64,6 +69,9 @@ public struct LaneDiagram {
         /// diagram would fit without (a slide showing a later part of a
         /// diagram leaves out the time before it).
         public var breaksLongWaits = false
+        /// Leave the time before this out of the axis however short it is
+        /// (a slide showing a later part of a diagram starts there).
+        public var leavesOutTimeBefore: TimeSpan?
 
         public init(frame: TimeSpan? = nil, wide: Bool = false, color: Bool = false, maxColumns: Int = 72) {
             self.frame = frame
@@ -330,7 +338,7 @@ public struct LaneDiagram {
         let placement = LanePlacement(
             lanes: marks, longestGap: scale.breaksAxis || options.breaksLongWaits ? MarbleRenderer.longGap : nil,
             anchors: lanes.compactMap { $0.isSubscription ? nil : $0.start.map { Self.column($0, frame: frame, rounding: rounding) } },
-            frameTime: frame)
+            frameTime: frame, leavingOutBefore: options.leavesOutTimeBefore.map { Self.column($0, frame: frame, rounding: rounding) })
         let labels = lanes.map { Self.displayLabel($0.label) }
         let labelWidth = (labels.map(\.terminalColumns).max() ?? 0) + 2
         var marbles: [String] = []

@@ -60,11 +60,19 @@ struct LanePlacement {
     /// must have a column of their own though no lane writes there (where
     /// an inner stream starts), so no gap swallows them. `frameTime` writes
     /// progressions as the time they stand for at that scale.
-    init(lanes: [[Mark]], longestGap: Int64? = nil, anchors: [Int64] = [], frameTime: TimeSpan? = nil) {
+    /// `leavingOutBefore`: the wait from frame 0 to that frame is left
+    /// out however short (a slide showing a later part of a diagram), when
+    /// its progression is narrower than its dashes.
+    init(lanes: [[Mark]], longestGap: Int64? = nil, anchors: [Int64] = [], frameTime: TimeSpan? = nil, leavingOutBefore: Int64? = nil) {
         self.lanes = lanes
         self.frameTime = frameTime
-        frames = Set(lanes.joined().map(\.frame) + anchors + [0]).sorted()
-        compressed = zip(frames, frames.dropFirst()).map { earlier, later in longestGap.map { later - earlier - 1 > $0 } ?? false }
+        frames = Set(lanes.joined().map(\.frame) + anchors + [0] + (leavingOutBefore.map { [$0] } ?? [])).sorted()
+        let leftOut = { (earlier: Int64, later: Int64) in
+            earlier == 0 && later == leavingOutBefore && later - 1 > Int64(Self.progression(later).count)
+        }
+        compressed = zip(frames, frames.dropFirst()).map { earlier, later in
+            leftOut(earlier, later) || (longestGap.map { later - earlier - 1 > $0 } ?? false)
+        }
         var before = [0]
         for gap in compressed { before.append(before.last! + (gap ? 1 : 0)) }
         compressedBefore = before

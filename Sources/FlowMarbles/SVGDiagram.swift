@@ -116,9 +116,11 @@ public struct SVGDiagram {
     /// `heading: false` leaves the title out of the picture (a slide draws
     /// its own); `smallestText` sets the size of the smallest text (the
     /// axis's labels), which a picture to be scaled down wants larger.
+    /// `firstDiagramNumber` numbers the diagrams' marks from there (a
+    /// slide shows one diagram of a lesson).
     public init(_ diagrams: [LaneDiagram], title: String = "flow marble diagram", width: Double? = nil,
                 straightInnerStreams: Bool = false, reaching: TimeSpan? = nil, marked: Marked? = nil,
-                heading: Bool = true, smallestText: Double = 10, labelsAbove: Bool = false) {
+                heading: Bool = true, smallestText: Double = 10, labelsAbove: Bool = false, firstDiagramNumber: Int = 0) {
         self.title = title
         self.straightInnerStreams = straightInnerStreams
         self.reaching = reaching
@@ -142,7 +144,7 @@ public struct SVGDiagram {
         self.labelsAbove = labelsAbove
         let left = labelsAbove ? 12 : Double(labels.map(\.terminalColumns).max() ?? 0) * Self.characterWidth + 24
         for (index, diagram) in diagrams.enumerated() {
-            diagramIndex = index
+            diagramIndex = firstDiagramNumber + index
             let top = y
             description += (description.isEmpty ? "" : "\n") + Self.words(diagram)
             y = draw(diagram, left: left, top: y) + 16
@@ -289,23 +291,25 @@ public struct SVGDiagram {
                     else { nil }
                 let stop = ended.map { Swift.max(begin, x($0.time)) } ?? right
                 let slope = (toY - fromY) / Swift.max(1, stop - begin)
+                // The lane and its events as the whole diagram numbers them.
+                let (wholeLane, firstEvent) = (lane.placeInWhole?.lane ?? index, lane.placeInWhole?.event ?? 0)
                 let yAt = { (px: Double) in fromY + slope * (px - begin) }
                 drawLine(from: begin, to: stop, y: fromY, y2: yAt(stop), arrow: ended == nil,
-                         data: ##" data-line-d="\##(diagramIndex)" data-lane-line="\##(index)" data-ends="\##(ended?.how ?? "open")""##)
+                         data: ##" data-line-d="\##(diagramIndex)" data-lane-line="\##(wholeLane)" data-ends="\##(ended?.how ?? "open")""##)
                 for (cell, mark) in zip(cells, marks) {
                     // Every event of the instant at its x, stacked in order.
                     let cx = x(placement.column(of: mark.frame) ?? 0)
                     for (n, event) in cell.events.enumerated() {
                         // Where the mark comes from, for a page that lets it be
                         // dragged, followed or read at a time.
-                        let data = ##" data-d="\##(diagramIndex)" data-l="\##(index)" data-e="\##(cell.firstEvent + n)" data-t="\##(cell.column)""##
+                        let data = ##" data-d="\##(diagramIndex)" data-l="\##(wholeLane)" data-e="\##(firstEvent + cell.firstEvent + n)" data-t="\##(cell.column)""##
                         draw(event, at: cx, yAt(cx) + Double(n) * Self.stackStep, lane: lane, cell: cell, n: n, data: data)
                     }
                 }
                 if let cancelled = lane.cancelled {
                     // A solid bar across the lane where it was cut; the lane ends there.
                     let cx = x(cancelled), cy = yAt(cx)
-                    body.append(##"<line x1="\##(f(cx - 7))" y1="\##(f(cy - 12))" x2="\##(f(cx + 7))" y2="\##(f(cy + 12))" class="cancel" stroke-width="4" stroke-linecap="round" data-cancel-d="\##(diagramIndex)" data-cancel-l="\##(index)"><title>cancelled</title></line>"##)
+                    body.append(##"<line x1="\##(f(cx - 7))" y1="\##(f(cy - 12))" x2="\##(f(cx + 7))" y2="\##(f(cy + 12))" class="cancel" stroke-width="4" stroke-linecap="round" data-cancel-d="\##(diagramIndex)" data-cancel-l="\##(wholeLane)"><title>cancelled</title></line>"##)
                 }
             }
             bands.append(Band(top: laneTop, bottom: y + Self.laneHeight + Double(deepest - 1) * Self.stackStep))

@@ -12,28 +12,35 @@ public enum SlideDeck {
         /// Speaker notes: the comment lines under the title.
         public var notes: [String]
         public var diagram: LaneDiagram
+        /// The number the slide's marks give their diagram (`data-d`): its
+        /// place in the page's picture of all the diagrams; nil, its place
+        /// in the lesson.
+        public var marksNumber: Int?
 
-        public init(title: String, notes: [String] = [], diagram: LaneDiagram) {
+        public init(title: String, notes: [String] = [], diagram: LaneDiagram, marksNumber: Int? = nil) {
             self.title = title
             self.notes = notes
             self.diagram = diagram
+            self.marksNumber = marksNumber
         }
     }
 
     public struct Size: Equatable, Sendable {
         public var width: Int
         public var height: Int
+        /// The smallest text a slide shows: by default a 36th of its
+        /// height (20 px on a 1280×720 projector, 30 px on a 1920×1080
+        /// picture); a page that shows a slide in part of its window (under
+        /// its toolbar, beside the editor) asks for the size it needs.
+        public var smallestText: Double
 
-        public init(width: Int, height: Int) {
+        public init(width: Int, height: Int, smallestText: Double? = nil) {
             self.width = width
             self.height = height
+            self.smallestText = smallestText ?? Double(height) / 36
         }
 
         public static let fullHD = Size(width: 1920, height: 1080)
-
-        /// The smallest text a slide shows: a 36th of its height (20 px
-        /// on a 1280×720 projector, 30 px on a 1920×1080 picture).
-        public var smallestText: Double { Double(height) / 36 }
     }
 
     /// A slide as drawn.
@@ -54,11 +61,18 @@ public enum SlideDeck {
 
     /// The slides of a lesson, in order: one per diagram, or several where
     /// a diagram had to be split.
-    public static func slides(_ lessons: [Lesson], size: Size = .fullHD) -> [Slide] {
+    ///
+    /// The marks of each slide name the lesson's diagram by its number
+    /// and the whole diagram's lanes and events, as the page's own picture
+    /// of all the diagrams does; `straightInnerStreams` draws a live run's
+    /// inner streams level, as its picture does.
+    public static func slides(_ lessons: [Lesson], size: Size = .fullHD, straightInnerStreams: Bool = false) -> [Slide] {
         var slides: [Slide] = []
         for (index, lesson) in lessons.enumerated() {
-            let layout = Layout(size: size)
-            let pieces = split(lesson.diagram, layout: layout)
+            let layout = Layout(size: size, diagramNumber: lesson.marksNumber ?? index, straightInnerStreams: straightInnerStreams)
+            var whole = lesson.diagram
+            for lane in whole.lanes.indices { whole.lanes[lane].placeInWhole = .init(lane: lane, event: 0) }
+            let pieces = split(whole, layout: layout)
             for (n, piece) in pieces.enumerated() {
                 let title = pieces.count > 1 ? "\(lesson.title) (\(n + 1) of \(pieces.count))" : lesson.title
                 let picture = layout.picture(piece)
@@ -76,13 +90,16 @@ public enum SlideDeck {
 
     /// The diagram as a slide shows it: labels at the left of the lanes,
     /// or above them when the slide is too narrow for both.
-    static func picture(_ diagram: LaneDiagram, labelsAbove: Bool) -> SVGDiagram {
-        SVGDiagram([diagram], title: diagram.title ?? "", heading: false, smallestText: 12, labelsAbove: labelsAbove)
+    static func picture(_ diagram: LaneDiagram, labelsAbove: Bool, number: Int = 0, straightInnerStreams: Bool = false) -> SVGDiagram {
+        SVGDiagram([diagram], title: diagram.title ?? "", straightInnerStreams: straightInnerStreams, heading: false, smallestText: 12,
+                   labelsAbove: labelsAbove, firstDiagramNumber: number)
     }
 
     /// Where a slide's parts go.
     struct Layout {
         let size: Size
+        var diagramNumber = 0
+        var straightInnerStreams = false
         var margin: Double { Double(size.height) / 24 }
         var titleSize: Double { Double(size.height) / 16 }
         var footerSize: Double { size.smallestText }
@@ -102,9 +119,9 @@ public enum SlideDeck {
         /// A diagram as this slide shows it: labels at the left of the
         /// lanes where that fits, else above them.
         func picture(_ diagram: LaneDiagram) -> SVGDiagram {
-            let left = SlideDeck.picture(diagram, labelsAbove: false)
+            let left = SlideDeck.picture(diagram, labelsAbove: false, number: diagramNumber, straightInnerStreams: straightInnerStreams)
             if fits(left) { return left }
-            let above = SlideDeck.picture(diagram, labelsAbove: true)
+            let above = SlideDeck.picture(diagram, labelsAbove: true, number: diagramNumber, straightInnerStreams: straightInnerStreams)
             return fits(above) || above.width < left.width ? above : left
         }
 
@@ -123,7 +140,8 @@ public enum SlideDeck {
             let titleWidth = Double(title.terminalColumns) * titleSize * 0.7
             let titleFont = Swift.max(size.smallestText, Swift.min(titleSize, titleSize * (w - 2 * margin) / Swift.max(1, titleWidth)))
             var titleText = title
-            while Double(titleText.terminalColumns) * titleFont * 0.7 > w - 2 * margin, titleText.count > 2 {
+            // (A title shrunk to the width exactly is not cut for a rounding error.)
+            while Double(titleText.terminalColumns) * titleFont * 0.7 > w - 2 * margin + 0.5, titleText.count > 2 {
                 titleText = String(titleText.dropLast(2)) + "…"
             }
             // The notes, then the diagram in words, for a screen reader.
@@ -215,6 +233,9 @@ public enum SlideDeck {
     static func part(of diagram: LaneDiagram, from start: TimeSpan, to end: TimeSpan?, first: Bool) -> LaneDiagram {
         var part = diagram
         part.options.breaksLongWaits = !first
+        // The time before the stretch takes no room (a group of lanes
+        // that starts late is drawn from where it starts).
+        part.options.leavesOutTimeBefore = start > .zero ? start : nil
         part.lanes = diagram.lanes.compactMap { lane in
             var piece = lane
             let inside = { (time: TimeSpan) in time >= start && end.map { time < $0 } != false }
@@ -223,6 +244,7 @@ public enum SlideDeck {
             if let begins = lane.start, let end, begins >= end { return nil }
             piece.events = lane.events.filter { inside($0.time) }
             piece.madeFrom = []
+            piece.placeInWhole?.event += lane.events.prefix(while: { $0.time < start }).count
             if let cancelled = lane.cancelled, !inside(cancelled) { piece.cancelled = nil }
             if let begins = lane.start, begins < start { piece.start = nil }
             return piece

@@ -41,9 +41,10 @@ final class Playground: Sendable {
 
     /// `dialect` nil: the script's imports choose (the page's selector says
     /// "as imported").
-    func render(_ text: String, name: String, dialect: Dialect? = nil) async -> Rendering {
+    /// `deck`: presentation mode's room for a slide, to lay the deck out for.
+    func render(_ text: String, name: String, dialect: Dialect? = nil, deck: SlideDeck.Size? = nil) async -> Rendering {
         let modules = self.modules
-        return await onQueue { Self.runNow(text, name: name, modules: modules, dialect: dialect) }
+        return await onQueue { Self.runNow(text, name: name, modules: modules, dialect: dialect, deck: deck) }
     }
 
     /// Runs `work` on the playground's queue, one at a time, on a thread
@@ -101,7 +102,7 @@ final class Playground: Sendable {
     /// Compiles and runs a script: in virtual time for an edit (`remote`
     /// nil), or on the live clock, followed and stopped through `remote`.
     static func runNow(_ text: String, name: String, modules: [BuiltinModule], printed: PrintedLines = PrintedLines(keeping: liveOutputLines),
-                       remote: LiveRunRemote? = nil, dialect: Dialect? = nil) -> Rendering {
+                       remote: LiveRunRemote? = nil, dialect: Dialect? = nil, deck: SlideDeck.Size? = nil) -> Rendering {
         let file = SourceFile(path: name, text: text)
         let program: Program
         switch compile(file, console: printed.console, modules: modules, dialect: dialect) {
@@ -126,14 +127,14 @@ final class Playground: Sendable {
         program.tracesEverything = true
         program.remote = remote
         let outcome = program.run(on: remote == nil ? .virtual : .live(LiveWorld()))
-        let (tests, testErrors) = testResults(of: program, file: file)
+        let (tests, testErrors, testDiagrams) = testResults(of: program, file: file)
         // A finished live run is drawn level, as its snapshots were, at a
         // scale chosen from all its events (one true to their times).
         var rendering = Rendering(drawing: outcome.laneDiagrams, name: name,
                                   output: printed.text, errors: errors(of: outcome, file: file) + testErrors, tests: tests,
                                   // Only virtual-time lanes are dragged.
                                   inputs: remote == nil ? draggableLanes(of: outcome.laneDiagrams, in: file) : [], live: remote != nil,
-                                  source: text)
+                                  source: text, testDiagrams: testDiagrams, deck: deck)
         rendering.live = remote != nil
         return rendering
     }
@@ -155,10 +156,13 @@ final class Playground: Sendable {
     }
 
     /// Runs the script's test blocks, each in its own virtual time, once
-    /// its top level has run; the compile errors of broken ones.
-    static func testResults(of program: Program, file: SourceFile) -> (tests: [Rendering.TestResult], errors: [Rendering.Problem]) {
+    /// its top level has run; the compile errors of broken ones; the
+    /// diagrams each drew (presentation mode's slides).
+    static func testResults(of program: Program, file: SourceFile)
+        -> (tests: [Rendering.TestResult], errors: [Rendering.Problem], diagrams: [LessonOutline.TestDiagrams]) {
         var tests: [Rendering.TestResult] = []
         var errors: [Rendering.Problem] = []
+        var diagrams: [LessonOutline.TestDiagrams] = []
         for (index, testName) in program.testNames.enumerated() {
             let problems = program.problems(ofTest: index)
             guard problems.isEmpty else {
@@ -170,14 +174,26 @@ final class Playground: Sendable {
             let details = result.failures.map { Report.expectationFailure($0, file: file, color: false) }
                 + result.errors.map { Report.streamError($0, file: file, color: false) }
             tests.append(.init(name: testName, passed: result.passed, details: details.joined(separator: "\n")))
+            diagrams.append(.init(name: testName, diagrams: result.laneDiagrams.filter { $0.location != nil }))
         }
-        return (tests, errors)
+        return (tests, errors, diagrams)
+    }
+
+    /// Presentation mode's room for a live run's slides, and whether the
+    /// page is presenting now.
+    struct LiveDeck: Sendable {
+        var room: SlideDeck.Size?
+        var presenting = false
     }
 
     /// Runs a script on the live clock: what it drew so far every quarter
     /// second while it runs, then what it drew in all. Ending the stream
     /// (the page closed its socket) or `remote.stop()` stops the run.
-    func runLive(_ text: String, name: String, remote: LiveRunRemote, dialect: Dialect? = nil) -> AsyncStream<Rendering> {
+    /// `deck` is presentation mode's room for a slide, which the page may
+    /// change while the run goes on: the last picture is laid out as a
+    /// deck for it, and each snapshot while the page presents.
+    func runLive(_ text: String, name: String, remote: LiveRunRemote, dialect: Dialect? = nil,
+                 deck: NIOLockedValueBox<LiveDeck> = NIOLockedValueBox(LiveDeck())) -> AsyncStream<Rendering> {
         let modules = self.modules
         return AsyncStream { continuation in
             let printed = PrintedLines(keeping: Self.liveOutputLines)
@@ -196,7 +212,7 @@ final class Playground: Sendable {
                         defer { drawing.withLockedValue { $0 = false } }
                         var rendering = Rendering(drawing: Self.atLiveScale(diagrams), name: name, output: printed.text,
                                                   errors: errors.map { Self.problem($0, file: file) }, tests: [], inputs: [], live: true,
-                                                  source: text)
+                                                  source: text, deck: deck.withLockedValue { $0.presenting ? $0.room : nil })
                         rendering.live = true
                         rendering.running = true
                         continuation.yield(rendering)
@@ -212,7 +228,8 @@ final class Playground: Sendable {
             // Dispatch queue's workers are as many as the cores, so busy runs
             // would keep the next ones (and anything else on them) waiting.
             startBackgroundThread {
-                let final = withLargeStack { Self.runNow(text, name: name, modules: modules, printed: printed, remote: remote, dialect: dialect) }
+                let final = withLargeStack { Self.runNow(text, name: name, modules: modules, printed: printed, remote: remote, dialect: dialect,
+                                                                 deck: deck.withLockedValue { $0.room }) }
                 ticker.cancel()
                 continuation.yield(final)
                 continuation.finish()

@@ -1,11 +1,13 @@
 import FlowLanguage
 import FlowIO
 import FlowLive
+import FlowMarbles
 import FlowRuntime
 import Foundation
 import Hummingbird
 import HummingbirdWebSocket
 import Logging
+import NIOConcurrencyHelpers
 import NIOCore
 
 /// `flow serve`: a local web page where a script's diagrams redraw as it is
@@ -194,7 +196,7 @@ public enum PlaygroundServer {
         router.post("/api/render") { request, _ in
             guard let input: RenderRequest = await decode(request) else { return problem(.badRequest, "send {\"text\": ..., \"name\": ...}") }
             guard let dialect = input.chosenDialect else { return problem(.badRequest, "unknown dialect: send one of \(Dialect.names)") }
-            return json(await playground.render(input.text, name: input.name ?? "script.flow", dialect: dialect))
+            return json(await playground.render(input.text, name: input.name ?? "script.flow", dialect: dialect, deck: input.deck?.size))
         }
         router.post("/api/exercise") { request, _ in
             guard let input: ExerciseRequest = await decode(request), let text = input.text else {
@@ -270,16 +272,24 @@ public enum PlaygroundServer {
                 return
             }
             let remote = LiveRunRemote()
-            let updates = playground.runLive(input.text, name: input.name ?? "script.flow", remote: remote, dialect: dialect)
+            let deck = NIOLockedValueBox(Playground.LiveDeck(room: input.deck?.size, presenting: input.presenting ?? false))
+            let updates = playground.runLive(input.text, name: input.name ?? "script.flow", remote: remote, dialect: dialect, deck: deck)
             let sender = Task {
                 for await rendering in updates {
                     guard let data = try? JSONEncoder().encode(rendering) else { continue }
                     try await outbound.write(.text(String(decoding: data, as: UTF8.self)))
                 }
             }
-            // Anything the page sends now asks to stop; so does its leaving.
+            // Presentation mode's room, when the page enters it or its
+            // window changes; anything else the page sends now asks to
+            // stop; so does its leaving.
             while let message = try? await messages.next() {
-                if case .text = message { remote.stop() }
+                guard case .text(let text) = message else { continue }
+                if let room = try? JSONDecoder().decode(DeckRoomChange.self, from: Data(text.utf8)) {
+                    deck.withLockedValue { $0 = .init(room: room.deck?.size ?? $0.room, presenting: room.presenting) }
+                } else {
+                    remote.stop()
+                }
             }
             remote.stop()
             _ = await sender.result
@@ -334,12 +344,41 @@ public enum PlaygroundServer {
         /// The page's dialect selector: a dialect's name, or absent for
         /// the script's imports.
         var dialect: String?
+        /// Presentation mode's room for a slide: the deck is laid out for
+        /// it (for a live run: its last picture, and each snapshot while
+        /// `presenting`).
+        var deck: DeckRoom?
+        var presenting: Bool?
 
         /// nil for a name that is no dialect; `.some(nil)` for "as imported".
         var chosenDialect: Dialect?? {
             guard let dialect, !dialect.isEmpty else { return .some(nil) }
             return Dialect(name: dialect).map { .some($0) }
         }
+    }
+    /// The room a page has for a slide, in CSS pixels. A slide's text is
+    /// never smaller than 20 px in it (legible on a 1280×720 projector),
+    /// so a smaller room splits the deck into more slides.
+    struct DeckRoom: Codable {
+        var width: Double
+        var height: Double
+
+        static let legibleText = 20.0
+        static let sides = 200.0...8000.0
+
+        /// nil for a room too small (or too large) to lay a slide out in.
+        var size: SlideDeck.Size? {
+            guard Self.sides.contains(width), Self.sides.contains(height) else { return nil }
+            let (w, h) = (Int(width.rounded(.down)), Int(height.rounded(.down)))
+            return SlideDeck.Size(width: w, height: h, smallestText: Swift.max(Self.legibleText, Double(h) / 36))
+        }
+    }
+    /// During a live run: the page entered or left presentation mode,
+    /// or its room changed.
+    struct DeckRoomChange: Codable {
+        var room: Bool
+        var presenting: Bool
+        var deck: DeckRoom?
     }
     struct MoveRequest: Codable { var text: String; var start: Int; var end: Int; var event: Int; var frames: Int64 }
     /// A family's operators, and each one's other libraries' names (for the page's search).

@@ -66,16 +66,22 @@ struct Rendering: Codable, Sendable {
     var notRun: String?
     /// A live run's snapshot: the run goes on.
     var running = false
-    /// Presentation mode's deck: one slide per diagram, titled by the
-    /// comment above its `marbles(...)` call (as `flow slides` titles it),
-    /// showing the band of the picture where that diagram is drawn.
+    /// Presentation mode's deck: `flow slides`'s deck, laid out for the
+    /// room the page has for a slide (`SlideDeck`: each diagram titled by
+    /// the comment above its `marbles(...)` call, scaled to fit and split
+    /// where its text would be too small). Asked without a room, one
+    /// slide per diagram with its title and notes but no picture.
     var slides: [Slide] = []
 
     struct Slide: Codable, Sendable {
         var title: String
         var notes: [String]
-        var top: Double
-        var bottom: Double
+        /// Which diagram, and which part of how many it was split into.
+        var lesson: Int
+        var part: Int
+        var parts: Int
+        /// The slide as `flow slides` draws it, at the room's size.
+        var svg: String?
     }
 }
 
@@ -88,7 +94,7 @@ extension Rendering {
     /// The diagrams of a run as the page draws them; a live run's, while
     /// it runs and once it has finished, with level inner streams.
     init(drawing diagrams: [LaneDiagram], name: String, output: String, errors: [Problem], tests: [TestResult], inputs: [DraggableLane],
-         live: Bool = false, source: String = "") {
+         live: Bool = false, source: String = "", testDiagrams: [LessonOutline.TestDiagrams] = [], deck: SlideDeck.Size? = nil) {
         let rendered = diagrams.map { $0.render() }
         let picture = SVGDiagram(diagrams, title: name, straightInnerStreams: live)
         self.init(ok: true, svg: diagrams.isEmpty ? "" : picture.text,
@@ -97,8 +103,19 @@ extension Rendering {
                   lifetimes: zip(diagrams, rendered).map { diagram, drawn in diagram.lanes.map { Self.lifetime($0, frame: drawn.frame) } },
                   madeFrom: diagrams.map { $0.lanes.map(\.madeFrom) },
                   text: rendered.map(\.text).joined(separator: "\n\n"), output: output, errors: errors, tests: tests, inputs: inputs)
-        slides = zip(LessonOutline.lessons(of: diagrams, source: source), picture.diagramBands).map { lesson, band in
-            Slide(title: lesson.title, notes: lesson.notes, top: band.top, bottom: band.bottom)
+        // The lesson is its `marbles(...)` calls, its test blocks' too, as
+        // `flow slides` makes it; a script that draws none shows its traced
+        // chains. (Drawn diagrams come first, so a slide's marks number
+        // their diagram as the whole picture does.)
+        let drawn = diagrams.filter { $0.location != nil }
+        let tests = testDiagrams.filter { !$0.diagrams.isEmpty }
+        let lessons = LessonOutline.lessons(of: drawn.isEmpty && tests.isEmpty ? diagrams : drawn, tests: tests, source: source)
+        if let deck {
+            slides = SlideDeck.slides(lessons, size: deck, straightInnerStreams: live).map {
+                Slide(title: $0.title, notes: $0.notes, lesson: $0.lesson, part: $0.part, parts: $0.parts, svg: $0.svg)
+            }
+        } else {
+            slides = lessons.enumerated().map { Slide(title: $1.title, notes: $1.notes, lesson: $0, part: 1, parts: 1) }
         }
     }
 

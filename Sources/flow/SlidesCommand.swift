@@ -69,7 +69,19 @@ struct Slides: ParsableCommand {
         for failure in outcome.failures {
             Output.err(Report.expectationFailure(failure, file: file, color: Output.colorOnStandardError))
         }
-        let lessons = LessonOutline.lessons(of: outcome.laneDiagrams, source: file.text)
+        // Each test block's marbles(...) calls are slides too, in their place.
+        var tests: [LessonOutline.TestDiagrams] = []
+        var testsPassed = true
+        for (index, name) in program.testNames.enumerated() {
+            let result = program.runTest(index)
+            for failure in result.failures {
+                Output.err(Report.expectationFailure(failure, file: file, color: Output.colorOnStandardError))
+            }
+            for error in result.errors { Output.err(Report.streamError(error, file: file, color: Output.colorOnStandardError)) }
+            testsPassed = testsPassed && result.passed
+            tests.append(.init(name: name, diagrams: result.laneDiagrams.filter { $0.location != nil }))
+        }
+        let lessons = LessonOutline.lessons(of: outcome.laneDiagrams, tests: tests, source: file.text)
         guard !lessons.isEmpty else {
             Output.err("flow slides: \(file.path) draws no diagram: each marbles(...) call of the script is a slide, as in marbles(numbers, numbers.map { $0 * 2 })")
             throw ExitCode(ExitStatus.failed.rawValue)
@@ -88,7 +100,7 @@ struct Slides: ParsableCommand {
         Output.out("flow slides: \(slides.count) slide\(slides.count == 1 ? "" : "s") of \(lessons.count) diagram\(lessons.count == 1 ? "" : "s")"
                    + (split > 0 ? " (\(split) more for diagrams too large for one slide)" : "")
                    + " in \(out): index.html, \(names.first!).svg\(noPNG ? "" : " and .png") …")
-        if !outcome.passed { throw ExitCode(ExitStatus.failed.rawValue) }
+        if !outcome.passed || !testsPassed { throw ExitCode(ExitStatus.failed.rawValue) }
     }
 }
 

@@ -36,7 +36,9 @@ import Testing
         let titleTexts = slides.compactMap { $0.firstMatch(of: #/class="ink slide-title"[^>]*>([^<]*)</text>/#).map { String($0.1) } }
         #expect(Array(titleTexts.prefix(5)) == ["One request per click: flatMap", "Only the latest: flatMapLatest", "One after another: concatMap",
                                                   "Windows of two clicks", "A long wait"], "\(titleTexts)")
-        #expect(titleTexts.dropFirst(5).allSatisfy { $0.hasPrefix("A busy stretch (") && $0.contains(" of ") }, "\(titleTexts)")
+        #expect(titleTexts.dropFirst(5).dropLast().allSatisfy { $0.hasPrefix("A busy stretch (") && $0.contains(" of ") }, "\(titleTexts)")
+        // The test block's marbles(...) call is the last slide, titled by the test's name.
+        #expect(titleTexts.last == "merge interleaves, concat waits its turn", "\(titleTexts)")
         #expect(slides[0].contains("<desc>Every click starts a request of its own; their answers interleave.\nAsk the class"))
         // The long wait is drawn with a broken axis.
         #expect(SVGGeometry(slides[4]).axisBreaks == ["1s"], "\(SVGGeometry(slides[4]).axisBreaks)")
@@ -121,6 +123,50 @@ import Testing
 
     /// Without a heading, a slide is titled by the call's `title:`, else
     /// by its lanes.
+    /// A `marbles(...)` call inside a test block is a slide too, in its
+    /// place in the script, titled by the `// # Title` above it (above the
+    /// block too) or else by the test's name; a failing test's diagram is
+    /// still drawn, and the failure said.
+    @Test func testBlocksAreSlidesToo() throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let script = folder.appendingPathComponent("tests.flow")
+        try """
+            let numbers = cold("-1-2-3|")
+            // # First
+            marbles(numbers)
+            test "doubling" {
+              marbles(numbers.map { $0 * 2 })
+              expect(numbers.map { $0 * 2 }).toBe("-2-4-6|")
+            }
+            // # Titled above the test
+            // Its notes.
+            test "halving" {
+              marbles(numbers.map { $0 * 10 })
+            }
+            // # Last
+            marbles(numbers.filter { $0 > 1 })
+
+            """.write(to: script, atomically: true, encoding: .utf8)
+        let result = try CommandLineTests.flow(["slides", script.path, "--out", folder.appendingPathComponent("deck").path, "--no-png"])
+        #expect(result.status == 0, "\(result.err)")
+        #expect(result.out.contains("4 slides of 4 diagrams"), "\(result.out)")
+        let slides = try Self.slides(in: folder.appendingPathComponent("deck"))
+        let titles = slides.compactMap { $0.firstMatch(of: #/class="ink slide-title"[^>]*>([^<]*)</text>/#).map { String($0.1) } }
+        #expect(titles == ["First", "doubling", "Titled above the test", "Last"], "\(titles)")
+        // Each slide draws its own diagram: the test's lanes, in words.
+        #expect(slides.count == 4 && slides[1].contains("numbers.map { $0 * 2 }: 2 at 1, 4 at 3, 6 at 5, completes at 6"), "\(slides.count > 1 ? slides[1] : "")")
+        #expect(slides.count == 4 && slides[2].contains("<desc>Its notes.\n"), "\(slides.count > 2 ? slides[2] : "")")
+
+        // A failing test's diagram is a slide all the same; the failure is said and the exit is 1.
+        try String(contentsOf: script, encoding: .utf8).replacingOccurrences(of: "toBe(\"-2-4-6|\")", with: "toBe(\"-2-4-7|\")")
+            .write(to: script, atomically: true, encoding: .utf8)
+        let failing = try CommandLineTests.flow(["slides", script.path, "--out", folder.appendingPathComponent("again").path, "--no-png"])
+        #expect(failing.status == 1, "\(failing.err)")
+        #expect(failing.err.contains("tests.flow:6:"), "\(failing.err)")
+        #expect(try Self.slides(in: folder.appendingPathComponent("again")).count == 4)
+    }
+
     @Test func titlesFromTheCallOrItsLanes() throws {
         let folder = try temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }

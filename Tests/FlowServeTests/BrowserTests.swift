@@ -214,15 +214,14 @@ import Testing
         try await browser.setEditor(ServedFolder.lesson)
         try await browser.waitFor("the lesson again", "return document.getElementById('status').textContent === 'ok' && document.getElementById('exercises').hidden")
 
-        // Presentation mode: the diagram alone, its text at least 20 px.
+        // Presentation mode: the diagram alone, a slide of the deck, its text at least 20 px.
         try await browser.run("document.activeElement.blur(); document.getElementById('present').click()")
-        // The smallest text of the first picture, in screen pixels.
+        // The smallest text of the slide, in screen pixels.
         let smallest = """
-            const svg = document.querySelector('#diagram svg');
-            const scale = svg.getBoundingClientRect().width / svg.viewBox.baseVal.width;
-            return Math.min(...[...svg.querySelectorAll('text')].map(t => parseFloat(getComputedStyle(t).fontSize) * scale));
+            const svg = document.querySelector('#diagram > svg');
+            return Math.min(...[...svg.querySelectorAll('text')].map(t => parseFloat(getComputedStyle(t).fontSize) * t.getScreenCTM().a));
             """
-        try await browser.waitFor("presentation mode", "return document.body.classList.contains('presenting')")
+        try await browser.waitFor("presentation mode", "return document.body.classList.contains('presenting') && document.getElementById('diagram').classList.contains('deck')")
         let legible = try await browser.run(smallest) as? Double ?? 0
         #expect(legible >= 20, "\(legible)")
         #expect(try await browser.run("return document.getElementById('sidebar').offsetParent === null && document.getElementById('editor').offsetParent === null") as? Bool == true)

@@ -39,6 +39,48 @@ import Testing
         #expect(lifetimes.first?.first?["end"] as? Int == 5)
     }
 
+    /// Presentation mode's deck, asked with the room the page has: `flow
+    /// slides`'s slides laid out for it (its text at least 20 px), test
+    /// blocks' `marbles(...)` calls among them in their place, and each
+    /// slide's marks numbering the whole picture's diagram.
+    @Test func theDeckIsLaidOutForThePagesRoom() async throws {
+        let served = try ServedFolder()
+        let text = """
+            let numbers = cold("-1-2-3|")
+            // # First
+            marbles(numbers)
+            test "doubling" {
+              marbles(numbers.map { $0 * 2 })
+            }
+            marbles(title: "Last", numbers.filter { $0 > 1 })
+
+            """
+        let plain = try await served.json("/api/render", method: "POST", body: ServedFolder.encode(["text": text, "name": "t.flow"]))
+        let titles = try #require(plain["slides"] as? [[String: Any]]).map { $0["title"] as? String ?? "" }
+        #expect(titles == ["First", "doubling", "Last"], "\(titles)")
+        #expect(try #require(plain["slides"] as? [[String: Any]]).allSatisfy { $0["svg"] == nil }, "no room, no pictures")
+        let room = ["width": 1000, "height": 560]
+        let laidOut = try await served.json("/api/render", method: "POST", body: ServedFolder.encode(["text": text, "name": "t.flow", "deck": room]))
+        let slides = try #require(laidOut["slides"] as? [[String: Any]])
+        #expect(slides.map { $0["title"] as? String ?? "" } == ["First", "doubling", "Last"])
+        for (n, slide) in slides.enumerated() {
+            let svg = try #require(slide["svg"] as? String)
+            #expect(svg.contains(#"width="1000" height="560" viewBox="0 0 1000 560""#), "slide \(n + 1)")
+            let elements = SVGGeometry.elements(svg)
+            let nested = try #require(elements.dropFirst().first { $0.name == "svg" })
+            let box = ["width"].map { Double(nested.attributes[$0] ?? "") ?? 0 }
+            let viewBox = (nested.attributes["viewBox"] ?? "").split(separator: " ").compactMap { Double($0) }
+            // The axis's labels, the smallest text, are 12 units: at least 20 px.
+            #expect(viewBox.count == 4 && 12 * box[0] / viewBox[2] >= 20 - 0.01, "slide \(n + 1): \(box) for \(viewBox)")
+        }
+        // The first slide's marks are the picture's first diagram's; the test's are past the picture's.
+        #expect((slides.first?["svg"] as? String)?.contains(#"data-d="0" data-l="0" data-e="0""#) == true)
+        #expect((slides[1]["svg"] as? String)?.contains(#"data-d="2""#) == true)
+        // A room too small to lay a slide out in is no room.
+        let tiny = try await served.json("/api/render", method: "POST", body: ServedFolder.encode(["text": text, "name": "t.flow", "deck": ["width": 20, "height": 10]]))
+        #expect(try #require(tiny["slides"] as? [[String: Any]]).allSatisfy { $0["svg"] == nil })
+    }
+
     @Test func theDialectIsTheImportsUnlessThePageChoosesOne() async throws {
         let served = try ServedFolder()
         let text = "import RxSwift\nmarbles(cold(\"-t|\").withLatestFrom(just(\"x\")))\n"

@@ -24,10 +24,74 @@ import Testing
         }
     }
 
-    /// `flow serve`'s presentation mode is the same deck, live: one
-    /// diagram a slide, titled by its comment, stepped with the arrow
-    /// keys, each fitted to a 1280×720 window however many lanes it has
-    /// (a groupBy trace too), its marks still the page's own.
+    /// The slide presentation mode shows, measured: its title, the
+    /// counter, whether every mark of it is inside the window, its
+    /// smallest text on the screen (font size times scale), how many
+    /// lane labels and legend lines it shows, and whether the page
+    /// scrolls sideways.
+    static let shownSlide = """
+        const svg = document.querySelector('#diagram > svg');
+        if (!svg || !document.getElementById('diagram').classList.contains('deck')) return null;
+        const inside = [...svg.querySelectorAll('*')].filter((e) => {
+          const r = e.getBoundingClientRect();
+          return (r.width > 0 || r.height > 0) && !e.closest('title, desc, style');
+        }).every((e) => {
+          const r = e.getBoundingClientRect();
+          return r.left >= -0.5 && r.top >= -0.5 && r.right <= innerWidth + 0.5 && r.bottom <= innerHeight + 0.5;
+        });
+        const texts = [...svg.querySelectorAll('text')].filter((t) => t.getBoundingClientRect().width > 0);
+        const sizes = texts.map((t) => parseFloat(getComputedStyle(t).fontSize) * t.getScreenCTM().a);
+        const title = svg.querySelector('.slide-title');
+        return [title ? title.textContent : '', document.getElementById('slide-count').textContent, inside ? 'inside' : 'outside',
+                Math.min(...sizes), svg.querySelectorAll('text.muted').length, svg.querySelectorAll('text.legend').length,
+                document.documentElement.scrollWidth <= innerWidth ? 'no scroll' : 'scrolls'];
+        """
+
+    /// A browser whose page is 1280×720, on `served`'s playground.
+    func projector(_ served: ServedFolder, path: String? = nil) async throws -> Browser {
+        let browser = try await Browser.start()
+        try await browser.command("POST", "/window/rect", ["width": 1280, "height": 720])
+        try await browser.open(served.address.absoluteString + (path.map { "?path=" + $0 } ?? ""))
+        try await browser.waitFor("the page", "return !!document.getElementById('editor')")
+        let inner = try await browser.run("return [innerWidth, innerHeight]") as? [Int] ?? [1280, 720]
+        try await browser.command("POST", "/window/rect", ["width": 2560 - inner[0], "height": 1440 - inner[1]])
+        try await browser.waitFor("a 1280×720 page", "return innerWidth === 1280 && innerHeight === 720")
+        return browser
+    }
+
+    /// Steps through the whole deck with → and back with ←, checking each
+    /// slide: inside the window, its text at least 20 px. The slides' titles.
+    func stepThroughTheDeck(in browser: Browser, _ what: String) async throws -> [String] {
+        try await browser.waitFor("the first slide of \(what)", "return document.getElementById('slide-count').textContent.startsWith('1 /')")
+        let count = try #require(try await browser.run("return state.last.slides.length") as? Int)
+        var titles: [String] = []
+        for n in 1...count {
+            try await browser.waitFor("slide \(n) of \(what)", "return document.getElementById('slide-count').textContent.startsWith('\(n) /')")
+            let shown = try await browser.run(Self.shownSlide) as? [Any] ?? []
+            #expect(shown.count == 7, "\(what), slide \(n): \(shown)")
+            guard shown.count == 7 else { break }
+            titles.append(shown[0] as? String ?? "")
+            #expect(shown[1] as? String == "\(n) / \(count)")
+            #expect(shown[2] as? String == "inside", "\(what), slide \(n) (\(titles.last!)) has something outside the window")
+            let smallest = (shown[3] as? Double) ?? Double((shown[3] as? Int) ?? 0)
+            #expect(smallest >= 20 - 0.01, "\(what), slide \(n) (\(titles.last!)) has text of \(smallest) px")
+            #expect(shown[6] as? String == "no scroll", "\(what), slide \(n)")
+            if n < count { try await browser.press("\u{E014}") }  // ArrowRight
+        }
+        // Back with ←, to the first.
+        for n in stride(from: count - 1, through: 1, by: -1) {
+            try await browser.press("\u{E012}")  // ArrowLeft
+            try await browser.waitFor("back to slide \(n) of \(what)", "return document.getElementById('slide-count').textContent.startsWith('\(n) /')")
+        }
+        return titles
+    }
+
+    /// `flow serve`'s presentation mode is the same deck, live: `flow
+    /// slides`'s slides laid out for the room the page has at 1280×720,
+    /// titled by their comments, stepped with the arrow keys, nothing of
+    /// a slide outside the window and no text under 20 px, a diagram too
+    /// large split over several slides (so with the editor beside it, or
+    /// a 40-frame lane), the marks still the page's own.
     @Test(.enabled(if: BrowserTests.browserAvailable, "chromium and chromium-driver are not installed (.ci/run installs them)"))
     func presentationModeIsADeck() async throws {
         let script = """
@@ -40,43 +104,102 @@ import Testing
             marbles(title: "Twice", numbers.map { $0 * 2 })
 
             """
+        let long = """
+            // # Forty frames
+            let letters = cold("-a-b-c-d-e-f-g-h-i-j-k-l-m-n-o-p-q-r-s-t-u-v-w-x-y-z-a-b-c-d-e-f-g-h-i-j-k-l-m-n|")
+            marbles(letters, letters.map { $0.uppercased() }, letters.filter { $0 != "a" })
+
+            """
         let served = try ServedFolder(files: ["deck.flow": script])
-        let browser = try await Browser.start()
+        let browser = try await projector(served)
         do {
-            try await browser.command("POST", "/window/rect", ["width": 1280, "height": 720])
-            try await browser.open(served.address.absoluteString)
-            try await browser.waitFor("the page", "return !!document.getElementById('editor')")
-            let inner = try await browser.run("return [innerWidth, innerHeight]") as? [Int] ?? [1280, 720]
-            try await browser.command("POST", "/window/rect", ["width": 2560 - inner[0], "height": 1440 - inner[1]])
-            try await browser.waitFor("a 1280×720 page", "return innerWidth === 1280 && innerHeight === 720")
             try await browser.setEditor(script)
             try await browser.waitFor("the diagrams", "return (state.last && state.last.slides || []).length >= 3")
             try await browser.run("document.activeElement && document.activeElement.blur()")
             try await browser.press("p")
-            try await browser.waitFor("the deck", "return !document.getElementById('slide-bar').hidden")
-            let count = try #require(try await browser.run("return state.last.slides.length") as? Int)
-            var titles: [String] = []
-            for n in 1...count {
-                let shown = try await browser.run("""
-                    const svg = document.querySelector('#diagram svg'), r = svg.getBoundingClientRect();
-                    return [document.getElementById('slide-title').textContent, document.getElementById('slide-count').textContent,
-                            r.left >= -0.5 && r.top >= -0.5 && r.right <= innerWidth + 0.5 && r.bottom <= innerHeight + 0.5 ? 'fits' : 'overflows',
-                            document.documentElement.scrollWidth <= innerWidth ? 'no scroll' : 'scrolls'];
-                    """) as? [String] ?? []
-                #expect(shown.count == 4 && shown[1] == "\(n) / \(count)", "\(shown)")
-                #expect(shown.dropFirst(2).elementsEqual(["fits", "no scroll"]), "slide \(n): \(shown)")
-                titles.append(shown.first ?? "")
-                if n < count {
-                    try await browser.press("\u{E014}")  // ArrowRight
-                    try await browser.waitFor("slide \(n + 1)", "return document.getElementById('slide-count').textContent.startsWith('\(n + 1) /')")
-                }
-            }
-            #expect(Array(titles.prefix(3)) == ["Groups by parity", "Windows of three", "Twice"], "\(titles)")
-            try await browser.press("\u{E012}")  // ArrowLeft
-            try await browser.waitFor("the slide before", "return document.getElementById('slide-count').textContent.startsWith('\(count - 1) /')")
+            try await browser.waitFor("the deck", "return document.getElementById('diagram').classList.contains('deck')")
+            let titles = try await stepThroughTheDeck(in: browser, "the groupBy and window lesson")
+            #expect(titles.first == "Groups by parity", "\(titles)")
+            #expect(titles.contains("Windows of three") || titles.contains { $0.hasPrefix("Windows of three (") }, "\(titles)")
+            #expect(titles.last == "Twice" || titles.last?.hasPrefix("Twice (") == true, "\(titles)")
+            // A mark of a slide is the page's own: it names the diagram and lane it is in.
+            let named = try await browser.run("""
+                const mark = document.querySelector('#diagram [data-e]');
+                return mark ? [Number(mark.dataset.d), Number(mark.dataset.l)] : [];
+                """) as? [Int] ?? []
+            #expect(named == [0, 0], "\(named)")
+
+            // With the editor beside it the room is narrower: the deck is laid out again, still legible.
+            try await browser.press("e")
+            try await browser.waitFor("the deck for the narrower room", """
+                return document.body.classList.contains('with-editor') && document.getElementById('diagram').classList.contains('deck')
+                  && document.querySelector('#diagram > svg').viewBox.baseVal.width < 1000
+                """)
+            let beside = try await stepThroughTheDeck(in: browser, "the lesson beside the editor")
+            #expect(beside.count >= titles.count, "\(beside) against \(titles)")
+            try await browser.run("document.activeElement && document.activeElement.blur()")
+            try await browser.press("e")
+            try await browser.waitFor("the whole room again", "return document.querySelector('#diagram > svg').viewBox.baseVal.width > 1000")
+
+            // Forty frames do not fit 1280 px at 20 px text: the diagram goes on over several slides.
+            try await browser.setEditor(long)
+            try await browser.run("document.activeElement && document.activeElement.blur()")
+            try await browser.waitFor("the long lane's deck", """
+                return state.last.slides.length > 1 && state.last.slides.every((s) => s.svg && s.title.startsWith('Forty frames ('))
+                  && document.getElementById('diagram').classList.contains('deck')
+                """)
+            let parts = try await stepThroughTheDeck(in: browser, "the 40-frame lane")
+            #expect(parts.count > 1 && parts.first == "Forty frames (1 of \(parts.count))", "\(parts)")
+
             // Leaving presentation shows the whole picture again.
             try await browser.press("\u{E00C}")  // Escape
-            try await browser.waitFor("the whole picture", "return document.getElementById('slide-bar').hidden && document.querySelector('#diagram svg').getAttribute('viewBox') === document.querySelector('#diagram svg').dataset.wholeBox")
+            try await browser.waitFor("the whole picture", """
+                return document.getElementById('slide-bar').hidden && !document.getElementById('diagram').classList.contains('deck')
+                  && document.querySelectorAll('#diagram > svg .slide-title').length === 0
+                """)
+            await browser.stop()
+        } catch {
+            await browser.stop()
+            throw error
+        }
+    }
+
+    /// A live run presented: its snapshots are the deck's slides, so its
+    /// lane labels and legend are on the slide, inside the window, and
+    /// its text at least 20 px.
+    @Test(.enabled(if: BrowserTests.browserAvailable, "chromium and chromium-driver are not installed (.ci/run installs them)"))
+    func aLiveRunPresentedKeepsItsLabelsAndLegend() async throws {
+        let served = try ServedFolder()
+        let browser = try await projector(served, path: "lesson.flow")
+        do {
+            try await browser.waitFor("the diagram", "return document.querySelectorAll('#diagram circle').length > 0")
+            try await browser.setEditor(LiveRunBrowserTests.script)
+            try await browser.waitFor("the offer to run live", "return !document.getElementById('run-live').hidden")
+            try await browser.run("document.getElementById('run-live').click(); document.activeElement && document.activeElement.blur()")
+            try await browser.waitFor("the run", "return document.getElementById('diagram').classList.contains('live') && document.querySelectorAll('#diagram circle').length > 10")
+            try await browser.press("p")
+            try await browser.waitFor("the run as a deck", """
+                return document.getElementById('diagram').classList.contains('deck') && document.querySelectorAll('#diagram circle').length > 10
+                """)
+            // Snapshots come and go: measured on two of them.
+            for _ in 0..<2 {
+                let shown = try await browser.run(Self.shownSlide) as? [Any] ?? []
+                #expect(shown.count == 7, "\(shown)")
+                guard shown.count == 7 else { break }
+                #expect(shown[2] as? String == "inside", "the live slide has something outside the window: \(shown)")
+                let smallest = (shown[3] as? Double) ?? Double((shown[3] as? Int) ?? 0)
+                #expect(smallest >= 20 - 0.01, "the live slide has text of \(smallest) px")
+                #expect((shown[4] as? Int ?? 0) >= 2, "the lane labels: \(shown)")
+                #expect((shown[5] as? Int ?? 0) >= 1, "the legend: \(shown)")
+                try await browser.run("state.seen = document.querySelector('#diagram > svg')")
+                try await browser.waitFor("the next snapshot", "return document.querySelector('#diagram > svg') !== state.seen")
+            }
+            try await browser.run("document.getElementById('run-live').click()")
+            try await browser.waitFor("the stop", "return document.getElementById('run-live').textContent === '▶ Run live'")
+            // The finished run's picture is a deck too.
+            try await browser.waitFor("the finished run's deck", "return document.getElementById('diagram').classList.contains('deck')")
+            let finished = try await browser.run(Self.shownSlide) as? [Any] ?? []
+            #expect(finished.count == 7 && finished[2] as? String == "inside", "\(finished)")
             await browser.stop()
         } catch {
             await browser.stop()

@@ -229,11 +229,11 @@ document.addEventListener("keydown", (event) => {
   if (event.ctrlKey || event.metaKey || event.altKey || event.target.closest("textarea, input, select")) return;
   if (presenting && !event.ctrlKey && !event.metaKey && !event.altKey && !event.target.closest("textarea, input, select")) {
     const steps = { ArrowRight: 1, PageDown: 1, ArrowLeft: -1, PageUp: -1 };
-    if (event.key in steps && deckSlides().length > 1) { event.preventDefault(); stepSlide(steps[event.key]); return; }
+    if (event.key in steps && $("diagram").classList.contains("deck")) { event.preventDefault(); stepSlide(steps[event.key]); return; }
   }
   const actions = {
     p: () => present(!presenting),
-    e: () => { if (presenting) { document.body.classList.toggle("with-editor"); applyZoom(); updateGutter(); } },
+    e: () => { if (presenting) { document.body.classList.toggle("with-editor"); applyZoom(); updateGutter(); askForDeck(); } },
     "+": () => zoom(1.25), "=": () => zoom(1.25), "-": () => zoom(1 / 1.25), "0": () => { state.zoom = 1; applyZoom(); },
     "[": () => editorFont(-2), "]": () => editorFont(2),
   };
@@ -261,7 +261,7 @@ function textUnits(svg) {
 function applyZoom() {
   const presenting = document.body.classList.contains("presenting");
   const diagram = $("diagram");
-  if (showSlide()) { applyExerciseZoom(presenting); return; }
+  if (fitSlide()) { applyExerciseZoom(presenting); return; }
   const growing = diagram.classList.contains("live");
   const zoomed = presenting || growing || state.zoom !== 1;
   diagram.classList.toggle("zoomed", zoomed);
@@ -287,55 +287,125 @@ function applyExerciseZoom(presenting) {
   }
 }
 
-// ---- presentation mode: a deck, one diagram a slide ---------------------
+// ---- presentation mode: the deck of `flow slides`, live ------------------
 
-// The server says where each diagram of the picture is drawn and what the
-// script calls it (the `// # Title` comment above its marbles(...) call).
-// Presenting shows that band of the picture alone, fitted to the room
-// under the slide's title whatever its lanes, so nothing is cut or
-// scrolled; the marks stay the picture's own, so the time cursor,
-// dragging and following a marble work on a slide as anywhere.
+// Presenting, the page asks the engine for the deck laid out for the room
+// it has for a slide (SlideDeck, the same code as `flow slides`: each
+// diagram titled by the comment above its marbles(...) call, scaled to fit
+// and never with text under 20 px; a diagram that cannot fit is split into
+// parts, its lanes first, then its time). One slide is shown at a time,
+// whole; its marks name the whole diagram's lanes and events, so the time
+// cursor, dragging and following a marble work on a slide as anywhere.
 state.slide = 0;
 function deckSlides() { return (state.last && state.last.slides) || []; }
+function isPresenting() { return document.body.classList.contains("presenting"); }
 
-function stepSlide(step) {
-  state.slide = Math.max(0, Math.min(deckSlides().length - 1, state.slide + step));
-  applyZoom();
+// The room for a slide in presentation mode: the width of the diagram's
+// pane, the height from its top to the window's bottom. Out of it, the
+// page is laid out as presenting for a moment to measure (a live run's
+// last picture is laid out for the deck the page may be asked to show).
+function deckRoom() {
+  const body = document.body;
+  const was = isPresenting();
+  const bar = $("slide-bar");
+  const wasHidden = bar.hidden;
+  if (!was) body.classList.add("presenting");
+  bar.hidden = false;
+  const diagram = $("diagram");
+  const room = { width: Math.floor(diagram.clientWidth), height: Math.floor(innerHeight - diagram.getBoundingClientRect().top - 4) };
+  if (!was) body.classList.remove("presenting");
+  bar.hidden = wasHidden;
+  return room;
 }
 
-// Shows the current slide when presenting; false when there is no deck to show.
-function showSlide() {
-  const presenting = document.body.classList.contains("presenting");
-  const diagram = $("diagram");
-  const svg = diagram.querySelector("svg");
+// The deck shown was laid out for another room (the window or the editor
+// beside it changed): ask for it again.
+function deckOutOfDate() {
+  const slide = deckSlides()[0];
+  if (!isPresenting() || !state.deckRoom) return false;
+  const room = deckRoom();
+  return !slide || !slide.svg || Math.abs(room.width - state.deckRoom.width) > 2 || Math.abs(room.height - state.deckRoom.height) > 2;
+}
+
+function askForDeck() {
+  clearTimeout(state.deckTimer);
+  state.deckTimer = setTimeout(() => {
+    if (!isPresenting()) return;
+    if (state.live && state.live.readyState === WebSocket.OPEN) {
+      state.deckRoom = deckRoom();
+      state.live.send(JSON.stringify({ room: true, presenting: true, deck: state.deckRoom }));
+    } else if (!state.live && !(state.last && state.last.live)) {
+      render();
+    }
+  }, 120);
+}
+
+function stepSlide(step) {
   const slides = deckSlides();
-  const on = presenting && slides.length > 0 && svg;
-  $("slide-bar").hidden = !on;
-  diagram.classList.toggle("deck", Boolean(on));
-  if (svg && svg.dataset.wholeBox && !on) {
-    svg.setAttribute("viewBox", svg.dataset.wholeBox);
-    svg.style.height = "";
+  state.slide = Math.max(0, Math.min(slides.length - 1, state.slide + step));
+  state.slidePlace = slides[state.slide] && { lesson: slides[state.slide].lesson, part: slides[state.slide].part };
+  drawPicture();
+}
+
+// The slide to show of a new deck: the same diagram and part as before (a
+// running live run's latest part, when the last part was shown).
+function placeSlide(slides, running) {
+  const place = state.slidePlace;
+  if (!place) return Math.max(0, Math.min(slides.length - 1, state.slide));
+  const parts = slides.map((slide, i) => [slide, i]).filter(([slide]) => slide.lesson === place.lesson);
+  if (!parts.length) return Math.max(0, Math.min(slides.length - 1, state.slide));
+  const wanted = running && place.last ? parts[parts.length - 1] : parts.find(([slide]) => slide.part === place.part) || parts[parts.length - 1];
+  return wanted[1];
+}
+
+// What the picture pane shows: presenting, the current slide of the deck;
+// otherwise every diagram in one picture.
+function drawPicture() {
+  const result = state.last;
+  if (!result) return;
+  const diagram = $("diagram");
+  const slides = deckSlides();
+  const deck = isPresenting() && slides.length > 0 && slides.every((slide) => slide.svg);
+  $("slide-bar").hidden = !isPresenting();
+  diagram.classList.toggle("deck", deck);
+  if (deck) {
+    state.slide = placeSlide(slides, result.running);
+    const slide = slides[state.slide];
+    const parts = slides.filter((other) => other.lesson === slide.lesson);
+    state.slidePlace = { lesson: slide.lesson, part: slide.part, last: slide.part === parts.length };
+    diagram.innerHTML = slide.svg;
+    $("slide-count").textContent = (state.slide + 1) + " / " + slides.length;
+    $("slide-count").title = slide.title + (slide.notes.length ? "\n\n" + slide.notes.join("\n") : "");
+    $("slide-back").disabled = state.slide === 0;
+    $("slide-forward").disabled = state.slide === slides.length - 1;
+  } else if (result.svg) {
+    diagram.innerHTML = result.svg;
+    if (result.inputs.length) makeRoomToDrag();
+    $("slide-count").textContent = isPresenting() ? "…" : "";
+  } else {
+    const note = document.createElement("p");
+    note.textContent = result.notRun || (result.running ? "Running: nothing drawn yet"
+      : hasExercises(editor.value) ? "Exercises: answer each lane below by placing marbles on it"
+      : "Nothing to draw: add marbles(stream, ...)");
+    diagram.replaceChildren(note);
   }
-  if (!on) return false;
-  if (!svg.dataset.wholeBox) svg.dataset.wholeBox = svg.getAttribute("viewBox");
-  state.slide = Math.max(0, Math.min(slides.length - 1, state.slide));
-  const slide = slides[state.slide];
-  const whole = svg.dataset.wholeBox.split(/\s+/).map(Number);
-  const height = Math.max(1, slide.bottom - slide.top);
-  svg.setAttribute("viewBox", `0 ${slide.top} ${whole[2]} ${height}`);
-  $("slide-title").textContent = slide.title;
-  $("slide-title").title = slide.notes.join("\n");
-  $("slide-count").textContent = (state.slide + 1) + " / " + slides.length;
-  $("slide-back").disabled = state.slide === 0;
-  $("slide-forward").disabled = state.slide === slides.length - 1;
-  // The room left under the slide's title, in the window: the whole
-  // slide fits it, and a live run's labels and legend stay in view.
-  const roomWidth = Math.max(100, diagram.clientWidth - 4);
-  const roomHeight = Math.max(100, innerHeight - diagram.getBoundingClientRect().top - 8);
-  // Zoomed in (+), it is larger than the window and scrolls.
-  const scale = Math.min(roomWidth / whole[2], roomHeight / height) * state.zoom;
-  svg.style.width = whole[2] * scale + "px";
-  svg.style.height = height * scale + "px";
+  applyZoom();
+  pinLiveLabels();
+  prepareMarks(result);
+}
+
+// A slide is shown at the size it was laid out for (zoom + makes it larger,
+// and it scrolls); a window changed since is fitted until the new deck comes.
+function fitSlide() {
+  const diagram = $("diagram");
+  const svg = diagram.querySelector(":scope > svg");
+  if (!diagram.classList.contains("deck") || !svg) return false;
+  const box = svg.viewBox.baseVal;
+  const room = deckRoom();
+  const scale = Math.min(1, room.width / box.width, room.height / box.height) * state.zoom;
+  svg.style.width = box.width * scale + "px";
+  svg.style.height = box.height * scale + "px";
+  if (deckOutOfDate()) askForDeck();
   return true;
 }
 $("slide-back").onclick = () => stepSlide(-1);
@@ -354,8 +424,14 @@ function present(on) {
   state.zoom = 1;
   $("present").textContent = on ? "Leave" : "Present";
   $("present").title = on ? "Leave presentation mode (Esc)" : $("present").dataset.title;
-  applyZoom();
+  if (on) state.deckRoom = deckRoom();
+  drawPicture();
   updateGutter();
+  if (on && deckOutOfDate()) askForDeck();
+  // A live run lays its snapshots out as slides only while presenting.
+  if (!on && state.live && state.live.readyState === WebSocket.OPEN) {
+    state.live.send(JSON.stringify({ room: true, presenting: false, deck: deckRoom() }));
+  }
 }
 
 // The editor's font size beside the diagram in presentation mode.
@@ -393,7 +469,8 @@ async function render() {
   status("drawing…");
   let result;
   try {
-    result = await api("/api/render", { method: "POST", body: JSON.stringify({ text: editor.value, name: scriptName(), dialect: $("dialect").value }) });
+    const deck = isPresenting() ? (state.deckRoom = deckRoom()) : undefined;
+    result = await api("/api/render", { method: "POST", body: JSON.stringify({ text: editor.value, name: scriptName(), dialect: $("dialect").value, deck }) });
   } catch (error) { status(error.message); return; }
   if (generation !== state.generation || state.live) return; // a newer edit, or a live run, is being drawn
   show(result);
@@ -422,23 +499,12 @@ function show(result) {
   // (judged on the picture shown until now, before the grown one replaces it).
   const shown = $("diagram");
   const following = shown.scrollLeft + shown.clientWidth >= shown.scrollWidth - 40;
-  if (result.svg) $("diagram").innerHTML = result.svg;
-  else {
-    const note = document.createElement("p");
-    note.textContent = result.notRun || (result.running ? "Running: nothing drawn yet"
-      : hasExercises(editor.value) ? "Exercises: answer each lane below by placing marbles on it"
-      : "Nothing to draw: add marbles(stream, ...)");
-    $("diagram").replaceChildren(note);
-  }
-  if (result.inputs.length) makeRoomToDrag();
   showTests(result.tests);
   $("output").textContent = result.output;
   const diagram = $("diagram");
   diagram.classList.toggle("live", Boolean(result.running));
-  applyZoom();
-  pinLiveLabels();
+  drawPicture();
   if (result.running && following) diagram.scrollLeft = diagram.scrollWidth;
-  prepareMarks(result);
   updateButtons();
   const failed = result.tests.filter((t) => !t.passed).length;
   if (result.running) status("running on the live clock…");
@@ -458,7 +524,7 @@ function pinLiveLabels() {
   const legend = $("live-legend");
   legend.replaceChildren();
   legend.hidden = true;
-  if (!svg || !diagram.classList.contains("live") || document.body.classList.contains("presenting")) return;
+  if (!svg || !diagram.classList.contains("live") || diagram.classList.contains("deck")) return;
   const labels = [...svg.querySelectorAll("text.lane-label")];
   if (labels.length) {
     const boxes = labels.map((label) => label.getBBox());
@@ -500,7 +566,11 @@ function runLive() {
   state.liveText = editor.value;
   state.generation++; // a render under way must not draw over the run
   $("run-live").textContent = "■ Stop";
-  socket.onopen = () => socket.send(JSON.stringify({ text: editor.value, name: scriptName(), dialect: $("dialect").value }));
+  // The room of presentation mode goes with it: a run's last picture is
+  // laid out as a deck for it, and, presenting, each snapshot too.
+  state.deckRoom = deckRoom();
+  socket.onopen = () => socket.send(JSON.stringify({ text: editor.value, name: scriptName(), dialect: $("dialect").value,
+                                                     deck: state.deckRoom, presenting: isPresenting() }));
   socket.onmessage = (message) => {
     const result = JSON.parse(message.data);
     if (result.error) { status(result.error); return; }
@@ -661,7 +731,8 @@ function draggable(mark, input, columnFrames) {
     event.preventDefault();
     mark.setPointerCapture(event.pointerId);
     const startX = event.clientX;
-    const scale = unitsPerPixel();
+    // The mark's own units per pixel (a slide's picture is scaled inside it).
+    const scale = 1 / (mark.getScreenCTM().a || 1);
     const move = (e) => { mark.setAttribute("transform", `translate(${(e.clientX - startX) * scale},0)`); };
     const up = async (e) => {
       mark.removeEventListener("pointermove", move);
