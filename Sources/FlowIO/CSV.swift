@@ -262,11 +262,17 @@ private final class CSVRecordsObserver: Observer {
 /// dictionary whose keys the first one gives as the header line).
 struct CSVFormatter {
     let delimiter: String
+    /// What ends each record: CRLF, as RFC 4180 and Python's `csv` write
+    /// it, or LF when asked.
+    let lineTerminator: String
     private var columns: [Value]?
 
-    init(delimiter: String) { self.delimiter = delimiter }
+    init(delimiter: String, lineTerminator: String = "\r\n") {
+        self.delimiter = delimiter
+        self.lineTerminator = lineTerminator
+    }
 
-    /// The line(s) for one value, without the final line break.
+    /// The line(s) for one value, without the final line terminator.
     mutating func lines(for value: Value) throws -> String {
         switch value {
         case .array(let fields): return try line(fields)
@@ -274,7 +280,7 @@ struct CSVFormatter {
         case .dictionary(let record):
             guard let columns else {
                 columns = Array(record.keys)
-                return try line(Array(record.keys)) + "\n" + line(Array(record.values))
+                return try line(Array(record.keys)) + lineTerminator + line(Array(record.values))
             }
             guard record.count == columns.count, columns.allSatisfy({ record[$0] != nil }) else {
                 throw FlowError("csv.write: a record's keys \(Value.array(Array(record.keys)).literal) differ from the header's \(Value.array(columns).literal)")
@@ -319,6 +325,17 @@ extension IOModules {
         labelled("header", .bool, optional: true), labelled("typed", .bool, optional: true), labelled("delimiter", .string, optional: true),
     ]
 
+    /// `csv.write`'s `lineTerminator:` (Python's `lineterminator`): CRLF
+    /// unless LF is asked for.
+    static func lineTerminator(_ args: Arguments, _ i: Int) throws -> String {
+        let text = try args.string(i, default: "\r\n")
+        guard text == "\r\n" || text == "\n" else {
+            throw FlowError("csv.write: lineTerminator is \"\\r\\n\" (RFC 4180's, the default) or \"\\n\", not \(text.debugDescription)",
+                            at: args.context.location)
+        }
+        return text
+    }
+
     static func delimiter(_ args: Arguments, _ i: Int) throws -> Unicode.Scalar {
         let text = try args.string(i, default: ",")
         guard text.unicodeScalars.count == 1, let scalar = text.unicodeScalars.first, scalar != "\"", scalar != "\n", scalar != "\r" else {
@@ -331,7 +348,9 @@ extension IOModules {
         function("read", .creation,
                  "each record of a CSV file as it is read: an array of fields, or with header: true a dictionary by column name; typed: true reads numbers as numbers and empty fields as nil",
                  [arg("path", .string)] + csvOptions) { args in
-            let lines = FileLinesNode(path: try path(args, access), wholeFile: false, location: args.context.location, access: access)
+            // Lines with their CRs: a CRLF inside a quoted field is the field's.
+            let lines = FileLinesNode(path: try path(args, access), wholeFile: false, location: args.context.location, access: access,
+                                      keepingCarriageReturns: true)
             return .stream(CSVRecordsNode(lines: lines, header: try args.bool(1, default: false), typed: try args.bool(2, default: false),
                                           delimiter: try delimiter(args, 3), name: "csv.read", location: args.context.location))
         },
@@ -358,11 +377,12 @@ extension IOModules {
             }
         },
         function("write", .utility,
-                 "for sink: writes each value as a CSV record (an array's fields; dictionaries under a header line of the first one's keys), replacing the file when the stream ends",
-                 [arg("path", .string), labelled("delimiter", .string, optional: true)]) { args in
-            var formatter = CSVFormatter(delimiter: String(Character(try delimiter(args, 1))))
+                 "for sink: writes each value as a CSV record (an array's fields; dictionaries under a header line of the first one's keys), each ended by CRLF as RFC 4180 and Python's csv write it (lineTerminator: \"\\n\" for LF), replacing the file when the stream ends",
+                 [arg("path", .string), labelled("delimiter", .string, optional: true), labelled("lineTerminator", .string, optional: true)]) { args in
+            let terminator = try lineTerminator(args, 2)
+            var formatter = CSVFormatter(delimiter: String(Character(try delimiter(args, 1))), lineTerminator: terminator)
             return .function(try FileWriter(path: try path(args, access), append: false, location: args.context.location, access: access,
-                                            name: "csv.write", format: { try formatter.lines(for: $0) }))
+                                            name: "csv.write", lineTerminator: terminator, format: { try formatter.lines(for: $0) }))
         },
     ], examples: ["read": #"csv.read("orders.csv", header: true, typed: true).filter { $0.total > 100 }"#,
                   "parse": #"csv.parse(stdin.lines(), header: true)"#,

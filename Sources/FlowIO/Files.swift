@@ -89,8 +89,11 @@ struct FileIdentity: Hashable, Sendable {
 }
 
 /// Splits bytes into lines, keeping an unfinished line for the next chunk.
-public struct LineSplitter {
+public struct LineSplitter: Sendable {
     private var pending: [UInt8] = []
+    /// Whether a line keeps the CR of a CRLF ending: `csv.read` does, so
+    /// that a CRLF inside a quoted field stays in the field.
+    private let keepsCarriageReturns: Bool
 
     /// The longest line read: input with no newline in sight (`/dev/zero`,
     /// a binary file) fails instead of filling memory.
@@ -98,7 +101,7 @@ public struct LineSplitter {
 
     public static let lineTooLong = FlowError("a line longer than 16 MiB: this input is not line-oriented text")
 
-    public init() {}
+    public init(keepingCarriageReturns: Bool = false) { keepsCarriageReturns = keepingCarriageReturns }
 
     /// Bytes of a line whose newline has not come yet.
     public var hasPartialLine: Bool { !pending.isEmpty }
@@ -108,7 +111,7 @@ public struct LineSplitter {
         var start = chunk.startIndex
         for i in chunk.indices where chunk[i] == UInt8(ascii: "\n") {
             pending.append(contentsOf: chunk[start..<i])
-            if pending.last == UInt8(ascii: "\r") { pending.removeLast() }
+            if !keepsCarriageReturns, pending.last == UInt8(ascii: "\r") { pending.removeLast() }
             lines.append(String(decoding: pending, as: UTF8.self))
             pending.removeAll(keepingCapacity: true)
             start = i + 1
@@ -133,11 +136,14 @@ final class FileLinesNode: Observable {
     let path: String
     let wholeFile: Bool
     let access: Access
+    /// Lines keep the CR of a CRLF ending (`csv.read`).
+    let keepsCarriageReturns: Bool
 
     /// `location` is where the script asked for the file: its errors point there.
-    init(path: String, wholeFile: Bool, location: SourceLocation?, access: Access) {
+    init(path: String, wholeFile: Bool, location: SourceLocation?, access: Access, keepingCarriageReturns: Bool = false) {
         self.path = path
         self.wholeFile = wholeFile
+        keepsCarriageReturns = keepingCarriageReturns
         self.access = access
         super.init(operatorName: wholeFile ? "file.read" : "file.lines")
         self.location = location
@@ -155,10 +161,11 @@ final class FileLinesNode: Observable {
         }
         if let live = scheduler as? any LiveLoop, !Files.isRegular(fd) {
             return BackgroundReader.start(name: path, open: { try Files.reopenBlocking(fd, path) }, wholeFile: wholeFile,
-                                          observer: observer, on: live)
+                                          splitter: LineSplitter(keepingCarriageReturns: keepsCarriageReturns), observer: observer, on: live)
         }
         Files.makeBlocking(fd)
-        ChunkReader(fd: fd, path: path, observer: observer, scheduler: scheduler, wholeFile: wholeFile).start()
+        ChunkReader(fd: fd, path: path, observer: observer, scheduler: scheduler, wholeFile: wholeFile,
+                    splitter: LineSplitter(keepingCarriageReturns: keepsCarriageReturns)).start()
     }
 }
 
@@ -191,7 +198,7 @@ final class ChunkReader: Disposable, DemandControl {
     private let observer: Observer
     private let scheduler: Scheduler
     private let wholeFile: Bool
-    private var splitter = LineSplitter()
+    private var splitter: LineSplitter
     private var whole: [UInt8] = []
     private let step = SerialDisposable()
     private var isDone = false
@@ -199,8 +206,9 @@ final class ChunkReader: Disposable, DemandControl {
     /// A chunk was due while the consumer had enough.
     private var isWaiting = false
 
-    init(fd: Int32, path: String, observer: Observer, scheduler: Scheduler, wholeFile: Bool) {
+    init(fd: Int32, path: String, observer: Observer, scheduler: Scheduler, wholeFile: Bool, splitter: LineSplitter = LineSplitter()) {
         self.fd = fd
+        self.splitter = splitter
         self.path = path
         self.observer = observer
         self.scheduler = scheduler
@@ -772,6 +780,8 @@ final class FileWriter: Function, StreamConsumer {
     /// The text a value is written as (`csv.write`'s fields), without the
     /// line break; nil writes the value's description.
     private let format: ((Value) throws -> String)?
+    /// What ends each line: LF, or CRLF for `csv.write`.
+    private let lineTerminator: String
     /// Its line in the report a stop prints.
     private var ledgerEntry = 0
     private var lines = 0
@@ -781,11 +791,13 @@ final class FileWriter: Function, StreamConsumer {
 
     /// `location` is where the script made the writer: its errors point there.
     init(path: String, append: Bool, location: SourceLocation?, access: Access, name: String? = nil,
-         format: ((Value) throws -> String)? = nil, onCommit: Function? = nil, context: OperatorContext? = nil) throws {
+         lineTerminator: String = "\n", format: ((Value) throws -> String)? = nil, onCommit: Function? = nil,
+         context: OperatorContext? = nil) throws {
         let name = name ?? (append ? "file.append" : "file.write")
         self.onCommit = onCommit
         self.context = context
         self.format = format
+        self.lineTerminator = lineTerminator
         self.path = path
         if append {
             target = nil
@@ -828,7 +840,7 @@ final class FileWriter: Function, StreamConsumer {
     override func call(_ a: Value) throws -> Value {
         guard let handle else { throw FlowError("cannot write \(path): the file is closed", at: location) }
         let line: String
-        do { line = (try format?(a) ?? a.description) + "\n" } catch { throw FlowError.wrap(error).located(at: location) }
+        do { line = (try format?(a) ?? a.description) + lineTerminator } catch { throw FlowError.wrap(error).located(at: location) }
         // An appended line goes whole or not at all: past the file-size
         // limit it would be cut where the limit falls.
         if appendingIdentity != nil, let limit = Files.fileSizeLimit {

@@ -64,7 +64,7 @@ final class BackgroundReader: Disposable, DemandControl {
 
     /// `open` runs on the reader's thread (opening a FIFO waits for a
     /// writer) and returns a descriptor, or throws.
-    static func start(name: String, open: @escaping @Sendable () throws -> Int32, wholeFile: Bool,
+    static func start(name: String, open: @escaping @Sendable () throws -> Int32, wholeFile: Bool, splitter: LineSplitter = LineSplitter(),
                       observer: Observer, on live: any LiveLoop) {
         let reader = BackgroundReader(observer: observer, hold: live.hold())
         observer.onSubscribe(reader)
@@ -74,7 +74,7 @@ final class BackgroundReader: Disposable, DemandControl {
             let fd: Int32
             do { fd = try open() } catch { return deliver(.failure(FlowError.wrap(error).message)) }
             defer { if fd != 0 { close(fd) } }
-            var splitter = LineSplitter()
+            var splitter = splitter
             var whole: [UInt8] = []
             var buffer = [UInt8](repeating: 0, count: Files.chunkSize)
             while true {

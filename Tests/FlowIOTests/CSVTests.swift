@@ -113,10 +113,41 @@ import FlowTestSupport
             of(["id": 1, "text": "a, \"b\"", "memo": "two\nlines"], ["id": 2, "text": "", "memo": nil]).sink(csv.write("\#(path)"))
             """#)
         #expect(written.outcome.passed, "\(written.err)")
-        #expect(try String(contentsOfFile: path, encoding: .utf8) == "id,text,memo\n1,\"a, \"\"b\"\"\",\"two\nlines\"\n2,\"\",\n")
+        #expect(try String(contentsOfFile: path, encoding: .utf8) == "id,text,memo\r\n1,\"a, \"\"b\"\"\",\"two\nlines\"\r\n2,\"\",\r\n")
         let read = try run(#"csv.read("\#(path)", header: true, typed: true).sink { print($0) }"#)
         #expect(read.out == [#"["id": 1, "text": "a, \"b\"", "memo": "two\nlines"]"#, #"["id": 2, "text": "", "memo": nil]"#], "\(read.out)")
         let mismatch = try run(#"of(["a": 1], ["b": 2]).sink(csv.write("\#(path)"))"#)
         #expect(mismatch.err.joined().contains(#"csv.write: a record's keys ["b"] differ from the header's ["a"]"#), "\(mismatch.err)")
+    }
+
+    /// Records end with CRLF, as RFC 4180 says and Python's `csv.writer`
+    /// writes by default; a line break inside a quoted field is kept as it
+    /// is. The expected bytes are what Python 3's
+    /// `csv.writer(f).writerows(...)` wrote for the same rows.
+    @Test func writeEndsRecordsWithCRLFAsPythonDoes() throws {
+        let path = temporaryPath("crlf.csv")
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let written = try run(#"""
+            of(["id", "text", "price"], [1, "a, \"b\"", 2.5], [2, "two\nlines", nil], [3, "x\r\ny", 0]).sink(csv.write("\#(path)"))
+            """#)
+        #expect(written.outcome.passed, "\(written.err)")
+        let python = "id,text,price\r\n1,\"a, \"\"b\"\"\",2.5\r\n2,\"two\nlines\",\r\n3,\"x\r\ny\",0\r\n"
+        #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == Data(python.utf8))
+        let read = try run(#"csv.read("\#(path)").sink { print($0) }"#)
+        #expect(read.out == [#"["id", "text", "price"]"#, #"["1", "a, \"b\"", "2.5"]"#, #"["2", "two\nlines", ""]"#, #"["3", "x\r\ny", "0"]"#],
+                "\(read.out)")
+    }
+
+    /// `lineTerminator: "\n"` (Python's `lineterminator`) writes LF; any
+    /// other terminator is a located error saying which are taken.
+    @Test func writeEndsRecordsWithLFWhenAsked() throws {
+        let path = temporaryPath("lf.csv")
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let written = try run(#"of(["a": 1, "b": "x,y"], ["a": 2, "b": nil]).sink(csv.write("\#(path)", lineTerminator: "\n"))"#)
+        #expect(written.outcome.passed, "\(written.err)")
+        #expect(try String(contentsOfFile: path, encoding: .utf8) == "a,b\n1,\"x,y\"\n2,\n")
+        let wrong = try run(#"of([1]).sink(csv.write("\#(path)", lineTerminator: ";"))"#)
+        #expect(wrong.err.joined().contains("io.flow:1:"), "\(wrong.err)")
+        #expect(wrong.err.joined().contains(#"csv.write: lineTerminator is "\r\n" (RFC 4180's, the default) or "\n", not ";""#), "\(wrong.err)")
     }
 }
