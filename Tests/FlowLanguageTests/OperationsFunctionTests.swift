@@ -57,6 +57,22 @@ import Testing
         #expect(virtual == "1970-01-01 00:00:00 +0000 1970-01-01T00:00:00Z\n1.5", "\(virtual)")
     }
 
+    /// Foundation's `Date.now` is `Date()`: on the run's clock, printed as
+    /// swiftc's Foundation prints it (`1970-01-01 00:00:00 +0000`); a name
+    /// of the script's own called `Date` is left alone.
+    @Test func dateNowIsTheRunsClock() {
+        let virtual = OperatorDocs.printed(by: #"""
+            print(Date.now, Date.now.ISO8601Format(), Date.now == Date())
+            timer(1500ms).map { _ in Date.now.timeIntervalSince1970 }.sink { print($0) }
+            """#)
+        #expect(virtual == "1970-01-01 00:00:00 +0000 1970-01-01T00:00:00Z true\n1.5", "\(virtual)")
+        let own = OperatorDocs.printed(by: #"""
+            struct Date { static let now = "mine" }
+            print(Date.now)
+            """#)
+        #expect(own == "mine", "\(own)")
+    }
+
     @Test func exitEndsTheRunWhereItIsCalled() throws {
         final class Lines: @unchecked Sendable { var text: [String] = [] }
         let lines = Lines()

@@ -368,6 +368,11 @@ extension Compiler {
             let env = environment
             return CompiledExpression { _ in .function(env.defaultNotificationCenter) }
         }
+        if name == "now", case .name("Date", _) = base, scope.lookup("Date") == nil, resolveType("Date", in: scope) == nil {
+            // Foundation's `Date.now`: `Date()`, on the run's clock.
+            let env = environment
+            return CompiledExpression { _ in DateValue.make(DateValue.now(on: env.run.scheduler)) }
+        }
         if case .name(let typeName, _) = base, scope.lookup(typeName) == nil, let constant = SwiftVocabulary.numberConstant(typeName, name) {
             return CompiledExpression { _ in constant }
         }
