@@ -22,6 +22,8 @@ public struct SVGDiagram {
     static let labelLine = 12.0
     /// The width of one column of 12 px monospaced text.
     static let characterWidth = 7.3
+    /// A monospaced character's width, in ems (DejaVu Sans Mono's is 0.602).
+    static let monospaceAdvance = 0.61
 
     /// Where something was drawn, for tests that look at the rendered picture.
     public struct Marble {
@@ -444,9 +446,12 @@ public struct SVGDiagram {
             let tx = x(tick)
             let label = tick == 0 ? "0" : (rendered.frame * tick).description
             body.append(##"<line x1="\##(f(tx))" y1="\##(f(axisY - 4))" x2="\##(f(tx))" y2="\##(f(axisY + 4))" class="axis" stroke-width="1"/>"##)
-            if tx > lastLabelEnd + 6 {
+            // A label is written only clear of the one before it: after a
+            // break, ticks a frame apart (2.009s, 2.01s) would overlap.
+            let halfWidth = Double(label.count) * Self.monospaceAdvance * smallText / 2
+            if tx - halfWidth > lastLabelEnd + smallText / 2 {
                 body.append(##"<text x="\##(f(tx))" y="\##(f(axisY - 7))" text-anchor="middle" class="muted" font-size="\##(f(smallText))">\##(label)</text>"##)
-                lastLabelEnd = tx + Double(label.count) * 3.5
+                lastLabelEnd = tx + halfWidth
             }
             tick = (tick / step + 1) * step
         }

@@ -116,6 +116,29 @@ import FoundationXML
         #expect(zip(beforeBreak, beforeBreak.dropFirst()).allSatisfy { abs($1 - $0 - SVGDiagram.columnWidth) < 0.01 }, "\(beforeBreak)")
     }
 
+    /// No two tick labels of an axis overlap, at either text size: after a
+    /// break the axis resumes at any frame, and the next tick may be one
+    /// frame on (2.009s, then 2.01s), so one of them goes unwritten.
+    @Test func noTwoTickLabelsOverlap() throws {
+        var checked = 0
+        for wait in stride(from: 1990, through: 2012, by: 1) {
+            let lane = LaneDiagram.Lane(label: "src", events: try MarbleParser.parseEvents("-a \(wait)ms b-c-d|", values: [:]).events)
+            for smallest in [10.0, 12.0] {
+                let svg = SVGDiagram([LaneDiagram(lanes: [lane])], smallestText: smallest).text
+                #expect(!SVGGeometry(svg).axisBreaks.isEmpty, "\(wait)ms")
+                // Each tick label's box along the axis: its middle, half its width either side.
+                let labels = svg.matches(of: #/<text x="([0-9.]+)" y="([0-9.]+)" text-anchor="middle" class="muted" font-size="([0-9.]+)">([^<]*)</text>/#)
+                    .map { (x: Double($0.1)!, y: Double($0.2)!, half: Double($0.4.count) * 0.602 * Double($0.3)! / 2, text: String($0.4)) }
+                #expect(labels.count >= 2, "\(wait)ms: \(labels)")
+                for (left, right) in zip(labels, labels.dropFirst()) where left.y == right.y {
+                    #expect(left.x + left.half < right.x - right.half, "\(wait)ms at \(smallest): \(left.text) overlaps \(right.text)")
+                    checked += 1
+                }
+            }
+        }
+        #expect(checked > 40)
+    }
+
     /// Marks of events at different times never share an x, in any lane
     /// of any diagram (marks of one instant do).
     static func expectNoTwoTimesShareAnX(_ geometry: SVGGeometry, _ lanes: [LaneDiagram.Lane], sourceLocation: Testing.SourceLocation = #_sourceLocation) {
