@@ -320,9 +320,10 @@ function deckRoom() {
 
 // The deck shown was laid out for another room (the window or the editor
 // beside it changed): ask for it again.
+// (A page of exercises alone, in a class, draws no diagram: it asks for none.)
 function deckOutOfDate() {
   const slide = deckSlides()[0];
-  if (!isPresenting() || !state.deckRoom) return false;
+  if (!isPresenting() || !state.deckRoom || !state.last || exercise.classMode) return false;
   const room = deckRoom();
   return !slide || !slide.svg || Math.abs(room.width - state.deckRoom.width) > 2 || Math.abs(room.height - state.deckRoom.height) > 2;
 }
