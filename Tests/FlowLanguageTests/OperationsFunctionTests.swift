@@ -57,6 +57,29 @@ import Testing
         #expect(virtual == "1970-01-01 00:00:00 +0000 1970-01-01T00:00:00Z\n1.5", "\(virtual)")
     }
 
+    /// Foundation's `ISO8601DateFormatter()` with its default options: the
+    /// expected text is what swiftc's Foundation printed for the same
+    /// program (its `date(from:)` reads neither fractions of a second nor a
+    /// date alone, which flow's lenient `Date(iso8601:)` does).
+    @Test func iso8601DateFormatterWritesAndReadsAsFoundationsDoes() {
+        let printed = OperatorDocs.printed(by: #"""
+            let iso = ISO8601DateFormatter()
+            let d = Date(timeIntervalSince1970: 1_700_000_000.25)
+            print(iso.string(from: d))
+            print(iso.date(from: "2023-11-14T23:13:20+01:00")!)
+            print(iso.date(from: "2023-11-14T22:13:20.5Z") == nil, iso.date(from: "2023-11-14") == nil, iso.date(from: "nope") == nil)
+            print(iso.string(from: Date.now).count)
+            """#)
+        #expect(printed == """
+            2023-11-14T22:13:20Z
+            2023-11-14 22:13:20 +0000
+            true true true
+            20
+            """, "\(printed)")
+        let wrong = OperatorDocs.printed(by: #"print(ISO8601DateFormatter().string(from: 3))"#)
+        #expect(wrong.contains("example.flow:1:") && wrong.contains("string(from:) takes a Date, got Int 3"), "\(wrong)")
+    }
+
     /// Foundation's `Date.now` is `Date()`: on the run's clock, printed as
     /// swiftc's Foundation prints it (`1970-01-01 00:00:00 +0000`); a name
     /// of the script's own called `Date` is left alone.

@@ -34,8 +34,7 @@ enum UnsupportedAPIs {
         // `URLSession.shared`'s publishers are flow's (URLSessionCalls.swift); the rest of it is not.
         table["URLSession"] = Entry(framework: "Foundation", instead: "request with URLSession.shared.dataTaskPublisher(for:) (Combine), URLSession.shared.rx.data(request:) (RxSwift) or http.get(url), which are streams")
         table["UserDefaults"] = Entry(framework: "Foundation", instead: "keep settings in a file: file.read(\"settings.json\") and json.parse, or env[\"NAME\"]")
-        // Foundation's formatters are classes a script configures; flow's Date formats and reads itself.
-        table["ISO8601DateFormatter"] = Entry(framework: "Foundation", instead: "format with date.ISO8601Format() (Swift's own method; ISO8601Format(timeZone: \"Europe/Paris\") for a zone's offset) and read with Date(iso8601: text), nil if it is not ISO 8601")
+        // A class a script configures (f.dateFormat = ...); flow's Date formats itself.
         table["DateFormatter"] = Entry(framework: "Foundation", instead: "format with date.formatted(\"yyyy-MM-dd HH:mm\"), the dateFormat pattern, in UTC unless timeZone: \"Europe/Paris\" is given; read ISO 8601 text with Date(iso8601: text)")
         table["FileManager"] = Entry(framework: "Foundation", instead: "read and write files with file.read, file.lines, file.write and file.append")
         table["Bundle"] = Entry(framework: "Foundation", instead: "read the file by its path with file.read(\"name.json\")")

@@ -14,6 +14,15 @@ enum DateValue {
         return Foundation.Date(timeIntervalSince1970: seconds).description
     })
 
+    /// Foundation's `ISO8601DateFormatter()` with its default options (an
+    /// internet date and time, in UTC): `string(from:)` writes what
+    /// `ISO8601Format()` writes, `date(from:)` reads what `Date(iso8601:)`
+    /// reads. It has nothing to set.
+    static let iso8601FormatterNominal = Nominal(type: "ISO8601DateFormatter", describe: { _ in "ISO8601DateFormatter()" })
+    static func makeISO8601Formatter() -> Value {
+        .tuple(Tuple([.string("internetDateTime")], labels: ["formatOptions"], nominal: iso8601FormatterNominal))
+    }
+
     static func make(_ secondsSince1970: Double) -> Value {
         .tuple(Tuple([.double(secondsSince1970)], labels: ["timeIntervalSince1970"], nominal: nominal))
     }
@@ -72,9 +81,10 @@ enum DateValue {
 
     /// The moment an ISO 8601 text names (a date and time with a zone, with
     /// or without fractions of a second, or a date alone, at midnight UTC),
-    /// or nil, as `ISO8601DateFormatter.date(from:)` gives.
-    static func parseISO8601(_ text: String) -> Value {
-        let attempts: [ISO8601DateFormatter.Options] = [
+    /// or nil, as `ISO8601DateFormatter.date(from:)` gives; `strictly`, a
+    /// date and time with a zone alone, as its default options read.
+    static func parseISO8601(_ text: String, strictly: Bool = false) -> Value {
+        let attempts: [ISO8601DateFormatter.Options] = strictly ? [[.withInternetDateTime]] : [
             [.withInternetDateTime], [.withInternetDateTime, .withFractionalSeconds], [.withFullDate],
         ]
         for options in attempts {

@@ -24,6 +24,10 @@ enum OperationsFunctions {
                          default: return DecimalValue.make(0)
                          }
                      }),
+        FreeFunction(name: "ISO8601DateFormatter", forms: [noArguments],
+                     summary: "Foundation's ISO 8601 formatter with its default options: string(from: date) in UTC, date(from: text) or nil",
+                     example: #"let iso = ISO8601DateFormatter()"# + "\n" + #"print(iso.string(from: iso.date(from: "2023-11-14T23:13:20+01:00")!))"#,
+                     body: .value { _ in DateValue.makeISO8601Formatter() }),
         FreeFunction(name: "now", forms: [noArguments], summary: "the Date now on the run's clock, as Date()",
                      example: #"print(now().timeIntervalSince(Date(timeIntervalSince1970: 0)) >= 0)"#,
                      body: .running { _, env in DateValue.make(DateValue.now(on: env.run.scheduler)) }),

@@ -20,6 +20,7 @@ struct ValueMethod: Sendable {
         case int = "Int", double = "Double"
         case subscription = "AnyCancellable and DisposeBag"
         case date = "Date"
+        case iso8601DateFormatter = "ISO8601DateFormatter"
         case notificationCenter = "NotificationCenter"
         case url = "URL", urlRequest = "URLRequest", httpURLResponse = "HTTPURLResponse"
     }
