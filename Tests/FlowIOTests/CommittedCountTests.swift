@@ -43,7 +43,7 @@ struct DatabaseCommittedCountTests {
             flow: done; what the sinks committed:
               pg.copy(into: "\(copied)"): 25000 rows committed
               pg.insert("\(inserted)"): 3000 rows committed
-              pg.execute: 1200 rows committed
+              pg.execute("INSERT INTO \(executed) VALUES ($1)"): 1200 rows committed
             """), "\(result.err)")
         for table in [copied, inserted, executed] { _ = try TestDatabase.sql("TRUNCATE \(table)") }
         let quiet = try FlowProcess.run(["run", "--log-level", "warn", path], timeout: 120, environment: ["DATABASE_URL": url])

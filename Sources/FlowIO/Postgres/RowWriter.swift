@@ -105,7 +105,13 @@ final class RowWriter: Function, StreamConsumer, ValueHolder {
         self.context = context
         pool = try database.pool(for: address, by: name)
         super.init(name: name, parameterCount: 1, location: context.location)
-        ledgerEntry = CommitLedger.shared.open(shown, "row", "committed")
+        // Two pg.execute sinks of a run are told apart by their statements.
+        var named = shown
+        if case .execute(let sql) = target {
+            let line = sql.split(whereSeparator: \.isNewline).joined(separator: " ")
+            named = "pg.execute(\((line.count > 60 ? line.prefix(59) + "…" : line).debugDescription))"
+        }
+        ledgerEntry = CommitLedger.shared.open(named, "row", "committed")
     }
 
     func attach(to subscription: Disposable) { self.subscription = subscription }
