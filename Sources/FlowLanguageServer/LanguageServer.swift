@@ -328,6 +328,12 @@ public final class LanguageServer {
             return ["contents": hoverContents(value, picture: picture), "range": document.positions.range(tokens[index].span)]
         }
         let afterDot = index > 0 && tokens[index - 1].kind == .symbol(".")
+        // A module's function (`file.lines`): what `flow doc file.lines` says.
+        if afterDot, index > 1, case .identifier(let receiver) = tokens[index - 2].kind, index == 2 || tokens[index - 3].kind != .symbol("."),
+           let module = module(named: receiver, in: document, resolution), let function = module.function(name),
+           case .success(let text) = OperatorDocs.text(forName: "\(module.name).\(function.name)", modules: modules) {
+            return ["contents": hoverContents("```text\n" + text + "\n```", picture: nil), "range": document.positions.range(tokens[index].span)]
+        }
         let isCall = index + 1 < tokens.count && (tokens[index + 1].kind == .symbol("(") || tokens[index + 1].kind == .symbol("{"))
         guard afterDot || isCall, let spec = operatorTable.lookup(name), afterDot || spec.form != .method else { return NSNull() }
         let text = OperatorDocs.text(for: spec)
@@ -477,7 +483,19 @@ public final class LanguageServer {
         while start > 0, bytes[start - 1].isNamePart { start -= 1 }
         let prefix = String(decoding: bytes[start..<offset], as: UTF8.self)
         var items: [[String: Any]] = []
-        if start > 0, bytes[start - 1] == UInt8(ascii: ".") {
+        if start > 0, bytes[start - 1] == UInt8(ascii: "."), let module = module(before: start - 1, in: document) {
+            // A module's name (`file.`): its functions, as `flow doc` names
+            // them; no stream's operator, as a module is no stream.
+            for function in module.functions where function.name.hasPrefix(prefix) {
+                var item: [String: Any] = ["label": function.name, "kind": 3, "detail": function.summary,
+                                           "documentation": function.signatureDescriptions.map { "\(module.name).\($0)" }.joined(separator: "\n")]
+                if snippets, let snippet = Self.snippet(function) {
+                    item["insertText"] = snippet
+                    item["insertTextFormat"] = 2
+                }
+                items.append(item)
+            }
+        } else if start > 0, bytes[start - 1] == UInt8(ascii: ".") {
             // A value of the script's own type: its members.
             let receiver = receiverType(document, dot: start - 1)
             if let type = receiver {
@@ -560,6 +578,22 @@ public final class LanguageServer {
             (parameter.label.map { "\($0): " } ?? "") + "${\(index + 1):\(parameter.name)}"
         }
         return "\(spec.name)(\(arguments.joined(separator: ", ")))"
+    }
+
+    /// The module whose name stands before a `.` (`file.`), unless the
+    /// script declares that name itself or it is a member (`x.file.`).
+    private func module(before dot: Int, in document: Document) -> BuiltinModule? {
+        let bytes = document.positions.bytes
+        var start = dot
+        while start > 0, bytes[start - 1].isNamePart { start -= 1 }
+        guard start < dot, start == 0 || bytes[start - 1] != UInt8(ascii: ".") else { return nil }
+        return module(named: String(decoding: bytes[start..<dot], as: UTF8.self), in: document, names(document))
+    }
+
+    private func module(named name: String, in document: Document, _ resolution: NameResolution) -> BuiltinModule? {
+        guard let module = modules.first(where: { $0.name == name }),
+              !resolution.declarations.contains(where: { $0.name == name }) else { return nil }
+        return module
     }
 
     /// The script's type of what stands before a `.`: a name declared as
