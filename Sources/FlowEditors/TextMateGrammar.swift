@@ -95,9 +95,25 @@ public enum TextMateGrammar {
                     ],
                     "end": "\\)", "endCaptures": ["0": ["name": "punctuation.section.arguments.end.flow"]],
                     "name": "meta.function-call.marble.flow",
-                    "patterns": [["include": "#marble-string"], ["include": "$self"]],
+                    // The marble string just after the `(`, or, when the `(`
+                    // ends its line (`cold(⏎  "-a-b|",⏎  a: 1⏎)`), first on a
+                    // line below: the region from the line's end to the first
+                    // thing written, which it ends at unless that is a string.
+                    // It never begins and ends at one place on one line, which
+                    // vscode-textmate would take for an endless loop.
+                    "patterns": [[
+                        "begin": "\\G(?=\\s*$)", "end": "(?<=\")|(?=[^\\s\"])",
+                        "patterns": [["include": "#first-marble-string"]],
+                    ], ["include": "#marble-string"], ["include": "$self"]],
                 ],
             ]],
+            "first-marble-string": [
+                "begin": "\"",
+                "beginCaptures": ["0": ["name": "punctuation.definition.string.begin.flow"]],
+                "end": "\"", "endCaptures": ["0": ["name": "punctuation.definition.string.end.flow"]],
+                "contentName": "string.quoted.double.marble.flow",
+                "patterns": [["include": "#marble"]],
+            ],
             "marble-string": [
                 "begin": "\\G\\s*(\")",
                 "beginCaptures": ["1": ["name": "punctuation.definition.string.begin.flow"]],
