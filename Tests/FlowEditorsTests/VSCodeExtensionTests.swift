@@ -40,6 +40,18 @@ import Testing
         #expect((manifest["dependencies"] as? [String: String])?["vscode-languageclient"] != nil)
     }
 
+    /// vscode-languageclient 9 refuses to start in a VS Code older than
+    /// 1.82 (its REQUIRED_VSCODE_VERSION): the extension must not claim to
+    /// run in one, where it would load and then fail to start `flow lsp`.
+    @Test func theManifestAsksForTheVSCodeItsClientNeeds() throws {
+        let manifest = try json("package.json")
+        let client = try #require((manifest["dependencies"] as? [String: String])?["vscode-languageclient"])
+        let engine = try #require((manifest["engines"] as? [String: String])?["vscode"])
+        func version(_ range: String) -> [Int] { range.drop { !$0.isNumber }.split(separator: ".").compactMap { Int($0) } }
+        #expect(version(client).first == 9, "vscode-languageclient \(client): check the VS Code it requires, then change this test")
+        #expect(version(engine).lexicographicallyPrecedes([1, 82]) == false, "engines.vscode \(engine) is older than vscode-languageclient 9's ^1.82.0")
+    }
+
     @Test func theLanguageConfigurationsPatternsCompile() throws {
         let configuration = try json("language-configuration.json")
         let rules = try #require(configuration["indentationRules"] as? [String: String])
