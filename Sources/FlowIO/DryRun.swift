@@ -130,10 +130,10 @@ public struct DryRun {
         case .subscriptAccess(let base, let index, _):
             guard case .array(let items)? = value(of: base), case .int(let i)? = value(of: index), items.indices.contains(i) else { return nil }
             return items[i]
-        case .unary("!", let operand, _):
+        case .unary(.not, let operand, _):
             guard case .bool(let b)? = value(of: operand) else { return nil }
             return .bool(!b)
-        case .unary("-", let operand, _):
+        case .unary(.negate, let operand, _):
             guard case .int(let i)? = value(of: operand), i != .min else { return nil }
             return .int(-i)
         case .binary(let op, let left, let right, _, _):
@@ -156,15 +156,15 @@ public struct DryRun {
         }
     }
 
-    private func binary(_ op: String, _ left: Expr, _ right: Expr) -> Known? {
-        if op == "??" {
+    private func binary(_ op: BinaryOperator, _ left: Expr, _ right: Expr) -> Known? {
+        if op == .nilCoalescing {
             guard let l = value(of: left) else { return nil }
             return l == Known.none ? value(of: right) : l
         }
-        if op == "&&" || op == "||" {
+        if op == .and || op == .or {
             guard case .bool(let l)? = value(of: left) else { return nil }
-            if op == "&&" && !l { return .bool(false) }
-            if op == "||" && l { return .bool(true) }
+            if op == .and && !l { return .bool(false) }
+            if op == .or && l { return .bool(true) }
             guard case .bool(let r)? = value(of: right) else { return nil }
             return .bool(r)
         }
@@ -172,26 +172,26 @@ public struct DryRun {
         switch (l, r) {
         case (.int(let a), .int(let b)):
             switch op {
-            case "+": return a.addingReportingOverflow(b).overflow ? nil : .int(a + b)
-            case "-": return a.subtractingReportingOverflow(b).overflow ? nil : .int(a - b)
-            case "==": return .bool(a == b)
-            case "!=": return .bool(a != b)
-            case "<": return .bool(a < b)
-            case "<=": return .bool(a <= b)
-            case ">": return .bool(a > b)
-            case ">=": return .bool(a >= b)
+            case .add: return a.addingReportingOverflow(b).overflow ? nil : .int(a + b)
+            case .subtract: return a.subtractingReportingOverflow(b).overflow ? nil : .int(a - b)
+            case .equal: return .bool(a == b)
+            case .notEqual: return .bool(a != b)
+            case .less: return .bool(a < b)
+            case .lessOrEqual: return .bool(a <= b)
+            case .greater: return .bool(a > b)
+            case .greaterOrEqual: return .bool(a >= b)
             default: return nil
             }
         case (.string(let a), .string(let b)):
             switch op {
-            case "+": return .string(a + b)
-            case "==": return .bool(a == b)
-            case "!=": return .bool(a != b)
+            case .add: return .string(a + b)
+            case .equal: return .bool(a == b)
+            case .notEqual: return .bool(a != b)
             default: return nil
             }
         default:
-            if op == "==" { return .bool(l == r) }
-            if op == "!=" { return .bool(l != r) }
+            if op == .equal { return .bool(l == r) }
+            if op == .notEqual { return .bool(l != r) }
             return nil
         }
     }
@@ -341,7 +341,7 @@ public struct DryRun {
         case .unary(_, let inner, _), .member(let inner, _, _, _), .optionalBind(let inner, _), .optionalChain(let inner, _),
              .forceUnwrap(let inner, _), .inoutArgument(let inner, _), .typeCheck(let inner, _, _, _, _), .attempt(let inner, _):
             expression(inner)
-        case .binary("??", let left, let right, _, _):
+        case .binary(.nilCoalescing, let left, let right, _, _):
             expression(left, optionalHandled: true)
             expression(right)
         case .binary(_, let left, let right, _, _), .subscriptAccess(let left, let right, _):

@@ -29,7 +29,7 @@ public enum ConstantValue {
                 text += piece
             }
             return .string(text)
-        case .unary("-", let operand, _):
+        case .unary(.negate, let operand, _):
             switch value(operand) {
             case .int(let i)? where i != .min: return .int(-i)
             case .double(let d)?: return .double(-d)

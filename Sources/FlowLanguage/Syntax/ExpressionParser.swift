@@ -29,26 +29,25 @@ extension Parser {
     }
 
     // Made once: a literal here would be built at every level of every expression.
-    private static let disjunction = ["||"], conjunction = ["&&"], additive = ["+", "-"], multiplicative = ["*", "/", "%"]
+    private static let disjunction: [BinaryOperator] = [.or], conjunction: [BinaryOperator] = [.and]
+    private static let additive: [BinaryOperator] = [.add, .subtract], multiplicative: [BinaryOperator] = [.multiply, .divide, .remainder]
 
-    private static func isComparison(_ op: String) -> Bool {
+    private static func comparison(_ symbol: String) -> BinaryOperator? {
         // Most symbols after an operand are `)`, `,` or `.`: one byte tells.
-        switch op.utf8.first {
+        switch symbol.utf8.first {
         case UInt8(ascii: "="), UInt8(ascii: "!"), UInt8(ascii: "<"), UInt8(ascii: ">"): break
-        default: return false
+        default: return nil
         }
-        switch op {
-        case "==", "!=", "===", "!==", "<", "<=", ">", ">=": return true
-        default: return false
-        }
+        guard let op = BinaryOperator(rawValue: symbol), op.isComparison else { return nil }
+        return op
     }
 
     mutating func parseComparison() throws -> Expr {
         let left = try parseCoalescing()
-        guard case .symbol(let op) = peek().kind, Self.isComparison(op) else { return left }
+        guard case .symbol(let symbol) = peek().kind, let op = Self.comparison(symbol) else { return left }
         let opSpan = advance().span
         let right = try parseCoalescing()
-        if case .symbol(let again) = peek().kind, Self.isComparison(again) {
+        if case .symbol(let again) = peek().kind, Self.comparison(again) != nil {
             throw fail("comparisons cannot be chained", at: peek().span, help: "combine them with &&, as in a < b && b < c")
         }
         return .binary(op: op, left, right, opSpan: opSpan, left.span.to(right.span))
@@ -58,13 +57,14 @@ extension Parser {
         let left = try parseRange()
         guard let op = accept("??") else { return left }
         let right = try nested(at: op.span) { try $0.parseCoalescing() }
-        return .binary(op: "??", left, right, opSpan: op.span, left.span.to(right.span))
+        return .binary(op: .nilCoalescing, left, right, opSpan: op.span, left.span.to(right.span))
     }
 
     /// `0..<n`, `1...n`: between additive and `??`, as in Swift.
     mutating func parseRange() throws -> Expr {
         let left = try parseAdditive()
         guard let op = accept("..<") ?? accept("...") else { return left }
+        let range: BinaryOperator = op.isSymbol("...") ? .closedRange : .halfOpenRange
         if [")", "]", ",", ":", "{"].contains(where: { check($0) }) || peek().kind.isNewline || peek().kind.isEnd {
             // `xs[2...]`, `case 90...:`: Swift's one-sided ranges.
             let low = file.text(of: left.span)
@@ -74,7 +74,7 @@ extension Parser {
         }
         let right = try parseAdditive()
         if check("..<") || check("...") { throw fail("ranges cannot be chained", at: peek().span) }
-        return .binary(op: file.text(of: op.span), left, right, opSpan: op.span, left.span.to(right.span))
+        return .binary(op: range, left, right, opSpan: op.span, left.span.to(right.span))
     }
 
     mutating func parseAdditive() throws -> Expr {
@@ -85,9 +85,9 @@ extension Parser {
         try parseLeftAssociative(Self.multiplicative) { try $0.parsePrefix() }
     }
 
-    mutating func parseLeftAssociative(_ ops: [String], _ operand: (inout Parser) throws -> Expr) throws -> Expr {
+    mutating func parseLeftAssociative(_ ops: [BinaryOperator], _ operand: (inout Parser) throws -> Expr) throws -> Expr {
         var left = try operand(&self)
-        while case .symbol(let op) = peek().kind, ops.contains(op) {
+        while case .symbol(let symbol) = peek().kind, let op = ops.first(where: { $0.rawValue == symbol }) {
             let opSpan = advance().span
             let right = try operand(&self)
             left = .binary(op: op, left, right, opSpan: opSpan, left.span.to(right.span))
@@ -124,10 +124,10 @@ extension Parser {
             throw fail("flow has no one-sided ranges", at: op.span,
                        help: "write both bounds, as in Int.min\(file.text(of: op.span))\(high), or compare: x \(comparison) \(high)")
         }
-        if case .symbol(let op) = peek().kind, op == "-" || op == "!" {
+        if case .symbol(let symbol) = peek().kind, let op = PrefixOperator(rawValue: symbol) {
             let opToken = advance()
             let operand = try nested(at: opToken.span) { try $0.parsePrefix() }
-            if op == "-", case .literal(let v, let span) = operand {
+            if op == .negate, case .literal(let v, let span) = operand {
                 switch v {
                 case .int(let i): return .literal(.int(-i), opToken.span.to(span))
                 case .double(let d): return .literal(.double(-d), opToken.span.to(span))
@@ -271,8 +271,6 @@ extension Parser {
             }
         }
     }
-
-    static let referableOperators: Set<String> = ["+", "-", "*", "/", "%", "<", "<=", ">", ">=", "==", "!=", "&&", "||"]
 
     /// An operator alone as an argument: a `)` or `,` follows it.
     mutating func isOperatorReference(offset: Int) -> Bool {
@@ -488,10 +486,10 @@ extension Parser {
         case .keyword(let k):
             throw fail("'\(k.rawValue)' cannot be used as an expression here", at: token.span,
                        help: k == .let ? "a 'let' must start its own line" : nil)
-        case .symbol(let s) where Self.referableOperators.contains(s) && isOperatorReference(offset: 1):
+        case .symbol(let s) where BinaryOperator(rawValue: s)?.isReferable == true && isOperatorReference(offset: 1):
             // `reduce(0, +)`: an operator passed as a function, as in Swift.
             advance()
-            let body = Expr.binary(op: s, .shorthand(0, token.span), .shorthand(1, token.span), opSpan: token.span, token.span)
+            let body = Expr.binary(op: BinaryOperator(rawValue: s)!, .shorthand(0, token.span), .shorthand(1, token.span), opSpan: token.span, token.span)
             return .closure(Closure(parameters: nil, body: [.expression(body)], span: token.span))
         case .symbol(let s):
             throw fail("expected an expression, found '\(s)'", at: token.span)

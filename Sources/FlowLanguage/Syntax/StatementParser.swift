@@ -202,15 +202,13 @@ extension Parser {
             return .return(value, first.span.to(value.span))
         }
         let expr = try parseExpression()
-        if case .symbol(let op) = peek().kind, Self.assignmentOperators.contains(op) {
+        if case .symbol(let symbol) = peek().kind, let op = AssignmentOperator(rawValue: symbol) {
             let opToken = advance()
             let value = try parseExpression()
             return .assignment(target: expr, op: op, value: value, opSpan: opToken.span, expr.span.to(value.span))
         }
         return .expression(expr)
     }
-
-    static let assignmentOperators: Set<String> = ["=", "+=", "-=", "*=", "/=", "%="]
 
     /// `(points: 2)` after a test's name, if there.
     mutating func parseTestPoints() throws -> Int? {

@@ -169,7 +169,7 @@ extension Compiler {
         var set = already
         for statement in statements {
             switch statement {
-            case .assignment(let target, "=", _, _, _):
+            case .assignment(let target, .assign, _, _, _):
                 set.formUnion(targets(target))
             case .return, .throw:
                 return nil

@@ -75,7 +75,7 @@ extension Compiler {
         case .string: return .string
         case .name(let name, _): return scope.resolve(name)?.entry.type ?? .unknown
         case .array(let elements, _): return .array(StaticType.joined(elements.map { guessedType(of: $0, in: scope) }))
-        case .unary("-", let operand, _): return guessedType(of: operand, in: scope)
+        case .unary(.negate, let operand, _): return guessedType(of: operand, in: scope)
         case .call(.name("Array", _), let arguments, _) where arguments.map(\.label) == ["repeating", "count"] && scope.lookup("Array") == nil:
             return repeatedArrayType(arguments, in: scope)
         case .call(.name(let name, _), _, _):

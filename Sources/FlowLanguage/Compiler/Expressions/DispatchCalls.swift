@@ -66,7 +66,7 @@ extension Compiler {
             }
         }
         if isNow(expr) { return { _ in .duration(.zero) } }
-        if case .binary("+", let left, let right, _, _) = expr, isNow(left) { return compile(right, in: scope) }
+        if case .binary(.add, let left, let right, _, _) = expr, isNow(left) { return compile(right, in: scope) }
         error("a deadline is written .now() + seconds, as in .now() + 0.3", expr.span)
         return { _ in .duration(.zero) }
     }

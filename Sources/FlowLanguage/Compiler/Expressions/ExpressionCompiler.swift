@@ -252,26 +252,26 @@ extension Compiler {
     }
 
     @inline(never)
-    private func compileUnary(_ op: String, _ operand: Expr, _ span: Span, in scope: Scope) -> CompiledExpression {
+    private func compileUnary(_ op: PrefixOperator, _ operand: Expr, _ span: Span, in scope: Scope) -> CompiledExpression {
         let compiledOperand = compiled(operand, in: scope), value = compiledOperand.code
         let location = self.location(span)
         let direct = specialised(in: scope) { Self.directUnary(op, compiledOperand.direct, location) }
         switch op {
-        case "-": return CompiledExpression({ frame in try located(location) { try Value.negate(try value(frame)) } }, direct: direct,
-                                            type: compiledOperand.type, typeIsSure: compiledOperand.typeIsSure)
-        default: return CompiledExpression({ frame in try located(location) { .bool(!(try value(frame).asBool())) } }, direct: direct,
+        case .negate: return CompiledExpression({ frame in try located(location) { try Value.negate(try value(frame)) } }, direct: direct,
+                                                type: compiledOperand.type, typeIsSure: compiledOperand.typeIsSure)
+        case .not: return CompiledExpression({ frame in try located(location) { .bool(!(try value(frame).asBool())) } }, direct: direct,
                                            type: .bool, typeIsSure: true)
         }
     }
 
-    private func compileBinary(_ op: String, _ lhs: Expr, _ rhs: Expr, _ opSpan: Span, in scope: Scope) -> CompiledExpression {
+    private func compileBinary(_ op: BinaryOperator, _ lhs: Expr, _ rhs: Expr, _ opSpan: Span, in scope: Scope) -> CompiledExpression {
         // `0.0 / 0.0` is Swift's folded NaN, which prints as nan.
         if let folded = Self.foldedLiteralArithmetic(op, lhs, rhs), folded.isNaN {
             return CompiledExpression({ _ in .double(folded) }, type: .double, typeIsSure: true)
         }
         // A long left-leaning chain (`1 + 2 + ... + n`) is compiled in a
         // loop down its left side, not by recursing once per operator.
-        var spine: [(op: String, rhs: Expr, opSpan: Span)] = [(op, rhs, opSpan)]
+        var spine: [(op: BinaryOperator, rhs: Expr, opSpan: Span)] = [(op, rhs, opSpan)]
         var left = lhs
         while case .binary(let innerOp, let innerLeft, let innerRight, let innerSpan, _) = left {
             spine.append((innerOp, innerRight, innerSpan))
@@ -306,34 +306,34 @@ extension Compiler {
 
     /// The type of `l op r` where the operands' are known; Swift's error
     /// where it has no such operator (`Int / Double`).
-    private func binaryType(_ op: String, _ l: StaticType, _ r: StaticType, sure: Bool, at opSpan: Span) -> StaticType {
+    private func binaryType(_ op: BinaryOperator, _ l: StaticType, _ r: StaticType, sure: Bool, at opSpan: Span) -> StaticType {
         switch op {
-        case "&&", "||", "==", "!=", "<", "<=", ">", ">=", "===", "!==", "~=": return .bool
-        case "??":
+        case .and, .or, .equal, .notEqual, .identical, .notIdentical, .less, .lessOrEqual, .greater, .greaterOrEqual: return .bool
+        case .nilCoalescing:
             guard case .optional(let wrapped) = l else { return r.isKnown ? r : l }
             return r.isKnown ? (Self.fits(wrapped, r) ? r : wrapped) : wrapped
-        case "..<", "...": return .unknown
-        default:
+        case .halfOpenRange, .closedRange: return .unknown
+        case .add, .subtract, .multiply, .divide, .remainder:
             guard l.isKnown, r.isKnown else { return l == .double || r == .double ? .double : .unknown }
-            if l == r, l == .int || l == .double || (l == .string && op == "+") { return l }
-            if case .array = l, l == r, op == "+" { return l }
+            if l == r, l == .int || l == .double || (l == .string && op == .add) { return l }
+            if case .array = l, l == r, op == .add { return l }
             let numbers: Set<String> = ["Int", "Double"]
             if sure, numbers.contains(l.swiftName), numbers.contains(r.swiftName) {
-                error("binary operator '\(op)' cannot be applied to operands of type '\(l.swiftName)' and '\(r.swiftName)'", opSpan,
-                      help: "convert one of them, as in Double(x) \(op) y")
+                error("binary operator '\(op.rawValue)' cannot be applied to operands of type '\(l.swiftName)' and '\(r.swiftName)'", opSpan,
+                      help: "convert one of them, as in Double(x) \(op.rawValue) y")
             }
             return .unknown
         }
     }
 
-    private func compileBinaryStep(_ op: String, _ l: @escaping Code, _ r: @escaping Code, _ rhs: Expr, _ opSpan: Span) -> Code {
+    private func compileBinaryStep(_ op: BinaryOperator, _ l: @escaping Code, _ r: @escaping Code, _ rhs: Expr, _ opSpan: Span) -> Code {
         let location = self.location(opSpan)
         switch op {
-        case "&&":
+        case .and:
             return { frame in try located(location) { .bool(try l(frame).asBool() && r(frame).asBool()) } }
-        case "||":
+        case .or:
             return { frame in try located(location) { .bool(try l(frame).asBool() || r(frame).asBool()) } }
-        case "??":
+        case .nilCoalescing:
             return { frame in
                 let left = try l(frame)
                 return left.isNull ? try r(frame) : left
@@ -341,7 +341,6 @@ extension Compiler {
         default:
             break
         }
-        let op = BinaryOperator(rawValue: op)!
         if let k = Self.constant(rhs) {
             return { frame in try op.apply(try l(frame), k, at: location) }
         }

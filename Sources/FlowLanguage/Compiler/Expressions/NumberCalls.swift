@@ -42,7 +42,7 @@ extension Compiler {
         let args = compileArguments(arguments, in: scope)
         let literal = arguments.map { argument -> Value? in
             if case .literal(let value, _) = argument.value { return value }
-            if case .unary("-", .literal(let value, _), _) = argument.value { return value }
+            if case .unary(.negate, .literal(let value, _), _) = argument.value { return value }
             return nil
         }
         let types = args.types
@@ -99,7 +99,7 @@ extension Compiler {
             }
             var given = values[index].value
             var negative = false
-            if case .unary("-", let inner, _) = given { (given, negative) = (inner, true) }
+            if case .unary(.negate, let inner, _) = given { (given, negative) = (inner, true) }
             if case .literal(var value, let valueSpan) = given {
                 if negative, case .int(let i) = value { value = .int(-i) }
                 if negative, case .double(let d) = value { value = .double(-d) }
@@ -136,9 +136,9 @@ extension Compiler {
             return CompiledExpression { _ in .null }
         }
         let resultType: StaticType = type == "Int" ? .int : .double
-        if case .binary(let op, let low, let high, _, _) = arguments[0].value, op == "..<" || op == "..." {
+        if case .binary(let op, let low, let high, _, _) = arguments[0].value, op.isRange {
             let (lower, upper) = (compile(low, in: scope), compile(high, in: scope))
-            let closed = op == "..."
+            let closed = op == .closedRange
             let isInt = type == "Int"
             return CompiledExpression({ frame in
                 let (a, b) = (try lower(frame), try upper(frame))
@@ -173,25 +173,25 @@ extension Compiler {
     /// one (`0.0 / 0.0` prints `nan`), where the processor's, made when a
     /// script runs, is negative (`z / z` prints `-nan`, as in Swift).
     /// Nil where the expression is not such arithmetic.
-    static func foldedLiteralArithmetic(_ op: String, _ lhs: Expr, _ rhs: Expr) -> Double? {
+    static func foldedLiteralArithmetic(_ op: BinaryOperator, _ lhs: Expr, _ rhs: Expr) -> Double? {
         var hasDouble = false
         func fold(_ expr: Expr) -> Double? {
             switch expr {
             case .literal(.int(let i), _): return Double(i)
             case .literal(.double(let d), _): hasDouble = true; return d
-            case .unary("-", let inner, _): return fold(inner).map { -$0 }
+            case .unary(.negate, let inner, _): return fold(inner).map { -$0 }
             case .binary(let op, let l, let r, _, _): return apply(op, l, r)
             default: return nil
             }
         }
-        func apply(_ op: String, _ l: Expr, _ r: Expr) -> Double? {
+        func apply(_ op: BinaryOperator, _ l: Expr, _ r: Expr) -> Double? {
             guard let a = fold(l), let b = fold(r) else { return nil }
             let result: Double
             switch op {
-            case "+": result = a + b
-            case "-": result = a - b
-            case "*": result = a * b
-            case "/": result = a / b
+            case .add: result = a + b
+            case .subtract: result = a - b
+            case .multiply: result = a * b
+            case .divide: result = a / b
             default: return nil
             }
             return result.isNaN ? .nan : result

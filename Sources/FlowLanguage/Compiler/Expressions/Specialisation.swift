@@ -124,23 +124,22 @@ extension Compiler {
         }
     }
 
-    static func directUnary(_ op: String, _ value: DirectCode?, _ location: SourceLocation) -> DirectCode? {
+    static func directUnary(_ op: PrefixOperator, _ value: DirectCode?, _ location: SourceLocation) -> DirectCode? {
         guard let value else { return nil }
-        if op == "-" { return { a, b, f in try located(location) { try Value.negate(try value(a, b, f)) } } }
+        if op == .negate { return { a, b, f in try located(location) { try Value.negate(try value(a, b, f)) } } }
         return { a, b, f in try located(location) { .bool(!(try value(a, b, f).asBool())) } }
     }
 
     func directBinary(
-        _ op: String, _ l: DirectCode?, _ r: DirectCode?, left: Expr?, right: Expr, _ location: SourceLocation, in scope: Scope
+        _ op: BinaryOperator, _ l: DirectCode?, _ r: DirectCode?, left: Expr?, right: Expr, _ location: SourceLocation, in scope: Scope
     ) -> DirectCode? {
         guard let l, let r else { return nil }
         switch op {
-        case "&&": return { a, b, f in try located(location) { .bool(try l(a, b, f).asBool() && r(a, b, f).asBool()) } }
-        case "||": return { a, b, f in try located(location) { .bool(try l(a, b, f).asBool() || r(a, b, f).asBool()) } }
-        case "??": return { a, b, f in let v = try l(a, b, f); return v.isNull ? try r(a, b, f) : v }
+        case .and: return { a, b, f in try located(location) { .bool(try l(a, b, f).asBool() && r(a, b, f).asBool()) } }
+        case .or: return { a, b, f in try located(location) { .bool(try l(a, b, f).asBool() || r(a, b, f).asBool()) } }
+        case .nilCoalescing: return { a, b, f in let v = try l(a, b, f); return v.isNull ? try r(a, b, f) : v }
         default: break
         }
-        guard let op = BinaryOperator(rawValue: op) else { return nil }
         // The shapes that dominate stream closures, without inner calls.
         switch (left.flatMap { parameterIndex($0, in: scope) }, parameterIndex(right, in: scope), Self.constant(right)) {
         case (0?, _, let k?): return { a, _, _ in try op.apply(a, k, at: location) }

@@ -331,21 +331,21 @@ extension Compiler {
 
     // MARK: - Assignment
 
-    private func compileAssignment(_ target: Expr, _ op: String, _ valueExpr: Expr, _ opSpan: Span, in scope: Scope) -> Code {
+    private func compileAssignment(_ target: Expr, _ op: AssignmentOperator, _ valueExpr: Expr, _ opSpan: Span, in scope: Scope) -> Code {
         // A place of a written type takes values as a binding of it does;
         // `+=` on an array adds elements of its type (`[7]` to `[Double]` is 7.0).
         let declared: StaticType? = switch op {
-        case "=": placeType(of: target, in: scope)
-        case "+=": placeType(of: target, in: scope).flatMap { if case .array = $0 { $0 } else { nil } }
+        case .assign: placeType(of: target, in: scope)
+        case .add: placeType(of: target, in: scope).flatMap { if case .array = $0 { $0 } else { nil } }
         default: nil
         }
         let value = declared.map {
-            compiled(valueExpr, convertingTo: $0, reportingMismatch: op == "=" && placeTypeIsSure(target, in: scope), in: scope).code
+            compiled(valueExpr, convertingTo: $0, reportingMismatch: op == .assign && placeTypeIsSure(target, in: scope), in: scope).code
         } ?? compile(valueExpr, in: scope)
-        if case .name("_", _) = target, op == "=" {
+        if case .name("_", _) = target, op == .assign {
             return { frame in _ = try value(frame); return .null }
         }
-        if case .tuple(let targets, _, let span) = target, op == "=" {
+        if case .tuple(let targets, _, let span) = target, op == .assign {
             return compileTupleAssignment(targets, value, span, in: scope)
         }
         // A property `value` of the script's own types is theirs, unless
@@ -357,7 +357,7 @@ extension Compiler {
         }
         guard let place = compilePlace(target, in: scope) else { return { _ in .null } }
         let location = self.location(opSpan)
-        if op == "=" {
+        guard let binary = op.computation else {
             // Straight into a slot when the target is a variable.
             if case .name(let name, _) = target, let (depth, entry) = scope.resolve(name), !isImplicitSelf(name, in: scope) {
                 let slot = entry.slot
@@ -370,7 +370,6 @@ extension Compiler {
                 return .null
             }
         }
-        let binary = BinaryOperator(rawValue: String(op.dropLast()))!
         if binary == .add {
             return { frame in
                 let v = try value(frame)
@@ -413,13 +412,13 @@ extension Compiler {
     /// `CurrentValueSubject`, whose value it becomes. A subject is not a
     /// value that is copied, so a `let` holding one may be assigned through;
     /// in a `var` record, `value` is an ordinary field.
-    private func compileSubjectAssignment(_ base: Expr, _ op: String, _ value: @escaping Code, _ opSpan: Span, in scope: Scope) -> Code? {
+    private func compileSubjectAssignment(_ base: Expr, _ op: AssignmentOperator, _ value: @escaping Code, _ opSpan: Span, in scope: Scope) -> Code? {
         var field: Modify?
         if Self.isPlace(base), let root = Self.placeRoot(base), isChangeable(root: root, in: scope) {
             field = compilePlace(.member(base, "value", nameSpan: opSpan, base.span), in: scope)
         }
         let subject = compile(base, in: scope)
-        let binary = op == "=" ? nil : BinaryOperator(rawValue: String(op.dropLast()))!
+        let binary = op.computation
         let location = self.location(opSpan)
         return { frame in
             let target = try subject(frame), v = try value(frame)
@@ -627,9 +626,9 @@ extension Compiler {
         case .enumCase(let type, let name, let arguments, _, let span):
             return compileCasePattern(type: type, name: name, arguments: arguments, span, in: scope, binding: binding)
         case .expression(let expr):
-            if case .binary(let op, let low, let high, _, _) = expr, op == "..." || op == "..<" {
+            if case .binary(let op, let low, let high, _, _) = expr, op.isRange {
                 let lo = compile(low, in: scope), hi = compile(high, in: scope)
-                let closed = op == "..."
+                let closed = op == .closedRange
                 return { value, frame in
                     guard value.isNumber || value.isString else { return false }
                     let l = try lo(frame), h = try hi(frame)

@@ -10,7 +10,7 @@ extension Compiler {
         switch expr {
         case .literal(let value, let span) where expected.isKnown:
             return compiled(.literal(Conversion.literal(value, to: expected), span), in: scope)
-        case .unary("-", .literal(let value, _), let span) where value.isNumber && expected.unwrapped == .double:
+        case .unary(.negate, .literal(let value, _), let span) where value.isNumber && expected.unwrapped == .double:
             // `-5` where a Double is expected: one literal, made now.
             guard let negated = try? Value.negate(Conversion.literal(value, to: .double)) else { return compiled(expr, in: scope) }
             return compiled(.literal(negated, span), in: scope)

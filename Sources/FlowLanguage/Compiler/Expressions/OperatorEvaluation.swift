@@ -1,13 +1,10 @@
 import FlowRuntime
 
-/// The binary operators that compute (`&&`, `||` and `??` short-circuit
-/// and are compiled apart). A switch over this enum is cheaper per event
-/// than calling an operator through a function value.
-enum BinaryOperator: String {
-    case add = "+", subtract = "-", multiply = "*", divide = "/", remainder = "%"
-    case equal = "==", notEqual = "!=", identical = "===", notIdentical = "!==", less = "<", lessOrEqual = "<=", greater = ">", greaterOrEqual = ">="
-    case halfOpenRange = "..<", closedRange = "..."
-
+/// What a binary operator computes. A switch over the enum is cheaper per
+/// event than calling an operator through a function value. `&&`, `||`
+/// and `??` are compiled to evaluate their right side only when needed;
+/// applied here to two values already computed, they give the same result.
+extension BinaryOperator {
     @inline(__always)
     func apply(_ a: Value, _ b: Value) throws -> Value {
         switch self {
@@ -26,6 +23,9 @@ enum BinaryOperator: String {
         case .greaterOrEqual: return .bool(try a.compare(to: b) >= 0)
         case .halfOpenRange: return try Self.range(a, b, closed: false)
         case .closedRange: return try Self.range(a, b, closed: true)
+        case .and: return .bool(try a.asBool() && b.asBool())
+        case .or: return .bool(try a.asBool() || b.asBool())
+        case .nilCoalescing: return a.isNull ? b : a
         }
     }
 
