@@ -98,7 +98,7 @@ extension Parser {
     mutating func parsePrefix() throws -> Expr {
         // `try`, `try?` and `try!`: errors travel as stream errors in flow
         // and stop a statement, so Swift's markers are read and dropped.
-        if case .identifier("try") = peek().kind, !tokens[index + 1].kind.isNewline,
+        if peek().isKeyword(.try), !tokens[index + 1].kind.isNewline,
            !["=", ".", ")", ",", "]", "}", ":"].contains(where: { tokens[index + 1].isSymbol($0) }) {
             // `try` and `try!` mark a call that may throw, which stops the
             // statement either way; `try?` makes a thrown error nil.
@@ -208,12 +208,13 @@ extension Parser {
                 case .integer(let i): expr = .member(expr, String(i), nameSpan: nameToken.span, expr.span.to(nameToken.span))
                 default: throw fail("expected a member name after '.'", at: nameToken.span)
                 }
-            } else if case .identifier(let word) = token.kind, word == "as" || word == "is" {
+            } else if case .keyword(let keyword) = token.kind, keyword == .as || keyword == .is {
                 // `x as Double` reads x as the type; `x is T`, `x as? T` and
                 // `x as! T` test its type.
                 advance()
+                let word = keyword.rawValue
                 var check = TypeCheck.test
-                if word == "as" {
+                if keyword == .as {
                     if accept("?") != nil { check = .conditional } else if accept("!") != nil { check = .forced } else { check = .coercion }
                 }
                 let typeStart = peek().span.start
@@ -346,8 +347,12 @@ extension Parser {
     }
 
     mutating func skipTypeBody() -> Bool {
-        if case .identifier(let word) = peek().kind, ["inout", "some", "any", "escaping"].contains(word),
-           !tokens[index + 1].kind.isNewline, !tokens[index + 1].isSymbol(",") {
+        let modified = switch peek().kind {
+        case .keyword(.inout): true
+        case .identifier(let word): ["some", "any", "escaping"].contains(word)
+        default: false
+        }
+        if modified, !tokens[index + 1].kind.isNewline, !tokens[index + 1].isSymbol(",") {
             advance()
         }
         switch peek().kind {
@@ -384,7 +389,7 @@ extension Parser {
         }
         // `Int??` is an optional of an optional; `x as? Int ?? 0` is a default.
         while check("?") || check("!") || (check("??") && peek().span.start == tokens[index - 1].span.end) { advance() }
-        if case .identifier("throws") = peek().kind { advance() }
+        if peek().isKeyword(.throws) { advance() }
         if accept("->") != nil { return skipTypeBody() }
         return true
     }
@@ -451,8 +456,8 @@ extension Parser {
         case .keyword(.false): advance(); return .literal(.bool(false), token.span)
         case .keyword(.nil): advance(); return .literal(.null, token.span)
         case .string(let segments): advance(); return try parseString(segments, token.span)
-        case .identifier("if"): return try parseIf()
-        case .identifier("switch"): return try parseSwitch()
+        case .keyword(.if): return try parseIf()
+        case .keyword(.switch): return try parseSwitch()
         case .identifier("await") where tokens[index + 1].kind.isIdentifier:
             // `await load()`: one error that names it, not an unknown name.
             throw fail("flow has no async/await", at: token.span,
@@ -643,7 +648,7 @@ extension Parser {
             guard let written = parseTypeText() else { index = start; return ClosureSignature() }
             result = written
         }
-        if case .identifier("throws") = peek().kind { advance() }
+        if peek().isKeyword(.throws) { advance() }
         if !names.isEmpty || parenthesized || captures, peek().isKeyword(.in) {
             advance()
             // `{ [weak self] in ... $0 }`: a capture list alone names no parameters.

@@ -2,7 +2,7 @@
 /// complete a script (the editors' grammar is generated from these).
 public enum LanguageWords {
     /// The lexer's keywords.
-    public static let lexerKeywords: [String] = ["let", "test", "in", "true", "false", "nil", "return"]
+    public static var lexerKeywords: [String] { Keyword.allCases.map(\.rawValue) }
 
     /// Words that steer control: Swift's statements as the parser reads them.
     public static let control: [String] = [

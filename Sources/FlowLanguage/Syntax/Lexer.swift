@@ -113,6 +113,7 @@ struct Lexer {
             return Token(kind: .newline, span: Span(start, start + 1))
         }
         if c.isIdentifierStart { return identifier() }
+        if c == UInt8(ascii: "`"), peek(1).isIdentifierStart, let escaped = escapedIdentifier() { return escaped }
         if c.isDigit { return number() }
         if c == UInt8(ascii: "\"") { return string() }
         if c == UInt8(ascii: "'") { return singleQuotedString() }
@@ -321,9 +322,19 @@ struct Lexer {
     private mutating func identifier() -> Token {
         let start = position
         while peek().isIdentifierPart { position += 1 }
-        let text = String(decoding: bytes[start..<position], as: UTF8.self)
-        let kind: TokenKind = Keyword(rawValue: text).map { .keyword($0) } ?? .identifier(text)
+        if let keyword = Keyword.spelled(bytes[start..<position]) { return Token(kind: .keyword(keyword), span: Span(start, position)) }
+        let kind = TokenKind.identifier(String(decoding: bytes[start..<position], as: UTF8.self))
         return Token(kind: kind, span: Span(start, position))
+    }
+
+    /// `` `default` ``: a keyword written as a name, as Swift allows.
+    private mutating func escapedIdentifier() -> Token? {
+        let start = position
+        var end = position + 1
+        while end < self.end, bytes[end].isIdentifierPart { end += 1 }
+        guard end < self.end, bytes[end] == UInt8(ascii: "`") else { return nil }
+        position = end + 1
+        return Token(kind: .identifier(String(decoding: bytes[(start + 1)..<end], as: UTF8.self)), span: Span(start, position))
     }
 
     private mutating func number() -> Token {

@@ -130,6 +130,14 @@ public struct Parser {
         throw fail("expected '\(symbol)' to close the \(what)", at: peek().span)
     }
 
+    /// Where a name is expected and `token` is not one; a keyword there is
+    /// one Swift allows only in backticks.
+    func expectedName(_ message: String, at token: Token) -> Failure {
+        guard case .keyword(let keyword) = token.kind else { return fail(message, at: token.span) }
+        return fail("'\(keyword.rawValue)' is a keyword, not a name", at: token.span,
+                    help: "to use it as a name, write it in backticks: `\(keyword.rawValue)`")
+    }
+
     func fail(_ message: String, at span: Span, help: String? = nil) -> Failure {
         Failure(diagnostic: Diagnostic(message, in: file, at: span, help: help))
     }

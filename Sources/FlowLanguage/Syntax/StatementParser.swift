@@ -56,7 +56,7 @@ extension Parser {
         if context == .topLevel { tokens.release(before: index - 1) }
         while peek().kind.isNewline { advance() }
         if peek().kind.isEnd || (context != .topLevel && check("}")) { return .end }
-        if context == .switchCase, case .identifier(let word) = peek().kind, word == "case" || word == "default" { return .end }
+        if context == .switchCase, peek().isKeyword(.case) || peek().isKeyword(.default) { return .end }
         if context == .topLevel, check("}") {
             reported.appendCapped(Diagnostic("unmatched '}'", in: file, at: advance().span))
             return .skipped
@@ -85,7 +85,7 @@ extension Parser {
     mutating func skipImport(context: Context) throws -> Bool {
         // `import` used as a name (`import.x`, `import(1)`) is left to the
         // compiler, which reports it.
-        guard case .identifier("import") = peek().kind,
+        guard peek().isKeyword(.import),
               !["=", "(", ".", "["].contains(where: { tokens[index + 1].isSymbol($0) }) else { return false }
         let importToken = advance()
         guard context == .topLevel else {
@@ -116,7 +116,7 @@ extension Parser {
             }
             return ("flow has no attributes or property wrappers", "remove @\(name)")
         }
-        guard case .identifier(let word) = first.kind, let construct = Self.swiftConstructs[word] else { return nil }
+        guard let word = first.labelText, let construct = Self.swiftConstructs[word] else { return nil }
         if word == "fallthrough" { return (construct.message, construct.help) }
         let next = tokens[index + 1]
         // Only where the word starts a construct: `repeat {`, not `repeat(2)` on its own.
@@ -169,7 +169,7 @@ extension Parser {
             throw Failure(diagnostic: Diagnostic(construct.message, in: file, at: span, help: construct.help))
         }
         modifiers.formUnion(skipModifiers())
-        if peek().isKeyword(.let) || isWord("var") {
+        if peek().isKeyword(.let) || peek().isKeyword(.var) {
             return try parseBinding(context: context)
         }
         if let statement = try parseSwiftStatement(context: context) {

@@ -3,10 +3,16 @@ import FlowRuntime
 /// Swift's statements and declarations: `var`, `if`, `guard`, `switch`,
 /// loops, `func`, `struct` and `enum` (see grammar.md).
 extension Parser {
+    /// A contextual word (`mutating`, `get`): a name the parser reads as a
+    /// word where it stands. Keywords are tokens (`isKeyword`).
     mutating func isWord(_ word: String) -> Bool {
         if case .identifier(let w) = peek().kind { return w == word }
         return false
     }
+
+    mutating func isKeyword(_ keyword: Keyword) -> Bool { peek().isKeyword(keyword) }
+
+    private func isKeyword(_ keyword: Keyword, at position: Int) -> Bool { tokens[position].isKeyword(keyword) }
 
     private func isWord(_ word: String, at position: Int) -> Bool {
         if case .identifier(let w) = tokens[position].kind { return w == word }
@@ -111,7 +117,7 @@ extension Parser {
         }
         let nameToken = advance()
         guard case .identifier(let name) = nameToken.kind else {
-            throw fail("expected a name after '\(word)'", at: nameToken.span)
+            throw expectedName("expected a name after '\(word)'", at: nameToken)
         }
         do {
             // `let x: Double = 1`: the annotation is the value's type.
@@ -144,53 +150,71 @@ extension Parser {
 
     /// A statement that starts with one of Swift's words, or nil.
     mutating func parseSwiftStatement(context: Context) throws -> Statement? {
-        guard case .identifier(let word) = peek().kind else { return nil }
         let next = tokens[index + 1]
-        // A name that happens to be spelled like a keyword (`for.x`).
-        if next.isSymbol("=") || next.isSymbol(".") || next.isSymbol(",") || next.isSymbol(")") { return nil }
-        // Two names side by side (`fucn rate(...)`, `swich x {`): the first
-        // is a keyword misspelled.
-        if next.labelText != nil, !Self.statementKeywords.contains(word), word != "import",
-           let help = Suggestions.didYouMean(word, among: Self.statementKeywords) {
-            throw fail("'\(word)' is not a keyword", at: peek().span, help: help)
+        switch peek().kind {
+        case .keyword(let keyword): return try parseStatement(startingWith: keyword, next: next)
+        case .identifier(let word): return try parseStatement(startingWith: word, next: next)
+        default: return nil
         }
-        switch word {
-        case "guard": return try parseGuard()
-        case "while": return try parseWhile()
-        case "repeat" where next.isSymbol("{"): return try parseRepeat()
-        case "for": return try parseFor()
-        case "break", "continue": return try parseJump(word)
-        case "throw" where !next.kind.isNewline:
+    }
+
+    private mutating func parseStatement(startingWith keyword: Keyword, next: Token) throws -> Statement? {
+        switch keyword {
+        case .guard: return try parseGuard()
+        case .while: return try parseWhile()
+        case .for: return try parseFor()
+        case .break, .continue: return try parseJump(keyword.rawValue)
+        case .throw where !next.kind.isNewline:
             let throwToken = advance()
             let value = try parseExpression()
             return .throw(value, throwToken.span.to(value.span))
-        case "do" where next.isSymbol("{"): return try parseDoCatch()
-        case "typealias":
-            return try parseTypeAlias()
-        case "func", "mutating", "static":
-            let start = peek()
-            var isMutating = false, isStatic = false
-            while isWord("mutating") || isWord("static") {
-                if isWord("mutating") { isMutating = true } else { isStatic = true }
-                advance()
-            }
-            guard isWord("func") else {
-                if word == "func" { return nil }
-                throw fail("'\(word)' can only be used on a func of a struct or enum", at: start.span)
-            }
-            if isMutating || isStatic {
-                throw fail("'\(isMutating ? "mutating" : "static")' can only be used on a func of a struct or enum", at: start.span)
-            }
-            return .function(try parseFunction(isMutating: false, isStatic: false))
-        case "struct", "enum", "extension", "class":
+        case .typealias: return try parseTypeAlias()
+        case .func, .static: return try parseTopLevelFunction()
+        case .struct, .enum, .extension, .class:
             guard case .identifier = next.kind else { return nil }
             return .type(try parseTypeDeclaration())
-        case "protocol":
+        case .protocol:
             guard case .identifier = next.kind else { return nil }
             return .type(try parseProtocol())
         default:
             return nil
         }
+    }
+
+    /// A statement that starts with one of Swift's contextual words, which
+    /// are names anywhere else: `repeat {` (and `repeat(2)`, the operator),
+    /// `do {` (and `do(onNext:)`), `mutating func`.
+    private mutating func parseStatement(startingWith word: String, next: Token) throws -> Statement? {
+        // The word used as a name (`repeat.x`, `do(onNext:)`).
+        if next.isSymbol("=") || next.isSymbol(".") || next.isSymbol(",") || next.isSymbol(")") { return nil }
+        // Two names side by side (`fucn rate(...)`, `swich x {`): the first
+        // is a keyword misspelled.
+        if next.labelText != nil, !Self.statementKeywords.contains(word),
+           let help = Suggestions.didYouMean(word, among: Self.statementKeywords) {
+            throw fail("'\(word)' is not a keyword", at: peek().span, help: help)
+        }
+        switch word {
+        case "repeat" where next.isSymbol("{"): return try parseRepeat()
+        case "do" where next.isSymbol("{"): return try parseDoCatch()
+        case "mutating": return try parseTopLevelFunction()
+        default: return nil
+        }
+    }
+
+    /// `func f()`, and `static func` or `mutating func` where only a type's
+    /// func may be either.
+    private mutating func parseTopLevelFunction() throws -> Statement {
+        let start = peek()
+        var isMutating = false, isStatic = false
+        while isWord("mutating") || isKeyword(.static) {
+            if isWord("mutating") { isMutating = true } else { isStatic = true }
+            advance()
+        }
+        if !isKeyword(.func) || isMutating || isStatic {
+            let word = isMutating ? "mutating" : "static"
+            throw fail("'\(word)' can only be used on a func of a struct or enum", at: start.span)
+        }
+        return .function(try parseFunction(isMutating: false, isStatic: false))
     }
 
     static let statementKeywords = [
@@ -225,17 +249,17 @@ extension Parser {
         var conditions: [Condition] = []
         repeat {
             while peek().kind.isNewline { advance() }
-            if peek().isKeyword(.let) || isWord("var") {
+            if peek().isKeyword(.let) || isKeyword(.var) {
                 let binder = advance()
                 let nameToken = advance()
                 guard case .identifier(let name) = nameToken.kind, name != "_" else {
-                    throw fail("expected a name after '\(binder.isKeyword(.let) ? "let" : "var")'", at: nameToken.span)
+                    throw expectedName("expected a name after '\(binder.isKeyword(.let) ? "let" : "var")'", at: nameToken)
                 }
                 if accept(":") != nil, !skipType() { throw fail("expected a type after ':'", at: peek().span) }
                 // `if let x` is short for `if let x = x`.
                 let value = accept("=") != nil ? try parseExpression() : .name(name, nameToken.span)
                 conditions.append(.optionalBinding(name: name, nameSpan: nameToken.span, value: value, isVariable: !binder.isKeyword(.let)))
-            } else if isWord("case") {
+            } else if isKeyword(.case) {
                 advance()
                 let pattern = try parsePattern(binding: false)
                 _ = try expect("=", "'=' and the value to match after the pattern", help: "as in if case .loaded(let v) = state { ... }")
@@ -255,8 +279,8 @@ extension Parser {
         let (body, close) = try parseBlock("body of the if")
         var elseBody: [Statement]?
         var end = close.span
-        if takeFollowing("else") {
-            if isWord("if") {
+        if takeFollowing(.else) {
+            if isKeyword(.if) {
                 let nested = try parseIf()
                 elseBody = [.expression(nested)]
                 end = nested.span
@@ -271,10 +295,10 @@ extension Parser {
 
     /// Consumes `word` (the `else` of an `if`, the `while` of a `repeat`)
     /// where it follows, on this line or a later one.
-    private mutating func takeFollowing(_ word: String) -> Bool {
+    private mutating func takeFollowing(_ word: Keyword) -> Bool {
         var i = index
         while tokens[i].kind.isNewline { i += 1 }
-        guard isWord(word, at: i) else { return false }
+        guard isKeyword(word, at: i) else { return false }
         index = i + 1
         return true
     }
@@ -282,7 +306,7 @@ extension Parser {
     private mutating func parseGuard() throws -> Statement {
         let guardToken = advance()
         let conditions = try parseConditions(of: "guard")
-        guard isWord("else") else {
+        guard isKeyword(.else) else {
             throw fail("expected 'else' after the conditions of guard", at: peek().span, help: "as in guard let v = x else { return }")
         }
         advance()
@@ -338,7 +362,7 @@ extension Parser {
     private mutating func parseProtocol() throws -> TypeDeclaration {
         let keyword = advance()
         let nameToken = advance()
-        guard case .identifier(let name) = nameToken.kind else { throw fail("expected the protocol's name", at: nameToken.span) }
+        guard case .identifier(let name) = nameToken.kind else { throw expectedName("expected the protocol's name", at: nameToken) }
         let inherited = try parseInheritance("a protocol name")
         guard check("{") else { throw fail("expected '{' and the requirements of \(name)", at: peek().span) }
         let open = advance()
@@ -375,16 +399,16 @@ extension Parser {
         let (body, bodyClose) = try parseBlock("body of do")
         var catches: [CatchClause] = []
         var end = bodyClose.span
-        while takeFollowing("catch") {
+        while takeFollowing(.catch) {
             let catchToken = tokens[index - 1]
             var pattern: Pattern?
             var type: (name: String, span: Span)?
-            if isWord("is") {
+            if isKeyword(.is) {
                 advance()
                 type = try catchType()
             } else if !check("{") {
                 pattern = try parsePattern(binding: false)
-                if isWord("as") {
+                if isKeyword(.as) {
                     advance()
                     type = try catchType()
                 }
@@ -409,7 +433,7 @@ extension Parser {
     private mutating func parseRepeat() throws -> Statement {
         let repeatToken = advance()
         let (body, _) = try parseLoopBody("body of the repeat loop")
-        guard takeFollowing("while") else {
+        guard takeFollowing(.while) else {
             throw fail("expected 'while' and a condition after the body of repeat", at: peek().span)
         }
         let condition = try parseExpression()
@@ -418,7 +442,7 @@ extension Parser {
 
     private mutating func parseFor() throws -> Statement {
         let forToken = advance()
-        if isWord("case") {
+        if isKeyword(.case) {
             throw fail("flow has no 'for case'", at: peek().span, help: "loop over the values and match them with if case or switch")
         }
         let pattern = try parsePattern(binding: true)
@@ -430,7 +454,7 @@ extension Parser {
         noTrailingClosure = true
         let sequence = try parseExpression()
         var filter: Expr?
-        if isWord("where") {
+        if isKeyword(.where) {
             advance()
             filter = try parseExpression()
         }
@@ -476,15 +500,15 @@ extension Parser {
                     var guardExpr: Expr?
                     let colon: Token
                     do {
-                        if p.isWord("default") {
+                        if p.isKeyword(.default) {
                             p.advance()
-                        } else if p.isWord("case") {
+                        } else if p.isKeyword(.case) {
                             p.advance()
                             repeat {
                                 while p.peek().kind.isNewline { p.advance() }
                                 patterns.append(try p.parsePattern(binding: false))
                             } while p.accept(",") != nil
-                            if p.isWord("where") {
+                            if p.isKeyword(.where) {
                                 p.advance()
                                 guardExpr = try p.parseExpression()
                             }
@@ -517,7 +541,7 @@ extension Parser {
         synchronize()
         while !peek().kind.isEnd {
             while peek().kind.isNewline { advance() }
-            if check("}") || isWord("case") || isWord("default") || peek().kind.isEnd { return }
+            if check("}") || isKeyword(.case) || isKeyword(.default) || peek().kind.isEnd { return }
             synchronize()
         }
     }
@@ -530,7 +554,7 @@ extension Parser {
             advance()
             return .wildcard(token.span)
         }
-        if token.isKeyword(.let) || isWord("var") {
+        if token.isKeyword(.let) || isKeyword(.var) {
             advance()
             return try parsePattern(binding: true)
         }
@@ -599,7 +623,7 @@ extension Parser {
     mutating func parseTypeAlias() throws -> Statement {
         let keyword = advance()
         let nameToken = advance()
-        guard case .identifier(let name) = nameToken.kind else { throw fail("expected the alias's name", at: nameToken.span) }
+        guard case .identifier(let name) = nameToken.kind else { throw expectedName("expected the alias's name", at: nameToken) }
         let parameters = skipGenericParameters()
         _ = try expect("=", "'=' and the type it names")
         let start = peek().span.start
@@ -610,25 +634,25 @@ extension Parser {
 
     /// Skips a `where T: Equatable` clause before a body.
     private mutating func skipWhereClause() {
-        guard isWord("where") else { return }
+        guard isKeyword(.where) else { return }
         while !check("{") && !peek().kind.isNewline && !peek().kind.isEnd { advance() }
     }
 
     mutating func parseFunction(isMutating: Bool, isStatic: Bool) throws -> FunctionDeclaration {
         let funcToken = advance()
         // `init(...)` and `init?(...)`: named `init`, with no `func`.
-        let isInitialiser = funcToken.labelText == "init"
+        let isInitialiser = funcToken.isKeyword(.`init`)
         var isFailable = false
         if isInitialiser, check("?") || check("!") {
             advance()
             isFailable = true
         }
         let nameToken = isInitialiser ? funcToken : advance()
-        guard case .identifier(let name) = nameToken.kind else {
+        guard let name = isInitialiser ? "init" : nameToken.identifier else {
             if case .symbol = nameToken.kind {
                 throw fail("flow cannot declare operators", at: nameToken.span, help: "declare a func with a name")
             }
-            throw fail("expected the function's name after 'func'", at: nameToken.span)
+            throw expectedName("expected the function's name after 'func'", at: nameToken)
         }
         let genericParameters = skipGenericParameters()
         guard check("(") else { throw fail("expected '(' and the parameters of \(name)", at: peek().span) }
@@ -643,7 +667,7 @@ extension Parser {
             }
         }
         _ = try withNewlines(significant: false) { try $0.close(")", opened: open, "parameter list") }
-        while isWord("async") || isWord("throws") || isWord("rethrows") { advance() }
+        while isWord("async") || isKeyword(.throws) || isKeyword(.rethrows) { advance() }
         var resultType: TypeText?
         if let arrow = accept("->") {
             guard let written = parseTypeText() else { throw fail("expected the result type after '->'", at: arrow.span) }
@@ -675,7 +699,7 @@ extension Parser {
         guard name != "_" || label == nil else { throw fail("expected a parameter name", at: nameSpan) }
         _ = try expect(":", "':' and the type of parameter '\(name)'")
         while check("@") { advance(); advance() }
-        let isInout = isWord("inout")
+        let isInout = isKeyword(.inout)
         guard let type = parseTypeText() else { throw fail("expected the type of parameter '\(name)'", at: peek().span) }
         if let dots = accept("...") {
             throw fail("flow has no variadic parameters", at: dots.span, help: "take an array instead")
@@ -688,14 +712,14 @@ extension Parser {
     mutating func parseTypeDeclaration() throws -> TypeDeclaration {
         let keyword = advance()
         let kind: TypeDeclaration.Kind = switch keyword.kind {
-        case .identifier("struct"): .struct
-        case .identifier("class"): .class
-        case .identifier("extension"): .extension
+        case .keyword(.struct): .struct
+        case .keyword(.class): .class
+        case .keyword(.extension): .extension
         default: .enum
         }
         let nameToken = advance()
         guard case .identifier(var name) = nameToken.kind else {
-            throw fail("expected the name of the \(kind.word)", at: nameToken.span)
+            throw expectedName("expected the name of the \(kind.word)", at: nameToken)
         }
         // `extension Cart.Line`: the type a nested name names.
         while kind == .extension, check("."), case .identifier(let inner) = tokens[index + 1].kind {
@@ -768,18 +792,18 @@ extension Parser {
                        help: name == "Published" ? "@Published is for a class's var; elsewhere, a value that changes over time is a CurrentValueSubject(initial)" : "remove @\(name)")
         }
         var isStatic = false, isMutating = false
-        while isWord("static") || isWord("mutating") || isWord("class") && ["func", "var", "let"].contains(tokens[index + 1].labelText ?? "") {
+        while isKeyword(.static) || isWord("mutating") || isKeyword(.class) && ["func", "var", "let"].contains(tokens[index + 1].labelText ?? "") {
             if isWord("mutating") { isMutating = true } else { isStatic = true }
             advance()
             modifiers.formUnion(skipModifiers())
         }
         let start = peek()
-        if isWord("case") {
+        if isKeyword(.case) {
             guard kind == .enum else { throw fail("cases can only be declared in an enum", at: start.span) }
             advance()
             repeat {
                 let nameToken = advance()
-                guard case .identifier(let name) = nameToken.kind else { throw fail("expected the case's name", at: nameToken.span) }
+                guard case .identifier(let name) = nameToken.kind else { throw expectedName("expected the case's name", at: nameToken) }
                 var associated: [String?]?
                 if check("("), peek().span.start == nameToken.span.end { associated = try parseAssociatedValues() }
                 var rawValue: Expr?
@@ -788,18 +812,18 @@ extension Parser {
             } while accept(",") != nil
             return
         }
-        if isWord("func") {
+        if isKeyword(.func) {
             if isMutating, kind == .enum || isStatic { throw fail("only a struct's methods can be mutating", at: start.span) }
             let method = try parseFunction(isMutating: isMutating, isStatic: isStatic)
             method.isDiscardableResult = modifiers.contains(.discardableResult)
             members.methods.append(method)
             return
         }
-        if isWord("struct") || isWord("enum") || isWord("class") && tokens[index + 1].labelText != nil {
+        if isKeyword(.struct) || isKeyword(.enum) || isKeyword(.class) && tokens[index + 1].labelText != nil {
             members.nested.append(try parseTypeDeclaration())
             return
         }
-        if isWord("init") {
+        if isKeyword(.`init`) {
             guard kind == .class || kind == .struct else {
                 throw fail("an \(kind == .enum ? "enum" : kind.word) has no init here", at: start.span,
                            help: kind == .enum ? "make a value from a case, or from a raw value with init(rawValue:)" : "declare the init in the type itself")
@@ -808,24 +832,24 @@ extension Parser {
             members.initialisers.append(try parseFunction(isMutating: kind == .struct, isStatic: false))
             return
         }
-        if isWord("deinit") {
+        if isKeyword(.`deinit`) {
             guard kind == .class else { throw fail("only a class has a deinit", at: start.span) }
             guard members.deinitialiser == nil else { throw fail("a class has one deinit", at: start.span) }
             advance()
             members.deinitialiser = try inFunctionBody { try $0.parseBlock("body of deinit") }.body
             return
         }
-        if isWord("typealias"), case .typeAlias(let name, _, let parameters, let type, _) = try parseTypeAlias() {
+        if isKeyword(.typealias), case .typeAlias(let name, _, let parameters, let type, _) = try parseTypeAlias() {
             members.typeAliases.append((name, parameters, type))
             return
         }
-        guard start.isKeyword(.let) || isWord("var") else {
+        guard start.isKeyword(.let) || isKeyword(.var) else {
             throw fail("expected a property, a method\(kind == .enum ? ", a case" : "") or a nested type in \(typeName)", at: start.span)
         }
-        let isVariable = isWord("var")
+        let isVariable = isKeyword(.var)
         advance()
         let nameToken = advance()
-        guard case .identifier(let name) = nameToken.kind else { throw fail("expected the property's name", at: nameToken.span) }
+        guard case .identifier(let name) = nameToken.kind else { throw expectedName("expected the property's name", at: nameToken) }
         var type: TypeText?
         var isOptional = false
         if let colon = accept(":") {
@@ -862,7 +886,7 @@ extension Parser {
         // `let x: Int, y: Int`: more properties of the same kind.
         while accept(",") != nil {
             let next = advance()
-            guard case .identifier(let nextName) = next.kind else { throw fail("expected the property's name", at: next.span) }
+            guard case .identifier(let nextName) = next.kind else { throw expectedName("expected the property's name", at: next) }
             var nextType: TypeText?
             if let colon = accept(":") {
                 guard let written = parseTypeText() else { throw fail("expected a type after ':'", at: colon.span) }

@@ -62,7 +62,7 @@ extension SourceFile {
         while let token = rest.first {
             if token.isSymbol("@") {
                 rest = rest.dropFirst(2)
-            } else if case .identifier(let name) = token.kind, Self.declarationModifiers.contains(name) {
+            } else if let name = token.labelText, Self.declarationModifiers.contains(name) {
                 rest = rest.dropFirst()
             } else {
                 break
