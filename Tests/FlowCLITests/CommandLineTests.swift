@@ -10,7 +10,7 @@ import Testing
     }
 
     static func script(_ text: String) throws -> String {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("flow-\(UUID().uuidString).flow").path
+        let path = temporaryPath("script.flow")
         try text.write(toFile: path, atomically: true, encoding: .utf8)
         return path
     }
@@ -452,7 +452,7 @@ extension CommandLineTests {
 
     @Test(.enabled(if: rendererAvailable, "rsvg-convert is not installed (Debian's librsvg2-bin; .ci/run installs it)"))
     func pngPicturesSizedForASlide() throws {
-        let png = FileManager.default.temporaryDirectory.appendingPathComponent("flow-\(UUID().uuidString).png").path
+        let png = temporaryPath("diagram.png")
         defer { try? FileManager.default.removeItem(atPath: png) }
         let result = try Self.flow(["run", "--png", png, "--width", "640", "examples/purchase.flow"])
         #expect(result.status == 0, "\(result.err)")
@@ -463,7 +463,7 @@ extension CommandLineTests {
     }
 
     @Test func pngWithoutARendererIsAClearError() throws {
-        let png = FileManager.default.temporaryDirectory.appendingPathComponent("flow-\(UUID().uuidString).png").path
+        let png = temporaryPath("diagram.png")
         let result = try FlowProcess.run(["PATH=/nonexistent", FlowProcess.defaultBinary.path, "run", "--png", png, "examples/purchase.flow"],
                                          in: projectDirectory, binary: URL(fileURLWithPath: "/usr/bin/env"))
         #expect(result.status == 2)

@@ -44,7 +44,7 @@ struct TerminalTests {
     }
 
     @Test func historyIsKeptAcrossSessions() throws {
-        let state = FileManager.default.temporaryDirectory.appendingPathComponent("flow-state-\(UUID().uuidString)")
+        let state = URL(fileURLWithPath: temporaryPath("state"))
         defer { try? FileManager.default.removeItem(at: state) }
         let first = try Tmux(environment: ["XDG_STATE_HOME": state.path])
         try first.waitFor { $0.contains("flow>") }
@@ -188,7 +188,7 @@ final class Tmux {
 
     init(environment: [String: String] = [:]) throws {
         var variables = ["NO_COLOR": "1", "TERM": "xterm-256color", "HOME": FileManager.default.temporaryDirectory.path]
-        variables["XDG_STATE_HOME"] = FileManager.default.temporaryDirectory.appendingPathComponent("flow-state-\(UUID().uuidString)").path
+        variables["XDG_STATE_HOME"] = URL(fileURLWithPath: temporaryPath("state")).path
         variables.merge(environment) { $1 }
         let exports = variables.map { "export \($0.key)='\($0.value)'" }.joined(separator: "\n")
         // The shell survives the Ctrl-Cs sent to `flow` (its handler is reset in `flow`).

@@ -37,9 +37,23 @@ public func readUntil(_ text: String, from pipe: Pipe) {
     }
 }
 
-/// A fresh path in the temporary folder, ending in `name`.
+/// The folder of this test process's files: made when first asked for,
+/// removed with everything in it when the process exits, so a run of the
+/// tests leaves nothing behind in the temporary folder.
+public let scratchFolder: URL = {
+    let folder = scratchFolderOfThisProcess()
+    try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    atexit { try? FileManager.default.removeItem(at: scratchFolderOfThisProcess()) }
+    return folder
+}()
+
+private func scratchFolderOfThisProcess() -> URL {
+    FileManager.default.temporaryDirectory.appendingPathComponent("flow-tests-\(getpid())")
+}
+
+/// A fresh path in the test process's scratch folder, ending in `name`.
 public func temporaryPath(_ name: String) -> String {
-    FileManager.default.temporaryDirectory.appendingPathComponent("flow-test-\(UUID().uuidString)-\(name)").path
+    scratchFolder.appendingPathComponent("\(UUID().uuidString)-\(name)").path
 }
 
 /// The partial file `file.write(path)` fills until its stream ends, if any.
