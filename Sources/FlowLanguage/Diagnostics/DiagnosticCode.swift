@@ -100,7 +100,7 @@ extension Diagnostic {
                                    "an * has no init here", "* cannot have stored properties"]),
             (.syntax, ["expected ", "'*' is never closed", "unmatched", "';' separates statements", "ranges cannot be chained",
                        "comparisons cannot be chained", "a dictionary entry in an array", "the else block of a guard must leave",
-                       "a case needs at least one statement", "'*' is not a keyword"]),
+                       "a case needs at least one statement", "'*' is not a keyword", "'*' is a keyword, not a name"]),
             (.badArgument, ["* takes ", "* needs ", "a deadline is written", "print(to:) writes", "'.*' is a strategy of",
                             "String(format:)", "assign(to:on:)", "*: '*' cannot be negative", "*: '*' must be greater than"]),
         ]
