@@ -9,11 +9,7 @@ import Testing
         try FlowProcess.run(arguments, stdin: stdin, in: directory ?? projectDirectory)
     }
 
-    static func script(_ text: String) throws -> String {
-        let path = temporaryPath("script.flow")
-        try text.write(toFile: path, atomically: true, encoding: .utf8)
-        return path
-    }
+    static func script(_ text: String) throws -> String { try scriptFile(text) }
 
     @Test func runsAScriptAndItsSubscriptions() throws {
         let path = try Self.script("range(1, 3).map { $0 * 10 }.sink { print($0) }\n")

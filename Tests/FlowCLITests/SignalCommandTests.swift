@@ -6,11 +6,7 @@ import Testing
 /// unless the script handles it (`signals("HUP")`), and every stop says
 /// what the sinks committed.
 @Suite struct SignalCommandTests {
-    func script(_ text: String) throws -> String {
-        let path = temporaryPath("signals.flow")
-        try text.write(toFile: path, atomically: true, encoding: .utf8)
-        return path
-    }
+    func script(_ text: String) throws -> String { try scriptFile(text, named: "signals.flow") }
 
     /// The number of lines the stop report says `sink` committed.
     func reported(_ err: String, _ sink: String) -> Int? {

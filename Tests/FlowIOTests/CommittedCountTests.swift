@@ -10,11 +10,7 @@ import Testing
 struct DatabaseCommittedCountTests {
     let url = TestDatabase.url ?? ""
 
-    func script(_ text: String) throws -> String {
-        let path = temporaryPath("committed-\(UUID().uuidString).flow")
-        try text.write(toFile: path, atomically: true, encoding: .utf8)
-        return path
-    }
+    func script(_ text: String) throws -> String { try scriptFile(text, named: "committed.flow") }
 
     /// A completed load into each database sink: each `onCommit:` is told
     /// a growing count ending at what the table holds, and the run ends by

@@ -9,11 +9,7 @@ import Testing
 struct PostgresFaultTests {
     let url = TestDatabase.url ?? ""
 
-    func script(_ text: String) throws -> String {
-        let path = temporaryPath("pg-fault-\(UUID().uuidString).flow")
-        try text.write(toFile: path, atomically: true, encoding: .utf8)
-        return path
-    }
+    func script(_ text: String) throws -> String { try scriptFile(text, named: "pg-fault.flow") }
 
     /// What a run said when the server was restarted under it.
     struct RestartedRun {

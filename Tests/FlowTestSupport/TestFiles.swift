@@ -56,6 +56,13 @@ public func temporaryPath(_ name: String) -> String {
     scratchFolder.appendingPathComponent("\(UUID().uuidString)-\(name)").path
 }
 
+/// A script written to a fresh file of the scratch folder; its path.
+public func scriptFile(_ text: String, named name: String = "script.flow") throws -> String {
+    let path = temporaryPath(name)
+    try text.write(toFile: path, atomically: true, encoding: .utf8)
+    return path
+}
+
 /// The partial file `file.write(path)` fills until its stream ends, if any.
 public func partialFile(of path: String) -> String? {
     let url = URL(fileURLWithPath: path)
