@@ -407,14 +407,20 @@ public final class LanguageServer {
     }
 
     /// The lanes a stream bound at the top level (or in a test block)
-    /// produces, when the script (then that block) runs in virtual time
-    /// without any module: a script whose sources are all marbles draws
-    /// them; one that would reach a file, the network or a database does
-    /// not compile so, and draws nothing. The run has the virtual clock's
-    /// limits, and what it prints goes nowhere.
+    /// produces, when what it depends on (`DependencySlice`: the
+    /// statements declaring what its statement, then that block, uses)
+    /// runs in virtual time without any module: a binding whose sources
+    /// are all marbles draws them, whatever the rest of the script reads
+    /// or however long it runs; one that would reach a file, the network
+    /// or a database does not compile so, and draws nothing. The run has
+    /// the virtual clock's limits, and what it prints goes nowhere.
     private func lanes(of name: String, declaredAt offset: Int, in document: Document) -> (text: String, svg: String?)? {
+        var parser = Parser(file: document.file)
+        let script = parser.parseScript()
+        guard let root = script.statements.firstIndex(where: { $0.span.start <= offset && offset < $0.span.end }) else { return nil }
+        let slice = DependencySlice(of: script, keeping: root, resolution: NameResolution(script))
         let silent = Console(out: { _ in }, err: { _ in }, color: false)
-        guard let program = try? Program(file: document.file, console: silent, modules: []) else { return nil }
+        guard let program = try? Program(file: slice.file, console: silent, modules: []) else { return nil }
         program.marblesForBindings = true
         program.drawsLanes = false
         program.reportsErrors = false
