@@ -9,8 +9,7 @@ import FlowLanguage
 /// offset of the slice is the file's, so a test block is found at the
 /// same place.
 struct DependencySlice {
-    /// The indices of the top-level statements kept, in order.
-    let kept: [Int]
+    /// The script with only the kept statements, at their offsets.
     let file: SourceFile
 
     /// `root`: the top-level statement whose needs are kept (a binding, or
@@ -18,8 +17,14 @@ struct DependencySlice {
     ///
     /// Kept as well: every type, extension and type alias (an extension
     /// names no declaration of its own a use could lead to, and declares
-    /// no stream), and a statement that uses a kept `var` (it may assign
-    /// it: `total += 1`), each with what it needs.
+    /// no stream), and every statement outside a test block that uses a
+    /// kept name whose value something may change or push into: a `var`
+    /// (`total += 1`), a value made by a type (`subject.send(1)`), a
+    /// destructuring (`Signal<Int>.create()`), or a stream made from one
+    /// (`let c = doubled.sink { }` subscribes before the sends); each with
+    /// what it needs. What is made from marbles and functions
+    /// alone nothing can change: a statement that only reads it (drawing
+    /// it, repeating it) is left out.
     init(of script: Script, keeping root: Int, resolution: NameResolution) {
         let statements = script.statements
         func owner(of offset: Int) -> Int? {
@@ -27,12 +32,20 @@ struct DependencySlice {
         }
         let owners = resolution.declarations.map { owner(of: $0.span.start) }
         var needs = Array(repeating: Set<Int>(), count: statements.count)
-        var usedVariables = Array(repeating: Set<Int>(), count: statements.count)
         for use in resolution.uses {
             guard let user = owner(of: use.span.start), let declaring = owners[use.declaration], declaring != user else { continue }
             needs[user].insert(declaring)
-            if case .binding(_, _, _, _, true, _) = statements[declaring] { usedVariables[user].insert(declaring) }
         }
+        // What is made from a stateful value changes with it; what a `var`
+        // gave its value when it was made does not.
+        var changeable = Set(statements.indices.filter { statements[$0].declaresStateful })
+        var grown = true
+        while grown {
+            let more = statements.indices.filter { !changeable.contains($0) && !needs[$0].isDisjoint(with: changeable) }
+            changeable.formUnion(more)
+            grown = !more.isEmpty
+        }
+        changeable.formUnion(statements.indices.filter { statements[$0].declaresVariable })
         var keeps = Set<Int>()
         var pending = [root] + statements.indices.filter {
             switch statements[$0] {
@@ -45,14 +58,12 @@ struct DependencySlice {
                 guard keeps.insert(next).inserted else { continue }
                 pending += needs[next]
             }
-            let assigning = statements.indices.filter { index in
-                guard !keeps.contains(index), !statements[index].isDeclaration else { return false }
-                return !usedVariables[index].isDisjoint(with: keeps)
+            let changing = keeps.intersection(changeable)
+            pending = statements.indices.filter { index in
+                !keeps.contains(index) && !statements[index].isTestBlock && !needs[index].isDisjoint(with: changing)
             }
-            if assigning.isEmpty { break }
-            pending = assigning
+            if pending.isEmpty { break }
         }
-        kept = keeps.sorted()
         var bytes = Array(script.file.text.utf8)
         for (index, statement) in statements.enumerated() where !keeps.contains(index) {
             Self.blank(statement.span, in: &bytes)
@@ -73,12 +84,32 @@ struct DependencySlice {
 }
 
 private extension Statement {
-    /// A statement that declares something and does nothing else by
-    /// itself being kept: the var rule does not pull it in.
-    var isDeclaration: Bool {
+    /// A destructuring, or a binding whose value is made by a type
+    /// (`PassthroughSubject<Int, Never>()`, `Counter()`): what holds state
+    /// later statements may change.
+    var declaresStateful: Bool {
         switch self {
-        case .binding, .destructuring, .function, .type, .typeAlias, .test: true
-        default: false
+        case .destructuring: return true
+        case .binding(_, _, _, let value?, _, _): return Self.isMadeByType(value)
+        default: return false
+        }
+    }
+
+    var declaresVariable: Bool {
+        if case .binding(_, _, _, _, true, _) = self { true } else { false }
+    }
+
+    var isTestBlock: Bool {
+        if case .test = self { true } else { false }
+    }
+
+    private static func isMadeByType(_ e: Expr) -> Bool {
+        switch e {
+        case .name(let name, _): return name.first?.isUppercase ?? false
+        case .call(let callee, _, _): return isMadeByType(callee)
+        case .member(let base, _, _, _), .optionalChain(let base, _), .forceUnwrap(let base, _), .attempt(let base, _):
+            return isMadeByType(base)
+        default: return false
         }
     }
 }
