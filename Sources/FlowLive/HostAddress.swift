@@ -16,15 +16,27 @@ import Glibc
 /// left); an IPv6 address that is an IPv4 one (`::ffff:a.b.c.d`) is that
 /// IPv4 address; other IPv6 addresses are in brackets, lower case, in
 /// `inet_ntop`'s shortest form, without a zone; a name is lower case,
-/// percent-escapes decoded, without a trailing dot.
+/// percent-escapes decoded, without a trailing dot. The unspecified
+/// addresses are the loopback ones they reach: Linux connects a socket
+/// aimed at `0.0.0.0` (`0`, `[::ffff:0.0.0.0]`) to 127.0.0.1 and one at
+/// `[::]` to `[::1]`, so a rule about the loopback address holds for them.
 public enum HostAddress {
     public static func canonical(_ host: String) -> String {
         var text = percentDecoded(host).lowercased()
         if text.hasPrefix("["), text.hasSuffix("]") { text = String(text.dropFirst().dropLast()) }
-        if text.contains(":") { return ipv6(text).map(canonical(ipv6:)) ?? "[\(text)]" }
+        if text.contains(":") { return ipv6(text).map { reached(canonical(ipv6: $0)) } ?? "[\(text)]" }
         if text.hasSuffix("."), text.count > 1 { text.removeLast() }
-        if let address = ipv4(text) { return dotted(address) }
+        if let address = ipv4(text) { return reached(dotted(address)) }
         return text
+    }
+
+    /// The address a connection to `address` (in its one form) reaches.
+    static func reached(_ address: String) -> String {
+        switch address {
+        case "0.0.0.0": "127.0.0.1"
+        case "[::]": "[::1]"
+        default: address
+        }
     }
 
     /// Whether `host` (canonical) is an IP address rather than a name.
@@ -137,7 +149,7 @@ public enum HostAddress {
                 }
             default: break
             }
-            if let text, !found.contains(text) { found.append(text) }
+            if let text = text.map(reached), !found.contains(text) { found.append(text) }
         }
         return found
     }

@@ -45,7 +45,8 @@ import Glibc
         var addresses: [UInt32] = [0x7f00_0001, 0, 0xffff_ffff, 0x0a00_0001, 0xc0a8_0101]
         for _ in 0..<2_000 { addresses.append(UInt32.random(in: 0...UInt32.max, using: &random)) }
         for address in addresses {
-            let expected = "\(address >> 24).\(address >> 16 & 0xff).\(address >> 8 & 0xff).\(address & 0xff)"
+            // 0.0.0.0 is judged as 127.0.0.1, the address a connection to it reaches.
+            let expected = address == 0 ? "127.0.0.1" : "\(address >> 24).\(address >> 16 & 0xff).\(address >> 8 & 0xff).\(address & 0xff)"
             for spelling in Self.ipv4Spellings(address, &random) {
                 #expect(HostAddress.canonical(spelling) == expected, "\(spelling)")
                 #expect(HostAddress.canonical(spelling + ".") == expected, "\(spelling).")
@@ -85,7 +86,9 @@ import Glibc
         permissions.deny(.net, "127.0.0.1,[::1]")
         let access = Access(permissions)
         let spellings = ["127.0.0.1", "127.1", "2130706433", "0x7f000001", "0177.0.0.1", "[::ffff:127.0.0.1]", "%31%32%37.0.0.1",
-                         "127.0.0.1.", "0x7F.0.0.01", "[0:0:0:0:0:0:0:1]", "[::1]"]
+                         "127.0.0.1.", "0x7F.0.0.01", "[0:0:0:0:0:0:0:1]", "[::1]",
+                         // The unspecified addresses: Linux connects them to the loopback ones.
+                         "0.0.0.0", "0", "0x0", "[::ffff:0.0.0.0]", "[::]", "[0:0:0:0:0:0:0:0]"]
         for host in spellings {
             var message: String?
             do { try access.checkNet(url: "http://\(host):8080/x", by: "http.get") } catch { message = FlowError.wrap(error).message }
