@@ -140,6 +140,19 @@ public final class Program {
         return (env.bindingTypes ?? [:]).filter { $0.value.isWhollyKnown }.mapValues(\.swiftName)
     }
 
+    /// The members of the script's types that its member names mean, where
+    /// the compiler knows the receiver's type (`w.total()`, `self.count`,
+    /// `.usd`, a bare `total()` in a method or an extension): the span of
+    /// each such name, to the span of the member's declared name. What an
+    /// editor's definition, references and hover follow. Read from the same
+    /// compilation `check` makes; nothing runs.
+    public static func memberUses(_ file: SourceFile, modules: [BuiltinModule] = []) -> [Span: Span] {
+        let env = Environment(file: file, output: { _ in }, run: .virtual(name: file.path), arguments: [], modules: modules)
+        env.memberUses = [:]
+        _ = try? FrontEnd.compile(file, in: Scope(kind: .script, parent: nil), environment: env, keepingCode: false)
+        return env.memberUses ?? [:]
+    }
+
     /// The script plays marble strings and nothing in it needs the wall
     /// clock: run in virtual time, it does the same, instantly, and its
     /// lanes are exact (on the live clock they would show scheduling).

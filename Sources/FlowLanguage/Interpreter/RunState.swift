@@ -308,6 +308,10 @@ public final class Environment {
     /// notes here the type it knows of each `let` and `var`, by where its
     /// name is written.
     var bindingTypes: [Int: StaticType]?
+    /// Set by `Program.memberUses` (an editor's definitions): where each
+    /// member name of a script type known at compile time is written, and
+    /// where that member is declared.
+    var memberUses: [Span: Span]?
     /// What `print(..., terminator:)` wrote after the last line it ended:
     /// written out with the next line, or when the run ends.
     private var unfinishedLine = ""

@@ -921,6 +921,7 @@ extension Compiler {
 
     /// `Currency.usd`, `Action.loaded`, `Config.shared`, `Currency.allCases`.
     func compileStaticMember(_ type: DeclaredType, _ name: String, _ nameSpan: Span, in scope: Scope) -> Code {
+        noteMemberUse(name, at: nameSpan, of: type, isStatic: true)
         let depth = scope.depth(to: type.scope)
         if let item = type.caseNamed(name) {
             guard let labels = item.associated else {
@@ -955,6 +956,7 @@ extension Compiler {
 
     /// `Action.loaded(3)`, `.move(x: 1, y: 2)`: a case with its associated values.
     func compileCaseConstruction(_ type: DeclaredType, _ name: String, _ nameSpan: Span, _ arguments: [CallArgument], in scope: Scope) -> Code {
+        noteMemberUse(name, at: nameSpan, of: type, isStatic: true)
         guard let labels = type.caseNamed(name)?.associated else {
             error("'.\(name)' has no associated values: write .\(name) without ( )", nameSpan)
             return { _ in .null }
@@ -974,6 +976,7 @@ extension Compiler {
     /// `Type.make(x)`: a static method, or a case with associated values.
     func compileStaticCall(_ type: DeclaredType, _ name: String, _ nameSpan: Span, _ arguments: [CallArgument], _ span: Span,
                            in scope: Scope) -> Code {
+        noteMemberUse(name, at: nameSpan, of: type, isStatic: true)
         if type.caseNamed(name) != nil { return compileCaseConstruction(type, name, nameSpan, arguments, in: scope) }
         guard let first = type.staticMethods[name] else {
             error("'\(type.name)' has no static method '\(name)'", nameSpan, help: suggestion(for: name, among: Array(type.staticMethods.keys)))

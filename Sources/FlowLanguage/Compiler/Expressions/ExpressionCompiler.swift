@@ -387,6 +387,7 @@ extension Compiler {
             return CompiledExpression { _ in value }
         }
         let receiver = compiled(base, in: scope), b = receiver.code
+        noteMemberUse(name, at: nameSpan, on: base, typed: receiver.type, in: scope)
         let type = memberType(of: receiver.type, name, in: scope)
         if let dynamic = compileDynamicMember(b, name, nameSpan, in: scope) {
             return CompiledExpression(dynamic, type: type?.type ?? .unknown, typeIsSure: receiver.typeIsSure && type?.isWritten == true)

@@ -120,6 +120,7 @@ extension Compiler {
             return nil
         }
         let arguments = argumentsOfGenericReceiver(base, name, arguments, in: scope)
+        if environment.memberUses != nil { noteMemberUse(name, at: nameSpan, on: base, typed: guessedType(of: base, in: scope), in: scope) }
         let labels = arguments.map(\.label)
         // What the name means for values not of the script's types: where
         // that meaning does not fit this call, reaching it is an error then.

@@ -472,6 +472,13 @@ extension Compiler {
             return Self.slotPlace(depth: scope.depth(to: closure), slot: n)
         case .member(let base, let name, let nameSpan, _):
             let location = self.location(nameSpan)
+            if environment.memberUses != nil {
+                if let type = resolveType(base, in: scope) {
+                    noteMemberUse(name, at: nameSpan, of: type, isStatic: true)
+                } else {
+                    noteMemberUse(name, at: nameSpan, on: base, typed: guessedType(of: base, in: scope), in: scope)
+                }
+            }
             if isLetPropertyOfClasses(name, in: scope) {
                 error("cannot change '\(name)': it is a let property", nameSpan,
                       help: "declare it with var to change it, or set it in the class's init")
@@ -649,6 +656,7 @@ extension Compiler {
         let matchers = (arguments ?? []).map { compilePattern($0, in: scope, binding: binding) }
         let builtin = type == nil ? Self.builtinCasePattern(name, matchers) : nil
         if let declared = resolveCase(type: type, name: name, span, in: scope) {
+            noteCaseUse(name, of: declared, inPattern: span)
             let nominal = Nominal(type: declared.name, caseName: name)
             if let arguments, arguments.count != (declared.caseNamed(name)?.associated?.count ?? 0) {
                 error("'.\(name)' has \(declared.caseNamed(name)?.associated?.count ?? 0) associated values, the pattern \(arguments.count)", span)
