@@ -10,7 +10,8 @@ import Foundation
 /// (`StdioTransport` connects it to standard input and output for
 /// `flow lsp`). It never runs a script for real: diagnostics are
 /// `flow check`'s, formatting is `flow fmt`'s, a name's type is the
-/// compiler's (`Program.bindingTypes`), hovers read the operator catalog,
+/// compiler's (`Program.bindingTypes`), and so is the declaration a member
+/// name means (`Program.memberUses`), hovers read the operator catalog,
 /// and a marble binding's lane comes from a run in virtual time with no
 /// module (no file, host or database reached).
 public final class LanguageServer {
@@ -311,7 +312,7 @@ public final class LanguageServer {
         }
         guard case .identifier(let name) = tokens[index].kind else { return NSNull() }
         // A name the script declares: how, and where.
-        if let declared = resolution.declaration(at: offset) {
+        if let declared = declaration(at: offset, in: document, resolution) {
             let declaration = resolution.declarations[declared]
             let line = document.positions.position(of: declaration.span.start).line + 1
             var summary = declaration.summary
@@ -467,17 +468,42 @@ public final class LanguageServer {
         ["uri": document.uri, "range": document.positions.range(span)]
     }
 
+    /// The compiler's member uses of the document (`Program.memberUses`),
+    /// kept while its text stays the same.
+    private var members: [String: (text: String, uses: [Span: Span])] = [:]
+
+    private func memberUses(_ document: Document) -> [Span: Span] {
+        if let kept = members[document.uri], kept.text == document.file.text { return kept.uses }
+        let uses = Program.memberUses(document.file, modules: modules)
+        members[document.uri] = (document.file.text, uses)
+        return uses
+    }
+
+    /// The declaration named or used at an offset: a member's (`w.total()`,
+    /// `self.count`, `.usd`) as the compiler resolved it by its receiver's
+    /// type, else the one the script's scopes give the name.
+    private func declaration(at offset: Int, in document: Document, _ resolution: NameResolution) -> Int? {
+        if let member = memberUses(document).first(where: { $0.key.start <= offset && offset <= $0.key.end })?.value,
+           let declared = resolution.declarations.firstIndex(where: { $0.span == member }) {
+            return declared
+        }
+        return resolution.declaration(at: offset)
+    }
+
     private func definition(_ document: Document, at offset: Int?) -> Any {
         let resolution = names(document)
-        guard let offset, let declared = resolution.declaration(at: offset) else { return NSNull() }
+        guard let offset, let declared = declaration(at: offset, in: document, resolution) else { return NSNull() }
         return location(document, resolution.declarations[declared].span)
     }
 
     private func references(_ document: Document, at offset: Int?, includeDeclaration: Bool) -> Any {
         let resolution = names(document)
-        guard let offset, let declared = resolution.declaration(at: offset) else { return [Any]() }
-        let spans = (includeDeclaration ? [resolution.declarations[declared].span] : []) + resolution.uses(of: declared)
-        return spans.map { location(document, $0) }
+        guard let offset, let declared = declaration(at: offset, in: document, resolution) else { return [Any]() }
+        let span = resolution.declarations[declared].span
+        let memberUses = memberUses(document).filter { $0.value == span }.map(\.key)
+        // A bare member in its type's own body is both a scope's use and a member use.
+        let uses = Set(resolution.uses(of: declared) + memberUses).sorted { $0.start < $1.start }
+        return ((includeDeclaration ? [span] : []) + uses).map { location(document, $0) }
     }
 
     // MARK: - Completion
