@@ -230,4 +230,39 @@ struct PostgresFaultTests {
         #expect(read.status == 0, "\(read.err)")
         #expect(read.out == "3000000\n")
     }
+
+    /// A query without `timeout:` cannot wait for ever: past the default
+    /// (here made short with FLOW_PG_TIMEOUT, 60 s otherwise) it is a
+    /// located error naming the statement and the timeout and how to give
+    /// a longer one, and the statement is cancelled on the server. Rows
+    /// that do come are read at the script's pace, past the default.
+    @Test func aQueryWithoutATimeoutHasTheDefaultOne() throws {
+        let marker = TestDatabase.uniqueName("unbounded")
+        let text = #"pg.query("SELECT pg_sleep(600), '\#(marker)'")"#
+        let path = try script(text)
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let result = try FlowProcess.run(["run", path], timeout: 120, environment: ["DATABASE_URL": url, "FLOW_PG_TIMEOUT": "1500ms"])
+        #expect(result.status == 1, "\(result.err)")
+        #expect(result.err.contains("pg-fault.flow:1:4: error: pg.query: the statement \"SELECT pg_sleep(600), '\(marker)'\" ran longer than 1.5s "
+                                    + "(the default timeout of a statement) and was cancelled on the server; give it longer with timeout:, "
+                                    + "as in timeout: 10m, or set FLOW_PG_TIMEOUT=10m for every query"), "\(result.err)")
+        let running = "SELECT count(*) FROM pg_stat_activity WHERE query LIKE '%\(marker)%' AND state = 'active' AND pid <> pg_backend_pid()"
+        #expect(waitFor { (try? TestDatabase.sql(running)) == "0" })
+
+        // The script's own timeout: is longer than the default, and is kept.
+        let longer = try script(#"pg.query("SELECT 7 AS n FROM pg_sleep(3)", timeout: 1m).sink { print($0.n) }"#)
+        let patient = try FlowProcess.run(["run", longer], timeout: 120, environment: ["DATABASE_URL": url, "FLOW_PG_TIMEOUT": "1500ms"])
+        #expect(patient.status == 0, "\(patient.err)")
+        #expect(patient.out == "7\n", "\(patient.err)")
+
+        // Once rows come, the default no longer bounds the stream.
+        let slow = try script(#"pg.query("SELECT generate_series(1, 4) AS n").concatMap { n in of(n.n).delay(1s) }.count().sink { print($0) }"#)
+        let paced = try FlowProcess.run(["run", slow], timeout: 120, environment: ["DATABASE_URL": url, "FLOW_PG_TIMEOUT": "1500ms"])
+        #expect(paced.status == 0, "\(paced.err)")
+        #expect(paced.out == "4\n", "\(paced.err)")
+
+        let wrong = try FlowProcess.run(["run", path], timeout: 120, environment: ["DATABASE_URL": url, "FLOW_PG_TIMEOUT": "soon"])
+        #expect(wrong.status == 1, "\(wrong.err)")
+        #expect(wrong.err.contains(":1:4: error: FLOW_PG_TIMEOUT=\"soon\" is not a duration"), "\(wrong.err)")
+    }
 }

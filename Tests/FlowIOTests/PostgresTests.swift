@@ -76,7 +76,7 @@ struct PostgresTests {
         let marker = TestDatabase.uniqueName("sleepy")
         let result = try flow(#"pg.query("SELECT pg_sleep(600), '\#(marker)'", timeout: 500ms)"#)
         #expect(result.status == 1)
-        #expect(result.err.contains("ran longer than 500ms and was cancelled on the server"), "\(result.err)")
+        #expect(result.err.contains("ran longer than 500ms (its timeout:) and was cancelled on the server; give it longer with a larger timeout:"), "\(result.err)")
         let running = "SELECT count(*) FROM pg_stat_activity WHERE query LIKE '%\(marker)%' AND state = 'active' AND pid <> pg_backend_pid()"
         #expect(waitFor { (try? TestDatabase.sql(running)) == "0" })
     }

@@ -1,3 +1,4 @@
+import Foundation
 import FlowLive
 import FlowRuntime
 import NIOConcurrencyHelpers
@@ -177,9 +178,56 @@ final class QueryNode: DatabaseNode {
     struct Statement: Sendable {
         var sql: String
         var parameters: [String?]
-        var timeout: TimeSpan?
+        var timeout: TimeSpan
+        /// Whether `timeout` is the default rather than the script's
+        /// `timeout:`: the error then says how to give a longer one.
+        var timeoutIsDefault: Bool
         /// `pg.notify`: the statement's rows are not the stream's values.
         var emitsRows = true
+
+        init(sql: String, parameters: [String?], timeout: TimeSpan?, emitsRows: Bool = true) throws {
+            self.sql = sql
+            self.parameters = parameters
+            self.timeout = try timeout ?? Self.defaultTimeout()
+            self.timeoutIsDefault = timeout == nil
+            self.emitsRows = emitsRows
+        }
+
+        /// A statement without `timeout:` is cancelled if its first row (or
+        /// its end) has not come after as long as a batch's statement may
+        /// run (`RowWriter.statementTimeout`), unless `FLOW_PG_TIMEOUT` gives
+        /// another default (`5s`, `10m`). Only the wait for the server is
+        /// bounded: once rows come, they are read at the script's pace,
+        /// which may rightly take longer.
+        static func defaultTimeout(environment: [String: String] = ProcessInfo.processInfo.environment) throws -> TimeSpan {
+            guard let text = environment[defaultTimeoutVariable] else { return RowWriter.statementTimeout }
+            guard let span = duration(text) else {
+                throw FlowError("\(defaultTimeoutVariable)=\(text.debugDescription) is not a duration; write one as in a script, as in \(defaultTimeoutVariable)=90s or 10m")
+            }
+            return span
+        }
+
+        static let defaultTimeoutVariable = "FLOW_PG_TIMEOUT"
+
+        /// A duration written as in scripts: `500ms`, `1.5s`, `10m`.
+        static func duration(_ text: String) -> TimeSpan? {
+            let units: [(String, Double)] = [("ms", 1e6), ("us", 1e3), ("ns", 1), ("s", 1e9), ("m", 60e9), ("h", 3600e9)]
+            for (unit, scale) in units where text.hasSuffix(unit) {
+                guard let amount = Double(text.dropLast(unit.count)), amount > 0, amount * scale < 9e18 else { return nil }
+                return TimeSpan(nanoseconds: Int64((amount * scale).rounded()))
+            }
+            return nil
+        }
+
+        /// What the error says when the statement ran past its timeout.
+        var timeoutMessage: String {
+            let shown = sql.count > 80 ? String(sql.prefix(77)) + "..." : sql
+            let whose = timeoutIsDefault ? "the default timeout of a statement" : "its timeout:"
+            let raise = timeoutIsDefault
+                ? "give it longer with timeout:, as in timeout: 10m, or set \(Self.defaultTimeoutVariable)=10m for every query"
+                : "give it longer with a larger timeout:"
+            return "the statement \"\(shown)\" ran longer than \(timeout) (\(whose)) and was cancelled on the server; \(raise)"
+        }
     }
 
     let statement: Statement
@@ -234,10 +282,9 @@ final class QueryRun: Disposable, DemandControl {
         hold = live.hold()
         let handoff = Handoff<QueryEvent>.onLoop(live) { [self] in drain() }
         self.handoff = handoff
-        if let timeout = statement.timeout {
-            timer = live.schedule(after: timeout) { [weak self] in
-                self?.fail("\(self?.name ?? "pg.query"): the statement ran longer than \(timeout) and was cancelled on the server")
-            }
+        let statement = self.statement
+        timer = live.schedule(after: statement.timeout) { [weak self] in
+            self?.fail("\(self?.name ?? "pg.query"): \(statement.timeoutMessage)")
         }
         task = Self.spawn(statement, on: pool, server: server, pressure: pressure, handoff: handoff)
     }
@@ -284,6 +331,10 @@ final class QueryRun: Disposable, DemandControl {
         handoff.deliver(while: { !isDone }, readsOn: { consumerWantsMore }) { event in
             switch event {
             case .row(let row):
+                if statement.timeoutIsDefault, delivered == 0 {
+                    timer?.dispose()
+                    timer = nil
+                }
                 let value: Value
                 do { value = try DatabaseValues.row(row) } catch {
                     return fail(FlowError.wrap(error).message)

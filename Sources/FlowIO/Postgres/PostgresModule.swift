@@ -17,7 +17,10 @@ extension IOModules {
                      [arg("sql", .string), optionalArg("params", .value), url, timeout]) { args in
                 let sql = try args.string(0, default: "")
                 let parameters = try args.value(1).map { try DatabaseValues.positionalFields($0).map { try DatabaseValues.parameter($0) } } ?? []
-                let statement = QueryNode.Statement(sql: sql, parameters: parameters, timeout: try args.optionalDuration(3))
+                let statement: QueryNode.Statement
+                do {
+                    statement = try QueryNode.Statement(sql: sql, parameters: parameters, timeout: try args.optionalDuration(3))
+                } catch { throw FlowError.wrap(error).located(at: args.context.location) }
                 return .stream(QueryNode(name: "pg.query", database: database, address: try database.address(args.optionalString(2)),
                                          statement: statement, location: args.context.location))
             },
@@ -38,7 +41,10 @@ extension IOModules {
             function("notify", .creation, "sends a notification on the channel, then completion",
                      [arg("channel", .string), optionalArg("payload", .string), url]) { args in
                 let parameters: [String?] = [try args.string(0, default: ""), try args.string(1, default: "")]
-                let statement = QueryNode.Statement(sql: "SELECT pg_notify($1, $2)", parameters: parameters, timeout: nil, emitsRows: false)
+                let statement: QueryNode.Statement
+                do {
+                    statement = try QueryNode.Statement(sql: "SELECT pg_notify($1, $2)", parameters: parameters, timeout: nil, emitsRows: false)
+                } catch { throw FlowError.wrap(error).located(at: args.context.location) }
                 return .stream(QueryNode(name: "pg.notify", database: database, address: try database.address(args.optionalString(2)),
                                          statement: statement, location: args.context.location))
             },
