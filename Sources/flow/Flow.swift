@@ -179,14 +179,7 @@ enum Loader {
     }
 
     /// A duration written as in scripts: `5ms`, `1.5s`, `2m`.
-    static func duration(_ text: String) -> TimeSpan? {
-        let units: [(String, Double)] = [("ms", 1e6), ("us", 1e3), ("ns", 1), ("s", 1e9), ("m", 60e9), ("h", 3600e9)]
-        for (unit, scale) in units where text.hasSuffix(unit) {
-            guard let amount = Double(text.dropLast(unit.count)), amount > 0, amount * scale < 9e18 else { return nil }
-            return TimeSpan(nanoseconds: Int64((amount * scale).rounded()))
-        }
-        return nil
-    }
+    static func duration(_ text: String) -> TimeSpan? { TimeSpan(written: text) }
 
     static func report(_ list: DiagnosticList) {
         for diagnostic in list.diagnostics { Output.err(diagnostic.render(color: Output.colorOnStandardError)) }

@@ -1,4 +1,5 @@
 import Foundation
+import FlowLanguage
 import FlowLive
 import FlowRuntime
 import NIOConcurrencyHelpers
@@ -210,14 +211,7 @@ final class QueryNode: DatabaseNode {
         static let defaultTimeoutVariable = "FLOW_PG_TIMEOUT"
 
         /// A duration written as in scripts: `500ms`, `1.5s`, `10m`.
-        static func duration(_ text: String) -> TimeSpan? {
-            let units: [(String, Double)] = [("ms", 1e6), ("us", 1e3), ("ns", 1), ("s", 1e9), ("m", 60e9), ("h", 3600e9)]
-            for (unit, scale) in units where text.hasSuffix(unit) {
-                guard let amount = Double(text.dropLast(unit.count)), amount > 0, amount * scale < 9e18 else { return nil }
-                return TimeSpan(nanoseconds: Int64((amount * scale).rounded()))
-            }
-            return nil
-        }
+        static func duration(_ text: String) -> TimeSpan? { TimeSpan(written: text) }
 
         /// What the error says when the statement ran past its timeout.
         var timeoutMessage: String {
