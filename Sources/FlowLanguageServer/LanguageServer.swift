@@ -92,7 +92,7 @@ public final class LanguageServer {
         case "textDocument/didClose":
             guard let uri = (params["textDocument"] as? [String: Any])?["uri"] as? String else { return [] }
             documents[uri] = nil
-            inferred[uri] = nil
+            facts[uri] = nil
             return [notification("textDocument/publishDiagnostics", ["uri": uri, "diagnostics": [Any]()])]
         case "textDocument/didSave":
             return []
@@ -446,16 +446,19 @@ public final class LanguageServer {
         return nil
     }
 
-    /// The compiler's types of the document's `let`s and `var`s
-    /// (`Program.bindingTypes`), kept while its text stays the same.
-    private var inferred: [String: (text: String, types: [Int: String])] = [:]
+    /// What the compiler knows of each document (`Program.editorFacts`: the
+    /// types of its `let`s and `var`s, the members its member names mean),
+    /// from one compilation, kept while its text stays the same.
+    private var facts: [String: (text: String, types: [Int: String], members: [Span: Span])] = [:]
 
-    private func inferredTypes(_ document: Document) -> [Int: String] {
-        if let kept = inferred[document.uri], kept.text == document.file.text { return kept.types }
-        let types = Program.bindingTypes(document.file, modules: modules)
-        inferred[document.uri] = (document.file.text, types)
-        return types
+    private func editorFacts(_ document: Document) -> (types: [Int: String], members: [Span: Span]) {
+        if let kept = facts[document.uri], kept.text == document.file.text { return (kept.types, kept.members) }
+        let made = Program.editorFacts(document.file, modules: modules)
+        facts[document.uri] = (document.file.text, made.bindingTypes, made.memberUses)
+        return (made.bindingTypes, made.memberUses)
     }
+
+    private func inferredTypes(_ document: Document) -> [Int: String] { editorFacts(document).types }
 
     // MARK: - Definitions and references
 
@@ -468,16 +471,7 @@ public final class LanguageServer {
         ["uri": document.uri, "range": document.positions.range(span)]
     }
 
-    /// The compiler's member uses of the document (`Program.memberUses`),
-    /// kept while its text stays the same.
-    private var members: [String: (text: String, uses: [Span: Span])] = [:]
-
-    private func memberUses(_ document: Document) -> [Span: Span] {
-        if let kept = members[document.uri], kept.text == document.file.text { return kept.uses }
-        let uses = Program.memberUses(document.file, modules: modules)
-        members[document.uri] = (document.file.text, uses)
-        return uses
-    }
+    private func memberUses(_ document: Document) -> [Span: Span] { editorFacts(document).members }
 
     /// The declaration named or used at an offset: a member's (`w.total()`,
     /// `self.count`, `.usd`) as the compiler resolved it by its receiver's

@@ -134,10 +134,7 @@ public final class Program {
     /// known (`Observable<Any>`) is left out, and so is what follows an
     /// error the compiler could not get past. Nothing runs.
     public static func bindingTypes(_ file: SourceFile, modules: [BuiltinModule] = []) -> [Int: String] {
-        let env = Environment(file: file, output: { _ in }, run: .virtual(name: file.path), arguments: [], modules: modules)
-        env.bindingTypes = [:]
-        _ = try? FrontEnd.compile(file, in: Scope(kind: .script, parent: nil), environment: env, keepingCode: false)
-        return (env.bindingTypes ?? [:]).filter { $0.value.isWhollyKnown }.mapValues(\.swiftName)
+        editorFacts(file, modules: modules).bindingTypes
     }
 
     /// The members of the script's types that its member names mean, where
@@ -147,10 +144,18 @@ public final class Program {
     /// editor's definition, references and hover follow. Read from the same
     /// compilation `check` makes; nothing runs.
     public static func memberUses(_ file: SourceFile, modules: [BuiltinModule] = []) -> [Span: Span] {
+        editorFacts(file, modules: modules).memberUses
+    }
+
+    /// `bindingTypes` and `memberUses` from one compilation: what an editor
+    /// asks of a document each time its text changes.
+    public static func editorFacts(_ file: SourceFile, modules: [BuiltinModule] = [])
+        -> (bindingTypes: [Int: String], memberUses: [Span: Span]) {
         let env = Environment(file: file, output: { _ in }, run: .virtual(name: file.path), arguments: [], modules: modules)
+        env.bindingTypes = [:]
         env.memberUses = [:]
         _ = try? FrontEnd.compile(file, in: Scope(kind: .script, parent: nil), environment: env, keepingCode: false)
-        return env.memberUses ?? [:]
+        return ((env.bindingTypes ?? [:]).filter { $0.value.isWhollyKnown }.mapValues(\.swiftName), env.memberUses ?? [:])
     }
 
     /// The script plays marble strings and nothing in it needs the wall
