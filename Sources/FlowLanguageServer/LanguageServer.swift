@@ -464,7 +464,7 @@ public final class LanguageServer {
 
     private func names(_ document: Document) -> NameResolution {
         var parser = Parser(file: document.file)
-        return NameResolution(parser.parseScript())
+        return NameResolution(parser.parseScript(), source: document.file)
     }
 
     private func location(_ document: Document, _ span: Span) -> [String: Any] {
@@ -475,7 +475,8 @@ public final class LanguageServer {
 
     /// The declaration named or used at an offset: a member's (`w.total()`,
     /// `self.count`, `.usd`) as the compiler resolved it by its receiver's
-    /// type, else the one the script's scopes give the name.
+    /// type, a func's among its overloads as the compiler chose it for the
+    /// call, else the one the script's scopes give the name.
     private func declaration(at offset: Int, in document: Document, _ resolution: NameResolution) -> Int? {
         if let member = memberUses(document).first(where: { $0.key.start <= offset && offset <= $0.key.end })?.value,
            let declared = resolution.declarations.firstIndex(where: { $0.span == member }) {
@@ -494,9 +495,13 @@ public final class LanguageServer {
         let resolution = names(document)
         guard let offset, let declared = declaration(at: offset, in: document, resolution) else { return [Any]() }
         let span = resolution.declarations[declared].span
-        let memberUses = memberUses(document).filter { $0.value == span }.map(\.key)
-        // A bare member in its type's own body is both a scope's use and a member use.
-        let uses = Set(resolution.uses(of: declared) + memberUses).sorted { $0.start < $1.start }
+        let compiled = memberUses(document)
+        let memberUses = compiled.filter { $0.value == span }.map(\.key)
+        // A bare member in its type's own body is both a scope's use and a
+        // member use; a call the compiler gave another overload of the name
+        // is that one's.
+        let scoped = resolution.uses(of: declared).filter { use in compiled[use].map { $0 == span } ?? true }
+        let uses = Set(scoped + memberUses).sorted { $0.start < $1.start }
         return ((includeDeclaration ? [span] : []) + uses).map { location(document, $0) }
     }
 

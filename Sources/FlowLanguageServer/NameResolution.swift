@@ -1,4 +1,5 @@
 import FlowLanguage
+import Foundation
 
 /// Which declaration of a script each name in it refers to, by Swift's
 /// scopes: a `let` is seen after it to the end of its block, funcs and
@@ -65,7 +66,12 @@ struct NameResolution {
     /// How many scopes are open inside the test block being walked.
     private var testDepth: Int?
 
-    init(_ script: Script) {
+    /// The script's text, for what a hover shows of a declaration the
+    /// tree keeps only the name of (a protocol's requirement).
+    private let source: SourceFile?
+
+    init(_ script: Script, source: SourceFile? = nil) {
+        self.source = source
         statements(script.statements)
     }
 
@@ -264,12 +270,33 @@ struct NameResolution {
             for nested in type.nested {
                 resolution.declare(nested.name, nested.nameSpan, "\(nested.kind.word) \(nested.name)", kind: Self.kind(of: nested), visibleFrom: start)
             }
+            // What a value of the protocol's type means by a member name.
+            for requirement in type.requirements {
+                resolution.declare(requirement.name, requirement.span, resolution.requirementSummary(requirement, of: type),
+                                   kind: Self.functionKind, visibleFrom: start)
+            }
             for stored in type.stored + type.staticStored { if let value = stored.defaultValue { resolution.expression(value) } }
             for computed in type.computed { resolution.statements(computed.body, within: computed.span) }
             for method in type.methods + type.initialisers { resolution.function(method) }
             if let deinitialiser = type.deinitialiser { resolution.statements(deinitialiser) }
             for nested in type.nested { resolution.type(nested) }
         }
+    }
+
+    /// A requirement as written (`func area() -> Double`), from its line;
+    /// without the text, what it is.
+    private func requirementSummary(_ requirement: TypeDeclaration.Requirement, of type: TypeDeclaration) -> String {
+        let fallback = "requirement \(requirement.name) of protocol \(type.name)"
+        guard let source else { return fallback }
+        let (line, column) = source.lineAndColumn(of: requirement.span.start)
+        let text = Array(source.lineText(line))
+        // The requirement's own part of its line: from after the `;` or
+        // `{` before it to the `;` after it.
+        let at = min(max(column - 1, 0), text.count)
+        let start = text[..<at].lastIndex { $0 == ";" || $0 == "{" }.map { $0 + 1 } ?? 0
+        let end = text[at...].firstIndex { $0 == ";" } ?? text.count
+        let written = String(text[start..<end]).trimmingCharacters(in: .whitespaces)
+        return written.isEmpty ? fallback : written
     }
 
     private mutating func condition(_ condition: Condition, visibleFrom: Int? = nil) {

@@ -1,9 +1,11 @@
 import FlowLanguage
 import Testing
 
-/// `Program.memberUses`: for each member name whose receiver is one of the
-/// script's types, known at compile time, where that member is declared,
-/// as an editor's definition, references and hover follow it.
+/// `Program.memberUses`: for each member name whose receiver's type the
+/// compiler knows (one of the script's types or protocols), and each call
+/// of a script's func, where the member or func the code reaches is
+/// declared (among overloads, the one chosen), as an editor's definition,
+/// references and hover follow it.
 @Suite struct MemberUseTests {
     static let script = """
         enum Coin { case usd, eur }
@@ -52,7 +54,52 @@ import Testing
         #expect(found["4:usd"] == 1)
         #expect(found["17:usd"] == 1, "a case in a switch's pattern")
         #expect(found["16:currency"] == 4)
-        #expect(found["15:total"] == nil, "the script's own func is no member")
+        #expect(found["15:total"] == 14, "a call of the script's own func means it, not the method")
+    }
+
+    @Test func aCallMeansTheOverloadTheCompilerChose() {
+        let found = Self.uses("""
+            struct Meter {
+              var value: Int
+              func scaled(by factor: Int) -> Int { value * factor }
+              func scaled(to unit: String) -> String { unit }
+              static func make(_ n: Int) -> Meter { Meter(value: n) }
+              static func make(text: String) -> Meter { Meter(value: 1) }
+            }
+            func area(_ side: Int) -> Int { side }
+            func area(_ name: String) -> String { name }
+            let m = Meter.make(text: "a")
+            print(m.scaled(to: "cm"))
+            print(m.scaled(by: 2))
+            print(area("x"))
+            print(area(3))
+
+            """)
+        #expect(found["11:scaled"] == 4, "scaled(to:), the second of its name")
+        #expect(found["12:scaled"] == 3)
+        #expect(found["10:make"] == 6)
+        #expect(found["13:area"] == 9, "area(_: String), the second of its name")
+        #expect(found["14:area"] == 8)
+    }
+
+    @Test func aReceiverTypedWhileCompilingMeansItsTypesMember() {
+        let found = Self.uses("""
+            struct Wallet { func total() -> Int { 2 } }
+            struct Person { var wallet: Wallet; func purse() -> Wallet { wallet } }
+            protocol Shape { func area() -> Double }
+            struct Square: Shape { func area() -> Double { 4 } }
+            let p = Person(wallet: Wallet())
+            print(p.wallet.total())
+            print(p.purse().total())
+            print([Wallet()].map { $0.total() })
+            let s: Shape? = Square()
+            print(s?.area() ?? 0)
+
+            """)
+        #expect(found["6:total"] == 1, "a property's value")
+        #expect(found["7:total"] == 1, "a method's result")
+        #expect(found["8:total"] == 1, "$0 of a typed array's map")
+        #expect(found["10:area"] == 3, "a protocol's requirement, not one conforming type's method")
     }
 
     @Test func aReceiverOfNoKnownScriptTypeNamesNoMember() {

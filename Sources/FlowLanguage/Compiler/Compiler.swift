@@ -68,6 +68,9 @@ final class Compiler {
     /// about to be compiled is likely given where they are not sure (the
     /// elements of `let prices = [1, 2]`); compiling does not use them.
     var closureParameterHints: [StaticType]?
+    /// For an editor only (`Program.memberUses`): the script's extensions
+    /// of its protocols, whose methods a value of the protocol's type has.
+    var protocolExtensions: [TypeDeclaration] = []
 
     func suggestion(for name: String, among candidates: @autoclosure () -> [String]) -> String? {
         guard suggestionsLeft > 0 else { return nil }

@@ -139,8 +139,10 @@ public final class Program {
 
     /// The members of the script's types that its member names mean, where
     /// the compiler knows the receiver's type (`w.total()`, `self.count`,
-    /// `.usd`, a bare `total()` in a method or an extension): the span of
-    /// each such name, to the span of the member's declared name. What an
+    /// `.usd`, a bare `total()` in a method or an extension, at any depth:
+    /// `a.wallet.total()`, `$0.total()`), and the funcs its calls reach
+    /// (among overloads, the one chosen): the span of each such name, to
+    /// the span of the member's or func's declared name. What an
     /// editor's definition, references and hover follow. Read from the same
     /// compilation `check` makes; nothing runs.
     public static func memberUses(_ file: SourceFile, modules: [BuiltinModule] = []) -> [Span: Span] {

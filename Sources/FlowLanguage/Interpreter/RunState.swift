@@ -309,8 +309,8 @@ public final class Environment {
     /// name is written.
     var bindingTypes: [Int: StaticType]?
     /// Set by `Program.memberUses` (an editor's definitions): where each
-    /// member name of a script type known at compile time is written, and
-    /// where that member is declared.
+    /// member name of a script type known at compile time, and each call of
+    /// a script's func, is written, and where what it reaches is declared.
     var memberUses: [Span: Span]?
     /// What `print(..., terminator:)` wrote after the last line it ended:
     /// written out with the next line, or when the run ends.

@@ -389,6 +389,7 @@ extension Compiler {
         if let stored = declaration.staticStored.first {
             error("a protocol's extension adds computed properties and methods", stored.span)
         }
+        if environment.memberUses != nil { protocolExtensions.append(declaration) }
         for type in scope.visibleTypes where type.conforms(to: declaration.name, in: scope) {
             // What the type declares itself wins over the default.
             type.protocolDefaults[ObjectIdentifier(declaration)] = addMembers(of: declaration, to: type) { name, _ in
@@ -839,8 +840,8 @@ extension Compiler {
     // MARK: - Calls of funcs
 
     /// `f(label: x)` where `f` is a func declared in scope.
-    func compileUserFunctionCall(_ primary: FunctionInfo, depth: Int, slot primarySlot: Int, _ arguments: [CallArgument], _ span: Span,
-                                 in scope: Scope) -> Code {
+    func compileUserFunctionCall(_ primary: FunctionInfo, depth: Int, slot primarySlot: Int, _ nameSpan: Span, _ arguments: [CallArgument],
+                                 _ span: Span, in scope: Scope) -> Code {
         // Among overloads, the one whose labels and arguments fit.
         var (info, slot) = (primary, primarySlot)
         if !primary.overloads.isEmpty {
@@ -848,6 +849,7 @@ extension Compiler {
             info = chosen
             slot = chosen === primary ? primarySlot : primary.overloads.first { $0.info === chosen }!.slot
         }
+        noteFunctionCall(info.name, at: nameSpan, reaching: info)
         guard let binding = bindArguments(arguments, to: info.parameters, of: info.name, at: span) else { return { _ in .null } }
         let bound = compileBoundArguments(arguments, binding, info.parameters, in: scope)
         let location = self.location(span)
@@ -985,6 +987,7 @@ extension Compiler {
         guard let info = first.overloads.isEmpty ? first : chooseOverload(first.allOverloads, arguments, span, in: scope) else {
             return { _ in .null }
         }
+        noteStaticCall(name, at: nameSpan, of: type, reaching: info)
         guard let binding = bindArguments(arguments, to: info.parameters, of: "\(type.name).\(name)", at: span) else { return { _ in .null } }
         let bound = compileBoundArguments(arguments, binding, info.parameters, in: scope)
         let depth = scope.depth(to: type.scope)
@@ -1058,7 +1061,14 @@ extension Compiler {
         let location = self.location(nameSpan)
         // Values of other types go to the fallback.
         let (slot, otherCode) = compileThroughHiddenSlot(fallback, base, nameSpan, in: scope)
-        let receiver = place == nil ? compile(base, in: scope) : nil
+        let compiledReceiver = place == nil ? compiled(base, in: scope) : nil
+        let receiver = compiledReceiver?.code
+        if environment.memberUses != nil {
+            // The method the call reaches on a value of the receiver's type,
+            // where compiling it told that type, at whatever depth.
+            let type = compiledReceiver?.type ?? placeType(base, in: scope)
+            noteMemberUse(name, at: nameSpan, on: base, typed: type, in: scope, chosen: fits.map { ($0.0, $0.1) })
+        }
         let mutationArguments = mutation.map { _ in compileArguments(arguments, in: scope) }
         func noMethod(_ value: Value) -> FlowError {
             FlowError("\(value.typeName) \(value.literal) has no method '\(name)'", at: location)

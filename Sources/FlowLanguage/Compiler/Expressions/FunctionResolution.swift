@@ -64,7 +64,7 @@ extension Compiler {
             guard let (depth, entry) = scope.resolve(name) else { return nil }
             if let info = entry.function {
                 let result = writtenResultType(of: info.allOverloads, in: scope)
-                return CompiledExpression(compileUserFunctionCall(info, depth: depth, slot: entry.slot, arguments, span, in: scope))
+                return CompiledExpression(compileUserFunctionCall(info, depth: depth, slot: entry.slot, nameSpan, arguments, span, in: scope))
                     .typed(result ?? .unknown, sure: result != nil)
             }
             // A closure of a written type gives its result's type.

@@ -258,6 +258,11 @@ extension Compiler {
                     error("'\(name)' is already declared in this scope", nameSpan)
                     return { _ in false }
                 }
+                if environment.memberUses != nil, case .optional(let wrapped) = compiledValue.type {
+                    // For an editor only, as a hint: `w.total()` in the body
+                    // means the unwrapped type's member.
+                    scope.setType(wrapped, of: name, isWritten: false)
+                }
                 next = { frame in
                     let v = try value(frame)
                     if v.isNull { return false }
@@ -476,7 +481,7 @@ extension Compiler {
                 if let type = resolveType(base, in: scope) {
                     noteMemberUse(name, at: nameSpan, of: type, isStatic: true)
                 } else {
-                    noteMemberUse(name, at: nameSpan, on: base, typed: guessedType(of: base, in: scope), in: scope)
+                    noteMemberUse(name, at: nameSpan, on: base, typed: placeType(base, in: scope), in: scope)
                 }
             }
             if isLetPropertyOfClasses(name, in: scope) {
