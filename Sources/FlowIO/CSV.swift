@@ -382,7 +382,8 @@ extension IOModules {
             let terminator = try lineTerminator(args, 2)
             var formatter = CSVFormatter(delimiter: String(Character(try delimiter(args, 1))), lineTerminator: terminator)
             return .function(try FileWriter(path: try path(args, access), append: false, location: args.context.location, access: access,
-                                            name: "csv.write", lineTerminator: terminator, format: { try formatter.lines(for: $0) }))
+                                            name: "csv.write", lineTerminator: terminator, format: { try formatter.lines(for: $0) },
+                                            claims: args.context.runClaims))
         },
     ], examples: ["read": #"csv.read("orders.csv", header: true, typed: true).filter { $0.total > 100 }"#,
                   "parse": #"csv.parse(stdin.lines(), header: true)"#,

@@ -777,6 +777,8 @@ final class FileWriter: Function, StreamConsumer {
     /// The temporary file's name in that folder, until the stream ends; nil for append.
     private let temporaryName: String?
     private var appendingIdentity: FileIdentity?
+    /// The real path this writer holds in `OpenWriters` until it finishes.
+    private var claimedPath: String?
     /// The text a value is written as (`csv.write`'s fields), without the
     /// line break; nil writes the value's description.
     private let format: ((Value) throws -> String)?
@@ -790,10 +792,12 @@ final class FileWriter: Function, StreamConsumer {
     private let context: OperatorContext?
 
     /// `location` is where the script made the writer: its errors point there.
+    /// `claims`: the run's, which the path is claimed in for the rest of the run.
     init(path: String, append: Bool, location: SourceLocation?, access: Access, name: String? = nil,
          lineTerminator: String = "\n", format: ((Value) throws -> String)? = nil, onCommit: Function? = nil,
-         context: OperatorContext? = nil) throws {
+         context: OperatorContext? = nil, claims: RunClaims? = nil) throws {
         let name = name ?? (append ? "file.append" : "file.write")
+        let claim = RunClaims.Claim(operation: name, isShared: append, location: location)
         self.onCommit = onCommit
         self.context = context
         self.format = format
@@ -803,16 +807,23 @@ final class FileWriter: Function, StreamConsumer {
             target = nil
             temporaryName = nil
             let fd = try access.openForAppending(path, by: name)
+            let real = Files.realPath(of: fd) ?? path
+            do { try OpenWriters.claim(real, claim, path: path, run: claims) } catch {
+                close(fd)
+                throw error
+            }
             guard let handle = fdopen(fd, "a") else {
                 close(fd)
+                OpenWriters.release(real)
                 throw FlowError("cannot write \(path): \(String(cString: strerror(errno)))")
             }
             self.handle = handle
+            claimedPath = real
             appendingIdentity = Files.identity(of: fd)
             if let identity = appendingIdentity { WritingFiles.begin(identity) }
         } else {
             let target = try access.placeForReplacing(path, by: name)
-            do { try ReplacedFiles.claim(target.path, for: path, at: location) } catch {
+            do { try OpenWriters.claim(target.path, claim, path: path, run: claims) } catch {
                 close(target.folder)
                 throw error
             }
@@ -825,10 +836,11 @@ final class FileWriter: Function, StreamConsumer {
                 }
                 self.handle = handle
                 self.target = target
+                claimedPath = target.path
                 temporaryName = temporary
                 PartialFiles.shared.add(Files.path(of: temporary, in: target))
             } catch {
-                ReplacedFiles.release(target.path)
+                OpenWriters.release(target.path)
                 close(target.folder)
                 throw error
             }
@@ -867,6 +879,7 @@ final class FileWriter: Function, StreamConsumer {
         guard let handle else { return nil }
         self.handle = nil
         if let identity = appendingIdentity { WritingFiles.end(identity) }
+        if let claimedPath { OpenWriters.release(claimedPath) }
         guard let target, let temporaryName else {
             let flushed = fflush(handle) == 0
             let reason = String(cString: strerror(errno))
@@ -875,7 +888,6 @@ final class FileWriter: Function, StreamConsumer {
         }
         defer {
             PartialFiles.shared.remove(Files.path(of: temporaryName, in: target))
-            ReplacedFiles.release(target.path)
             close(target.folder)
         }
         guard ending == .completed else {
@@ -965,25 +977,71 @@ extension Files {
     }()
 }
 
-/// The files `file.write`s are replacing now, by real path: a second
-/// writer of one file while the first is open would rename its text over
-/// the first's, losing it silently, so it is refused, naming the first.
-enum ReplacedFiles {
-    private static let writers = NIOLockedValueBox<[String: SourceLocation?]>([:])
+/// The files being written now, by any run of the process (the pages of
+/// `flow serve` run at once), by real path; and the rule that a file is
+/// written by one sink of a run (or by several appending to it).
+///
+/// A second `file.write` of a file, or a `file.write` and a `file.append`,
+/// would lose lines silently: the one renamed last replaces the other's,
+/// or replaces what was appended. So the second is refused where it is
+/// made, naming the first: while the first is open, in any run; and,
+/// through the run's `RunClaims`, for the rest of the run once it has
+/// finished. Appending twice loses nothing, and is allowed.
+enum OpenWriters {
+    private static let open = NIOLockedValueBox<[String: (claim: RunClaims.Claim, count: Int)]>([:])
 
-    static func claim(_ real: String, for path: String, at location: SourceLocation?) throws {
-        let first = writers.withLockedValue { writers -> SourceLocation?? in
-            if let first = writers[real] { return .some(first) }
-            writers[real] = .some(location)
+    /// Holds `real` for `claim` (made at `path` in the script) until
+    /// `release`, and claims it in `run` for the rest of the run; or
+    /// refuses, naming the writer it would lose lines to.
+    static func claim(_ real: String, _ claim: RunClaims.Claim, path: String, run: RunClaims?) throws {
+        let busy = open.withLockedValue { open -> RunClaims.Claim? in
+            if let writer = open[real], !(writer.claim.isShared && claim.isShared) { return writer.claim }
+            if let first = run?.conflict(for: real, with: claim) { return first }
+            open[real] = open[real].map { ($0.claim, $0.count + 1) } ?? (claim, 1)
             return nil
         }
-        guard let first else { return }
-        let place = first.map { " (at \($0.file):\($0.line):\($0.column))" } ?? ""
-        throw FlowError("file.write \(path.debugDescription): another file.write is writing it\(place); the one renamed last would replace "
-                        + "the other's lines: merge the streams into one file.write, or write two files")
+        if let busy {
+            let isOpen = open.withLockedValue { $0[real]?.claim == busy }
+            throw refusal(claim, of: path, first: busy, isOpen: isOpen)
+        }
+        run?.record(real, claim)
     }
 
-    static func release(_ real: String) { _ = writers.withLockedValue { $0.removeValue(forKey: real) } }
+    static func release(_ real: String) {
+        open.withLockedValue { open in
+            guard let writer = open[real] else { return }
+            open[real] = writer.count > 1 ? (writer.claim, writer.count - 1) : nil
+        }
+    }
+
+    /// What `claim` would lose to `first`, and the two ways out.
+    static func refusal(_ claim: RunClaims.Claim, of path: String, first: RunClaims.Claim, isOpen: Bool) -> FlowError {
+        let place = first.location.map { " at \($0.file):\($0.line):\($0.column)" } ?? ""
+        let when = isOpen ? "now" : "in this run"
+        let what: String
+        switch (first.isShared, claim.isShared) {
+        case (false, false):
+            what = "\(first.operation)\(place) writes it \(when) too, and the one put in place last would replace the other's lines: "
+                + "merge the streams into one \(claim.operation), or write two files"
+        case (true, _):
+            what = "\(first.operation)\(place) appends to it \(when), and \(claim.operation) would replace what was appended: "
+                + "write the file with one of them, or write two files"
+        case (false, true):
+            what = "\(first.operation)\(place) replaces it \(when), so what is appended would be lost or land before its lines: "
+                + "write the file with one of them, or write two files"
+        }
+        return FlowError("\(claim.operation) \(path.debugDescription): \(what)")
+    }
+}
+
+extension Files {
+    /// The real path of the file `fd` has open, as the kernel names it.
+    static func realPath(of fd: Int32) -> String? {
+        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+        let n = readlink("/proc/self/fd/\(fd)", &buffer, buffer.count - 1)
+        guard n > 0 else { return nil }
+        return String(decoding: buffer[0..<n].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
 }
 
 /// The temporary files of `file.write` not yet renamed into place: removed

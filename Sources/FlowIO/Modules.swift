@@ -56,12 +56,12 @@ public enum IOModules {
         function("write", .utility, "for sink: writes each value as a line; the file is replaced when the stream ends, and left as it was if the stream fails; onCommit: { lines in } is told the lines written once the file is put in place",
                  [arg("path", .string), labelled("onCommit", .function, optional: true)]) {
             .function(try FileWriter(path: try path($0, access), append: false, location: $0.context.location, access: access,
-                                     onCommit: try $0.optionalFunction(1), context: $0.context))
+                                     onCommit: try $0.optionalFunction(1), context: $0.context, claims: $0.context.runClaims))
         },
         function("append", .utility, "for sink: appends each value as a line, closed when the stream ends; onCommit: { lines in } is told the lines appended so far after each",
                  [arg("path", .string), labelled("onCommit", .function, optional: true)]) {
             .function(try FileWriter(path: try path($0, access), append: true, location: $0.context.location, access: access,
-                                     onCommit: try $0.optionalFunction(1), context: $0.context))
+                                     onCommit: try $0.optionalFunction(1), context: $0.context, claims: $0.context.runClaims))
         },
     ]) }
 

@@ -112,9 +112,110 @@ extension CommandLineIOTests {
             """.write(to: folder.appendingPathComponent("two.flow"), atomically: true, encoding: .utf8)
         let result = try FlowProcess.run(["run", "two.flow"], in: folder, timeout: 60)
         #expect(result.status == 1)
-        #expect(result.err.contains("two.flow:2:57: error: file.write \"./out.txt\": another file.write is writing it (at two.flow:1:56)"),
+        #expect(result.err.contains("two.flow:2:57: error: file.write \"./out.txt\": file.write at two.flow:1:56 writes it now too"),
                 "\(result.err)")
         #expect(try String(contentsOf: folder.appendingPathComponent("out.txt"), encoding: .utf8) == "first 0\nfirst 1\nfirst 2\n")
+    }
+
+    /// Two writers of one file in one run are an error also one after the
+    /// other: the first has finished and let go of the file, but the second
+    /// would still replace its lines. The error is at the second, naming
+    /// the first, shown as every runtime error is; the file keeps the
+    /// first's lines. On the live clock and in virtual time alike.
+    @Test func twoWritersOfOneFileOneAfterTheOtherAreAnError() throws {
+        let folder = URL(fileURLWithPath: temporaryPath("sequential-writers"))
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try """
+            of("a", "b").sink(file.write("out.txt"))
+            of("c").sink(file.write("out.txt"))
+            print("not reached")
+
+            """.write(to: folder.appendingPathComponent("seq.flow"), atomically: true, encoding: .utf8)
+        for mode in [["run"], ["run", "--virtual"]] {
+            try? FileManager.default.removeItem(at: folder.appendingPathComponent("out.txt"))
+            let result = try FlowProcess.run(mode + ["seq.flow"], in: folder, timeout: 60)
+            #expect(result.status == 1, "\(mode): \(result.err)")
+            #expect(result.err.hasPrefix("""
+                seq.flow:2:19: error: file.write "out.txt": file.write at seq.flow:1:24 writes it in this run too, and the one put in place \
+                last would replace the other's lines: merge the streams into one file.write, or write two files
+                 2 | of("c").sink(file.write("out.txt"))
+                   |                   ^
+                """), "\(mode): \(result.err)")
+            #expect(!result.out.contains("not reached"))
+            #expect(try String(contentsOf: folder.appendingPathComponent("out.txt"), encoding: .utf8) == "a\nb\n", "\(mode)")
+        }
+    }
+
+    /// `file.write` and `file.append` of one file in one run, either way
+    /// round, are an error at the second; two appends are not (each line
+    /// is kept), and neither is one `file.write` call made again for each
+    /// event, which replaces its own file (a status file).
+    @Test func writingAndAppendingOneFileInOneRun() throws {
+        let folder = URL(fileURLWithPath: temporaryPath("write-and-append"))
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let cases: [(script: String, status: Int32, error: String?, file: String, text: String)] = [
+            ("of(\"a\").sink(file.write(\"f.txt\"))\nof(\"b\").sink(file.append(\"f.txt\"))\n", 1,
+             "w.flow:2:19: error: file.append \"f.txt\": file.write at w.flow:1:19 replaces it in this run, so what is appended would be lost "
+                + "or land before its lines: write the file with one of them, or write two files", "f.txt", "a\n"),
+            ("of(\"a\").sink(file.append(\"g.txt\"))\nof(\"b\").sink(csv.write(\"g.txt\"))\n", 1,
+             "w.flow:2:18: error: csv.write \"g.txt\": file.append at w.flow:1:19 appends to it in this run, and csv.write would replace "
+                + "what was appended: write the file with one of them, or write two files", "g.txt", "a\n"),
+            ("of(\"a\").sink(file.append(\"h.txt\"))\nof(\"b\").sink(file.append(\"./h.txt\"))\n", 0, nil, "h.txt", "a\nb\n"),
+            ("of(1, 2, 3).sink { n in of(\"status \\(n)\").sink(file.write(\"status.txt\")) }\n", 0, nil, "status.txt", "status 3\n"),
+        ]
+        for item in cases {
+            try item.script.write(to: folder.appendingPathComponent("w.flow"), atomically: true, encoding: .utf8)
+            let result = try FlowProcess.run(["run", "w.flow"], in: folder, timeout: 60)
+            #expect(result.status == item.status, "\(item.script): \(result.err)")
+            if let error = item.error { #expect(result.err.contains(error), "\(item.script): \(result.err)") }
+            #expect(try String(contentsOf: folder.appendingPathComponent(item.file), encoding: .utf8) == item.text, "\(item.script)")
+        }
+    }
+
+    /// The claim lasts a run: each test block of `flow test` is a run of
+    /// its own, so two tests may each write one file; two writers inside
+    /// one test fail that test.
+    @Test func eachTestBlockIsARunOfItsOwnForItsFiles() throws {
+        let folder = URL(fileURLWithPath: temporaryPath("test-writers"))
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try """
+            test "first" {
+              of("1").sink(file.write("out.txt"))
+            }
+            test "second" {
+              of("2").sink(file.write("out.txt"))
+            }
+            test "both" {
+              of("3").sink(file.write("out.txt"))
+              of("4").sink(file.write("out.txt"))
+            }
+
+            """.write(to: folder.appendingPathComponent("t.flow"), atomically: true, encoding: .utf8)
+        let result = try FlowProcess.run(["test", "t.flow"], in: folder, timeout: 60)
+        #expect(result.status == 1, "\(result.out)\(result.err)")
+        let report = result.out + result.err
+        #expect(report.contains("t.flow:9:21: error: file.write \"out.txt\": file.write at t.flow:8:21 writes it in this run too"), "\(report)")
+        #expect(report.contains("2 passed, 1 failed") || report.contains("2 of 3"), "\(report)")
+    }
+
+    /// In the REPL each line is a run: writing a file on one line and again
+    /// on a later one replaces it, as running a command again would.
+    @Test func eachREPLLineIsARunOfItsOwnForItsFiles() throws {
+        let folder = URL(fileURLWithPath: temporaryPath("repl-writers"))
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let result = try FlowProcess.run(["repl"], stdin: """
+            of("one").sink(file.write("out.txt"))
+            of("two").sink(file.write("out.txt"))
+            of("three").sink(file.write("out.txt")); of("four").sink(file.write("out.txt"))
+
+            """, in: folder, timeout: 60)
+        #expect(result.err.contains("file.write \"out.txt\": file.write at <input-3>:1:23 writes it in this run too"), "\(result.err)")
+        #expect(!result.err.contains("<input-2>"), "\(result.err)")
+        #expect(try String(contentsOf: folder.appendingPathComponent("out.txt"), encoding: .utf8) == "three\n")
     }
 
     /// Output that cannot be written is an error (exit 1), not a silent success.

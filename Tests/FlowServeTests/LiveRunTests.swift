@@ -69,6 +69,24 @@ import Testing
         #expect(written == "kept\n")
     }
 
+    /// Each live run of a page is a run of its own for the files it
+    /// writes: running a script that writes a file again replaces it, but
+    /// two writers of one file in one run are an error at the second.
+    @Test func eachLiveRunClaimsItsFilesForItself() async throws {
+        let served = try ServedFolder()
+        for word in ["first", "second"] {
+            let messages = try await served.live("of(\"\(word)\").sink(file.write(\"notes.txt\"))\n", name: "notes.flow") { _ in false }
+            let errors = (try #require(messages.last)["errors"] as? [[String: Any]]) ?? []
+            #expect(errors.isEmpty, "\(errors)")
+            #expect(try String(contentsOf: served.folder.appendingPathComponent("notes.txt"), encoding: .utf8) == word + "\n")
+        }
+        let twice = "of(\"a\").sink(file.write(\"notes.txt\"))\nof(\"b\").sink(file.append(\"notes.txt\"))\n"
+        let messages = try await served.live(twice, name: "twice.flow") { _ in false }
+        let errors = ((try #require(messages.last)["errors"] as? [[String: Any]]) ?? []).compactMap { $0["message"] as? String }
+        #expect(errors.contains { $0.contains("file.append \"notes.txt\": file.write at twice.flow:1:19 replaces it in this run") }, "\(errors)")
+        #expect(try String(contentsOf: served.folder.appendingPathComponent("notes.txt"), encoding: .utf8) == "a\n")
+    }
+
     /// A relative permission path means the folder the user saw when
     /// starting the server, not one inside the folder it changes into.
     @Test func relativePermissionPathsAreTheUsers() async throws {

@@ -59,6 +59,8 @@ public final class RunState {
             }
         }
     }
+    /// The files this run's sinks write, kept for the whole run.
+    let claims = RunClaims()
     /// Expectations registered in this run (a test block with none passes trivially).
     var expectationCount = 0
     /// Exercises' `toBe("???")` lanes met while answering exercises.
@@ -456,6 +458,7 @@ final class CallSiteContext: OperatorContext {
     override var describe: (Value) -> String { describing ?? super.describe }
     override var scheduler: Scheduler? { environment.run.scheduler }
     override var dialect: Dialect { environment.dialect }
+    override var runClaims: RunClaims? { environment.run.claims }
 
     override func reportLate(_ error: FlowError) {
         environment.run.failed(error, report: environment.reportStreamError)

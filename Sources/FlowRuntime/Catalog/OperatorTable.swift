@@ -255,6 +255,9 @@ open class OperatorContext {
     open var describe: (Value) -> String { { $0.description } }
     /// The scheduler of the current run, for operators that act at once (`connect`).
     open var scheduler: Scheduler? { fixedScheduler }
+    /// What the run in progress has claimed (the files its sinks write);
+    /// nil where no run keeps claims.
+    open var runClaims: RunClaims? { nil }
     /// An error found after the stream that caused it has ended (a
     /// database sink's last commit failed): reported as a stream error of
     /// the run, which then fails.
