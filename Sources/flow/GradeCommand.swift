@@ -86,18 +86,9 @@ struct Grade: ParsableCommand {
         guard let seconds = Loader.duration(timeout)?.seconds, seconds >= 0.1 else {
             throw ValidationError("--timeout takes a duration of at least 100ms, such as 30s or 2m, not '\(timeout)'")
         }
-        guard let memory = MemoryOption.bytes(maxMemory) else {
-            throw ValidationError("--max-memory takes a size of at least \(Self.leastMemory >> 20)MB, such as 512MB or 1GB, not '\(maxMemory)'")
-        }
-        guard memory >= Self.leastMemory else {
-            throw ValidationError("--max-memory \(maxMemory) is less than grading one file needs: flow itself takes about 30 MB; give at least \(Self.leastMemory >> 20)MB")
-        }
+        _ = try MemoryOption.checked(maxMemory, for: "grading one file")
         if let jobs, !(1...256).contains(jobs) { throw ValidationError("--jobs takes a number from 1 to 256, not \(jobs)") }
     }
-
-    /// The least `--max-memory`: what a `grade-file` child needs before a
-    /// student's script builds anything (about 30 MB), with room to run.
-    static let leastMemory = 64 << 20
 
     func run() throws {
         // Ctrl-C and SIGTERM are answered from here on, wherever grading is:

@@ -10,9 +10,7 @@ struct MemoryOption: ParsableArguments {
     var maxMemory: String?
 
     func validate() throws {
-        if let maxMemory, Self.bytes(maxMemory) == nil {
-            throw ValidationError("--max-memory takes a size of at least 16MB, such as 512MB or 1GB, not '\(maxMemory)'")
-        }
+        if let maxMemory { _ = try Self.checked(maxMemory, for: "running a script") }
     }
 
     /// `watchesProcess`: the command runs one script in its process (`flow
@@ -24,11 +22,31 @@ struct MemoryOption: ParsableArguments {
         }
     }
 
-    /// `512MB`, `1GB`, `1.5G`: a size in bytes, at least 16 MB.
+    /// The least `--max-memory` a command accepts, `flow grade`'s included:
+    /// flow itself holds about 30 MB before a script builds anything (its
+    /// code, the runtime, the loop), so a smaller limit would stop every run
+    /// at its first statement (or every graded file, as "over the limit").
+    static let leastBytes = 64 << 20
+
+    /// `text` as a size for `--max-memory`, or a usage error that says what
+    /// to write: a size flow can read, and at least `leastBytes` for
+    /// `purpose` ("grading one file").
+    static func checked(_ text: String, for purpose: String) throws -> Int {
+        guard let size = bytes(text) else {
+            throw ValidationError("--max-memory takes a size such as 512MB or 1GB (at least \(leastBytes >> 20)MB), not '\(text)'")
+        }
+        guard size >= leastBytes else {
+            throw ValidationError("--max-memory \(text) is less than \(purpose) needs: flow itself takes about 30 MB; "
+                                  + "write --max-memory \(leastBytes >> 20)MB or more, such as 512MB or 1GB")
+        }
+        return size
+    }
+
+    /// `512MB`, `1GB`, `1.5G`: a size in bytes, more than none.
     static func bytes(_ text: String) -> Int? {
         let units: [(String, Double)] = [("GB", 0x1p30), ("G", 0x1p30), ("MB", 0x1p20), ("M", 0x1p20)]
         for (unit, scale) in units where text.uppercased().hasSuffix(unit) {
-            guard let amount = Double(text.dropLast(unit.count)), amount * scale >= 0x1p24, amount * scale < 1e15 else { return nil }
+            guard let amount = Double(text.dropLast(unit.count)), amount * scale >= 1, amount * scale < 1e15 else { return nil }
             return Int(amount * scale)
         }
         return nil

@@ -33,6 +33,29 @@ import Testing
         #expect(elapsed >= 0.06 && elapsed < 120)
     }
 
+    /// A memory limit below what a run needs is refused before anything
+    /// runs, by every command that takes one, as a usage error (exit 2)
+    /// naming the option, the least it takes and what to write; accepted,
+    /// it stopped `flow run` at its first statement. The least is enough
+    /// for a live run whose whole process is watched.
+    @Test func tooLittleMemoryIsRefusedByEveryCommand() throws {
+        let path = try Self.script("interval(10ms).take(3).sink { print($0) }\n")
+        for command in [["run"], ["run", "--virtual"], ["test"], ["repl"], ["serve"], ["slides", "--out", temporaryPath("never-made")]] {
+            let result = try FlowProcess.run(command + ["--max-memory", "16MB"] + (command == ["repl"] ? [] : [path]),
+                                             stdin: "", in: projectDirectory, timeout: 60)
+            #expect(result.status == 2, "\(command): \(result.err)")
+            #expect(result.err.contains("--max-memory 16MB is less than running a script needs: flow itself takes about 30 MB; "
+                                        + "write --max-memory 64MB or more, such as 512MB or 1GB"), "\(command): \(result.err)")
+            #expect(result.out.isEmpty, "\(command): \(result.out)")
+        }
+        let unreadable = try Self.flow(["run", "--max-memory", "lots", path])
+        #expect(unreadable.status == 2)
+        #expect(unreadable.err.contains("--max-memory takes a size such as 512MB or 1GB (at least 64MB), not 'lots'"), "\(unreadable.err)")
+        let least = try Self.flow(["run", "--max-memory", "64MB", path])
+        #expect(least.status == 0, "\(least.err)")
+        #expect(least.out == "0\n1\n2\n")
+    }
+
     @Test func standardInputAndShebang() throws {
         let source = "#!/usr/bin/env flow\njust(\"piped\").sink { print($0) }\n"
         #expect(try Self.flow(["-"], stdin: source).out == "piped\n")
