@@ -31,6 +31,10 @@ public struct LaneDiagram {
         /// first event shown here, so a page's marks name the whole
         /// diagram's events (to drag, follow or read them).
         public var placeInWhole: EventPlace?
+        /// Said in place of the lane's events, for a stream that is not
+        /// drawn ("not drawn: print runs a closure that may have side
+        /// effects"): no line, no marks, the words from its start.
+        public var note: String?
 
         public init(label: String, events: [TimedEvent], start: TimeSpan? = nil, cancelled: TimeSpan? = nil) {
             self.label = label
@@ -346,8 +350,9 @@ public struct LaneDiagram {
         var used = Set<Character>()
         for (index, (lane, laneCells)) in zip(lanes, cells).enumerated() {
             let start = lane.isSubscription ? nil : lane.start.map { Self.column($0, frame: frame, rounding: rounding) }
+            let isNote = lane.note != nil
             let (plain, painted, _) = placement.draw(
-                index, padding: options.wide ? "-" : " ", filler: { frame in frame < (start ?? 0) ? " " : "-" }, starts: start,
+                index, padding: options.wide ? "-" : " ", filler: { frame in isNote || frame < (start ?? 0) ? " " : "-" }, starts: start,
                 paint: { n, text in n < laneCells.count ? paint.cell(laneCells[n], text) : paint.cancellation(text) })
             marbles.append(plain)
             // A lane of a million events at one instant is one group a
@@ -374,7 +379,11 @@ public struct LaneDiagram {
             }
         } else {
             lines.append(String(repeating: " ", count: labelWidth) + ruler)
-            for (label, (plain, painted)) in zip(labels, zip(marbles, drawn)) {
+            for (lane, (label, (plain, painted))) in zip(lanes, zip(labels, zip(marbles, drawn))) {
+                if let note = lane.note {
+                    lines.append(label.padded(toColumns: labelWidth) + plain + note)
+                    continue
+                }
                 lines.append(plain.trimmingCharacters(in: " ").isEmpty ? label : label.padded(toColumns: labelWidth) + painted)
             }
         }
@@ -408,7 +417,7 @@ public struct LaneDiagram {
         }
         let legendEntries = legend.entries(explaining: used)
         return Rendered(frame: frame, marbles: marbles, events: lanes.map(\.events),
-                        isPlain: lanes.map { $0.start == nil && $0.cancelled == nil && !$0.isSubscription },
+                        isPlain: lanes.map { $0.start == nil && $0.cancelled == nil && !$0.isSubscription && $0.note == nil },
                         legend: legendEntries, errors: errors, lines: lines, drawnLanes: lanes, wide: options.wide,
                         placement: placement, cells: cells, ruler: ruler)
     }

@@ -279,6 +279,11 @@ public struct SVGDiagram {
             }
             if lane.isSubscription {
                 drawSubscription(lane, x: { x($0) }, y: mid, right: right)
+            } else if let note = lane.note {
+                // A stream not drawn says why, from where it began, with no line.
+                let begin = lane.start.map { x($0) } ?? origin
+                body.append(##"<text x="\##(f(begin))" y="\##(f(mid + 4))" class="muted lane-note" data-note-l="\##(lane.placeInWhole?.lane ?? index)">\##(Self.escape(note))</text>"##)
+                widest = Swift.max(widest, begin + 12 + Double(note.terminalColumns) * Self.characterWidth)
             } else {
                 let start = lane.start.map { x($0) }
                 // An inner stream slants down from the stage that started it.
@@ -387,6 +392,7 @@ public struct SVGDiagram {
                 continue
             }
             if let start = lane.start { parts.append("starts at \(at(start))") }
+            if let note = lane.note { parts.append(note) }
             for event in lane.events.prefix(told) {
                 switch event.event {
                 case .next(let value): parts.append("\(value.description) at \(at(event.time))")

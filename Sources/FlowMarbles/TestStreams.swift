@@ -50,7 +50,15 @@ public final class ColdStream: Observable, LoggedStream {
     /// What a stream sent, from when it began, as the `cold` stream that
     /// sends the same: a lane's group or window, printed so that it can be
     /// pasted into an expectation (`a: cold("1---3|")`).
-    public static func recording(_ events: [TimedEvent]) -> ColdStream { ColdStream(events: events) }
+    public static func recording(_ events: [TimedEvent], of recorded: Observable? = nil) -> ColdStream {
+        let recording = ColdStream(events: events)
+        recording.recordedFrom = recorded
+        return recording
+    }
+
+    /// The stream a recording was made of, when it was made of one: an
+    /// expectation that names that very stream still matches it.
+    public private(set) var recordedFrom: Observable?
 
     /// `cold("-a-|", a: 10)`: written once, when first printed.
     override public var writtenAs: String? {
@@ -199,19 +207,37 @@ public final class EventRecorder: Observer, Disposable {
     private let scheduler: Scheduler
     private var subscription: Disposable?
     public private(set) var isDisposed = false
-    /// The streams emitted here (`groupBy`'s groups, `window`'s windows,
-    /// `map { cold(...) }`'s marble streams), each from when it was
-    /// emitted: drawn as lanes branching off this one. An operator's stream
-    /// is recorded as it plays; a marble stream is what its marble says,
-    /// replayed from where it was made without subscribing it (its
-    /// subscription log would count that). Any other stream the script
-    /// wrote is not drawn: subscribing it would run it a second time.
-    public private(set) var branches: [Branch] = []
+    /// When it stopped recording (the run's end, or its unsubscription):
+    /// how far an inner stream subscribed only to be drawn is drawn.
+    private var finishedAt: TimeSpan?
+
+    /// The streams emitted here, each from when it was emitted: drawn as
+    /// lanes branching off this one. An operator's stream (`groupBy`'s
+    /// groups, `window`'s windows) is recorded as it plays; a marble
+    /// stream (`map { cold(...) }`) is what its marble says, replayed from
+    /// where it was made without subscribing it (its subscription log
+    /// would count that). Any other stream is subscribed only to be drawn
+    /// (`DrawingOnly`): on a clock of its own, from where it was made,
+    /// once the recording has finished, and only when it is made wholly of
+    /// parts free of side effects; otherwise its lane says why it is not
+    /// drawn.
+    public var branches: [Branch] {
+        drawPendingBranches()
+        return madeBranches
+    }
+    private var madeBranches: [Branch] = []
+    /// Branches still to be subscribed only to be drawn, by their place
+    /// in `madeBranches`.
+    private var pendingDrawings: [Int] = []
 
     public struct Branch {
         public let stream: Observable
         public let started: TimeSpan
         public let recorder: EventRecorder
+        /// Why the stream is not drawn ("print(...) runs a closure that may
+        /// have side effects"), for one that could not be subscribed only
+        /// to be drawn.
+        public let notDrawn: String?
     }
 
     public init(scheduler: Scheduler) { self.scheduler = scheduler }
@@ -229,12 +255,15 @@ public final class EventRecorder: Observer, Disposable {
     private func branchOff(_ made: Observable, at time: TimeSpan) {
         if TraceDiagram.isOperatorMade(made) {
             let branch = EventRecorder(scheduler: scheduler)
-            branches.append(Branch(stream: made, started: time, recorder: branch))
+            madeBranches.append(Branch(stream: made, started: time, recorder: branch, notDrawn: nil))
             made.subscribe(branch, on: scheduler)
         } else if let marble = made as? ColdStream {
             let branch = EventRecorder(scheduler: scheduler)
             for event in marble.events { branch.replay(TimedEvent(time + event.time, event.event)) }
-            branches.append(Branch(stream: made, started: time, recorder: branch))
+            madeBranches.append(Branch(stream: made, started: time, recorder: branch, notDrawn: nil))
+        } else {
+            pendingDrawings.append(madeBranches.count)
+            madeBranches.append(Branch(stream: made, started: time, recorder: EventRecorder(scheduler: scheduler), notDrawn: nil))
         }
     }
 
@@ -253,22 +282,80 @@ public final class EventRecorder: Observer, Disposable {
     }
 
     public func dispose() {
+        if !isDisposed { finishedAt = scheduler.now }
         isDisposed = true
         let s = subscription
         subscription = nil
         s?.dispose()
-        for branch in branches { branch.recorder.dispose() }
+        for branch in madeBranches { branch.recorder.dispose() }
     }
+
+    /// The most streams of one lane subscribed only to be drawn: a lane of
+    /// thousands of inner streams is drawn for no one.
+    public static let mostDrawnInnerStreams = 200
+
+    /// Draws the branches still pending: once the recording has finished,
+    /// for good; before (a live run's page following it), up to now, again
+    /// on the next call.
+    private func drawPendingBranches() {
+        guard !pendingDrawings.isEmpty else { return }
+        let horizon = finishedAt ?? scheduler.now
+        for (n, index) in pendingDrawings.enumerated() {
+            let branch = madeBranches[index]
+            if n >= Self.mostDrawnInnerStreams {
+                madeBranches[index] = Branch(stream: branch.stream, started: branch.started, recorder: branch.recorder,
+                                             notDrawn: "more than \(Self.mostDrawnInnerStreams) inner streams of one lane are not drawn")
+                continue
+            }
+            let (recorder, refusal) = Self.drawOnly(branch.stream, from: branch.started, until: horizon)
+            madeBranches[index] = Branch(stream: branch.stream, started: branch.started, recorder: recorder, notDrawn: refusal)
+        }
+        if finishedAt != nil { pendingDrawings = [] }
+    }
+
+    /// Subscribes `stream` only to be drawn: on a virtual clock of its own
+    /// set to `started` (its subscription logs and shared state are that
+    /// clock's, and it adds no work to the run's), refusing any node that
+    /// is not free of side effects (`DrawingOnly`). It plays until it ends,
+    /// but an endless or long one is cut at `horizon` or at its third
+    /// event, whichever is later, and left open.
+    static func drawOnly(_ stream: Observable, from started: TimeSpan, until horizon: TimeSpan) -> (EventRecorder, String?) {
+        var refusal: String?
+        let clock = VirtualScheduler()
+        clock.tracer = DrawingOnly.guardTracer { reason in refusal = refusal ?? reason }
+        clock.advance(to: started)
+        let recorder = EventRecorder(scheduler: clock)
+        recorder.stream = stream
+        stream.subscribe(recorder, on: clock)
+        let shown = 3
+        clock.run(timeLimit: Swift.max(horizon, started) + farthestDrawnAhead, actionLimit: mostDrawingActions, checkEvery: 1) {
+            refusal != nil || recorder.events.last?.event.isTerminal == true || clock.now > horizon && recorder.events.count >= shown
+        }
+        RunEnding.mark(clock)
+        let ended = recorder.events.last?.event.isTerminal == true
+        let cut = ended ? clock.now : Swift.max(horizon, recorder.events.count >= shown ? recorder.events[shown - 1].time : horizon)
+        recorder.events.removeAll { $0.time > cut }
+        recorder.dispose()
+        recorder.finishedAt = cut
+        return (recorder, refusal)
+    }
+
+    /// How far past the end of the recording an inner stream drawn alone
+    /// may still play, and how much work its drawing may take.
+    static let farthestDrawnAhead = TimeSpan(nanoseconds: 3_600 * 1_000_000_000)
+    static let mostDrawingActions = 20_000
 
     /// The events, each stream that branched off written as what it sent
     /// from when it began (`cold("1---3--|")`): what an expectation of a
-    /// stream of streams compares, and what its lane's legend prints.
+    /// stream of streams compares, and what its lane's legend prints. A
+    /// stream that could not be drawn stays as it is.
     public var eventsAsWritten: [TimedEvent] {
+        let branches = self.branches
         guard !branches.isEmpty else { return events }
         var recorded: [ObjectIdentifier: ColdStream] = [:]
-        for branch in branches where recorded[ObjectIdentifier(branch.stream)] == nil {
+        for branch in branches where branch.notDrawn == nil && recorded[ObjectIdentifier(branch.stream)] == nil {
             let relative = branch.recorder.eventsAsWritten.map { TimedEvent($0.time - branch.started, $0.event) }
-            recorded[ObjectIdentifier(branch.stream)] = ColdStream.recording(relative)
+            recorded[ObjectIdentifier(branch.stream)] = ColdStream.recording(relative, of: branch.stream)
         }
         return events.map { timed in
             guard case .next(.stream(let made)) = timed.event, let written = recorded[ObjectIdentifier(made)] else { return timed }
@@ -283,7 +370,14 @@ public final class EventRecorder: Observer, Disposable {
         var lane = LaneDiagram.Lane(label: label, events: eventsAsWritten)
         lane.node = stream
         return [lane] + branches.flatMap { branch in
-            branch.recorder.lanes(label: "  ↳ " + (branch.stream.label ?? branch.stream.writtenAs ?? branch.stream.displayName)).enumerated().map { n, lane in
+            let label = "  ↳ " + (branch.stream.label ?? branch.stream.writtenAs ?? branch.stream.displayName)
+            if let notDrawn = branch.notDrawn {
+                var lane = LaneDiagram.Lane(label: label, events: [], start: branch.started)
+                lane.note = "not drawn: " + notDrawn
+                lane.node = branch.stream
+                return [lane]
+            }
+            return branch.recorder.lanes(label: label).enumerated().map { n, lane in
                 var lane = lane
                 if n == 0 { lane.start = branch.started }
                 return lane

@@ -536,14 +536,29 @@ public final class OperatorTable: Sendable {
     /// made per event reads no global.
     public static func call(_ site: CallSite, receiver: Value?, argument: Value) throws -> Value {
         if site.fits(argument) {
-            return try site.spec.signatures[site.signature].build(Arguments(site: site, signature: site.signature, receiver: receiver,
-                                                                           onlyArgument: argument, plan: site.plan))
+            let made = try site.spec.signatures[site.signature].build(Arguments(site: site, signature: site.signature, receiver: receiver,
+                                                                               onlyArgument: argument, plan: site.plan))
+            if case .function(let function) = argument, function.sideEffect != nil, case .stream(let node) = made {
+                node.callsCodeWithSideEffects = true
+            }
+            return made
         }
         return try call(site, receiver: receiver, arguments: [argument])
     }
 
     /// Calls the operator of a call site with these arguments.
     public static func call(_ site: CallSite, receiver: Value?, arguments: [Value]) throws -> Value {
+        let made = try build(site, receiver: receiver, arguments: arguments)
+        if case .stream(let node) = made {
+            for case .function(let function) in arguments where function.sideEffect != nil {
+                node.callsCodeWithSideEffects = true
+                break
+            }
+        }
+        return made
+    }
+
+    private static func build(_ site: CallSite, receiver: Value?, arguments: [Value]) throws -> Value {
         if site.fits(arguments) {
             return try site.spec.signatures[site.signature].build(Arguments(site: site, signature: site.signature, receiver: receiver,
                                                                            arguments: arguments, plan: site.plan))

@@ -19,12 +19,24 @@ open class Function {
     /// operators that take a closure of one or two parameters
     /// (`distinctUntilChanged`'s key or comparator) tell them apart by it.
     public let reads: Int?
+    /// What calling it may do that someone else could see (print, write a
+    /// file, send into a subject, change a variable), said in a few words
+    /// ("calls print"); nil when the language has read its body and found
+    /// nothing of the kind. Unknown code (a Swift closure, a script's
+    /// `func`) may do anything. A stream built with only such functions can
+    /// be subscribed a second time just to be drawn (see `DrawingOnly`).
+    public let sideEffect: String?
 
-    public init(name: String, parameterCount: Int?, location: SourceLocation? = nil, reads: Int? = nil) {
+    /// What `sideEffect` says of code that was not read.
+    public static let unreadCode = "runs code flow does not read for side effects"
+
+    public init(name: String, parameterCount: Int?, location: SourceLocation? = nil, reads: Int? = nil,
+                sideEffect: String? = Function.unreadCode) {
         self.name = name
         self.parameterCount = parameterCount
         self.location = location
         self.reads = reads ?? parameterCount
+        self.sideEffect = sideEffect
     }
 
     /// This function as a `StreamConsumer`, if it is one (a file writer).

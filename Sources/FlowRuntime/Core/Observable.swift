@@ -50,6 +50,12 @@ open class Observable {
     /// a cast to the non-final `PipelineNode`.
     @exclusivity(unchecked) final var isFusedStage = false
 
+    /// Whether the node was built with a function that may have side
+    /// effects (`map { print($0) }`, a Swift closure, a script's `func`):
+    /// such a node is never subscribed only to be drawn. A flag beside
+    /// `isFusedStage`, so that a node takes no more memory for it.
+    @exclusivity(unchecked) public final var callsCodeWithSideEffects = false
+
     /// Whether the node can raise errors of its own (as opposed to passing
     /// on its inputs' errors and those of script closures, which carry
     /// their own locations). Nodes that cannot are not wrapped to locate

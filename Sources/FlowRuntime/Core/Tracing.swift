@@ -65,6 +65,12 @@ public final class Tracer {
         return first
     }
 
+    /// Asked before every subscription of the scheduler it traces: an
+    /// error refuses the subscription (the subscriber gets that error and
+    /// the node is never subscribed). A drawing-only run refuses nodes
+    /// whose subscription someone could see (`DrawingOnly`).
+    public var admits: ((Observable) -> FlowError?)?
+
     public init() {}
 
     /// Traces `last` and every stage it reads from.
@@ -96,6 +102,12 @@ public final class Tracer {
     /// Subscribes `node`, recording it when it is traced or is an inner
     /// stream subscribed by a traced stage.
     func subscribe(_ node: Observable, _ observer: Observer, on scheduler: Scheduler, core: (Observer) -> Void) {
+        if let admits, let refusal = admits(node) {
+            // Refused before the node does anything: its stream fails at once.
+            observer.onSubscribe(NopDisposable.shared)
+            observer.onError(refusal)
+            return
+        }
         // The stage that subscribes an inner stream: the one its host
         // sink sends to (also for inners subscribed later, when a queued
         // `concatMap` inner starts or `catch` falls back), else the stage

@@ -21,6 +21,9 @@ struct ClosureShape {
     /// Under `import RxJS`, one array of N values spreads over N parameters,
     /// as RxJS's `([a, b]) => a + b` destructures what `combineLatest` emits.
     var spreadsArrays = false
+    /// What calling it may do that the script could see, if anything
+    /// (`ClosureEffects`): nil for a closure that only computes.
+    var sideEffect: String? = Function.unreadCode
 
     /// Arguments the closure actually reads.
     var parameterCount: Int { declared ?? shorthand }
@@ -65,7 +68,8 @@ final class FrameFunction: Function {
         self.shape = shape
         self.run = run
         self.captured = captured
-        super.init(name: "closure", parameterCount: shape.declared, location: shape.location, reads: shape.parameterCount)
+        super.init(name: "closure", parameterCount: shape.declared, location: shape.location, reads: shape.parameterCount,
+                   sideEffect: shape.sideEffect)
     }
 
     /// Runs the body in a frame filled by `fill`: the cached frame unless a
@@ -158,7 +162,8 @@ final class DirectFunction: Function {
         self.shape = shape
         self.body = body
         self.captured = captured
-        super.init(name: "closure", parameterCount: shape.declared, location: shape.location, reads: shape.parameterCount)
+        super.init(name: "closure", parameterCount: shape.declared, location: shape.location, reads: shape.parameterCount,
+                   sideEffect: shape.sideEffect)
     }
 
     override func call(_ a: Value) throws -> Value {

@@ -486,6 +486,7 @@ extension Compiler {
             reusesFrame: !inner.createsClosures && !closure.capturesSelfWeakly, updatesFirstParameter: inner.changedParameters.contains(0),
             location: location(closure.span))
         shape.spreadsArrays = environment.dialect == .rxJS
+        shape.sideEffect = ClosureEffects(outside: scope).firstSideEffect(of: closure)
         // A closure of one expression gives that expression's type.
         let type = StaticType.function(parameters: parameterTypes, result: resultType ?? bodyType)
         if let direct, shape.parameterCount == parameterCount {

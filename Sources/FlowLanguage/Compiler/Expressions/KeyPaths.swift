@@ -8,7 +8,8 @@ final class KeyPathFunction: Function {
 
     init(_ path: [String], location: SourceLocation) {
         self.path = path
-        super.init(name: "\\." + path.joined(separator: "."), parameterCount: 1, location: location)
+        // It reads stored members: a property of the script's types is read as written.
+        super.init(name: "\\." + path.joined(separator: "."), parameterCount: 1, location: location, sideEffect: nil)
     }
 
     override func call(_ value: Value) throws -> Value {
