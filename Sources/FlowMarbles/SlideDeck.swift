@@ -173,6 +173,14 @@ public enum SlideDeck {
     /// group in parts of its time that fit the slide's width.
     static func split(_ diagram: LaneDiagram, layout: Layout) -> [LaneDiagram] {
         if layout.fits(layout.picture(diagram)) { return [diagram] }
+        // Every piece at the whole diagram's scale: a slide's columns are
+        // the diagram's, so what the page reads of a mark's column (the
+        // time cursor, a tooltip's time, a drag) is the diagram's time on
+        // every slide, not a count of the slide's own columns.
+        let scale = diagram.chooseScale()
+        var diagram = diagram
+        diagram.options.frame = scale.frame
+        diagram.options.breaksLongWaits = diagram.options.breaksLongWaits || scale.breaksAxis
         var groups: [[LaneDiagram.Lane]] = []
         var current: [LaneDiagram.Lane] = []
         for lane in diagram.lanes {
@@ -232,7 +240,7 @@ public enum SlideDeck {
     /// the lanes that run in it; the time before it left out of the axis.
     static func part(of diagram: LaneDiagram, from start: TimeSpan, to end: TimeSpan?, first: Bool) -> LaneDiagram {
         var part = diagram
-        part.options.breaksLongWaits = !first
+        part.options.breaksLongWaits = part.options.breaksLongWaits || !first
         // The time before the stretch takes no room (a group of lanes
         // that starts late is drawn from where it starts).
         part.options.leavesOutTimeBefore = start > .zero ? start : nil

@@ -164,6 +164,72 @@ import Testing
         }
     }
 
+    /// A diagram split in time is drawn on each slide at its own scale, so
+    /// the time cursor on a later slide runs over that slide's stretch in
+    /// the diagram's columns and reads the diagram's time: each mark's
+    /// column, times the diagram's frames a column, is its event's time;
+    /// the cursor set to a mark's column stands on that mark and says its
+    /// frame.
+    @Test(.enabled(if: BrowserTests.browserAvailable, "chromium and chromium-driver are not installed (.ci/run installs them)"))
+    func theTimeCursorOfASplitSlideReadsTheDiagramsTime() async throws {
+        // Twenty events 10 ms apart, then the end at 200 ms: drawn 5 ms a column.
+        let ticks = (0..<20).map { String(UnicodeScalar(UInt8(97 + $0))) }.joined(separator: " 9ms ") + " 9ms |"
+        let script = """
+            // # Every ten frames
+            let ticks = cold("\(ticks)")
+            marbles(ticks, ticks.map { $0.uppercased() })
+
+            """
+        let served = try ServedFolder(files: ["ticks.flow": script])
+        let browser = try await projector(served)
+        do {
+            try await browser.setEditor(script)
+            try await browser.waitFor("the diagram", "return state.last && state.last.columnFrames.length >= 1 && document.querySelectorAll('#diagram [data-e]').length > 40")
+            let frames = try #require(try await browser.run("return state.last.columnFrames[0]") as? Int)
+            #expect(frames > 1, "the diagram is drawn at a coarse scale: \(frames) frames a column")
+            try await browser.run("document.activeElement && document.activeElement.blur()")
+            try await browser.press("p")
+            try await browser.waitFor("the deck, split", """
+                return document.getElementById('diagram').classList.contains('deck') && state.last.slides.length > 1
+                  && state.last.slides.every((s) => s.svg)
+                """)
+            let count = try #require(try await browser.run("return state.last.slides.length") as? Int)
+            for n in 1...count {
+                try await browser.waitFor("slide \(n)", "return document.getElementById('slide-count').textContent.startsWith('\(n) /')")
+                // Every mark's column is its event's time at the diagram's scale.
+                let columns = try await browser.run("""
+                    return [...document.querySelectorAll('#diagram [data-e]')].map((m) => [Number(m.dataset.e), Number(m.dataset.t)]);
+                    """) as? [[Int]] ?? []
+                #expect(!columns.isEmpty, "slide \(n) has marks")
+                for pair in columns where pair.count == 2 {
+                    #expect(pair[1] * frames == pair[0] * 10, "slide \(n): event \(pair[0]) is at column \(pair[1]) of \(frames) frames")
+                }
+                // The cursor runs over the slide's stretch; set to its first mark, it stands there and says its time.
+                let cursor = try await browser.run("""
+                    const c = document.getElementById('cursor');
+                    const first = [...document.querySelectorAll('#diagram [data-e]')].sort((a, b) => a.dataset.t - b.dataset.t)[0];
+                    c.value = first.dataset.t;
+                    c.dispatchEvent(new Event('input'));
+                    const line = document.querySelector('#diagram .cursor-line');
+                    const box = first.getBBox();
+                    return [Number(c.min), Number(first.dataset.t), Number(first.dataset.e), Math.abs(Number(line.getAttribute('x1')) - (box.x + box.width / 2)),
+                            document.getElementById('cursor-readout').textContent];
+                    """) as? [Any] ?? []
+                #expect(cursor.count == 5, "\(cursor)")
+                guard cursor.count == 5, let min = cursor[0] as? Int, let column = cursor[1] as? Int, let event = cursor[2] as? Int else { break }
+                #expect(min == column, "slide \(n): the cursor starts at the slide's first column \(column), not \(min)")
+                #expect(((cursor[3] as? Double) ?? Double((cursor[3] as? Int) ?? 99)) < 0.5, "slide \(n): the cursor's line is off its mark: \(cursor)")
+                #expect(cursor[4] as? String == "frame \(event * 10)", "slide \(n): \(cursor)")
+                if n > 1 { #expect(column > 0, "slide \(n) shows a later stretch") }
+                if n < count { try await browser.press("\u{E014}") }  // ArrowRight
+            }
+            await browser.stop()
+        } catch {
+            await browser.stop()
+            throw error
+        }
+    }
+
     /// A live run presented: its snapshots are the deck's slides, so its
     /// lane labels and legend are on the slide, inside the window, and
     /// its text at least 20 px.

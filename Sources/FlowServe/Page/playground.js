@@ -642,12 +642,18 @@ function unitsPerPixel() {
 }
 
 function prepareMarks(result) {
-  const last = Math.max(0, ...marks().map((m) => Number(m.dataset.t)));
+  const columns = marks().map((m) => Number(m.dataset.t));
+  const last = Math.max(0, ...columns);
+  // A slide of a diagram split in time shows a stretch of it: the cursor
+  // runs over that stretch, in the diagram's own columns.
+  const first = $("diagram").classList.contains("deck") && columns.length ? Math.min(...columns) : 0;
   const cursor = $("cursor");
   // A cursor left at the end stays at the end: everything is shown.
   const atEnd = cursor.dataset.moved !== "yes" || Number(cursor.value) >= Number(cursor.max);
+  cursor.min = first;
   cursor.max = last;
   if (atEnd || Number(cursor.value) > last) cursor.value = last;
+  if (Number(cursor.value) < first) cursor.value = first;
   for (const mark of marks()) {
     mark.addEventListener("mouseenter", (event) => tooltip(event, mark));
     mark.addEventListener("mouseleave", () => { $("tooltip").hidden = true; });
@@ -779,15 +785,38 @@ function showCursor() {
     }));
   }
   drawCursorLines(t);
-  $("cursor-readout").textContent = "frame " + t;
+  // The diagram's time: a column is as many frames as its scale says.
+  const frames = shownColumnFrames();
+  $("cursor-readout").textContent = frames === null ? "column " + t : "frame " + t * frames;
   // A chain drawn and traced shows its events twice: each is named once.
   const named = [...new Set(now)];
   $("events-at").textContent = (named.length ? named.join("\n") : "nothing happens at this frame")
     + "\nlive: " + (live.length ? [...new Set(live)].join(", ") : "no subscription");
 }
 
-// A line across each diagram's lanes at the cursor's column. A mark of
-// column c is drawn at origin + (c + 0.5) columns: its place gives the origin.
+// The frames a column of the picture shown stands for, when its diagrams
+// share one scale (a slide shows one diagram); null when they do not.
+function shownColumnFrames() {
+  const result = state.last;
+  const frames = [...new Set(marks().map((m) => (result && result.columnFrames[Number(m.dataset.d)]) || 1))];
+  return frames.length <= 1 ? (frames[0] || 1) : null;
+}
+
+// Where column t is drawn among a diagram's marks: at a mark of that
+// column, else between the marks of the columns around it (a slide that
+// leaves out time before it, or a broken axis, is not one straight
+// scale), else a column's width on from the nearest.
+function cursorX(points, t) {
+  const at = points.find((p) => p.t === t);
+  if (at) return at.x;
+  const before = points.filter((p) => p.t < t).pop();
+  const after = points.find((p) => p.t > t);
+  if (before && after) return before.x + (after.x - before.x) * (t - before.t) / (after.t - before.t);
+  const near = before || after;
+  return near.x + (t - near.t) * COLUMN;
+}
+
+// A line across each diagram's lanes at the cursor's column.
 function drawCursorLines(t) {
   for (const old of document.querySelectorAll("#diagram .cursor-line")) old.remove();
   const byDiagram = new Map();
@@ -797,8 +826,10 @@ function drawCursorLines(t) {
   }
   for (const [d, group] of byDiagram) {
     const boxes = group.map((mark) => mark.getBBox());
-    const origins = group.map((mark, i) => boxes[i].x + boxes[i].width / 2 - (Number(mark.dataset.t) + 0.5) * COLUMN).sort((a, b) => a - b);
-    const x = origins[Math.floor(origins.length / 2)] + (t + 0.5) * COLUMN;
+    const byColumn = new Map();
+    group.forEach((mark, i) => byColumn.set(Number(mark.dataset.t), boxes[i].x + boxes[i].width / 2));
+    const points = [...byColumn].map(([column, x]) => ({ t: column, x })).sort((a, b) => a.t - b.t);
+    const x = cursorX(points, t);
     const line = document.createElementNS("http://www.w3.org/2000/svg", "line");
     line.setAttribute("x1", x);
     line.setAttribute("x2", x);
@@ -811,7 +842,7 @@ function drawCursorLines(t) {
 }
 
 $("cursor").addEventListener("input", () => { $("cursor").dataset.moved = "yes"; showCursor(); });
-$("step-back").onclick = () => { $("cursor").dataset.moved = "yes"; $("cursor").value = Math.max(0, Number($("cursor").value) - 1); showCursor(); };
+$("step-back").onclick = () => { $("cursor").dataset.moved = "yes"; $("cursor").value = Math.max(Number($("cursor").min), Number($("cursor").value) - 1); showCursor(); };
 $("step-forward").onclick = () => { $("cursor").dataset.moved = "yes"; $("cursor").value = Math.min(Number($("cursor").max), Number($("cursor").value) + 1); showCursor(); };
 
 // ---- exercises -------------------------------------------------------------
