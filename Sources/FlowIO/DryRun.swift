@@ -282,6 +282,12 @@ public struct DryRun {
             for computed in type.computed { run.bind(computed.name, nil) }
             run.bind("self", nil)
             for computed in type.computed { run.scoped { $0.statements(computed.body) } }
+            for accessor in type.accessors {
+                run.scoped { run in
+                    run.bind(accessor.parameter, nil)
+                    run.statements(accessor.body)
+                }
+            }
             for method in type.methods + type.initialisers { run.function(method) }
             if let deinitialiser = type.deinitialiser { run.scoped { $0.statements(deinitialiser) } }
             for nested in type.nested { run.type(nested) }

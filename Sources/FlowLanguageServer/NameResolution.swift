@@ -277,6 +277,12 @@ struct NameResolution {
             }
             for stored in type.stored + type.staticStored { if let value = stored.defaultValue { resolution.expression(value) } }
             for computed in type.computed { resolution.statements(computed.body, within: computed.span) }
+            for accessor in type.accessors {
+                resolution.scoped(accessor.span) { resolution in
+                    resolution.declare(accessor.parameter, accessor.parameterSpan, "parameter \(accessor.parameter)")
+                    resolution.statements(accessor.body)
+                }
+            }
             for method in type.methods + type.initialisers { resolution.function(method) }
             if let deinitialiser = type.deinitialiser { resolution.statements(deinitialiser) }
             for nested in type.nested { resolution.type(nested) }

@@ -112,6 +112,11 @@ final class Scope {
     var isMutating = false
     /// The body of a class's `init`, where `super.init` and `self.init` run.
     var isInitialiser = false
+    /// Which of `self`'s properties this method assigns without running
+    /// their observers: those its type declares, in an initialiser; the
+    /// property observed, in a `willSet` or `didSet` (as in Swift).
+    enum DirectStores { case none, declaredProperties, property(String) }
+    var directStores = DirectStores.none
     /// The body of an `init?`, where `return nil` makes nil.
     var isFailableInitialiser = false
     /// A closure written with `[weak self]` or `[unowned self]`.

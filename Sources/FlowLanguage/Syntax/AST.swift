@@ -312,6 +312,10 @@ public final class TypeDeclaration {
         public var isWeak = false
         /// The property's type, as written.
         public var type: TypeText?
+        /// `willSet { }` and `didSet { }`: run around each assignment from
+        /// outside the type's initialisers and the observers themselves.
+        public var willSet: PropertyAccessor?
+        public var didSet: PropertyAccessor?
     }
 
     public struct ComputedProperty {
@@ -321,6 +325,20 @@ public final class TypeDeclaration {
         public var isStatic: Bool
         /// The property's type, as written.
         public var type: TypeText?
+        /// `set { }`, with its getter in `body`.
+        public var setter: PropertyAccessor?
+    }
+
+    /// A property's `set`, `willSet` or `didSet`: a body given one value,
+    /// named `newValue` (`oldValue` for `didSet`) unless the accessor names it.
+    public struct PropertyAccessor {
+        public var parameter: String
+        public var parameterSpan: Span
+        public var body: [Statement]
+        /// From its word (`didSet`) to the end of its body.
+        public var span: Span
+        /// `set`, `willSet` or `didSet`.
+        public var word: String
     }
 
     public struct EnumCase {
@@ -363,6 +381,11 @@ public final class TypeDeclaration {
     public var initialisers: [FunctionDeclaration] = []
     /// A class's `deinit { }` body.
     public var deinitialiser: [Statement]?
+
+    /// The `set`, `willSet` and `didSet` of its properties, in the order written.
+    public var accessors: [PropertyAccessor] {
+        stored.flatMap { [$0.willSet, $0.didSet].compactMap { $0 } } + computed.compactMap(\.setter)
+    }
     public let span: Span
 
     init(kind: Kind, name: String, nameSpan: Span, rawType: String?, conformances: [String], stored: [StoredProperty],

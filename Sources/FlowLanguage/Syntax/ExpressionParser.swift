@@ -424,7 +424,10 @@ extension Parser {
     }
 
     mutating func parseTrailingClosure() throws -> CallArgument? {
-        guard !noTrailingClosure, check("{"), onSameLine(peek()) else { return nil }
+        // `var items = [Int]() { didSet { } }`: the braces are the property's observers (or a getter, an error).
+        guard !noTrailingClosure, check("{"), onSameLine(peek()), !bracesHoldObservers(at: index), !bracesHoldGetterOrSetter(at: index) else {
+            return nil
+        }
         let closure = try parseClosure()
         return CallArgument(label: nil, labelSpan: nil, value: closure, isTrailing: true)
     }

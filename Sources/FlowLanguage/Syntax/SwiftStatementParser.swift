@@ -129,6 +129,7 @@ extension Parser {
                 type = written
             }
             let typed = type != nil
+            if bracesHoldObservers(at: index) { throw observedVariable() }
             if isVariable, typed, !check("=") {
                 if check("{") {
                     throw fail("computed properties can only be declared in a struct or enum", at: peek().span,
@@ -139,11 +140,18 @@ extension Parser {
             }
             _ = try expect("=", "'=' after '\(word) \(name)'", help: isVariable ? "give it a first value, as in var \(name) = 0" : nil)
             let value = try parseExpression()
+            if bracesHoldObservers(at: index) { throw observedVariable() }
             return .binding(name: name, nameSpan: nameToken.span, type: type, value: value, isVariable: isVariable, first.span.to(value.span))
         } catch {
             if context == .topLevel { brokenBindings.append((name, nameToken.span)) }
             throw error
         }
+    }
+
+    /// `var level = 1 { didSet { } }` outside a type, at the observers' braces.
+    private mutating func observedVariable() -> Failure {
+        fail("flow runs willSet and didSet on the properties of a type, not on a variable", at: peek().span,
+             help: "keep the value in a property of a class or struct, with these observers, or call a func after each change")
     }
 
     // MARK: - Statements
@@ -860,13 +868,28 @@ extension Parser {
             isOptional = tokens[index - 1].isSymbol("?") || tokens[index - 1].isSymbol("!")
         }
         let typed = type != nil
-        if check("{") {
+        var observers: (willSet: TypeDeclaration.PropertyAccessor?, didSet: TypeDeclaration.PropertyAccessor?) = (nil, nil)
+        if check("{"), !bracesHoldObservers(at: index) {
             guard isVariable, typed else { throw fail("a computed property is written var \(name): Type { ... }", at: peek().span) }
-            members.computed.append(.init(name: name, span: nameToken.span, body: try parseComputedBody(name), isStatic: isStatic, type: type))
+            let (getter, setter) = try parseComputedBody(name)
+            members.computed.append(.init(name: name, span: nameToken.span, body: getter, isStatic: isStatic, type: type, setter: setter))
             return
         }
         var defaultValue: Expr?
-        if accept("=") != nil { defaultValue = try parseExpression() }
+        if !check("{"), accept("=") != nil { defaultValue = try parseExpression() }
+        if defaultValue != nil, bracesHoldGetterOrSetter(at: index) {
+            throw fail("a computed property has no value of its own", at: peek().span,
+                       help: "remove '= ...' and compute it in get { }, or keep the value and observe it with willSet or didSet")
+        }
+        if bracesHoldObservers(at: index) {
+            let braces = peek()
+            observers = try parseObservers(of: name)
+            if !isVariable { report(fail("a let property cannot have willSet or didSet", at: braces.span, help: "declare it with var")) }
+            if isStatic {
+                report(fail("flow runs willSet and didSet on instance properties only", at: braces.span,
+                            help: "change the static property in a static func that does what the observer would"))
+            }
+        }
         if isStatic {
             guard defaultValue != nil else { throw fail("a static property needs a value", at: nameToken.span) }
             members.staticStored.append(.init(name: name, span: nameToken.span, defaultValue: defaultValue, isVariable: isVariable))
@@ -880,9 +903,13 @@ extension Parser {
         if isPublished, !isVariable { throw fail("a @Published property is a var", at: start.span) }
         let isLazy = kind == .class && modifiers.contains(.lazy)
         if isLazy, defaultValue == nil { throw fail("a lazy property needs a value", at: nameToken.span) }
+        if isLazy, let observer = observers.willSet ?? observers.didSet {
+            report(fail("a lazy property cannot have observers", at: observer.span, help: "remove lazy, or the observer"))
+        }
         members.stored.append(.init(name: name, span: nameToken.span, defaultValue: defaultValue, isVariable: isVariable,
                                     isPublished: isPublished, isLazy: isLazy, isOptional: isOptional,
-                                    isWeak: kind == .class && modifiers.contains(.weak), type: type))
+                                    isWeak: kind == .class && modifiers.contains(.weak), type: type,
+                                    willSet: observers.willSet, didSet: observers.didSet))
         // `let x: Int, y: Int`: more properties of the same kind.
         while accept(",") != nil {
             let next = advance()
@@ -901,24 +928,101 @@ extension Parser {
         }
     }
 
-    /// `{ statements }` or `{ get { statements } }`.
-    private mutating func parseComputedBody(_ name: String) throws -> [Statement] {
-        try inFunctionBody { try $0.parseGetter(name) }
+    /// `{ statements }`, `{ get { statements } }`, or a getter and a
+    /// setter, `{ get { } set { } }` (either first, as Swift allows).
+    private mutating func parseComputedBody(_ name: String) throws -> (getter: [Statement], setter: TypeDeclaration.PropertyAccessor?) {
+        try inFunctionBody { try $0.parseAccessors(name) }
     }
 
-    private mutating func parseGetter(_ name: String) throws -> [Statement] {
+    private mutating func parseAccessors(_ name: String) throws -> (getter: [Statement], setter: TypeDeclaration.PropertyAccessor?) {
         var i = index + 1
         while tokens[i].kind.isNewline { i += 1 }
-        guard isWord("get", at: i), tokens[i + 1].isSymbol("{") else { return try parseBlock("body of \(name)").body }
+        guard isWord("get", at: i) || isWord("set", at: i) else { return (try parseBlock("body of \(name)").body, nil) }
         let open = advance()
-        index = i + 1
-        let (body, _) = try parseBlock("getter of \(name)")
-        while peek().kind.isNewline { advance() }
-        if isWord("set") {
-            throw fail("flow has no property setters", at: peek().span, help: "write a mutating func that changes the stored properties")
+        index = i
+        var getter: [Statement]?
+        var setter: TypeDeclaration.PropertyAccessor?
+        while isWord("get") || isWord("set") {
+            let word = advance()
+            if word.labelText == "get" {
+                let body = try parseBlock("getter of \(name)").body
+                if getter == nil { getter = body } else { report(fail("'\(name)' has two getters", at: word.span)) }
+            } else {
+                let accessor = try parseAccessor(word, naming: "newValue", of: name)
+                if setter == nil { setter = accessor } else { report(fail("'\(name)' has two setters", at: word.span)) }
+            }
+            while peek().kind.isNewline { advance() }
         }
         _ = try close("}", opened: open, "computed property")
-        return body
+        if getter == nil { report(fail("'\(name)' has a setter and no getter", at: open.span, help: "add get { ... } that gives its value")) }
+        return (getter ?? [], setter)
+    }
+
+    /// Whether the braces at `position` open a property's observers
+    /// (`{ didSet { } }`) rather than a getter or a trailing closure: Swift
+    /// tells them apart by the first word inside.
+    func bracesHoldObservers(at position: Int) -> Bool {
+        guard tokens[position].isSymbol("{") else { return false }
+        var i = position + 1
+        while tokens[i].kind.isNewline { i += 1 }
+        return isWord("willSet", at: i) || isWord("didSet", at: i)
+    }
+
+    /// Whether the braces at `position` open a getter and setter (`{ get { } }`).
+    func bracesHoldGetterOrSetter(at position: Int) -> Bool {
+        guard tokens[position].isSymbol("{") else { return false }
+        var i = position + 1
+        while tokens[i].kind.isNewline { i += 1 }
+        return (isWord("get", at: i) || isWord("set", at: i)) && (tokens[i + 1].isSymbol("{") || tokens[i + 1].isSymbol("("))
+    }
+
+    /// An error that does not stop the parse: reported, and parsing goes on.
+    mutating func report(_ failure: Failure) {
+        reported.appendCapped(failure.diagnostic)
+    }
+
+    /// `{ willSet { } didSet(old) { } }`, from its `{`.
+    private mutating func parseObservers(of name: String) throws
+        -> (willSet: TypeDeclaration.PropertyAccessor?, didSet: TypeDeclaration.PropertyAccessor?) {
+        let open = advance()
+        var willSet: TypeDeclaration.PropertyAccessor?
+        var didSet: TypeDeclaration.PropertyAccessor?
+        while true {
+            while peek().kind.isNewline { advance() }
+            guard isWord("willSet") || isWord("didSet") else { break }
+            let word = advance()
+            let isWillSet = word.labelText == "willSet"
+            let accessor = try inFunctionBody { try $0.parseAccessor(word, naming: isWillSet ? "newValue" : "oldValue", of: name) }
+            if (isWillSet ? willSet : didSet) != nil {
+                report(fail("'\(name)' has two \(isWillSet ? "willSet" : "didSet") observers", at: word.span))
+            } else if isWillSet {
+                willSet = accessor
+            } else {
+                didSet = accessor
+            }
+        }
+        if isWord("get") || isWord("set") {
+            throw fail("a property with observers stores its value: it has no get or set", at: peek().span,
+                       help: "make it a computed property (var \(name): Type { get { ... } set { ... } }), or keep willSet and didSet")
+        }
+        _ = try close("}", opened: open, "observers of \(name)")
+        return (willSet, didSet)
+    }
+
+    /// `set { }`, `didSet(old) { }`: the value's name, then the body.
+    private mutating func parseAccessor(_ word: Token, naming defaultName: String, of property: String) throws -> TypeDeclaration.PropertyAccessor {
+        let what = "\(word.labelText ?? "") of \(property)"
+        var parameter = defaultName
+        var parameterSpan = word.span
+        if let open = accept("(") {
+            let nameToken = advance()
+            guard case .identifier(let written) = nameToken.kind else { throw expectedName("expected a name for the value of the \(what)", at: nameToken) }
+            parameter = written
+            parameterSpan = nameToken.span
+            _ = try close(")", opened: open, what)
+        }
+        let (body, close) = try parseBlock(what)
+        return .init(parameter: parameter, parameterSpan: parameterSpan, body: body, span: word.span.to(close.span), word: word.labelText ?? "")
     }
 
     /// `(Int)`, `(x: Int, y: String)`, `(_ value: Int)`: the labels.

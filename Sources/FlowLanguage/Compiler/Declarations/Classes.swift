@@ -62,6 +62,7 @@ extension Compiler {
         type.lazyGetters = parent.lazyGetters + type.lazyGetters
         for (name, info) in parent.methods where type.methods[name] == nil { type.methods[name] = info }
         for (name, info) in parent.computed where type.computed[name] == nil { type.computed[name] = info }
+        for (name, accessors) in parent.accessors where type.accessors[name] == nil { type.accessors[name] = accessors }
         for (name, info) in parent.staticMethods where type.staticMethods[name] == nil { type.staticMethods[name] = info }
         for (name, info) in parent.staticComputed where type.staticComputed[name] == nil { type.staticComputed[name] = info }
         for (name, value) in parent.staticValues where type.staticValues[name] == nil { type.staticValues[name] = value }

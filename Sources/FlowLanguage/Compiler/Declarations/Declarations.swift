@@ -29,6 +29,9 @@ final class FunctionInfo {
     var resultConversion: Conversion.Convert?
     /// No `->`: the func returns `()`, whatever its body's last value.
     var returnsVoid = false
+    /// A stored property's `willSet` or `didSet`: in it, assigning that
+    /// property stores it without running the observers again.
+    var observedProperty: String?
     /// The other funcs of this name in its scope, told apart by their
     /// argument labels or their number (`events(forLast:)` beside
     /// `events(forLast:closed:)`), each in a slot of its own.
@@ -153,6 +156,8 @@ final class DeclaredType {
     var staticMethods: [String: FunctionInfo] = [:]
     var computed: [String: FunctionInfo] = [:]
     var staticComputed: [String: FunctionInfo] = [:]
+    /// Properties whose assignment runs more than a store (PropertyAccessors.swift).
+    var accessors: [String: PropertyAccessors] = [:]
     var staticValues: [String: LazyValue] = [:]
     /// The `static var`s among them, which may change.
     var staticVariables: Set<String> = []
@@ -379,7 +384,7 @@ extension Compiler {
             if property.isStatic { type.staticComputed[property.name] = info } else { type.computed[property.name] = info }
             added.append(info)
         }
-        return added
+        return added + addAccessors(of: declaration, to: type)
     }
 
     /// `extension Named { func greet() -> String { ... } }`: each type that
@@ -515,6 +520,7 @@ extension Compiler {
             for property in declaration.computed {
                 compileFunction((property.isStatic ? type.staticComputed : type.computed)[property.name]!, in: type.scope, selfType: type)
             }
+            compileAccessors(of: declaration, in: type)
             for property in declaration.staticStored {
                 if let value = property.defaultValue { type.staticValues[property.name]?.code = compile(value, in: type.scope) }
             }
@@ -548,6 +554,7 @@ extension Compiler {
             let info = (property.isStatic ? type.staticComputed : type.computed)[property.name]!
             compileFunction(info, in: type.scope, selfType: type)
         }
+        compileAccessors(of: declaration, in: type)
         for nested in declaration.nested {
             if let inner = type.scope.types[nested.name], inner.declaration === nested { compileMembers(of: inner) }
         }
@@ -619,6 +626,11 @@ extension Compiler {
             inner.isMutating = declaration.isMutating
             inner.isFailableInitialiser = declaration.isFailable
             inner.isInitialiser = selfType.isClass && declaration.name == "init"
+            if let observed = info.observedProperty {
+                inner.directStores = .property(observed)
+            } else if declaration.name == "init", !declaration.isFunc {
+                inner.directStores = .declaredProperties
+            }
             // A class's methods change the object `self` refers to, never `self`.
             if info.hasSelf { _ = inner.declare("self", at: declaration.nameSpan, as: .selfValue(isMutable: declaration.isMutating)) }
         }

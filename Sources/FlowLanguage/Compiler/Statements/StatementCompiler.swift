@@ -392,6 +392,48 @@ extension Compiler {
         }
     }
 
+    /// The value of `expr`, changed in place by `body`, which is told
+    /// whether the value is held by an object: `a.b.c` is evaluated from
+    /// `a` once, each member taken out of its container and put back, so a
+    /// change reaches the object that holds the struct it changes.
+    private func compileReachThroughObjects(_ expr: Expr, in scope: Scope)
+        -> (Frame, (inout Value, _ inObject: Bool) throws -> Void) throws -> Void {
+        if case .member(let inner, let name, let nameSpan, _) = expr, resolveType(inner, in: scope) == nil {
+            if environment.memberUses != nil { noteMemberUse(name, at: nameSpan, on: inner, typed: guessedType(of: inner, in: scope), in: scope) }
+            let outer = compileReachThroughObjects(inner, in: scope)
+            let update = compileMemberUpdate(name, of: inner, in: scope)
+            let location = self.location(nameSpan)
+            return { frame, body in
+                try outer(frame) { container, inObject in
+                    let held = inObject || container.isObject
+                    try located(location) { try update(&container, frame) { try body(&$0, held) } }
+                }
+            }
+        }
+        let code = compile(expr, in: scope)
+        return { frame, body in
+            var value = try code(frame)
+            try body(&value, false)
+        }
+    }
+
+    /// How `base.name` changes: through the property's `set`, `willSet`
+    /// and `didSet` where the container's type has them (known when the
+    /// script runs), or by storing the new value.
+    private func compileMemberUpdate(_ name: String, of base: Expr, in scope: Scope)
+        -> (inout Value, Frame, (inout Value) throws -> Void) throws -> Void {
+        let table = propertyAccessors(named: name, in: scope)
+        let direct: (inout Value, Frame, (inout Value) throws -> Void) throws -> Void = { container, _, body in
+            try container.updateMember(name, body)
+        }
+        if table.isEmpty { return direct }
+        if case .name("self", _) = base, storesDirectly(name, in: scope) { return direct }
+        return { container, frame, body in
+            guard let type = container.memberTypeName, let entry = table[type] else { return try container.updateMember(name, body) }
+            try Self.assign(name, of: &container, through: entry.accessors, depth: entry.depth, in: frame, body)
+        }
+    }
+
     /// `(a, b) = (b, a)`, `(self.x, self.y) = f()`: the value is made
     /// whole first, then each element goes to its place, so a swap swaps.
     private func compileTupleAssignment(_ targets: [Expr], _ value: @escaping Code, _ span: Span, in scope: Scope) -> Code {
@@ -441,12 +483,13 @@ extension Compiler {
 
     /// Where an assignment or a mutating call writes: a `var`, or a
     /// member or element of one. nil (with the error reported) for
-    /// anything else.
-    func compilePlace(_ expr: Expr, in scope: Scope) -> Modify? {
+    /// anything else. `containing`: the place holds what changes (`owner`
+    /// in `owner.count += 1`), which a `let` property of an object may do.
+    func compilePlace(_ expr: Expr, containing: Bool = false, in scope: Scope) -> Modify? {
         switch expr {
         case .name(let name, let span):
             if isImplicitSelf(name, in: scope) {
-                return compilePlace(.member(.name("self", span), name, nameSpan: span, span), in: scope)
+                return compilePlace(.member(.name("self", span), name, nameSpan: span, span), containing: containing, in: scope)
             }
             guard let (depth, entry) = scope.resolve(name) else {
                 if let module = modules[name] {
@@ -484,7 +527,8 @@ extension Compiler {
                     noteMemberUse(name, at: nameSpan, on: base, typed: placeType(base, in: scope), in: scope)
                 }
             }
-            if isLetPropertyOfClasses(name, in: scope) {
+            let isLet = isLetPropertyOfClasses(name, in: scope)
+            if isLet, !containing {
                 error("cannot change '\(name)': it is a let property", nameSpan,
                       help: "declare it with var to change it, or set it in the class's init")
                 return nil
@@ -502,23 +546,45 @@ extension Compiler {
                     stored.value = value
                 }
             }
+            if case .named(let typeName) = guessedType(of: base, in: scope), let type = scope.lookupType(typeName),
+               let accessors = type.accessors[name], accessors.isComputed, accessors.setter == nil {
+                error("cannot assign to property: '\(name)' is a get-only property", nameSpan,
+                      help: "give it a setter, var \(name): Type { get { ... } set { ... } }, or change the stored properties it reads")
+                return nil
+            }
+            let update = compileMemberUpdate(name, of: base, in: scope)
             if !(Self.placeRoot(base).map { isChangeable(root: $0, in: scope) } ?? false),
                scope.seesClasses {
                 // An object's property changes whoever holds the object: a
-                // let, self, a call's result. Whether it is an object is
-                // known when the script runs.
-                let object = compile(base, in: scope)
+                // let, self, a call's result; so does a property of a
+                // struct an object holds (`model.state.count = 1`). Whether
+                // it is an object is known when the script runs.
+                let reach = compileReachThroughObjects(base, in: scope)
                 return { frame, body in
-                    var value = try object(frame)
-                    guard value.isObject else {
-                        throw FlowError("cannot change '\(name)' of \(value.typeName) \(value.literal): it is not in a var", at: location)
+                    try reach(frame) { value, inObject in
+                        guard inObject || value.isObject else {
+                            throw FlowError("cannot change '\(name)' of \(value.typeName) \(value.literal): it is not in a var", at: location)
+                        }
+                        try located(location) { try update(&value, frame, body) }
                     }
-                    try located(location) { try value.updateMember(name, body) }
                 }
             }
-            guard let outer = compilePlace(base, in: scope) else { return nil }
+            guard let outer = compilePlace(base, containing: true, in: scope) else { return nil }
+            if isLet {
+                // A let property holding an object: the object's members change, never what it holds.
+                return { frame, body in
+                    try outer(frame) { container in
+                        try located(location) {
+                            try update(&container, frame) { value in
+                                guard value.isObject else { throw FlowError("cannot change '\(name)': it is a let property") }
+                                try body(&value)
+                            }
+                        }
+                    }
+                }
+            }
             return { frame, body in
-                try outer(frame) { container in try located(location) { try container.updateMember(name, body) } }
+                try outer(frame) { container in try located(location) { try update(&container, frame, body) } }
             }
         case .subscriptAccess(let base, let index, let span):
             guard let outer = compilePlace(base, in: scope) else { return nil }
