@@ -304,37 +304,42 @@ extension CommandLineIOTests {
     /// sixty deep: 2^61 deinits, never deep enough for the depth limit):
     /// Ctrl-C ends the chain itself, at once, with one located error and
     /// exit 130; not the watchdog half a second later, after a flood of
-    /// errors from each deinit still queued. Nothing after it runs.
-    @Test func ctrlCEndsALiveRunStuckInADeinitChain() throws {
+    /// errors from each deinit still queued. Nothing after it runs. SIGTERM
+    /// the same, exit 143.
+    @Test(arguments: [(SIGINT, "Ctrl-C", Int32(130)), (SIGTERM, "SIGTERM", Int32(143))])
+    func aSignalEndsALiveRunStuckInADeinitChain(_ signal: Int32, _ name: String, _ status: Int32) throws {
         let script = temporaryPath("hens-\(UUID().uuidString).flow")
-        try """
-            var deep = false
-            class Hen {
-              let generation: Int
-              init(_ generation: Int) { self.generation = generation }
-              deinit {
-                if generation == 60 && !deep { deep = true; print("deep in the chain") }
-                if generation < 60 { let _ = Hen(generation + 1); let _ = Hen(generation + 1) }
-              }
-            }
-            var hen: Hen? = Hen(0)
-            hen = nil
-            print("not reached")
-            """.write(toFile: script, atomically: true, encoding: .utf8)
+        try Self.endlessHens.write(toFile: script, atomically: true, encoding: .utf8)
         defer { try? FileManager.default.removeItem(atPath: script) }
         let (process, out, err) = try FlowProcess.start([script])
         readUntil("deep in the chain", from: out)
-        kill(process.processIdentifier, SIGINT)
+        kill(process.processIdentifier, signal)
         let message = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         let rest = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         process.waitUntilExit()
-        #expect(process.terminationStatus == 130, "\(message.suffix(2000))")
+        #expect(process.terminationStatus == status, "\(message.suffix(2000))")
         #expect(!message.contains("the run was busy"), "the chain did not notice the stop: \(message.suffix(2000))")
         let errors = message.components(separatedBy: " error: ").count - 1
         #expect(errors == 1, "\(errors) errors: \(message.prefix(2000))")
-        #expect(message.contains(try Regex(#"hens-[-0-9A-F]+\.flow:7:\d+: error: making Hen stopped by Ctrl-C"#)), "\(message.prefix(2000))")
+        #expect(message.contains(try Regex(#"hens-[-0-9A-F]+\.flow:7:\d+: error: making Hen stopped by "# + name)), "\(message.prefix(2000))")
         #expect(!rest.contains("not reached"))
     }
+
+    /// Each Hen's deinit makes two, sixty deep: a chain no limit but a stop ends.
+    static let endlessHens = """
+        var deep = false
+        class Hen {
+          let generation: Int
+          init(_ generation: Int) { self.generation = generation }
+          deinit {
+            if generation == 60 && !deep { deep = true; print("deep in the chain") }
+            if generation < 60 { let _ = Hen(generation + 1); let _ = Hen(generation + 1) }
+          }
+        }
+        var hen: Hen? = Hen(0)
+        hen = nil
+        print("not reached")
+        """
 
     /// Reading a FIFO with no writer waits off the loop: Ctrl-C ends it.
     @Test func controlCStopsARunWaitingOnAFIFO() throws {

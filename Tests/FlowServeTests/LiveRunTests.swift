@@ -69,6 +69,37 @@ import Testing
         #expect(written == "kept\n")
     }
 
+    /// The page's Stop ends a live run stuck in a deinit chain (each Hen's
+    /// deinit makes two, sixty deep, which no limit ends): one located
+    /// error, and nothing after it runs.
+    @Test func thePagesStopEndsARunStuckInADeinitChain() async throws {
+        let served = try ServedFolder()
+        let hens = """
+            var deep = false
+            class Hen {
+              let generation: Int
+              init(_ generation: Int) { self.generation = generation }
+              deinit {
+                if generation == 60 && !deep { deep = true; of("deep").sink(file.append("deep.txt")) }
+                if generation < 60 { let _ = Hen(generation + 1); let _ = Hen(generation + 1) }
+              }
+            }
+            var hen: Hen? = Hen(0)
+            hen = nil
+            print("not reached")
+
+            """
+        // The loop is busy in the chain, so the page is sent nothing until
+        // it ends: the script says it is deep in it through a file.
+        let deep = served.folder.appendingPathComponent("deep.txt").path
+        let messages = try await served.live(hens, name: "hens.flow", stopOnceTrue: { FileManager.default.fileExists(atPath: deep) }) { _ in false }
+        let final = try #require(messages.last)
+        #expect(final["running"] as? Bool == false)
+        let errors = ((final["errors"] as? [[String: Any]]) ?? []).compactMap { $0["message"] as? String }
+        #expect(errors.count == 1 && errors.first?.contains("making Hen stopped by the page's Stop") == true, "\(errors)")
+        #expect(!((final["output"] as? String) ?? "").contains("not reached"))
+    }
+
     /// Each live run of a page is a run of its own for the files it
     /// writes: running a script that writes a file again replaces it, but
     /// two writers of one file in one run are an error at the second.
@@ -232,7 +263,9 @@ extension ServedFolder {
     /// Runs `script` live through `/live`: every message the server sends,
     /// in order, until it says the run is over. Once `stopWhen` holds for a
     /// message, the test asks the run to stop, as the page's Stop does.
-    func live(_ script: String, name: String, stopAtOnce: Bool = false,
+    /// `stopOnceTrue`: asked until it holds, then the run is asked to stop,
+    /// whether or not the page was sent anything meanwhile.
+    func live(_ script: String, name: String, stopAtOnce: Bool = false, stopOnceTrue: (@Sendable () -> Bool)? = nil,
               stopWhen: @escaping @Sendable ([String: Any]) -> Bool) async throws -> [[String: Any]] {
         let received = NIOLockedValueBox<[String]>([])
         let url = address.absoluteString.replacingOccurrences(of: "http://", with: "ws://") + "live"
@@ -245,6 +278,11 @@ extension ServedFolder {
             try await outbound.write(.text(start))
             var stopped = stopAtOnce
             if stopAtOnce { try await outbound.write(.text(#"{"stop":true}"#)) }
+            if let stopOnceTrue {
+                #expect(await waitFor(stopOnceTrue), "the condition to stop on never held")
+                stopped = true
+                try await outbound.write(.text(#"{"stop":true}"#))
+            }
             for try await message in inbound.messages(maxSize: 1 << 24) {
                 guard case .text(let text) = message else { continue }
                 received.withLockedValue { $0.append(text) }
