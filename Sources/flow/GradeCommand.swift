@@ -130,7 +130,8 @@ struct Grade: ParsableCommand {
         try exitIfStopped()
         let files = found.filter { Permissions.resolve($0.path) != keyPath }
         let limits = ClassGrader.Limits(seconds: Loader.duration(timeout)!.seconds, memory: MemoryOption.bytes(maxMemory)!)
-        var childArguments = ["--memory-limit", "\(limits.memory)", "--cpu-limit", "\(Int(limits.seconds.rounded(.up)) + 1)"]
+        var childArguments = ["--memory-limit", "\(limits.memory)", "--cpu-limit", "\(Int(limits.seconds.rounded(.up)) + 1)",
+                              "--kept-text", "\(GradeFile.keptText(memory: limits.memory, files: files.count))"]
         if let key { childArguments += ["--key", key] }
         childArguments += ["--feedback", level.rawValue, "--after-reveal", afterReveal.rawValue]
         childArguments += permissions.arguments
@@ -178,6 +179,9 @@ struct GradeFile: ParsableCommand {
     @Option(name: .customLong("after-reveal")) var afterReveal: AfterReveal = .zero
     @Option(name: .customLong("memory-limit")) var memoryLimit: Int
     @Option(name: .customLong("cpu-limit")) var cpuLimit: Int
+    /// The most of what its tests printed and why they failed the file's
+    /// row keeps in all (`keptText(memory:files:)`).
+    @Option(name: .customLong("kept-text")) var keptText: Int = 1 << 30
     @OptionGroup var permissions: PermissionOptions
 
     /// Address space beyond the memory limit: the threads' large stacks are
@@ -214,6 +218,7 @@ struct GradeFile: ParsableCommand {
         afterReveal.apply(ExerciseRecord(readingAnswersIn: student.text), to: &run)
         for i in run.results.indices { run.results[i].details = Self.bounded(relative(run.results[i].details)) }
         run.warnings = run.warnings.map(relative)
+        Self.share(&run, keeping: keptText)
         try Loader.write(try JSON.string(run.json), to: result)
     }
 }
@@ -224,13 +229,46 @@ extension GradeFile {
     static let keptDetails = 64 << 10
 
     static func bounded(_ details: String) -> String {
-        let bytes = details.utf8
-        guard bytes.count > keptDetails else { return details }
-        var end = bytes.index(bytes.startIndex, offsetBy: keptDetails)
-        while end > bytes.startIndex, !details.unicodeScalars.indices.contains(end) { end = bytes.index(before: end) }
-        let kept = String(details[..<end])
-        let cut = kept.lastIndex(of: "\n").map { String(kept[..<$0]) } ?? kept
-        return cut + "\n… \(bytes.count - cut.utf8.count) more bytes of details not shown"
+        cut(details, to: keptDetails) { "… \($0) more bytes of details not shown" }
+    }
+
+    /// `text` whole if it fits in `room` bytes, else its whole lines that
+    /// do, then `note` of the bytes left out.
+    static func cut(_ text: String, to room: Int, note: (Int) -> String) -> String {
+        let bytes = text.utf8
+        guard bytes.count > room else { return text }
+        var end = bytes.index(bytes.startIndex, offsetBy: max(0, room))
+        while end > bytes.startIndex, !text.unicodeScalars.indices.contains(end) { end = bytes.index(before: end) }
+        let kept = String(text[..<end])
+        let whole = kept.lastIndex(of: "\n").map { String(kept[..<$0]) } ?? kept
+        return (whole.isEmpty ? "" : whole + "\n") + note(bytes.count - whole.utf8.count)
+    }
+
+    /// What one file's row keeps in all of what its script printed and why
+    /// its tests failed: a sixteenth of `--max-memory` for the whole
+    /// class, shared by its files, at least 64 KiB each. The grader then
+    /// holds the class's rows within its own limit, however much each
+    /// student prints (six students of hundreds of tests printing 64 KiB
+    /// each took it to several times `--max-memory`).
+    static func keptText(memory: Int, files: Int) -> Int {
+        max(64 << 10, memory / 16 / max(1, files))
+    }
+
+    /// Cuts `run`'s output and details, in the order a report shows them,
+    /// to `room` bytes in all; each piece cut says how much was left out.
+    static func share(_ run: inout TestRunner.FileRun, keeping room: Int) {
+        var left = room
+        func keep(_ text: inout String, _ what: String) {
+            let size = text.utf8.count
+            guard size > left else { return left -= size }
+            text = cut(text, to: left) { "… \($0) more bytes of \(what) not kept (a file's row keeps \(room >> 10) KiB of output and details)" }
+            left = 0
+        }
+        keep(&run.output, "output")
+        for i in run.results.indices {
+            keep(&run.results[i].details, "details")
+            keep(&run.results[i].output, "output")
+        }
     }
 
     /// What a student's script may reach: its own file and the files the

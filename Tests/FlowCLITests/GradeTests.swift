@@ -249,6 +249,91 @@ import Testing
         #expect(details.contains(" more bytes of details not shown"), "\(details.suffix(200))")
     }
 
+    /// Runs `flow grade` with `arguments` under a Python watcher that
+    /// measures the grader itself, not its children: its peak resident
+    /// size (`VmHWM`, read every few milliseconds while it runs) and its
+    /// own CPU time in clock ticks (read once it has exited, before it is
+    /// reaped). Returns the result with both taken off standard error.
+    static func measuredGrade(_ arguments: [String]) throws -> (result: FlowProcess.Result, peak: Int, ticks: Int) {
+        let watcher = """
+            import os, subprocess, sys, threading, time
+            p = subprocess.Popen(sys.argv[1:], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+            out = {}
+            readers = [threading.Thread(target=lambda n=n, f=f: out.__setitem__(n, f.read())) for n, f in (("out", p.stdout), ("err", p.stderr))]
+            for r in readers: r.start()
+            peak = 0
+            while True:
+                try:
+                    for line in open(f"/proc/{p.pid}/status"):
+                        if line.startswith("VmHWM:"): peak = max(peak, int(line.split()[1]) * 1024)
+                except OSError: pass
+                if os.waitid(os.P_PID, p.pid, os.WEXITED | os.WNOHANG | os.WNOWAIT) is not None: break
+                time.sleep(0.003)
+            fields = open(f"/proc/{p.pid}/stat").read().rsplit(")", 1)[1].split()
+            ticks = int(fields[11]) + int(fields[12])
+            p.wait()
+            for r in readers: r.join()
+            sys.stdout.buffer.write(out["out"]); sys.stderr.buffer.write(out["err"])
+            print(peak, ticks, file=sys.stderr)
+            sys.exit(p.returncode)
+            """
+        var result = try FlowProcess.run(["-c", watcher, FlowProcess.binary.path, "grade"] + arguments,
+                                         binary: URL(fileURLWithPath: "/usr/bin/python3"), timeout: 600)
+        var lines = result.err.split(separator: "\n").map(String.init)
+        let measured = (lines.popLast() ?? "").split(separator: " ").compactMap { Int($0) }
+        result.err = lines.joined(separator: "\n")
+        return (result, measured.first ?? -1, measured.count > 1 ? measured[1] : -1)
+    }
+
+    /// Six students of a hundred tests printing 64 KiB each (39 MB in all,
+    /// which the grader held several times over, peaking at 213 MB): the
+    /// grader stays within `--max-memory` (128 MB), every row is graded,
+    /// each file keeps its share of output (the first test's whole), and
+    /// what is not kept is counted.
+    @Test func theGraderStaysWithinItsMemoryHoweverMuchStudentsPrint() throws {
+        let folder = temporaryPath("printing-class")
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let tests = (0..<100).map { "test \"t\($0)\" { print(big) }" }.joined(separator: "\n")
+        for n in 0..<6 {
+            try "let big = Array(repeating: \"x\", count: 65000).joined()\n\(tests)\n"
+                .write(toFile: "\(folder)/student\(n).flow", atomically: true, encoding: .utf8)
+        }
+        let (result, peak, _) = try Self.measuredGrade(["--max-memory", "128MB", "--format", "json", folder])
+        #expect(result.status == 0, "\(result.err)")
+        #expect(peak > 0 && peak < 128 << 20, "the grader peaked at \(peak >> 20) MB")
+        let rows = try Self.rows(try Self.json(result.out))
+        #expect(rows.count == 6)
+        for (file, row) in rows {
+            #expect(row["passed"] as? Int == 100, "\(file): \(row["stopped"] ?? "")")
+            let outputs = ((row["results"] as? [[String: Any]]) ?? []).map { $0["output"] as? String ?? "" }
+            #expect(outputs.first?.utf8.count == 65000, "\(file)")
+            #expect(outputs.last?.hasPrefix("… 65000 more bytes of output not kept (a file's row keeps") == true, "\(file): \(outputs.last ?? "")")
+        }
+    }
+
+    /// The reports are linear in the number of test names: a class of 40 000
+    /// names takes the grader about four times the CPU of one of 10 000, in
+    /// each format (it took 14 times as long as that). Measured as the
+    /// grader's own CPU time, which the load of the machine barely moves,
+    /// against a bound (10) well above linear and well below quadratic (16).
+    @Test func reportsAreLinearInTheNumberOfTestNames() throws {
+        let small = temporaryPath("names-10k"), large = temporaryPath("names-40k")
+        for folder in [small, large] { try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true) }
+        defer { for folder in [small, large] { try? FileManager.default.removeItem(atPath: folder) } }
+        func write(_ path: String, from first: Int) throws {
+            try ((first..<first + 10_000).map { "test \"n\($0)\" { }" }.joined(separator: "\n") + "\n").write(toFile: path, atomically: true, encoding: .utf8)
+        }
+        try write(small + "/a.flow", from: 0)
+        for k in 0..<4 { try write(large + "/s\(k).flow", from: k * 10_000) }
+        for format in ["text", "csv", "json"] {
+            let one = try Self.measuredGrade(["--format", format, small]), four = try Self.measuredGrade(["--format", format, large])
+            #expect(one.result.status == 0 && four.result.status == 0, "\(one.result.err)\(four.result.err)")
+            #expect(four.result.out.contains("n39999"), "\(format)")
+            #expect(one.ticks > 0 && four.ticks < one.ticks * 10, "\(format): 40 000 names took \(four.ticks) ticks, 10 000 took \(one.ticks)")
+        }
+    }
+
     @Test func tooLittleMemoryIsRefusedWithAMessage() throws {
         let result = try FlowProcess.run(["grade", "--max-memory", "32MB", "students"], in: Self.classFolder, timeout: 60)
         #expect(result.status == 2)
