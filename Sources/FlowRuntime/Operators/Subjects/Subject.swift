@@ -125,6 +125,10 @@ public class Subject: Observable {
         satisfied = []
     }
 
+    /// Inlined into `send`, the path of every value: left to the
+    /// optimiser, it was called there once the subject kept its
+    /// subscribers' demand (14 instructions a value more).
+    @inline(__always)
     private func deliverNext(_ value: Value) {
         recordNext(value)
         for entry in observers { entry.observer.onNext(value) }
