@@ -80,6 +80,59 @@ import Testing
         #expect(wrong.contains("example.flow:1:") && wrong.contains("string(from:) takes a Date, got Int 3"), "\(wrong)")
     }
 
+    /// Foundation's formatters are classes: a `let` holding one has its
+    /// properties set, and every name holding it sees them (oracle 115 has
+    /// what they write and read). A property set to a value of another type
+    /// is an error where the formatter is used, naming the property.
+    @Test func dateFormattersAreObjectsWhosePropertiesAreSet() {
+        let printed = OperatorDocs.printed(by: #"""
+            let f = DateFormatter()
+            let same = f
+            f.dateFormat = "yyyy-MM-dd"
+            f.timeZone = TimeZone(identifier: "Asia/Tokyo")
+            print(same.string(from: Date(timeIntervalSince1970: 1_700_000_000)), same.dateFormat!, f is DateFormatter)
+            f.timeZone = TimeZone.current
+            print(f.timeZone == TimeZone.current, Locale.current == f.locale)
+            let iso = ISO8601DateFormatter()
+            iso.formatOptions = [.withFullDate]
+            print(iso.string(from: Date(timeIntervalSince1970: 0)), iso.timeZone!)
+            """#)
+        #expect(printed == """
+            2023-11-15 yyyy-MM-dd true
+            true true
+            1970-01-01 GMT (0)
+            """, "\(printed)")
+        let badFormat = OperatorDocs.printed(by: """
+            let f = DateFormatter()
+            f.dateFormat = 5
+            print(f.string(from: Date()))
+            """)
+        #expect(badFormat.contains("example.flow:3:") && badFormat.contains("DateFormatter's dateFormat is a String"), "\(badFormat)")
+        let badZone = OperatorDocs.printed(by: """
+            let f = DateFormatter()
+            f.timeZone = "Europe/Paris"
+            print(f.string(from: Date()))
+            """)
+        #expect(badZone.contains("example.flow:3:") && badZone.contains(#"timeZone is a TimeZone, such as TimeZone(identifier: "UTC")"#), "\(badZone)")
+        let badOption = OperatorDocs.printed(by: """
+            let iso = ISO8601DateFormatter()
+            iso.formatOptions = [.withFullDate, 3]
+            print(iso.string(from: Date()))
+            """)
+        #expect(badOption.contains("example.flow:3:") && badOption.contains("formatOptions are options such as .withInternetDateTime"), "\(badOption)")
+        let unknownProperty = OperatorDocs.printed(by: """
+            let f = DateFormatter()
+            f.dateStyle = 2
+            """)
+        #expect(unknownProperty.contains("example.flow:2:3") && unknownProperty.contains("flow has no DateFormatter property 'dateStyle'")
+                && unknownProperty.contains("it sets 'dateFormat', 'timeZone', 'locale', 'isLenient'"), "\(unknownProperty)")
+        let misspelt = OperatorDocs.printed(by: """
+            let f = DateFormatter()
+            f.dateformat = "yyyy"
+            """)
+        #expect(misspelt.contains("did you mean 'dateFormat'?"), "\(misspelt)")
+    }
+
     /// Foundation's `Date.now` is `Date()`: on the run's clock, printed as
     /// swiftc's Foundation prints it (`1970-01-01 00:00:00 +0000`); a name
     /// of the script's own called `Date` is left alone.

@@ -121,6 +121,8 @@ enum SwiftVocabulary {
         // `x.rounded(.down)`, `x.sign == .minus`.
         case _ where NumberValues.member(name) != nil: NumberValues.member(name)
         case _ where constantNames.contains(name): .string(name)
+        // `iso.formatOptions = [.withFullDate]`: an option by its name.
+        case _ where ISO8601FormatterValue.options[name] != nil: .string(name)
         default: nil
         }
     }

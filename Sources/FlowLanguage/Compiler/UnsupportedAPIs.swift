@@ -34,8 +34,6 @@ enum UnsupportedAPIs {
         // `URLSession.shared`'s publishers are flow's (URLSessionCalls.swift); the rest of it is not.
         table["URLSession"] = Entry(framework: "Foundation", instead: "request with URLSession.shared.dataTaskPublisher(for:) (Combine), URLSession.shared.rx.data(request:) (RxSwift) or http.get(url), which are streams")
         table["UserDefaults"] = Entry(framework: "Foundation", instead: "keep settings in a file: file.read(\"settings.json\") and json.parse, or env[\"NAME\"]")
-        // A class a script configures (f.dateFormat = ...); flow's Date formats itself.
-        table["DateFormatter"] = Entry(framework: "Foundation", instead: "format with date.formatted(\"yyyy-MM-dd HH:mm\"), the dateFormat pattern, in UTC unless timeZone: \"Europe/Paris\" is given; read ISO 8601 text with Date(iso8601: text)")
         table["FileManager"] = Entry(framework: "Foundation", instead: "read and write files with file.read, file.lines, file.write and file.append")
         table["Bundle"] = Entry(framework: "Foundation", instead: "read the file by its path with file.read(\"name.json\")")
         table["Timer"] = Entry(framework: "Foundation", instead: "a timer is a stream: interval(1s) ticks every second (Combine's Timer.publish(every: 1, ...) is read so), timer(2s) fires once")

@@ -28,18 +28,6 @@ extension ValueMethod {
         },
     ]
 
-    /// `ISO8601DateFormatter()`'s methods.
-    static let iso8601FormatterMethods: [ValueMethod] = [
-        ValueMethod(name: "string", receiver: .iso8601DateFormatter, forms: [[labelled("from", .value)]],
-                    summary: "a Date as ISO 8601 text in UTC, as Date's ISO8601Format() (2023-11-14T22:13:20Z)",
-                    example: #"print(ISO8601DateFormatter().string(from: Date(timeIntervalSince1970: 1_700_000_000)))"#,
-                    body: .reading { _, args in .string(DateValue.iso8601(try DateValue.seconds(args.values[0], for: "string(from:)"))) }),
-        ValueMethod(name: "date", receiver: .iso8601DateFormatter, forms: [[labelled("from", .string)]],
-                    summary: "the Date an ISO 8601 date and time with a zone names (2023-11-14T23:13:20+01:00), or nil: no fractions of a second, no date alone, as Foundation's default options",
-                    example: #"print(ISO8601DateFormatter().date(from: "2023-11-14T23:13:20+01:00")!)"#,
-                    body: .reading { _, args in DateValue.parseISO8601(try args.values[0].asString(), strictly: true) }),
-    ]
-
     private static func date(_ name: String, _ forms: [[Parameter]], _ summary: String, example: String,
                              _ body: @escaping @Sendable (Double, MethodArguments) throws -> Value) -> ValueMethod {
         ValueMethod(name: name, receiver: .date, forms: forms, summary: summary, example: example, body: .reading { receiver, args in

@@ -14,15 +14,6 @@ enum DateValue {
         return Foundation.Date(timeIntervalSince1970: seconds).description
     })
 
-    /// Foundation's `ISO8601DateFormatter()` with its default options (an
-    /// internet date and time, in UTC): `string(from:)` writes what
-    /// `ISO8601Format()` writes, `date(from:)` reads what `Date(iso8601:)`
-    /// reads. It has nothing to set.
-    static let iso8601FormatterNominal = Nominal(type: "ISO8601DateFormatter", describe: { _ in "ISO8601DateFormatter()" })
-    static func makeISO8601Formatter() -> Value {
-        .tuple(Tuple([.string("internetDateTime")], labels: ["formatOptions"], nominal: iso8601FormatterNominal))
-    }
-
     static func make(_ secondsSince1970: Double) -> Value {
         .tuple(Tuple([.double(secondsSince1970)], labels: ["timeIntervalSince1970"], nominal: nominal))
     }

@@ -20,7 +20,7 @@ struct ValueMethod: Sendable {
         case int = "Int", double = "Double"
         case subscription = "AnyCancellable and DisposeBag"
         case date = "Date"
-        case iso8601DateFormatter = "ISO8601DateFormatter"
+        case dateFormatter = "DateFormatter", iso8601DateFormatter = "ISO8601DateFormatter", timeZone = "TimeZone"
         case notificationCenter = "NotificationCenter"
         case url = "URL", urlRequest = "URLRequest", httpURLResponse = "HTTPURLResponse"
     }

@@ -7,7 +7,7 @@ import FlowRuntime
 enum ValueMethods {
     static let all: [ValueMethod] =
         ValueMethod.arrayMethods + ValueMethod.stringMethods + ValueMethod.stringSplitting + ValueMethod.dictionaryMethods + ValueMethod.boolMethods
-        + ValueMethod.subscriptionMethods + ValueMethod.optionalMethods + ValueMethod.dateMethods + ValueMethod.iso8601FormatterMethods
+        + ValueMethod.subscriptionMethods + ValueMethod.optionalMethods + ValueMethod.dateMethods + ValueMethod.dateFormatterMethods
         + ValueMethod.notificationCenterMethods + ValueMethod.urlLoadingMethods + ValueMethod.numberMethods
 
     /// The methods of one name, on every receiver that has it.
@@ -89,9 +89,13 @@ enum ValueMethods {
                 if let body = reading[.double] ?? reading[.optional] { return try body(receiver, args) }
             case .tuple(let t) where t.nominal === DateValue.nominal:
                 if let body = reading[.date] { return try body(receiver, args) }
-            case .tuple(let t) where t.nominal === DateValue.iso8601FormatterNominal:
-                if let body = reading[.iso8601DateFormatter] { return try body(receiver, args) }
-                throw FlowError("ISO8601DateFormatter has no method '\(name)'; it has string(from:) and date(from:)")
+            case .object(let o) where o.objectClass === DateFormatterValue.objectClass || o.objectClass === ISO8601FormatterValue.objectClass:
+                let own: ValueMethod.Receiver = o.objectClass === DateFormatterValue.objectClass ? .dateFormatter : .iso8601DateFormatter
+                if let body = reading[own] { return try body(receiver, args) }
+                throw FlowError("\(own.rawValue) has no method '\(name)'; it has string(from:) and date(from:)")
+            case .tuple(let t) where t.nominal === TimeZoneValue.nominal:
+                if let body = reading[.timeZone] { return try body(receiver, args) }
+                throw FlowError("TimeZone has no method '\(name)'; it has identifier, secondsFromGMT(for:) and abbreviation(for:)")
             case .tuple(let t) where t.nominal === URLValue.nominal || t.nominal === URLRequestValue.nominal || t.nominal === HTTPURLResponseValue.nominal:
                 let own: ValueMethod.Receiver = t.nominal === URLValue.nominal ? .url : t.nominal === URLRequestValue.nominal ? .urlRequest : .httpURLResponse
                 if let body = reading[own] { return try body(receiver, args) }
@@ -156,7 +160,9 @@ enum ValueMethods {
         case "Int": [.int]
         case "Double": [.double]
         case "Date": [.date]
+        case "DateFormatter": [.dateFormatter]
         case "ISO8601DateFormatter": [.iso8601DateFormatter]
+        case "TimeZone": [.timeZone]
         case "NotificationCenter": [.notificationCenter]
         case "URL": [.url]
         case "URLRequest": [.urlRequest]

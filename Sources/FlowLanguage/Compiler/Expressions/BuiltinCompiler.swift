@@ -59,6 +59,11 @@ extension Compiler {
             let made = URLErrorValue.make(code: number)
             return CompiledExpression({ _ in made }, type: .named("URLError"), typeIsSure: true)
         }
+        if name == "DateFormatter" || name == "ISO8601DateFormatter" || name == "TimeZone" || name == "Locale" {
+            // Foundation's formatters are classes: a `let` holding one has its properties set.
+            let made: StaticType = name == "TimeZone" ? .optional(.named(name)) : .named(name)
+            return CompiledExpression(compileBuiltin(name, nameSpan, arguments, span, in: scope)).typed(made, sure: true)
+        }
         if name == "URL" || name == "URLRequest" {
             let made: StaticType = name == "URL" ? .optional(.named("URL")) : .named("URLRequest")
             return CompiledExpression(compileBuiltin(name, nameSpan, arguments, span, in: scope)).typed(made, sure: true)

@@ -372,6 +372,11 @@ extension Compiler {
             let env = environment
             return CompiledExpression { _ in DateValue.make(DateValue.now(on: env.run.scheduler)) }
         }
+        if case .name(let typeName, _) = base, scope.lookup(typeName) == nil, resolveType(typeName, in: scope) == nil,
+           let made = DateFormatterValue.staticMember(typeName, name) {
+            // `TimeZone.current`, `Locale.current`: the system's, as Foundation gives.
+            return CompiledExpression({ _ in made() }, type: .named(typeName), typeIsSure: true)
+        }
         if case .name(let typeName, _) = base, scope.lookup(typeName) == nil, let constant = SwiftVocabulary.numberConstant(typeName, name) {
             return CompiledExpression { _ in constant }
         }

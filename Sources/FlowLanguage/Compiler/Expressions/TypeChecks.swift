@@ -69,6 +69,9 @@ extension Compiler {
         if let nominal = Self.libraryTypes[type], resolveType(type, in: scope) == nil {
             return { if case .tuple(let t) = $0 { nominal.contains { $0 === t.nominal } } else { false } }
         }
+        if let objectClass = DateFormatterValue.classes[type], resolveType(type, in: scope) == nil {
+            return { if case .object(let o) = $0 { o.objectClass === objectClass } else { false } }
+        }
         if scope.lookupProtocol(type) != nil {
             // The types that conform to it, by name (and the built-in ones an extension made conform).
             let conforming = Set(scope.visibleTypes.filter { $0.conforms(to: type, in: scope) }.map(\.name))
@@ -95,6 +98,7 @@ extension Compiler {
     static let libraryTypes: [String: [Nominal]] = [
         "URL": [URLValue.nominal], "URLRequest": [URLRequestValue.nominal], "HTTPURLResponse": [HTTPURLResponseValue.nominal],
         "URLResponse": [HTTPURLResponseValue.nominal], "Data": [DataValue.nominal], "Decimal": [DecimalValue.nominal], "Date": [DateValue.nominal],
+        "TimeZone": [TimeZoneValue.nominal], "Locale": [LocaleValue.nominal],
     ]
 
     /// `[Int]` → ("[]", ["Int"]), `[String: Int]` → ("[]", ["String", "Int"]),

@@ -434,6 +434,20 @@ extension Compiler {
         }
     }
 
+    /// Whether `base` is one of Foundation's formatters, a class whose
+    /// properties a `let` holding it sets; a property it does not have is
+    /// an error here.
+    private func foundationClass(of base: Expr, settingProperty name: String, _ nameSpan: Span, in scope: Scope) -> Bool {
+        guard let className = guessedType(of: base, in: scope).nominalName, resolveType(className, in: scope) == nil,
+              let objectClass = DateFormatterValue.classes[className] else { return false }
+        if objectClass.fieldIndex(name) == nil {
+            error("flow has no \(className) property '\(name)'", nameSpan,
+                  help: Suggestions.didYouMean(name, among: objectClass.fieldNames)
+                    ?? "it sets " + objectClass.fieldNames.map { "'\($0)'" }.joined(separator: ", "))
+        }
+        return true
+    }
+
     /// `(a, b) = (b, a)`, `(self.x, self.y) = f()`: the value is made
     /// whole first, then each element goes to its place, so a swap swaps.
     private func compileTupleAssignment(_ targets: [Expr], _ value: @escaping Code, _ span: Span, in scope: Scope) -> Code {
@@ -554,7 +568,7 @@ extension Compiler {
             }
             let update = compileMemberUpdate(name, of: base, in: scope)
             if !(Self.placeRoot(base).map { isChangeable(root: $0, in: scope) } ?? false),
-               scope.seesClasses {
+               scope.seesClasses || foundationClass(of: base, settingProperty: name, nameSpan, in: scope) {
                 // An object's property changes whoever holds the object: a
                 // let, self, a call's result; so does a property of a
                 // struct an object holds (`model.state.count = 1`). Whether
