@@ -97,6 +97,22 @@ final class Harness {
         #expect(stopped.err.contains("making Box stopped by Ctrl-C"), "\(stopped)")
     }
 
+    /// Ctrl-C during a deinit chain ends the chain and the rest of its
+    /// line: the statement whose release started the chain does not fail
+    /// (the chain's error is the run's), yet nothing after it runs.
+    @Test func ctrlCInADeinitChainStopsTheRestOfTheLine() {
+        let repl = Harness()
+        repl.enter("class Hen { deinit { let _ = Hen() } }")
+        // Ctrl-C comes once the chain is under way: the first asks (after
+        // the first statement, and by the chain's first strides) say no.
+        final class Asks { var count = 0 }
+        let asks = Asks()
+        repl.controller.session.stopRequested = { asks.count += 1; return asks.count > 3 }
+        let stopped = repl.enter("var hen: Hen? = Hen(); hen = nil; print(\"not reached\")")
+        #expect(stopped.err.contains("making Hen stopped by Ctrl-C"), "\(stopped)")
+        #expect(!stopped.out.contains("not reached"), "\(stopped)")
+    }
+
     @Test func aStreamRunsAndItsEventsAreLabelled() {
         let repl = Harness()
         #expect(repl.enter("of(1, 2).map { $0 * 10 }").out == "#1 +0ms  10\n#1 +0ms  20\n#1 +0ms  completed")

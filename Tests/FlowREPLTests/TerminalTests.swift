@@ -142,6 +142,30 @@ struct TerminalTests {
         try tmux.waitFor { $0.contains("flow> n > 0\ntrue") }
     }
 
+    /// A deinit chain that no limit ends (each Hen's deinit makes two,
+    /// sixty deep): Ctrl-C ends it, with its error, and the rest of the
+    /// line does not run; the prompt is back.
+    @Test func ctrlCStopsADeinitChainAndTheRestOfItsLine() throws {
+        let tmux = try Tmux()
+        defer { tmux.close() }
+        try tmux.waitFor { $0.contains("flow>") }
+        tmux.type("var deep = false; class Hen { let generation: Int; init(_ generation: Int) { self.generation = generation }; "
+                  + "deinit { if generation == 60 && !deep { deep = true; print(\"deep in the chain\") }; "
+                  + "if generation < 60 { let _ = Hen(generation + 1); let _ = Hen(generation + 1) } } }")
+        tmux.press("Enter")
+        try tmux.waitFor { $0.hasSuffix("flow>") && $0.contains("Hen") }
+        tmux.press("C-l")
+        tmux.type("var hen: Hen? = Hen(0); hen = nil; print(\"rest of the line\")")
+        tmux.press("Enter")
+        try tmux.waitFor { $0.contains("\ndeep in the chain") }
+        tmux.press("C-c")
+        try tmux.waitFor { $0.contains("making Hen stopped by Ctrl-C") && $0.hasSuffix("flow>") }
+        #expect(!(try tmux.screen()).contains("\nrest of the line"))
+        tmux.type("deep")
+        tmux.press("Enter")
+        try tmux.waitFor { $0.contains("flow> deep\ntrue") }
+    }
+
     @Test func docAndMarbleDrawWithTheEngine() throws {
         let tmux = try Tmux()
         defer { tmux.close() }

@@ -102,10 +102,17 @@ public final class Session {
         let run = Self.liveRun(named: file.path, on: scheduler)
         environment.run = run
         defer { run.onTrack = nil }
+        var stopped = false
         for (statement, code) in zip(compiled.statements, compiled.body) {
-            guard execute(statement, code, in: file, run: run) else { break }
+            // Ctrl-C stops the rest of the line, as it stops a loop, also
+            // when what it stopped did not fail its statement: a deinit
+            // chain reports its error as the run's, and its statement ends.
+            guard execute(statement, code, in: file, run: run), !stopRequested() else {
+                stopped = true
+                break
+            }
         }
-        for test in compiled.tests { runTest(test, in: file) }
+        if !stopped { for test in compiled.tests { runTest(test, in: file) } }
         environment.run = run
         let (failures, diagrams) = run.conclude(laneOptions: laneOptions, showsSubscriptions: false,
                                                     hotStreams: environment.liveHotStreams)
