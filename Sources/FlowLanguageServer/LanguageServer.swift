@@ -324,7 +324,8 @@ public final class LanguageServer {
             if declaration.isTopLevelBinding || declaration.isTestBinding,
                let lanes = lanes(of: declaration.name, declaredAt: declaration.span.start, in: document) {
                 value += "\n\n```text\n" + lanes.text + "\n```"
-                picture = lanes.svg.map { ($0, "the lane of \(declaration.name)") }
+                if let cut = lanes.cutAt { value += "\nfirst \(cut) shown: \(declaration.name) had not ended by then" }
+                picture = lanes.svg.map { ($0, "the lane of \(declaration.name)" + (lanes.cutAt.map { ", its first \($0)" } ?? "")) }
             }
             return ["contents": hoverContents(value, picture: picture), "range": document.positions.range(tokens[index].span)]
         }
@@ -414,8 +415,10 @@ public final class LanguageServer {
     /// are all marbles draws them, whatever the rest of the script reads
     /// or however long it runs; one that would reach a file, the network
     /// or a database does not compile so, and draws nothing. The run has
-    /// the virtual clock's limits, and what it prints goes nowhere.
-    private func lanes(of name: String, declaredAt offset: Int, in document: Document) -> (text: String, svg: String?)? {
+    /// a budget (`laneBudget`): a stream that has not ended by then is
+    /// drawn that far, its lane ending in "…", with `cutAt` saying where.
+    /// What it prints goes nowhere.
+    private func lanes(of name: String, declaredAt offset: Int, in document: Document) -> (text: String, svg: String?, cutAt: TimeSpan?)? {
         var parser = Parser(file: document.file)
         let script = parser.parseScript()
         guard let root = script.statements.firstIndex(where: { $0.span.start <= offset && offset < $0.span.end }) else { return nil }
@@ -426,6 +429,7 @@ public final class LanguageServer {
         program.drawsLanes = false
         program.reportsErrors = false
         program.stopRequested = { [cancellation] in cancellation.isCancelled }
+        program.laneBudget = Self.laneBudget
         // A client that gave a token sees the run as work it can cancel.
         if let token = workDoneToken, let send = sendAtOnce {
             send(notification("$/progress", ["token": token, "value": ["kind": "begin", "title": "Running \(name) in virtual time", "cancellable": true]]))
@@ -433,18 +437,30 @@ public final class LanguageServer {
         defer {
             if let token = workDoneToken, let send = sendAtOnce { send(notification("$/progress", ["token": token, "value": ["kind": "end"]])) }
         }
-        var diagrams = program.run(on: .virtual).laneDiagrams
+        var outcome = program.run(on: .virtual)
         if let test = program.testNames.indices.first(where: { program.span(ofTest: $0).start <= offset && offset < program.span(ofTest: $0).end }) {
-            diagrams = program.runTest(test).laneDiagrams
+            outcome = program.runTest(test)
         }
-        for drawn in diagrams {
+        for drawn in outcome.laneDiagrams {
             guard let lane = drawn.lanes.first(where: { $0.label == name && !$0.isStage }) else { continue }
             // The lane drawn alone, so its legend names its own values only.
             let alone = LaneDiagram(lanes: [lane], options: drawn.options)
-            return (alone.render().text, hoverImages ? Self.hoverPicture([alone], title: "let \(name)") : nil)
+            var text = alone.render().text
+            // Cut while still going (not ended, nor unsubscribed): its lane goes on past what is drawn.
+            let cut = lane.events.last?.event.isTerminal == true || lane.cancelled != nil ? nil : outcome.cutAt
+            if cut != nil {
+                text = text.split(separator: "\n", omittingEmptySubsequences: false)
+                    .map { $0.hasPrefix(name + " ") ? $0 + "…" : $0 }.joined(separator: "\n")
+            }
+            return (text, hoverImages ? Self.hoverPicture([alone], title: "let \(name)") : nil, cut)
         }
         return nil
     }
+
+    /// How far a hover's lane run goes for a stream that does not end: its
+    /// first ten events, as the REPL's `:marble` draws one. (A stream that
+    /// sends nothing and never ends meets the virtual clock's limits.)
+    static let laneBudget = 10
 
     /// What the compiler knows of each document (`Program.editorFacts`: the
     /// types of its `let`s and `var`s, the members its member names mean),

@@ -124,16 +124,34 @@ public final class MarbleRun {
     /// limit were reached (an editor cancelled the hover it ran for).
     public var stopRequested: (() -> Bool)?
 
+    /// For a run that draws rather than checks (an editor's hover): it is
+    /// stopped as soon as each lane it records has ended or holds this many
+    /// events, so an endless stream shows its beginning; `cutAt` says where.
+    public var laneBudget: Int?
+    /// Where a run that never went idle was stopped (its lane budget, a
+    /// limit, a request): what its lanes hold came before it.
+    public private(set) var cutAt: TimeSpan?
+
     /// Runs the clock until idle and checks every expectation. `hotStreams`
     /// (in the order they were made) start first, as in RxJS.
     public func run(startingFirst hotStreams: [HotStream] = []) -> [ExpectationFailure] {
         for hot in hotStreams { hot.start(on: scheduler) }
         var stoppedBy: Verdict?
-        // A run that may be stopped looks often: one action can be long.
-        let checkEvery = stopRequested == nil ? 4096 : 16
-        let outcome = scheduler.run(timeLimit: timeLimit, actionLimit: actionLimit, checkEvery: checkEvery) { [verdicts, scheduler, stopRequested] in
+        var spentBudget = false
+        // A run that may be stopped looks often: one action can be long;
+        // one cut at its budget looks at each, so it stops at the event.
+        let checkEvery = laneBudget != nil ? 1 : stopRequested == nil ? 4096 : 16
+        let outcome = scheduler.run(timeLimit: timeLimit, actionLimit: actionLimit, checkEvery: checkEvery) { [verdicts, scheduler, stopRequested, laneBudget] in
             // Whoever asked for the run no longer wants it (an editor's hover).
             if stopRequested?() == true { return true }
+            // Drawn far enough: every lane has ended or shows its budget
+            // (an expectation, until its verdict is sure).
+            if let laneBudget, verdicts.contains(where: { !$0.hasEnded }), verdicts.allSatisfy({ verdict in
+                verdict.hasEnded || (verdict.expected == nil ? verdict.recorder.events.count >= laneBudget : verdict.isSettled)
+            }) {
+                spentBudget = true
+                return true
+            }
             // Everything is settled, and something is still going only to
             // be drawn past its lane's end or to fail an expectation that
             // has failed already: a forgotten take(n) fails at once. (Not
@@ -142,10 +160,16 @@ public final class MarbleRun {
             stoppedBy = verdicts.first { !$0.hasEnded }
             return stoppedBy != nil
         }
+        if outcome == .limitReached {
+            // Stopped at the time limit, the run went that far with nothing due.
+            cutAt = scheduler.nextDueTime.map { $0 > timeLimit } == true ? timeLimit : scheduler.now
+        }
         RunEnding.mark(scheduler)
         for recorder in recorders { recorder.dispose() }
         var failures: [ExpectationFailure] = []
-        if let stoppedBy, outcome == .limitReached {
+        if spentBudget {
+            // A drawing cut where it was asked to be is no failure.
+        } else if let stoppedBy, outcome == .limitReached {
             let why = stoppedBy.expected == nil
                 ? "its lane had more than \(LaneDiagram.longestLane) events and was still going"
                 : "its expectation had already failed and the stream was still going"

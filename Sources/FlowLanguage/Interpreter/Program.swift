@@ -238,6 +238,9 @@ public final class Program {
         public var diagrams: [LaneDiagram.Rendered] = []
         /// The same diagrams, to draw again in another form (SVG).
         public var laneDiagrams: [LaneDiagram] = []
+        /// Where a run in virtual time that never went idle was stopped (by
+        /// `laneBudget`, or a limit): its lanes hold what came before.
+        public var cutAt: TimeSpan?
         /// What stopped the live run from outside (Ctrl-C, SIGTERM), if anything did.
         public var interrupted: Interrupt?
         /// The status the script's `exit(code)` asked for, if it called it:
@@ -269,6 +272,10 @@ public final class Program {
     }
     /// How lanes are drawn: time scale, wide values, colour.
     public var laneOptions = LaneDiagram.Options()
+    /// For a run in virtual time that draws (an editor's hover): it stops
+    /// once each lane has ended or holds this many events, so an endless
+    /// stream's lane is its beginning (`Outcome.cutAt`), not nothing.
+    public var laneBudget: Int?
     /// Draw a lane for every stream bound at the top level (`flow run --marbles`),
     /// and in a test block, by `runTest` (an editor's hover).
     public var marblesForBindings = false
@@ -319,6 +326,7 @@ public final class Program {
         guard case .live(let host) = clock else {
             let run = RunState.virtual(name: file.path)
             if let stopRequested { run.marbles.stopRequested = stopRequested }
+            budget(run.marbles)
             environment.requestExit = { [unowned environment = self.environment] code in
                 environment.exitStatus = code
                 run.cancelAll()
@@ -451,6 +459,7 @@ public final class Program {
         let frame = Frame(count: test.scope.count, parent: globals)
         let run = RunState.virtual(name: test.name, location: testFile.location(of: test.span.start))
         if let stopRequested { run.marbles.stopRequested = stopRequested }
+        budget(run.marbles)
         if marblesForBindings {
             run.scheduler.tracer = run.scheduler.tracer ?? Tracer()
             environment.watchesBindings = true
@@ -473,6 +482,10 @@ public final class Program {
         return outcome
     }
 
+    private func budget(_ marbles: MarbleRun) {
+        marbles.laneBudget = laneBudget
+    }
+
     /// `bindings`: the names of a test block's frame, drawn with `marblesForBindings`.
     private func execute(_ body: [Code], in frame: Frame, run: RunState, bindings: [(name: String, slot: Int)]? = nil) -> Outcome {
         var outcome = Outcome()
@@ -485,6 +498,7 @@ public final class Program {
         outcome.errors += run.streamErrors
         outcome.expectations = run.expectationCount
         outcome.scores = run.marbles.scores
+        outcome.cutAt = run.marbles.cutAt
         return outcome
     }
 
