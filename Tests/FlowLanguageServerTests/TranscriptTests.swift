@@ -14,7 +14,7 @@ import Testing
         .filter { $0.hasSuffix(".transcript") }.sorted()
 
     @Test func everyMethodHasATranscript() {
-        for name in ["lifecycle", "diagnostics", "hover", "completion", "symbols", "formatting", "positions", "cancellation", "code-actions", "definitions", "lanes", "members", "hover-pictures", "hover-plaintext", "hover-names", "completion-scopes", "modules", "members-definitions", "overloads", "members-receivers", "lanes-endless"] {
+        for name in ["lifecycle", "diagnostics", "hover", "completion", "symbols", "formatting", "positions", "cancellation", "code-actions", "definitions", "lanes", "members", "hover-pictures", "hover-plaintext", "hover-names", "completion-scopes", "modules", "members-definitions", "overloads", "members-receivers", "lanes-endless", "hover-marble-chains"] {
             #expect(Self.names.contains(name + ".transcript"), "no \(name).transcript")
         }
     }

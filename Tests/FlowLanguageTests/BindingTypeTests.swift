@@ -151,6 +151,22 @@ import Testing
         #expect(found["sums"] == "Observable<Int>")
     }
 
+    /// Operators called on `cold(...)` or `hot(...)` itself, not on a name
+    /// bound to it, make what their marbles' values make.
+    @Test func aMarbleSourceChainedAtOnceHasTheTypeItsOperatorsGive() {
+        let found = Self.types("""
+            let shout = cold("-a-b|").map { $0 + "!" }
+            let doubled = hot("-1-^-2-3|").map { $0 * 2 }.filter { $0 > 2 }
+            let counted = cold("-a-b|").count()
+            let mixed = cold("-a-b|", a: 1, b: "x").map { $0 }
+
+            """)
+        #expect(found["shout"] == "Observable<String>")
+        #expect(found["doubled"] == "Observable<Int>")
+        #expect(found["counted"] == "Observable<Int>")
+        #expect(found["mixed"] == nil, "values of two types: no one element type")
+    }
+
     /// The likely types are the hover's alone: checking a script reads it
     /// as before (a marble's letters are likely Strings, and `$0 * 2` on
     /// them is no compile error, as it never was; nor is a scan whose
@@ -162,6 +178,7 @@ import Testing
             let sums = numbers.map { $0 * 2 }.scan(0) { $0 + $1 }
             let twice = letters.map { $0 * 2 }
             let halves = numbers.map { n in n / 2.5 }
+            let direct = cold("-x-y|").map { $0 * 2 }
 
             """
         #expect(try Program.check(SourceFile(path: "t.flow", text: text)).isEmpty)

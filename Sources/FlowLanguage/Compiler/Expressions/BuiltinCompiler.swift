@@ -34,7 +34,13 @@ extension Compiler {
             if let function = FreeFunctions.named(name), function.resultType.isKnown {
                 return compileMathCall(function, nameSpan, arguments, span, in: scope)
             }
-            return CompiledExpression(compileBuiltin(name, nameSpan, arguments, span, in: scope), isStream: name == "cold" || name == "hot")
+            let isMarbleSource = name == "cold" || name == "hot"
+            // In a hover's compile only, the stream its marbles likely make
+            // (`Observable<String>` of `cold("-a-b|")`), so that what its
+            // operators make is known too: `cold("-a-b|").map { $0 + "!" }`.
+            let likely = isMarbleSource && environment.bindingTypes != nil
+                ? Self.marbleStreamType(.call(callee: .name(name, nameSpan), arguments: arguments, span)) ?? .unknown : .unknown
+            return CompiledExpression(compileBuiltin(name, nameSpan, arguments, span, in: scope), isStream: isMarbleSource, type: likely)
         }
         if name == "String", arguments.first?.label == "format" { checkFormat(arguments) }
         if name == "Data", arguments.count == 1, arguments[0].label == nil, case .member(let text, "utf8", _, _) = arguments[0].value {
