@@ -182,7 +182,7 @@ enum Loader {
     static func duration(_ text: String) -> TimeSpan? { TimeSpan(written: text) }
 
     static func report(_ list: DiagnosticList) {
-        for diagnostic in list.diagnostics { Output.err(diagnostic.render(color: Output.colorOnStandardError)) }
+        for diagnostic in list.diagnostics { Output.err(diagnostic.render(color: Output.colorOnStandardError, showingCode: true)) }
         // The diagnostic that stands for those not shown counts as them.
         let shown = list.diagnostics.filter { $0.severity == .error }
         let errors = shown.count + shown.map { $0.omitted > 0 ? $0.omitted - 1 : 0 }.reduce(0, +)
@@ -392,7 +392,7 @@ struct Check: ParsableCommand {
         for path in scripts {
             do {
                 let warnings = try Loader.check(try Loader.load(path))
-                for warning in warnings { Output.err(warning.render(color: Output.colorOnStandardError)) }
+                for warning in warnings { Output.err(warning.render(color: Output.colorOnStandardError, showingCode: true)) }
                 let count = warnings.count
                 Output.out(count == 0 ? "\(path): no problems found" : "\(path): no errors, \(count) warning\(count == 1 ? "" : "s")")
             } catch let code as ExitCode {

@@ -158,6 +158,28 @@ import Testing
         #expect(result.out[failure.upperBound...].contains("frame differs"))
     }
 
+    /// The README's error is what `flow check` prints: each diagnostic's
+    /// first line ends with its kind (docs/diagnostics.md), a warning's too,
+    /// and the line still starts `file:line:col: error:` for tools.
+    @Test func flowCheckEndsEachDiagnosticWithItsKindAsTheReadmeShows() throws {
+        let folder = URL(fileURLWithPath: temporaryPath("check"))
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        try "let ticks = interval(100ms)\nlet slow = ticks.debounc(5ms)\n".write(to: folder.appendingPathComponent("slow.flow"), atomically: true, encoding: .utf8)
+        let readme = try String(contentsOf: projectDirectory.appendingPathComponent("README.md"), encoding: .utf8)
+        let before = try #require(readme.range(of: "and every error names its place and suggests a fix"))
+        let block = readme[before.upperBound...].components(separatedBy: "```\n")[1]
+        let result = try Self.flow(["check", "slow.flow"], in: folder)
+        #expect(result.status == 3)
+        #expect(result.err == block + "1 error\n")
+        #expect(result.err.hasPrefix("slow.flow:2:18: error: unknown method 'debounc' [unknown-member]\n"))
+        // The same in `flow run`, and a warning's kind.
+        #expect(try Self.flow(["run", "slow.flow"], in: folder).err.hasPrefix("slow.flow:2:18: error: unknown method 'debounc' [unknown-member]\n"))
+        try "cold(\"-a|\").delay(1000).print()\n".write(to: folder.appendingPathComponent("warned.flow"), atomically: true, encoding: .utf8)
+        let warned = try Self.flow(["check", "warned.flow"], in: folder)
+        #expect(warned.status == 0)
+        #expect(warned.err.hasPrefix("warned.flow:1:19: warning: 1000 is read as 1000 milliseconds, as RxJS reads it [implicit-milliseconds]\n"), "\(warned.err)")
+    }
+
     @Test func aTestThatDoesNotCompileFailsAloneWithItsErrors() throws {
         let path = try Self.script("""
             let source = cold("-1-2|")

@@ -5,7 +5,8 @@ import Testing
 @testable import FlowLanguage
 
 /// Every malformed script in Diagnostics/ must produce exactly the
-/// messages in its .expected file. Set FLOW_UPDATE_GOLDEN=1 to rewrite them
+/// messages in its .expected file, as `flow check` shows them (each with
+/// its kind, `[unknown-name]`). Set FLOW_UPDATE_GOLDEN=1 to rewrite them
 /// after a deliberate change, and review the diff.
 @Suite struct DiagnosticGoldenTests {
     static let folder = testsDirectory.appendingPathComponent("Diagnostics")
@@ -14,7 +15,7 @@ import Testing
     @Test(arguments: cases)
     func diagnosticsMatchTheGoldenFile(_ name: String) throws {
         let source = try String(contentsOf: Self.folder.appendingPathComponent(name), encoding: .utf8)
-        let actual = diagnostics(of: source, path: "Diagnostics/" + name) + "\n"
+        let actual = diagnostics(of: source, path: "Diagnostics/" + name, showingCodes: true) + "\n"
         #expect(!actual.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty, "a malformed script must be reported")
         try expectGolden(actual, for: name, in: Self.folder)
     }

@@ -21,12 +21,12 @@ func console(_ captured: Captured) -> Console {
 }
 
 /// The diagnostics of a script, rendered as a user sees them, or "" when it compiles.
-func diagnostics(of source: String, path: String = "test.flow") -> String {
+func diagnostics(of source: String, path: String = "test.flow", showingCodes: Bool = false) -> String {
     do {
         _ = try Program(file: SourceFile(path: path, text: source), console: console(Captured()))
         return ""
     } catch let list as DiagnosticList {
-        return list.diagnostics.map { $0.render(color: false) }.joined(separator: "\n")
+        return list.diagnostics.map { $0.render(color: false, showingCode: showingCodes) }.joined(separator: "\n")
     } catch {
         return "unexpected: \(error)"
     }

@@ -60,11 +60,20 @@ public struct Diagnostic: Error, @unchecked Sendable, CustomStringConvertible {
     public var description: String { render(color: false) }
 
     /// `file:line:col: error: message`, the source line, a caret under the
-    /// culprit, and the suggested fix.
-    public func render(color: Bool) -> String {
+    /// culprit, and the suggested fix. `showingCode`: the message ends with
+    /// the diagnostic's kind, `[unknown-name]` (as gcc ends a warning with
+    /// its flag and swiftc a diagnostic with its group), where the line
+    /// still reads as `file:line:col: error: message` to the tools that
+    /// read compilers' output (an editor's problem matcher, Vim's
+    /// errorformat); the command line's reports of a script's problems
+    /// show it, so `flow check`'s `[unknown-name]` can be looked up in
+    /// docs/diagnostics.md.
+    public func render(color: Bool, showingCode: Bool = false) -> String {
         let (line, column) = file.lineAndColumn(of: span.start)
         let paint = Paint(enabled: color)
-        var out = paint.bold("\(file.path):\(line):\(column): ") + (severity == .error ? paint.red : paint.yellow)("\(severity.rawValue):") + paint.bold(" \(message)")
+        let kind = showingCode ? code.map { paint.dim(" [\($0.rawValue)]") } ?? "" : ""
+        var out = paint.bold("\(file.path):\(line):\(column): ") + (severity == .error ? paint.red : paint.yellow)("\(severity.rawValue):")
+            + paint.bold(" \(message)") + kind
         out += "\n" + Self.excerpt(file: file, span: span, paint: paint)
         if let help { out += "\n" + paint.cyan("   = help: ") + help }
         return out
