@@ -52,6 +52,68 @@ import Testing
         #expect(version(engine).lexicographicallyPrecedes([1, 82]) == false, "engines.vscode \(engine) is older than vscode-languageclient 9's ^1.82.0")
     }
 
+    /// What VS Code's extension scanner asks of a folder's manifest before
+    /// it loads it (its `extensionValidator`): a publisher, name and version
+    /// (semver), an `engines.vscode` naming at least its major version,
+    /// activation events and a `main` together, the `main` inside the
+    /// folder; and what this one needs besides: it activates on the
+    /// language it contributes, and its `main` is there.
+    @Test func theFolderIsALayoutVSCodeLoads() throws {
+        let manifest = try json("package.json")
+        #expect(manifest["publisher"] is String)
+        #expect(manifest["name"] is String)
+        let version = try #require(manifest["version"] as? String)
+        #expect(version.range(of: #"^\d+\.\d+\.\d+(-[0-9A-Za-z.-]+)?$"#, options: .regularExpression) != nil, "\(version) is no semver")
+        let engine = try #require((manifest["engines"] as? [String: String])?["vscode"])
+        #expect(engine.range(of: #"^\^?\d+\.(\d+|x)\.(\d+|x)$"#, options: .regularExpression) != nil && !engine.hasPrefix("^0"), "engines.vscode \(engine)")
+        let events = try #require(manifest["activationEvents"] as? [String])
+        let main = try #require(manifest["main"] as? String)
+        let mainFile = Self.folder.appendingPathComponent(main).standardizedFileURL
+        #expect(mainFile.path.hasPrefix(Self.folder.standardizedFileURL.path + "/"), "main \(main) is outside the folder")
+        #expect(FileManager.default.fileExists(atPath: mainFile.path))
+        let languages = (manifest["contributes"] as? [String: Any])?["languages"] as? [[String: Any]] ?? []
+        #expect(events == languages.compactMap { $0["id"] as? String }.map { "onLanguage:" + $0 })
+    }
+
+    static let node = ["/usr/bin/node", "/usr/bin/nodejs", "/usr/local/bin/node"].first { FileManager.default.isExecutableFile(atPath: $0) }
+
+    /// The extension's `main` loaded by Node as VS Code loads it, with
+    /// `vscode` and vscode-languageclient stood in for
+    /// (editors/tests/vscode_activation.js): it exports activate and
+    /// deactivate, reads the `flow.path` setting, and gives the client the
+    /// command `flow lsp`, the language `flow` and `hoverImages`; started
+    /// with those, the server answers initialize, publishes a diagnostic of
+    /// a file of that language, and exits 0 after shutdown and exit.
+    @Test(.enabled(if: node != nil, "Node is not installed here (.ci/run installs Debian's nodejs)"))
+    func itsClientStartsFlowLspWithWhatItGivesTheLanguageClient() throws {
+        let harness = projectDirectory.appendingPathComponent("editors/tests/vscode_activation.js").path
+        let result = try FlowProcess.run([harness], binary: URL(fileURLWithPath: Self.node!), timeout: 120,
+                                         environment: ["FLOW_BINARY": FlowProcess.binary.path])
+        #expect(result.status == 0, "\(result.err)")
+        let seen = try #require(try JSONSerialization.jsonObject(with: Data(result.out.utf8)) as? [String: Any], "\(result.out)")
+        #expect(seen["exports"] as? [String] == ["activate", "deactivate"])
+        #expect(seen["configurationRead"] as? [String] == ["flow.path"])
+        #expect(seen["command"] as? String == FlowProcess.binary.path)
+        #expect(seen["args"] as? [String] == ["lsp"])
+        #expect((seen["documentSelector"] as? [[String: String]])?.first?["language"] == "flow")
+        #expect((seen["initializationOptions"] as? [String: Bool])?["hoverImages"] == true)
+        #expect((seen["serverInfo"] as? [String: String])?["name"] == "flow lsp")
+        #expect(seen["hoverProvider"] as? Bool == true)
+        #expect(seen["diagnostics"] as? [String] == ["unknown-member: unknown method 'mapp'"])
+        #expect(seen["serverExit"] as? Int == 0)
+        #expect(seen["stopped"] as? Bool == true, "deactivate stops the client")
+    }
+
+    /// The README installs the package `vsce package` makes of this folder,
+    /// named by the manifest's name and version.
+    @Test func theReadmeInstallsThePackageThisManifestMakes() throws {
+        let manifest = try json("package.json")
+        let package = "\(manifest["name"] as? String ?? "")-\(manifest["version"] as? String ?? "").vsix"
+        let readme = try String(contentsOf: projectDirectory.appendingPathComponent("README.md"), encoding: .utf8)
+        #expect(readme.contains("code --install-extension editors/vscode/\(package)"), "the README does not install \(package)")
+        #expect(readme.contains("vsce package"))
+    }
+
     @Test func theLanguageConfigurationsPatternsCompile() throws {
         let configuration = try json("language-configuration.json")
         let rules = try #require(configuration["indentationRules"] as? [String: String])
