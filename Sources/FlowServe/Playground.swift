@@ -56,6 +56,16 @@ final class Playground: Sendable {
         }
     }
 
+    /// A finished run's picture with its deck laid out again for another
+    /// room, on the queue edits are drawn on.
+    func relaid(_ finished: Rendering, for size: SlideDeck.Size) async -> Rendering {
+        guard let source = finished.deckSource else { return finished }
+        let slides = await onQueue { source.slides(for: size) }
+        var relaid = finished
+        relaid.slides = slides
+        return relaid
+    }
+
     /// A script's exercises, with the learner's answers drawn (and checked
     /// with `check`); run as an edit is, one at a time.
     func exercises(_ text: String, name: String, dialect: Dialect?, answers: [String: ExerciseSheet.Answer], check: Bool,

@@ -274,19 +274,29 @@ public enum PlaygroundServer {
             let remote = LiveRunRemote()
             let deck = NIOLockedValueBox(Playground.LiveDeck(room: input.deck?.size, presenting: input.presenting ?? false))
             let updates = playground.runLive(input.text, name: input.name ?? "script.flow", remote: remote, dialect: dialect, deck: deck)
+            // The finished run's picture, once it has been sent.
+            let finished = NIOLockedValueBox<Rendering?>(nil)
             let sender = Task {
                 for await rendering in updates {
                     guard let data = try? JSONEncoder().encode(rendering) else { continue }
                     try await outbound.write(.text(String(decoding: data, as: UTF8.self)))
+                    if !rendering.running { finished.withLockedValue { $0 = rendering } }
                 }
             }
             // Presentation mode's room, when the page enters it or its
             // window changes; anything else the page sends now asks to
-            // stop; so does its leaving.
+            // stop; so does its leaving. The page keeps the socket of a
+            // finished run while it shows its picture: a new room then
+            // lays the finished run's deck out again, split anew for it.
             while let message = try? await messages.next() {
                 guard case .text(let text) = message else { continue }
                 if let room = try? JSONDecoder().decode(DeckRoomChange.self, from: Data(text.utf8)) {
                     deck.withLockedValue { $0 = .init(room: room.deck?.size ?? $0.room, presenting: room.presenting) }
+                    if room.presenting, let size = room.deck?.size, let done = finished.withLockedValue({ $0 }) {
+                        let relaid = await playground.relaid(done, for: size)
+                        guard let data = try? JSONEncoder().encode(relaid) else { continue }
+                        try? await outbound.write(.text(String(decoding: data, as: UTF8.self)))
+                    }
                 } else {
                     remote.stop()
                 }

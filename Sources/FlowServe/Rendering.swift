@@ -72,6 +72,36 @@ struct Rendering: Codable, Sendable {
     /// where its text would be too small). Asked without a room, one
     /// slide per diagram with its title and notes but no picture.
     var slides: [Slide] = []
+    /// What the deck is laid out from, kept to lay it out again for
+    /// another room: a finished live run's picture cannot be run again to
+    /// be drawn. Never sent to the page.
+    var deckSource: DeckSource?
+
+    /// The lessons a deck is made of, as they were drawn. Immutable once
+    /// made, and laying them out only reads them: shared between the run's
+    /// thread and the socket that asks for another room.
+    final class DeckSource: Codable, @unchecked Sendable {
+        private let lessons: [SlideDeck.Lesson]
+        private let straightInnerStreams: Bool
+
+        init(lessons: [SlideDeck.Lesson], straightInnerStreams: Bool) {
+            self.lessons = lessons
+            self.straightInnerStreams = straightInnerStreams
+        }
+
+        func slides(for size: SlideDeck.Size) -> [Slide] {
+            SlideDeck.slides(lessons, size: size, straightInnerStreams: straightInnerStreams).map {
+                Slide(title: $0.title, notes: $0.notes, lesson: $0.lesson, part: $0.part, parts: $0.parts, svg: $0.svg)
+            }
+        }
+
+        // Sent as nothing; read back (by a test) as no lessons.
+        func encode(to encoder: Encoder) throws {}
+        init(from decoder: Decoder) throws {
+            lessons = []
+            straightInnerStreams = false
+        }
+    }
 
     struct Slide: Codable, Sendable {
         var title: String
@@ -110,10 +140,10 @@ extension Rendering {
         let drawn = diagrams.filter { $0.location != nil }
         let tests = testDiagrams.filter { !$0.diagrams.isEmpty }
         let lessons = LessonOutline.lessons(of: drawn.isEmpty && tests.isEmpty ? diagrams : drawn, tests: tests, source: source)
+        let source = DeckSource(lessons: lessons, straightInnerStreams: live)
+        if live { deckSource = source }
         if let deck {
-            slides = SlideDeck.slides(lessons, size: deck, straightInnerStreams: live).map {
-                Slide(title: $0.title, notes: $0.notes, lesson: $0.lesson, part: $0.part, parts: $0.parts, svg: $0.svg)
-            }
+            slides = source.slides(for: deck)
         } else {
             slides = lessons.enumerated().map { Slide(title: $1.title, notes: $1.notes, lesson: $0, part: 1, parts: 1) }
         }

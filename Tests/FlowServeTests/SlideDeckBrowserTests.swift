@@ -273,6 +273,58 @@ import Testing
         }
     }
 
+    /// A finished live run presented, then the window made smaller: its
+    /// deck is laid out again for the new room (split anew into more
+    /// slides, every one inside the window with its text at least 20 px),
+    /// not the old slides scaled down.
+    @Test(.enabled(if: BrowserTests.browserAvailable, "chromium and chromium-driver are not installed (.ci/run installs them)"))
+    func aFinishedLiveRunIsLaidOutAgainWhenTheWindowChanges() async throws {
+        let script = """
+            // # Sixty ticks
+            let ticks = interval(10ms).take(60)
+            marbles(ticks, ticks.map { $0 * 2 })
+
+            """
+        let served = try ServedFolder()
+        let browser = try await projector(served)
+        do {
+            try await browser.setEditor(script)
+            try await browser.waitFor("the offer to run live", "return !document.getElementById('run-live').hidden")
+            try await browser.run("document.activeElement && document.activeElement.blur()")
+            try await browser.press("p")
+            try await browser.run("document.getElementById('run-live').click(); document.activeElement && document.activeElement.blur()")
+            try await browser.waitFor("the finished run's deck", """
+                return document.getElementById('run-live').textContent === '▶ Run live' && state.last && !state.last.running
+                  && state.last.live && document.getElementById('diagram').classList.contains('deck') && state.last.slides.length > 0
+                """)
+            let large = try #require(try await browser.run("return state.last.slides.length") as? Int)
+            _ = try await stepThroughTheDeck(in: browser, "the finished run at 1280×720")
+
+            // A smaller window: 800×600 inside.
+            let frame = try await browser.run("return [outerWidth - innerWidth, outerHeight - innerHeight]") as? [Int] ?? [0, 0]
+            try await browser.command("POST", "/window/rect", ["width": 800 + frame[0], "height": 600 + frame[1]])
+            try await browser.waitFor("an 800×600 page", "return innerWidth === 800 && innerHeight === 600")
+            try await browser.waitFor("the finished run's deck laid out again", """
+                return state.last && !state.last.running && state.last.slides.length > \(large)
+                  && document.getElementById('diagram').classList.contains('deck')
+                """)
+            let small = try #require(try await browser.run("return state.last.slides.length") as? Int)
+            let titles = try await stepThroughTheDeck(in: browser, "the finished run at 800×600")
+            #expect(titles.count == small && titles.allSatisfy { $0.hasPrefix("Sixty ticks (") }, "\(titles)")
+
+            // Back to 1280×720: laid out again, in fewer slides.
+            try await browser.command("POST", "/window/rect", ["width": 1280 + frame[0], "height": 720 + frame[1]])
+            try await browser.waitFor("a 1280×720 page", "return innerWidth === 1280 && innerHeight === 720")
+            try await browser.waitFor("the deck for the larger room (\(large) slides at first, \(small) at 800×600)",
+                                      "return state.last && state.last.slides.length < \(small)")
+            _ = try await stepThroughTheDeck(in: browser, "the finished run at 1280×720 again")
+            await browser.stop()
+        } catch {
+            await browser.stop()
+            throw error
+        }
+    }
+
     func check(_ folder: URL, in browser: Browser) async throws {
         try await browser.command("POST", "/window/rect", ["width": 1280, "height": 720])
         try await browser.open(folder.appendingPathComponent("index.html").absoluteString)

@@ -10,7 +10,7 @@ const REDRAW_AFTER_MS = 250;  // a pause in typing
 
 const $ = (id) => document.getElementById(id);
 const editor = $("editor");
-const state = { path: null, dirty: false, last: null, timer: null, generation: 0, socket: null, followed: null, live: null };
+const state = { path: null, dirty: false, last: null, timer: null, generation: 0, socket: null, followed: null, live: null, finishedLive: null };
 
 async function api(path, options = {}) {
   const response = await fetch(path, options);
@@ -332,9 +332,12 @@ function askForDeck() {
   clearTimeout(state.deckTimer);
   state.deckTimer = setTimeout(() => {
     if (!isPresenting()) return;
-    if (state.live && state.live.readyState === WebSocket.OPEN) {
+    // A run, live or finished, is laid out again by its socket for the
+    // new room (a finished one cannot be run again to be drawn).
+    const socket = state.live || state.finishedLive;
+    if (socket && socket.readyState === WebSocket.OPEN) {
       state.deckRoom = deckRoom();
-      state.live.send(JSON.stringify({ room: true, presenting: true, deck: state.deckRoom }));
+      socket.send(JSON.stringify({ room: true, presenting: true, deck: state.deckRoom }));
     } else if (!state.live && !(state.last && state.last.live)) {
       render();
     }
@@ -467,6 +470,7 @@ function offsetOf(line, column) {
 
 async function render() {
   const generation = ++state.generation;
+  dropFinishedLive();
   status("drawing…");
   let result;
   try {
@@ -562,6 +566,7 @@ $("diagram").addEventListener("scroll", placePinnedLabels);
 // is stopped.
 function runLive() {
   if (state.live) { stopLive(); return; }
+  dropFinishedLive();
   const socket = new WebSocket((location.protocol === "https:" ? "wss://" : "ws://") + location.host + "/live");
   state.live = socket;
   state.liveText = editor.value;
@@ -575,11 +580,22 @@ function runLive() {
   socket.onmessage = (message) => {
     const result = JSON.parse(message.data);
     if (result.error) { status(result.error); return; }
-    if (socket !== state.live) return;
+    if (socket !== state.live && socket !== state.finishedLive) return;
     show(result);
-    if (!result.running) finishLive(socket);
+    if (!result.running) finishLive(socket, true);
   };
-  socket.onclose = () => finishLive(socket);
+  socket.onclose = () => {
+    finishLive(socket);
+    if (state.finishedLive === socket) state.finishedLive = null;
+  };
+}
+
+// The finished run's picture is no longer shown (an edit, another run):
+// its socket, kept to lay its deck out again, is closed.
+function dropFinishedLive() {
+  const socket = state.finishedLive;
+  state.finishedLive = null;
+  if (socket) socket.close();
 }
 
 function stopLive() {
@@ -587,10 +603,13 @@ function stopLive() {
   else if (state.live) finishLive(state.live);
 }
 
-function finishLive(socket) {
+function finishLive(socket, finished = false) {
   if (state.live !== socket) return;
   state.live = null;
-  socket.close();
+  // A run that finished keeps its socket while its picture is shown: a
+  // new room (a resized window) lays its deck out again, split anew.
+  if (finished) state.finishedLive = socket;
+  else socket.close();
   $("run-live").textContent = "▶ Run live";
   // Edited while it ran (which stopped it): draw what the editor holds now.
   if (editor.value !== state.liveText) render();
