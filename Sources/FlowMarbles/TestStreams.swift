@@ -262,8 +262,10 @@ public final class EventRecorder: Observer, Disposable {
             for event in marble.events { branch.replay(TimedEvent(time + event.time, event.event)) }
             madeBranches.append(Branch(stream: made, started: time, recorder: branch, notDrawn: nil))
         } else {
-            pendingDrawings.append(madeBranches.count)
-            madeBranches.append(Branch(stream: made, started: time, recorder: EventRecorder(scheduler: scheduler), notDrawn: nil))
+            drawOnlyBranches += 1
+            let tooMany = drawOnlyBranches > Self.mostDrawnInnerStreams ? Self.beyondTheMostDrawn : nil
+            if tooMany == nil { pendingDrawings.append(madeBranches.count) }
+            madeBranches.append(Branch(stream: made, started: time, recorder: EventRecorder(scheduler: scheduler), notDrawn: tooMany))
         }
     }
 
@@ -293,6 +295,7 @@ public final class EventRecorder: Observer, Disposable {
     /// The most streams of one lane subscribed only to be drawn: a lane of
     /// thousands of inner streams is drawn for no one.
     public static let mostDrawnInnerStreams = 200
+    private static let beyondTheMostDrawn = "only the first \(mostDrawnInnerStreams) inner streams of a lane are drawn"
 
     /// Draws the branches still pending: once the recording has finished,
     /// for good; before (a live run's page following it), up to now, again
@@ -300,18 +303,19 @@ public final class EventRecorder: Observer, Disposable {
     private func drawPendingBranches() {
         guard !pendingDrawings.isEmpty else { return }
         let horizon = finishedAt ?? scheduler.now
-        for (n, index) in pendingDrawings.enumerated() {
+        var stillGoing: [Int] = []
+        for index in pendingDrawings {
             let branch = madeBranches[index]
-            if n >= Self.mostDrawnInnerStreams {
-                madeBranches[index] = Branch(stream: branch.stream, started: branch.started, recorder: branch.recorder,
-                                             notDrawn: "more than \(Self.mostDrawnInnerStreams) inner streams of one lane are not drawn")
-                continue
-            }
             let (recorder, refusal) = Self.drawOnly(branch.stream, from: branch.started, until: horizon)
             madeBranches[index] = Branch(stream: branch.stream, started: branch.started, recorder: recorder, notDrawn: refusal)
+            // One that ended, or was refused, is drawn for good; one still
+            // going is drawn again, further, while the recording goes on.
+            if refusal == nil, recorder.events.last?.event.isTerminal != true, finishedAt == nil { stillGoing.append(index) }
         }
-        if finishedAt != nil { pendingDrawings = [] }
+        pendingDrawings = stillGoing
     }
+    /// How many branches were made to be subscribed only to be drawn.
+    private var drawOnlyBranches = 0
 
     /// Subscribes `stream` only to be drawn: on a virtual clock of its own
     /// set to `started` (its subscription logs and shared state are that
@@ -369,8 +373,19 @@ public final class EventRecorder: Observer, Disposable {
     public func lanes(label: String) -> [LaneDiagram.Lane] {
         var lane = LaneDiagram.Lane(label: label, events: eventsAsWritten)
         lane.node = stream
-        return [lane] + branches.flatMap { branch in
+        let branches = self.branches
+        let beyond = branches.lazy.filter { $0.notDrawn == Self.beyondTheMostDrawn }.count
+        var saidBeyond = false
+        return [lane] + branches.flatMap { branch -> [LaneDiagram.Lane] in
             let label = "  ↳ " + (branch.stream.label ?? branch.stream.writtenAs ?? branch.stream.displayName)
+            if branch.notDrawn == Self.beyondTheMostDrawn {
+                // Those past the most drawn are said once, counted.
+                guard !saidBeyond else { return [] }
+                saidBeyond = true
+                var lane = LaneDiagram.Lane(label: "  ↳ …", events: [], start: branch.started)
+                lane.note = "not drawn: \(beyond) more (\(Self.beyondTheMostDrawn))"
+                return [lane]
+            }
             if let notDrawn = branch.notDrawn {
                 var lane = LaneDiagram.Lane(label: label, events: [], start: branch.started)
                 lane.note = "not drawn: " + notDrawn

@@ -149,6 +149,18 @@ import Testing
         }
     }
 
+    /// A lane of very many inner streams draws the first ones, then says
+    /// how many more there were, once.
+    @Test func aLaneOfVeryManyInnerStreamsDrawsTheFirstAndCountsTheRest() throws {
+        let (diagrams, _, _) = try drawn("marbles(range(0, 250).map { n in just(n) })")
+        let rows = try lanes(#require(diagrams.first))
+        let most = EventRecorder.mostDrawnInnerStreams
+        #expect(rows.count == 1 + most + 1, "\(rows.count) lanes")
+        #expect(rows.dropFirst().prefix(most).allSatisfy { $0.lane.hasSuffix("|)") }, "\(rows.dropFirst().prefix(3))")
+        #expect(rows.last?.lane.contains("not drawn: \(250 - most) more (only the first \(most) inner streams of a lane are drawn)") == true,
+                "\(rows.last.map { $0.lane } ?? "")")
+    }
+
     /// Drawing adds nothing a test can see: no subscription of a marble
     /// stream in its log, no work that keeps the run going (an endless
     /// inner stream is drawn to the end of the run and left open), no
