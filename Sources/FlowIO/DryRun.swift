@@ -345,7 +345,8 @@ public struct DryRun {
             expression(key)
             environmentVariable(key, at: span.to(whole), optionalHandled: optionalHandled)
         case .unary(_, let inner, _), .member(let inner, _, _, _), .optionalBind(let inner, _), .optionalChain(let inner, _),
-             .forceUnwrap(let inner, _), .inoutArgument(let inner, _), .typeCheck(let inner, _, _, _, _), .attempt(let inner, _):
+             .forceUnwrap(let inner, _), .inoutArgument(let inner, _), .typeCheck(let inner, _, _, _, _), .attempt(let inner, _),
+             .oneSidedRange(_, let inner, _):
             expression(inner)
         case .binary(.nilCoalescing, let left, let right, _, _):
             expression(left, optionalHandled: true)

@@ -358,7 +358,8 @@ struct NameResolution {
                 resolution.statements(closure.body)
             }
         case .unary(_, let inner, _), .member(let inner, _, _, _), .optionalBind(let inner, _), .optionalChain(let inner, _),
-             .forceUnwrap(let inner, _), .inoutArgument(let inner, _), .typeCheck(let inner, _, _, _, _), .attempt(let inner, _):
+             .forceUnwrap(let inner, _), .inoutArgument(let inner, _), .typeCheck(let inner, _, _, _, _), .attempt(let inner, _),
+             .oneSidedRange(_, let inner, _):
             expression(inner)
         case .binary(_, let left, let right, _, _), .subscriptAccess(let left, let right, _):
             expression(left)

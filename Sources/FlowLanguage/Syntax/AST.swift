@@ -41,6 +41,9 @@ public indirect enum Expr {
     case conditional(IfExpression)
     /// `switch`, as a statement or for its value.
     case switchOver(SwitchExpression)
+    /// Swift's one-sided ranges, `xs[2...]`, `case ..<0:`: a bound and
+    /// which side it closes; read in a subscript and a case pattern.
+    case oneSidedRange(OneSidedRange, Expr, Span)
 
     public var span: Span {
         switch self {
@@ -48,7 +51,7 @@ public indirect enum Expr {
              .dictionary(_, let s), .tuple(_, _, let s), .unary(_, _, let s), .binary(_, _, _, _, let s),
              .ternary(_, _, _, let s), .member(_, _, _, let s), .subscriptAccess(_, _, let s), .call(_, _, let s),
              .implicitMember(_, let s), .keyPath(_, let s), .optionalBind(_, let s), .optionalChain(_, let s), .forceUnwrap(_, let s),
-             .inoutArgument(_, let s), .typeCheck(_, _, _, _, let s), .attempt(_, let s):
+             .inoutArgument(_, let s), .typeCheck(_, _, _, _, let s), .attempt(_, let s), .oneSidedRange(_, _, let s):
             return s
         case .closure(let c): return c.span
         case .conditional(let c): return c.span

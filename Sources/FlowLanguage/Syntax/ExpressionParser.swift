@@ -67,10 +67,11 @@ extension Parser {
         let range: BinaryOperator = op.isSymbol("...") ? .closedRange : .halfOpenRange
         if [")", "]", ",", ":", "{"].contains(where: { check($0) }) || peek().kind.isNewline || peek().kind.isEnd {
             // `xs[2...]`, `case 90...:`: Swift's one-sided ranges.
-            let low = file.text(of: left.span)
-            throw fail("flow has no one-sided ranges", at: op.span,
-                       help: check("]") ? "write both bounds, as in \(low)..<n where n is the array's count"
-                           : "write both bounds, as in \(low)...Int.max, or compare: x >= \(low)")
+            guard range == .closedRange else {
+                throw fail("a range written after its bound is closed: '\(file.text(of: left.span))...'", at: op.span,
+                           help: "write \(file.text(of: left.span))... for the values from it up")
+            }
+            return .oneSidedRange(.from, left, left.span.to(op.span))
         }
         let right = try parseAdditive()
         if check("..<") || check("...") { throw fail("ranges cannot be chained", at: peek().span) }
@@ -117,12 +118,10 @@ extension Parser {
         }
         if check("-"), isOperatorReference(offset: 1) { return try parsePostfix() }
         if check("..<") || check("...") {
-            // `..<0`, `...5`: Swift's one-sided ranges, which flow does not make.
-            let op = peek(), next = peek(offset: 1)
-            let high = next.kind.isNewline || next.kind.isEnd ? "n" : file.text(of: next.span)
-            let comparison = file.text(of: op.span) == "..<" ? "<" : "<="
-            throw fail("flow has no one-sided ranges", at: op.span,
-                       help: "write both bounds, as in Int.min\(file.text(of: op.span))\(high), or compare: x \(comparison) \(high)")
+            // `..<0`, `...5`: Swift's one-sided ranges.
+            let op = advance()
+            let bound = try nested(at: op.span) { try $0.parsePrefix() }
+            return .oneSidedRange(op.isSymbol("..<") ? .upTo : .through, bound, op.span.to(bound.span))
         }
         if case .symbol(let symbol) = peek().kind, let op = PrefixOperator(rawValue: symbol) {
             let opToken = advance()

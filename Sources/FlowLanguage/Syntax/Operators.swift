@@ -45,6 +45,31 @@ public enum PrefixOperator: String, Sendable {
     case negate = "-", not = "!"
 }
 
+/// The side a one-sided range leaves open: `2...` (from its bound up),
+/// `..<5` (below it), `...5` (up to it and with it).
+public enum OneSidedRange: String, Sendable {
+    case from = "...", upTo = "..<", through = "...@"
+
+    /// As written, with its bound's text.
+    public func written(_ bound: String) -> String {
+        switch self {
+        case .from: bound + "..."
+        case .upTo: "..<" + bound
+        case .through: "..." + bound
+        }
+    }
+
+    /// Whether `order` (the value compared with the bound: -1 below, 0
+    /// equal, 1 above) lies in the range.
+    public func contains(order: Int) -> Bool {
+        switch self {
+        case .from: order >= 0
+        case .upTo: order < 0
+        case .through: order <= 0
+        }
+    }
+}
+
 /// `=` and the compound assignments.
 public enum AssignmentOperator: String, Sendable, CaseIterable {
     case assign = "="

@@ -153,6 +153,7 @@ struct ClosureEffects {
         mutating func expression(_ expr: Expr) -> String? {
             switch expr {
             case .literal, .shorthand, .keyPath, .implicitMember, .name: return nil
+            case .oneSidedRange(_, let bound, _): return expression(bound)
             case .string(let parts, _):
                 // An interpolation prints a value as its description says.
                 let interpolated = parts.compactMap { if case .interpolation(let e) = $0 { e } else { nil } }

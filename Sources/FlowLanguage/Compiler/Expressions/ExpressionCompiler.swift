@@ -82,6 +82,19 @@ extension Compiler {
             return compileMember(base, name, nameSpan, in: scope)
         case .subscriptAccess(let base, .tuple(let parts, [nil, "default"], _), let span):
             return compileDefaultedSubscript(base, parts[0], parts[1], span, in: scope)
+        case .subscriptAccess(let base, .oneSidedRange(let side, let bound, _), let span):
+            let b = compiled(base, in: scope), i = compile(bound, in: scope)
+            let location = self.location(span)
+            let container = b.code
+            return CompiledExpression({ frame in
+                let value = try container(frame), key = try i(frame)
+                return try located(location) { try value.subscripted(by: side, key) }
+            }, type: b.type, typeIsSure: b.typeIsSure)
+        case .oneSidedRange(let side, let bound, let span):
+            let written = file.text(of: bound.span)
+            error("flow reads a one-sided range in a subscript or a case pattern only, as in xs[2...] or case ..<0:", span,
+                  help: side == .from ? "write both bounds here, as in \(written)..<n" : "write both bounds here, as in 0\(side == .upTo ? "..<" : "...")\(written)")
+            return CompiledExpression { _ in .null }
         case .subscriptAccess(let base, let index, let span):
             let b = compiled(base, in: scope), i = compiled(index, in: scope)
             let location = self.location(span)

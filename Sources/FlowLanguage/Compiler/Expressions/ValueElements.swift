@@ -50,6 +50,23 @@ extension Value {
         }
     }
 
+    /// `xs[2...]`, `xs[..<2]`, `xs[...1]`: an array's elements on one side of a bound.
+    func subscripted(by side: OneSidedRange, _ bound: Value) throws -> Value {
+        guard case .array(let a) = self else {
+            throw FlowError("\(typeName) \(literal) cannot be subscripted by a range: only an array can")
+        }
+        let i = try bound.asInt()
+        let (low, high): (Int, Int) = switch side {
+        case .from: (i, a.count)
+        case .upTo: (0, i)
+        case .through: (0, i == Int.max ? i : i + 1)
+        }
+        guard low >= 0, low <= high, high <= a.count else {
+            throw FlowError("range \(side.written(String(i))) out of range for an array of \(a.count) element\(a.count == 1 ? "" : "s")")
+        }
+        return .array(Array(a[low..<high]))
+    }
+
     /// `xs[1..<3]`: the elements in a range, which the language makes as
     /// the array of its Ints.
     private static func slice(_ elements: [Value], at positions: [Value]) throws -> [Value] {

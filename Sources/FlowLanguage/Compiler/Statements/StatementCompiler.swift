@@ -717,6 +717,13 @@ extension Compiler {
             }
         case .enumCase(let type, let name, let arguments, _, let span):
             return compileCasePattern(type: type, name: name, arguments: arguments, span, in: scope, binding: binding)
+        case .expression(.oneSidedRange(let side, let bound, _)):
+            // `case 90...:`, `case ..<0:`: compared with the bound, as a range of two is.
+            let limit = compile(bound, in: scope)
+            return { value, frame in
+                guard value.isNumber || value.isString, let order = try? value.compare(to: try limit(frame)) else { return false }
+                return side.contains(order: order)
+            }
         case .expression(let expr):
             if case .binary(let op, let low, let high, _, _) = expr, op.isRange {
                 let lo = compile(low, in: scope), hi = compile(high, in: scope)
@@ -843,7 +850,7 @@ extension Compiler {
         case .shorthand(let n, _): return n + 1
         case .literal, .name, .closure, .implicitMember, .keyPath: return 0
         case .optionalBind(let e, _), .optionalChain(let e, _), .forceUnwrap(let e, _), .inoutArgument(let e, _), .typeCheck(let e, _, _, _, _),
-             .attempt(let e, _):
+             .attempt(let e, _), .oneSidedRange(_, let e, _):
             return shorthandCount(e)
         case .string(let parts, _):
             return parts.reduce(0) { if case .interpolation(let e) = $1 { Swift.max($0, shorthandCount(e)) } else { $0 } }
