@@ -114,10 +114,14 @@ import Testing
     }
 
     /// `flow test` reports the same tests, results and output for each
-    /// folder of scripts with tests, laid out as written and formatted (the
-    /// class's students, whose scripts exhaust memory and time on purpose,
-    /// are `flow grade`'s to run).
-    @Test(arguments: ["examples", "Tests/FlowLanguageTests/Scripts", "Tests/FlowLanguageTests/Dialects"])
+    /// folder of scripts with tests, laid out as written and formatted:
+    /// those that pass, those that fail or do not compile on purpose (the
+    /// diagnostics and runtime-error corpora), the editors' fixture. Left
+    /// out: the class's students, whose scripts exhaust memory and time on
+    /// purpose, are `flow grade`'s to run, and the crash corpus, whose
+    /// hostile scripts take minutes to be stopped.
+    @Test(arguments: ["examples", "Tests/FlowLanguageTests/Scripts", "Tests/FlowLanguageTests/Dialects", "Tests/FlowLanguageTests/Diagnostics",
+                      "Tests/FlowLanguageTests/RuntimeErrors", "editors/tests/fixtures"])
     func testResultsAreTheSameFormatted(_ folder: String) throws {
         let work = URL(fileURLWithPath: temporaryPath("fmt-tests"))
         defer { try? FileManager.default.removeItem(at: work) }
