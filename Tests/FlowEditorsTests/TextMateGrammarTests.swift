@@ -67,6 +67,26 @@ import Testing
         #expect(lexed.dropLast().allSatisfy { if case .keyword = $0.kind { true } else { false } })
     }
 
+    /// The other way round: each word the parser reads by its spelling
+    /// where Swift does (`isWord("didSet")`, a contextual keyword, no token
+    /// of the lexer's) is one the grammar colours, so a word the parser
+    /// learns cannot be left plain in the editor.
+    @Test func everyContextualWordTheParserReadsIsColoured() throws {
+        let language = projectDirectory.appendingPathComponent("Sources/FlowLanguage")
+        var read: Set<String> = []
+        let files = FileManager.default.enumerator(atPath: language.path)
+        while let path = files?.nextObject() as? String {
+            guard path.hasSuffix(".swift") else { continue }
+            let source = try String(contentsOf: language.appendingPathComponent(path), encoding: .utf8)
+            for match in source.matches(of: /isWord\("([A-Za-z]+)"/) { read.insert(String(match.1)) }
+        }
+        #expect(read.contains("willSet"), "the parser's contextual words were not found")
+        let coloured = Set(LanguageWords.control + LanguageWords.declarations + LanguageWords.modifiers)
+        for word in read.sorted() {
+            #expect(coloured.contains(word), "the parser reads \(word), which the grammar does not colour: add it to LanguageWords")
+        }
+    }
+
     /// The Python engine's virtualenv, which .ci/run makes.
     static var python: String? {
         if let given = ProcessInfo.processInfo.environment["FLOW_GRAMMAR_PYTHON"] { return given }

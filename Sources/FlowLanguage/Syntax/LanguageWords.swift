@@ -19,7 +19,7 @@ public enum LanguageWords {
     /// Words that modify a declaration.
     public static let modifiers: [String] = [
         "static", "mutating", "private", "fileprivate", "public", "internal", "open", "final", "lazy", "weak", "unowned",
-        "override", "convenience", "required", "indirect", "nonisolated", "inout", "some", "any", "get", "set",
+        "override", "convenience", "required", "indirect", "nonisolated", "inout", "some", "any", "get", "set", "willSet", "didSet",
     ]
 
     /// Values the language names.
