@@ -34,6 +34,8 @@ extension Compiler {
             if let function = FreeFunctions.named(name), function.resultType.isKnown {
                 return compileMathCall(function, nameSpan, arguments, span, in: scope)
             }
+            // `{ print("hi") }` is a `() -> ()`, as Swift types it.
+            if name == "print" { return CompiledExpression(compileBuiltin(name, nameSpan, arguments, span, in: scope)).typed(.void, sure: true) }
             let isMarbleSource = name == "cold" || name == "hot"
             // In a hover's compile only, the stream its marbles likely make
             // (`Observable<String>` of `cold("-a-b|")`), so that what its

@@ -476,10 +476,11 @@ extension Compiler {
         var body: Code
         var direct: DirectCode?
         var bodyType = StaticType.unknown
+        var bodyTypeIsSure = false
         if parameterCount <= 2, inner.methodScope == nil, let expressions = Self.expressionStatements(closure.body) {
             // Compiled once, with a specialised form made alongside.
             inner.specialising = parameterCount
-            (body, direct, bodyType) = compileSpecialisable(expressions, in: block)
+            (body, direct, bodyType, bodyTypeIsSure) = compileSpecialisable(expressions, in: block)
         } else {
             (body, direct) = (compileBody(closure.body, in: block), nil)
         }
@@ -505,12 +506,18 @@ extension Compiler {
             location: location(closure.span))
         shape.spreadsArrays = environment.dialect == .rxJS
         shape.sideEffect = ClosureEffects(outside: scope).firstSideEffect(of: closure)
-        // A closure of one expression gives that expression's type.
+        // A closure of one expression gives that expression's type; its
+        // signature is sure where Swift's is: every parameter's type written
+        // (or none taken), and the result written or surely known.
         let type = StaticType.function(parameters: parameterTypes, result: resultType ?? bodyType)
+        let parametersWritten = (declared?.count ?? shorthandUsed) == 0
+            || (declared != nil && written.count == declared!.count && written.allSatisfy(\.isKnown))
+        let typeIsSure = parametersWritten && (resultType != nil || bodyTypeIsSure && bodyType.isKnown)
         if let direct, shape.parameterCount == parameterCount {
-            return CompiledExpression({ frame in .function(shape.makeDirectFunction(direct, captured: frame)) }, type: type)
+            return CompiledExpression({ frame in .function(shape.makeDirectFunction(direct, captured: frame)) }, type: type,
+                                      typeIsSure: typeIsSure)
         }
-        return CompiledExpression({ frame in .function(shape.makeFunction(body: body, captured: frame)) }, type: type)
+        return CompiledExpression({ frame in .function(shape.makeFunction(body: body, captured: frame)) }, type: type, typeIsSure: typeIsSure)
     }
 
     /// A closure's statements as one closure whose value is the last

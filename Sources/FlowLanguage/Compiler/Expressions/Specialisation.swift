@@ -45,14 +45,16 @@ extension Compiler {
     /// A body of expression statements, compiled for a frame and, where
     /// every statement has one, in its specialised form; the last
     /// statement's value is the result, whose type is `type`.
-    func compileSpecialisable(_ expressions: [Expr], in scope: Scope) -> (body: Code, direct: DirectCode?, type: StaticType) {
+    func compileSpecialisable(_ expressions: [Expr], in scope: Scope)
+        -> (body: Code, direct: DirectCode?, type: StaticType, typeIsSure: Bool) {
         var body: Code?
         var direct: DirectCode?
         var specialised = true
         var type = StaticType.unknown
+        var typeIsSure = false
         for expr in expressions {
             let compiled = compileExpressionStatement(expr, in: scope)
-            type = compiled.type
+            (type, typeIsSure) = (compiled.type, compiled.typeIsSure)
             let code = compiled.code
             // A statement that subscribes itself (`s.print()`) runs as compiled for a frame.
             let form = Self.subscribesItself(expr) ? nil : compiled.direct
@@ -82,7 +84,7 @@ extension Compiler {
         let run = body ?? { _ in .null }
         return ({ frame in
             do { return try run(frame) } catch let signal as ReturnSignal { return signal.value }
-        }, specialised ? direct : nil, type)
+        }, specialised ? direct : nil, type, typeIsSure)
     }
 
     /// A name's value: a parameter (depth 0) or a name of an enclosing scope.

@@ -406,7 +406,9 @@ extension Compiler {
             return { frame, body in
                 try outer(frame) { container, inObject in
                     let held = inObject || container.isObject
-                    try located(location) { try update(&container, frame) { try body(&$0, held) } }
+                    try located(location) {
+                        if let update { try update(&container, frame) { try body(&$0, held) } } else { try container.updateMember(name) { try body(&$0, held) } }
+                    }
                 }
             }
         }
@@ -417,22 +419,22 @@ extension Compiler {
         }
     }
 
-    /// How `base.name` changes: through the property's `set`, `willSet`
+    /// How `base.name` changes through the property's `set`, `willSet`
     /// and `didSet` where the container's type has them (known when the
-    /// script runs), or by storing the new value.
+    /// script runs); nil where no type seen here has any, and a change is
+    /// a store (`Value.updateMember`), the common case, kept a direct call.
     private func compileMemberUpdate(_ name: String, of base: Expr, in scope: Scope)
-        -> (inout Value, Frame, (inout Value) throws -> Void) throws -> Void {
+        -> ((inout Value, Frame, (inout Value) throws -> Void) throws -> Void)? {
         let table = propertyAccessors(named: name, in: scope)
-        let direct: (inout Value, Frame, (inout Value) throws -> Void) throws -> Void = { container, _, body in
-            try container.updateMember(name, body)
-        }
-        if table.isEmpty { return direct }
-        if case .name("self", _) = base, storesDirectly(name, in: scope) { return direct }
+        if table.isEmpty { return nil }
+        if case .name("self", _) = base, storesDirectly(name, in: scope) { return nil }
         return { container, frame, body in
             guard let type = container.memberTypeName, let entry = table[type] else { return try container.updateMember(name, body) }
             try Self.assign(name, of: &container, through: entry.accessors, depth: entry.depth, in: frame, body)
         }
     }
+
+    static func isMember(_ expr: Expr) -> Bool { if case .member = expr { true } else { false } }
 
     /// Whether `base` is one of Foundation's formatters, a class whose
     /// properties a `let` holding it sets; a property it does not have is
@@ -573,13 +575,26 @@ extension Compiler {
                 // let, self, a call's result; so does a property of a
                 // struct an object holds (`model.state.count = 1`). Whether
                 // it is an object is known when the script runs.
+                guard update != nil || Self.isMember(base) else {
+                    // The object itself, with nothing run around the store.
+                    let object = compile(base, in: scope)
+                    return { frame, body in
+                        var value = try object(frame)
+                        guard value.isObject else {
+                            throw FlowError("cannot change '\(name)' of \(value.typeName) \(value.literal): it is not in a var", at: location)
+                        }
+                        try located(location) { try value.updateMember(name, body) }
+                    }
+                }
                 let reach = compileReachThroughObjects(base, in: scope)
                 return { frame, body in
                     try reach(frame) { value, inObject in
                         guard inObject || value.isObject else {
                             throw FlowError("cannot change '\(name)' of \(value.typeName) \(value.literal): it is not in a var", at: location)
                         }
-                        try located(location) { try update(&value, frame, body) }
+                        try located(location) {
+                            if let update { try update(&value, frame, body) } else { try value.updateMember(name, body) }
+                        }
                     }
                 }
             }
@@ -589,12 +604,18 @@ extension Compiler {
                 return { frame, body in
                     try outer(frame) { container in
                         try located(location) {
-                            try update(&container, frame) { value in
+                            let held: (inout Value) throws -> Void = { value in
                                 guard value.isObject else { throw FlowError("cannot change '\(name)': it is a let property") }
                                 try body(&value)
                             }
+                            if let update { try update(&container, frame, held) } else { try container.updateMember(name, held) }
                         }
                     }
+                }
+            }
+            guard let update else {
+                return { frame, body in
+                    try outer(frame) { container in try located(location) { try container.updateMember(name, body) } }
                 }
             }
             return { frame, body in
