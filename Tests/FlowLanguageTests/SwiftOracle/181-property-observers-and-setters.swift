@@ -80,3 +80,13 @@ let child = Child(owner: owner)
 child.bump()
 child.owner.count += 100
 print(owner.count)
+
+// A get-only property that gives an object: the object changes where it is.
+final class Item { var name = "a" }
+final class Catalog {
+    let items = [Item(), Item()]
+    var selected: Item { items[1] }
+}
+let catalog = Catalog()
+catalog.selected.name = "chosen"
+print(catalog.items.map { $0.name })

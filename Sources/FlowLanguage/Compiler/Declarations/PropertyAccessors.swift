@@ -95,8 +95,10 @@ extension Compiler {
     /// accessors: a computed property's getter, then its `set`; a stored
     /// one's `willSet` with the new value, the store, then its `didSet`
     /// with the old one.
+    /// `containing`: the property holds what changes (`vm.selected.name = x`):
+    /// a get-only one may, when it gives an object, which changes where it is.
     static func assign(_ name: String, of container: inout Value, through accessors: PropertyAccessors, depth: Int, in frame: Frame,
-                       _ body: (inout Value) throws -> Void) throws {
+                       containing: Bool = false, _ body: (inout Value) throws -> Void) throws {
         func run(_ accessor: FunctionInfo, with argument: Value) throws {
             var changed: Value?
             _ = try accessor.run(parent: frame.ancestor(depth), self: container, arguments: [argument]) { callee in
@@ -106,10 +108,13 @@ extension Compiler {
             if !container.isObject, let changed { container = changed }
         }
         if let getter = accessors.getter {
-            guard let setter = accessors.setter else {
-                throw FlowError("cannot change '\(name)' of \(container.typeName): it is a get-only computed property")
-            }
             var value = try getter.run(parent: frame.ancestor(depth), self: container, arguments: [])
+            guard let setter = accessors.setter else {
+                guard containing, value.isObject else {
+                    throw FlowError("cannot change '\(name)' of \(container.typeName): it is a get-only computed property")
+                }
+                return try body(&value)
+            }
             try body(&value)
             try run(setter, with: value)
             return

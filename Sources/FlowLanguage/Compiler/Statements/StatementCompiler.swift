@@ -401,7 +401,7 @@ extension Compiler {
         if case .member(let inner, let name, let nameSpan, _) = expr, resolveType(inner, in: scope) == nil {
             if environment.memberUses != nil { noteMemberUse(name, at: nameSpan, on: inner, typed: guessedType(of: inner, in: scope), in: scope) }
             let outer = compileReachThroughObjects(inner, in: scope)
-            let update = compileMemberUpdate(name, of: inner, in: scope)
+            let update = compileMemberUpdate(name, of: inner, containing: true, in: scope)
             let location = self.location(nameSpan)
             return { frame, body in
                 try outer(frame) { container, inObject in
@@ -423,14 +423,16 @@ extension Compiler {
     /// and `didSet` where the container's type has them (known when the
     /// script runs); nil where no type seen here has any, and a change is
     /// a store (`Value.updateMember`), the common case, kept a direct call.
-    private func compileMemberUpdate(_ name: String, of base: Expr, in scope: Scope)
+    /// `containing`: the member holds what changes (`vm.selected` in
+    /// `vm.selected.name = x`), which a get-only property holding an object may.
+    private func compileMemberUpdate(_ name: String, of base: Expr, containing: Bool = false, in scope: Scope)
         -> ((inout Value, Frame, (inout Value) throws -> Void) throws -> Void)? {
         let table = propertyAccessors(named: name, in: scope)
         if table.isEmpty { return nil }
         if case .name("self", _) = base, storesDirectly(name, in: scope) { return nil }
         return { container, frame, body in
             guard let type = container.memberTypeName, let entry = table[type] else { return try container.updateMember(name, body) }
-            try Self.assign(name, of: &container, through: entry.accessors, depth: entry.depth, in: frame, body)
+            try Self.assign(name, of: &container, through: entry.accessors, depth: entry.depth, in: frame, containing: containing, body)
         }
     }
 
@@ -562,13 +564,13 @@ extension Compiler {
                     stored.value = value
                 }
             }
-            if case .named(let typeName) = guessedType(of: base, in: scope), let type = scope.lookupType(typeName),
+            if !containing, case .named(let typeName) = guessedType(of: base, in: scope), let type = scope.lookupType(typeName),
                let accessors = type.accessors[name], accessors.isComputed, accessors.setter == nil {
                 error("cannot assign to property: '\(name)' is a get-only property", nameSpan,
                       help: "give it a setter, var \(name): Type { get { ... } set { ... } }, or change the stored properties it reads")
                 return nil
             }
-            let update = compileMemberUpdate(name, of: base, in: scope)
+            let update = compileMemberUpdate(name, of: base, containing: containing, in: scope)
             if !(Self.placeRoot(base).map { isChangeable(root: $0, in: scope) } ?? false),
                scope.seesClasses || foundationClass(of: base, settingProperty: name, nameSpan, in: scope) {
                 // An object's property changes whoever holds the object: a
