@@ -935,9 +935,9 @@ extension Parser {
     }
 
     private mutating func parseAccessors(_ name: String) throws -> (getter: [Statement], setter: TypeDeclaration.PropertyAccessor?) {
-        var i = index + 1
-        while tokens[i].kind.isNewline { i += 1 }
-        guard isWord("get", at: i) || isWord("set", at: i) else { return (try parseBlock("body of \(name)").body, nil) }
+        guard let i = firstTokenInBraces(at: index), isWord("get", at: i) || isWord("set", at: i) else {
+            return (try parseBlock("body of \(name)").body, nil)
+        }
         let open = advance()
         index = i
         var getter: [Statement]?
@@ -962,18 +962,22 @@ extension Parser {
     /// (`{ didSet { } }`) rather than a getter or a trailing closure: Swift
     /// tells them apart by the first word inside.
     func bracesHoldObservers(at position: Int) -> Bool {
-        guard tokens[position].isSymbol("{") else { return false }
-        var i = position + 1
-        while tokens[i].kind.isNewline { i += 1 }
+        guard let i = firstTokenInBraces(at: position) else { return false }
         return isWord("willSet", at: i) || isWord("didSet", at: i)
     }
 
     /// Whether the braces at `position` open a getter and setter (`{ get { } }`).
     func bracesHoldGetterOrSetter(at position: Int) -> Bool {
-        guard tokens[position].isSymbol("{") else { return false }
+        guard let i = firstTokenInBraces(at: position) else { return false }
+        return (isWord("get", at: i) || isWord("set", at: i)) && (tokens[i + 1].isSymbol("{") || tokens[i + 1].isSymbol("("))
+    }
+
+    /// Where the first token inside the braces at `position` is, past new lines; nil if no braces open there.
+    private func firstTokenInBraces(at position: Int) -> Int? {
+        guard tokens[position].isSymbol("{") else { return nil }
         var i = position + 1
         while tokens[i].kind.isNewline { i += 1 }
-        return (isWord("get", at: i) || isWord("set", at: i)) && (tokens[i + 1].isSymbol("{") || tokens[i + 1].isSymbol("("))
+        return i
     }
 
     /// An error that does not stop the parse: reported, and parsing goes on.
