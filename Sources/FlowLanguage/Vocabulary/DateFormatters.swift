@@ -147,18 +147,43 @@ enum ISO8601FormatterValue {
     }
 }
 
+/// A Foundation value flow keeps as its identifier and the text Swift
+/// prints for it (a `TimeZone`, a `Locale`).
+struct IdentifiedValue: Sendable {
+    let nominal: Nominal
+
+    init(type: String) {
+        nominal = Nominal(type: type, describe: { tuple in
+            if case .string(let text)? = tuple.elements.last { return text }
+            return type
+        })
+    }
+
+    func make(identifier: String, description: String) -> Value {
+        .tuple(Tuple([.string(identifier), .string(description)], labels: ["identifier", "description"], nominal: nominal))
+    }
+
+    /// The identifier `value` holds; nil for nil (a formatter's default),
+    /// and `wrong` thrown for a value of another kind.
+    func identifier(_ value: Value, wrong: @autoclosure () -> String) throws -> String? {
+        switch value {
+        case .null: return nil
+        case .tuple(let t) where t.nominal === nominal:
+            if case .string(let identifier)? = t.elements.first { return identifier }
+        default: break
+        }
+        throw FlowError(wrong())
+    }
+}
+
 /// Foundation's `TimeZone`: its identifier, and how Swift prints it (which
 /// the identifier alone does not say: `TimeZone(identifier: "UTC")` prints
 /// `GMT`, `TimeZone(secondsFromGMT: 7200)` `GMT (7200)`).
 enum TimeZoneValue {
-    static let nominal = Nominal(type: "TimeZone", describe: { tuple in
-        if case .string(let text)? = tuple.elements.last { return text }
-        return "TimeZone"
-    })
+    static let kind = IdentifiedValue(type: "TimeZone")
+    static var nominal: Nominal { kind.nominal }
 
-    static func make(_ zone: TimeZone) -> Value {
-        .tuple(Tuple([.string(zone.identifier), .string(zone.description)], labels: ["identifier", "description"], nominal: nominal))
-    }
+    static func make(_ zone: TimeZone) -> Value { kind.make(identifier: zone.identifier, description: zone.description) }
 
     /// `TimeZone(identifier:)`, `TimeZone(secondsFromGMT:)`,
     /// `TimeZone(abbreviation:)`: the zone, or nil as Foundation gives.
@@ -174,13 +199,7 @@ enum TimeZoneValue {
     /// The identifier of a formatter's `timeZone`; nil (the default zone)
     /// for nil, which Swift's `TimeZone!` property takes.
     static func identifier(_ value: Value, of formatter: String) throws -> String? {
-        switch value {
-        case .null: return nil
-        case .tuple(let t) where t.nominal === nominal:
-            if case .string(let identifier)? = t.elements.first { return identifier }
-        default: break
-        }
-        throw FlowError("\(formatter)'s timeZone is a TimeZone, such as TimeZone(identifier: \"UTC\"), not \(value.typeName) \(value.literal)")
+        try kind.identifier(value, wrong: "\(formatter)'s timeZone is a TimeZone, such as TimeZone(identifier: \"UTC\"), not \(value.typeName) \(value.literal)")
     }
 
     static func zone(of value: Value) throws -> TimeZone {
@@ -194,25 +213,15 @@ enum TimeZoneValue {
 /// Foundation's `Locale`, by its identifier (`en_US_POSIX`), printed as
 /// Swift prints it.
 enum LocaleValue {
-    static let nominal = Nominal(type: "Locale", describe: { tuple in
-        if case .string(let text)? = tuple.elements.last { return text }
-        return "Locale"
-    })
+    static let kind = IdentifiedValue(type: "Locale")
+    static var nominal: Nominal { kind.nominal }
 
-    static func make(_ locale: Locale) -> Value {
-        .tuple(Tuple([.string(locale.identifier), .string(locale.description)], labels: ["identifier", "description"], nominal: nominal))
-    }
+    static func make(_ locale: Locale) -> Value { kind.make(identifier: locale.identifier, description: locale.description) }
 
     static func make(identifier: String) -> Value { make(Locale(identifier: identifier)) }
 
     static func identifier(_ value: Value) throws -> String? {
-        switch value {
-        case .null: return nil
-        case .tuple(let t) where t.nominal === nominal:
-            if case .string(let identifier)? = t.elements.first { return identifier }
-        default: break
-        }
-        throw FlowError("DateFormatter's locale is a Locale, such as Locale(identifier: \"en_US_POSIX\"), not \(value.typeName) \(value.literal)")
+        try kind.identifier(value, wrong: "DateFormatter's locale is a Locale, such as Locale(identifier: \"en_US_POSIX\"), not \(value.typeName) \(value.literal)")
     }
 }
 
