@@ -143,10 +143,11 @@ let package = Package(
             name: "FlowIOTests",
             dependencies: [
                 "FlowIO", "FlowLanguage", "FlowRuntime", "FlowLive", "flow", "FlowTestSupport",
-                // The tests' own HTTP server, on 127.0.0.1.
+                // The tests' own HTTP and https servers, on loopback.
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
             ]
         ),

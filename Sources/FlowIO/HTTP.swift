@@ -7,6 +7,7 @@ import NIOConcurrencyHelpers
 import NIOCore
 import NIOHTTP1
 import NIOPosix
+import NIOSSL
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -130,24 +131,54 @@ enum FlowHTTP {
         return HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: configuration)
     }()
 
-    /// The request for one hop of an exchange, to where the run's `Access`
-    /// judged it may go: a name resolved to be judged is connected to at
-    /// the address judged (over http; over https the name must stay, for
-    /// the certificate, and the client resolves it again).
-    static func request(_ hop: HTTPExchange.Hop, access: Access, name: String) throws -> HTTPClient.Request {
+    /// The request for one hop of an exchange, and the client that sends it
+    /// to where the run's `Access` judged it may go. A name resolved to be
+    /// judged is connected to at the address judged, so a second look-up
+    /// cannot give another (DNS rebinding): over http the URL names the
+    /// address and `Host:` the name; over https the name stays in the URL,
+    /// for SNI and the certificate's check, and a client of the request's
+    /// own maps the name to the address (AsyncHTTPClient's `dnsOverride`,
+    /// which connects there and still verifies the certificate for the name).
+    static func prepare(_ hop: HTTPExchange.Hop, access: Access, name: String) throws -> PreparedRequest {
         let checked = try access.checkNet(url: hop.url, by: name)
+        let secure = hop.url.lowercased().hasPrefix("https://")
         var url = hop.url, headers = HTTPHeaders(hop.headers)
-        if let address = checked?.address, hop.url.lowercased().hasPrefix("http://"),
-           let pinned = replacingHost(of: hop.url, with: address) {
+        if let address = checked?.address, !secure, let pinned = replacingHost(of: hop.url, with: address) {
             url = pinned.url
             if !headers.contains(name: "Host") { headers.add(name: "Host", value: pinned.authority) }
         }
+        let request: HTTPClient.Request
         do {
-            return try HTTPClient.Request(url: url, method: hop.method, headers: headers, body: hop.body.map { .string($0) })
+            request = try HTTPClient.Request(url: url, method: hop.method, headers: headers, body: hop.body.map { .string($0) })
         } catch {
             throw FlowError("not a URL flow can request; write it as http://host/path")
         }
+        guard secure, let address = checked?.address else { return PreparedRequest(request: request, pinnedClient: nil) }
+        return PreparedRequest(request: request, pinnedClient: pinnedClient(connecting: request.host, to: address))
     }
+
+    /// A client that connects to `address` (bracketed if IPv6) whenever a
+    /// request names `host`, verifying the certificate for `host`. One a
+    /// request, shut down when the request ends.
+    static func pinnedClient(connecting host: String, to address: String) -> HTTPClient {
+        var configuration = HTTPClient.Configuration()
+        configuration.connectionPool.retryConnectionEstablishment = false
+        configuration.timeout.connect = .nanoseconds(connectTimeout.nanoseconds)
+        configuration.redirectConfiguration = .disallow
+        configuration.dnsOverride = [host: address.hasPrefix("[") ? String(address.dropFirst().dropLast()) : address]
+        let testRoots = additionalTrustRoots.withLockedValue { $0 }
+        if !testRoots.isEmpty {
+            var tls = TLSConfiguration.makeClientConfiguration()
+            tls.additionalTrustRoots = [.certificates(testRoots)]
+            configuration.tlsConfiguration = tls
+        }
+        return HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: configuration)
+    }
+
+    /// Certificate authorities trusted besides the system's, for the
+    /// pinned connections: set by tests alone (their loopback TLS server's
+    /// own authority); flow itself never sets it.
+    static let additionalTrustRoots = NIOLockedValueBox<[NIOSSLCertificate]>([])
 
     /// `url` with its host replaced by `address`, and the authority it had (for `Host:`).
     static func replacingHost(of url: String, with address: String) -> (url: String, authority: String)? {
@@ -162,6 +193,21 @@ enum FlowHTTP {
             port = String(hostAndPort[colon...])
         }
         return (String(url[..<schemeEnd.upperBound]) + address + port + rest.dropFirst(authority.count), hostAndPort)
+    }
+}
+
+/// One hop's request, and the client of its own when its connection is
+/// pinned to the address judged (https to a resolved name).
+struct PreparedRequest: Sendable {
+    let request: HTTPClient.Request
+    let pinnedClient: HTTPClient?
+
+    /// Sends the request; a client of its own is shut down once it ends.
+    func execute(delegate: HTTPEvents, deadline: NIODeadline?) -> HTTPClient.Task<Void> {
+        let client = pinnedClient ?? FlowHTTP.client
+        let task = client.execute(request: request, delegate: delegate, deadline: deadline)
+        if let pinnedClient { task.futureResult.whenComplete { _ in pinnedClient.shutdown { _ in } } }
+        return task
     }
 }
 
@@ -268,12 +314,12 @@ final class HTTPExchange: Disposable, DemandControl {
             self.task = task
         }
         startBackgroundThread {
-            let prepared: HTTPClient.Request
-            do { prepared = try FlowHTTP.request(request, access: access, name: name) } catch {
+            let prepared: PreparedRequest
+            do { prepared = try FlowHTTP.prepare(request, access: access, name: name) } catch {
                 return deliver(.refused(FlowError.wrap(error).message))
             }
             let events = HTTPEvents(kind, server: request.url, limit: limit, send: deliver)
-            let task = FlowHTTP.client.execute(request: prepared, delegate: events, deadline: deadline)
+            let task = prepared.execute(delegate: events, deadline: deadline)
             // Some failures fail the task without telling the delegate; one
             // the delegate did report arrives twice, and the second is ignored.
             task.futureResult.whenFailure { deliver(.failure(events.describe($0))) }
@@ -284,8 +330,8 @@ final class HTTPExchange: Disposable, DemandControl {
     /// Virtual time: the exchange is awaited, then its events delivered at
     /// the current instant.
     func runVirtually(hop number: Int) {
-        let prepared: HTTPClient.Request
-        do { prepared = try FlowHTTP.request(current, access: access, name: name) } catch {
+        let prepared: PreparedRequest
+        do { prepared = try FlowHTTP.prepare(current, access: access, name: name) } catch {
             return handle(.refused(FlowError.wrap(error).message), hop: number)
         }
         let collected = NIOLockedValueBox<[HTTPEvent]>([])
@@ -305,7 +351,7 @@ final class HTTPExchange: Disposable, DemandControl {
                 running.withLockedValue { $0 }?.cancel()
             }
         }
-        let task = FlowHTTP.client.execute(request: prepared, delegate: events, deadline: deadline)
+        let task = prepared.execute(delegate: events, deadline: deadline)
         running.withLockedValue { $0 = task }
         do { try task.futureResult.wait() } catch { collected.withLockedValue { $0.append(.failure(events.describe(error))) } }
         for event in collected.withLockedValue({ $0 }) {

@@ -20,10 +20,16 @@ public final class Access: Sendable {
     /// `flow grade` the key's are the folder the teacher started in, while
     /// the student's are its own file's folder, as `flow run` there reads them.
     public let relativeFolders: [String: String]
+    /// The addresses a name resolves to, in one form (`HostAddress.resolve`):
+    /// what a name is judged by, asked once a request. A test gives a
+    /// resolver of its own, to name hosts no DNS knows.
+    public let resolve: @Sendable (String) -> [String]
 
-    public init(_ permissions: Permissions, relativeFolders: [String: String] = [:]) {
+    public init(_ permissions: Permissions, relativeFolders: [String: String] = [:],
+                resolve: @escaping @Sendable (String) -> [String] = HostAddress.resolve) {
         self.permissions = permissions
         self.relativeFolders = relativeFolders
+        self.resolve = resolve
     }
 
     /// `path` as written in `script`, made absolute where that script's
@@ -69,7 +75,7 @@ public final class Access: Sendable {
         let granted = permissions.net, denied = permissions.deniedNet
         var addresses: [String] = []
         if !HostAddress.isAddress(host), granted.namesAddresses || denied.namesAddresses {
-            addresses = HostAddress.resolve(host)
+            addresses = resolve(host)
         }
         let named = host == written.lowercased() ? host : "\(written) (\(host))"
         if denied.contains(host: host, port: port) {

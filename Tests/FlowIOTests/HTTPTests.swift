@@ -1,6 +1,8 @@
 import Foundation
 import NIOCore
 import NIOPosix
+import NIOSSL
+import NIOConcurrencyHelpers
 import Testing
 
 @testable import FlowIO
@@ -138,6 +140,49 @@ import FlowRuntime
                                  access: Access(graded))
             #expect(result.out == ["flow"], "\(result.err)")
         }
+    }
+
+    /// An https request to a name judged by its addresses goes to the
+    /// address judged, and its certificate is still checked for the name.
+    /// The name is one no DNS knows, answered by a resolver that says
+    /// 127.0.0.1 the first time and ::1 after (a rebinding): the request
+    /// must reach the server on 127.0.0.1, and nothing the one at the same
+    /// port on ::1; a name the certificate is not for is refused.
+    @Test func anHttpsRequestGoesToTheAddressJudgedAndChecksTheName() throws {
+        FlowHTTP.additionalTrustRoots.withLockedValue {
+            $0 = [try! NIOSSLCertificate(bytes: Array(TLSTestServer.authority.utf8), format: .pem)]
+        }
+        defer { FlowHTTP.additionalTrustRoots.withLockedValue { $0 = [] } }
+        let judged = try TLSTestServer()
+        defer { judged.shutdown() }
+        // Where a second look-up would lead: absent where the machine has no IPv6.
+        let rebound = try? TLSTestServer(address: "::1", port: judged.port)
+        defer { rebound?.shutdown() }
+        let lookUps = NIOLockedValueBox<[String]>([])
+        let rebinding: @Sendable (String) -> [String] = { name in
+            lookUps.withLockedValue {
+                $0.append(name)
+                return $0.count == 1 ? ["127.0.0.1"] : ["[::1]"]
+            }
+        }
+        // A rule naming an address makes names be resolved to be judged.
+        var permissions = Permissions.everything(command: "flow run")
+        permissions.deny(.net, "192.0.2.1")
+        for live in [true, false] {
+            lookUps.withLockedValue { $0 = [] }
+            let result = try run("http.get(\"https://\(TLSTestServer.name):\(judged.port)/\").sink { print($0.json()[\"served\"]) }",
+                                 live: live, access: Access(permissions, resolve: rebinding))
+            #expect(result.out == ["127.0.0.1"], "\(result.err)")
+            #expect(lookUps.withLockedValue { $0 } == [TLSTestServer.name])
+        }
+        #expect(judged.connections.withLockedValue { $0 } == 2)
+        #expect(rebound?.connections.withLockedValue { $0 } ?? 0 == 0)
+
+        let elsewhere = try run("http.get(\"https://flow-elsewhere.test:\(judged.port)/\").sink { print($0) }", live: true,
+                                access: Access(permissions, resolve: { _ in ["127.0.0.1"] }))
+        #expect(elsewhere.out.isEmpty)
+        #expect(elsewhere.err.joined(separator: "\n").contains("io.flow:1:6: error: GET https://flow-elsewhere.test:\(judged.port)/: TLS failure"),
+                "\(elsewhere.err)")
     }
 
     /// Each redirect is judged as a new request: a grant of one port does
