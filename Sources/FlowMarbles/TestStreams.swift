@@ -252,13 +252,22 @@ public final class EventRecorder: Observer, Disposable {
         branchOff(made, at: scheduler.now)
     }
 
+    /// How a stream this lane emitted is drawn as a lane nested under it,
+    /// for `marbles(...)` as for `--trace` (which replays what its tracer
+    /// recorded through `replaying`).
     private func branchOff(_ made: Observable, at time: TimeSpan) {
         if TraceDiagram.isOperatorMade(made) {
-            let branch = EventRecorder(scheduler: scheduler)
+            // A group or a window: the subject the script's subscription
+            // feeds, recorded as it plays (a tracer recorded it already).
+            let branch = nestedRecorder()
             madeBranches.append(Branch(stream: made, started: time, recorder: branch, notDrawn: nil))
-            made.subscribe(branch, on: scheduler)
+            if let recordedStreams {
+                for event in recordedStreams(made) ?? [] { branch.replay(event) }
+            } else {
+                made.subscribe(branch, on: scheduler)
+            }
         } else if let marble = made as? ColdStream {
-            let branch = EventRecorder(scheduler: scheduler)
+            let branch = nestedRecorder()
             for event in marble.events { branch.replay(TimedEvent(time + event.time, event.event)) }
             madeBranches.append(Branch(stream: made, started: time, recorder: branch, notDrawn: nil))
         } else {
@@ -267,6 +276,34 @@ public final class EventRecorder: Observer, Disposable {
             if tooMany == nil { pendingDrawings.append(madeBranches.count) }
             madeBranches.append(Branch(stream: made, started: time, recorder: EventRecorder(scheduler: scheduler), notDrawn: tooMany))
         }
+    }
+
+    /// A lane recorded elsewhere (a traced stage's events, until
+    /// `horizon`), with each stream it emitted drawn nested as
+    /// `marbles(...)` draws it: the groups and windows from what was
+    /// recorded of them as they played (`recordedStreams`, by stream),
+    /// the other streams as `branchOff` draws any.
+    public static func replaying(_ events: [TimedEvent], until horizon: TimeSpan,
+                                 recordedStreams: @escaping (Observable) -> [TimedEvent]?) -> EventRecorder {
+        let recorder = EventRecorder(scheduler: VirtualScheduler())
+        recorder.finishedAt = horizon
+        recorder.recordedStreams = recordedStreams
+        for event in events { recorder.replay(event) }
+        return recorder
+    }
+
+    /// What was recorded of the groups and windows a replayed lane emitted.
+    private var recordedStreams: ((Observable) -> [TimedEvent]?)?
+
+    /// The recorder of a stream this lane emitted: a replayed lane's is
+    /// replayed too, up to the same horizon.
+    private func nestedRecorder() -> EventRecorder {
+        let nested = EventRecorder(scheduler: scheduler)
+        if let recordedStreams {
+            nested.recordedStreams = recordedStreams
+            nested.finishedAt = finishedAt
+        }
+        return nested
     }
 
     /// An event of a marble stream at the time it would have come.
@@ -373,10 +410,16 @@ public final class EventRecorder: Observer, Disposable {
     public func lanes(label: String) -> [LaneDiagram.Lane] {
         var lane = LaneDiagram.Lane(label: label, events: eventsAsWritten)
         lane.node = stream
+        return [lane] + nestedLanes()
+    }
+
+    /// A lane for each stream that branched off this one (and theirs),
+    /// labelled by its key or as it is written, blank before it began.
+    public func nestedLanes() -> [LaneDiagram.Lane] {
         let branches = self.branches
         let beyond = branches.lazy.filter { $0.notDrawn == Self.beyondTheMostDrawn }.count
         var saidBeyond = false
-        return [lane] + branches.flatMap { branch -> [LaneDiagram.Lane] in
+        return branches.flatMap { branch -> [LaneDiagram.Lane] in
             let label = "  ↳ " + (branch.stream.label ?? branch.stream.writtenAs ?? branch.stream.displayName)
             if branch.notDrawn == Self.beyondTheMostDrawn {
                 // Those past the most drawn are said once, counted.

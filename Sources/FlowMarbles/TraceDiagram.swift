@@ -14,27 +14,44 @@ public enum TraceDiagram {
     public static let mostSubscriptionsDrawn = 12
     public static let mostInnerStreamsDrawn = 24
 
-    public static func lanes(from tracer: Tracer, subscriptions: Bool = false) -> [[LaneDiagram.Lane]] {
-        chains(from: tracer, subscriptions: subscriptions).map(\.lanes)
+    public static func lanes(from tracer: Tracer, subscriptions: Bool = false, at now: TimeSpan? = nil) -> [[LaneDiagram.Lane]] {
+        chains(from: tracer, subscriptions: subscriptions, at: now).map(\.lanes)
     }
 
-    /// One diagram per traced chain, each titled with what it leaves out.
-    public static func diagrams(from tracer: Tracer, subscriptions: Bool = false, options: LaneDiagram.Options) -> [LaneDiagram] {
-        chains(from: tracer, subscriptions: subscriptions).filter { !$0.lanes.isEmpty }.map { chain in
+    /// One diagram per traced chain, each titled with what it leaves out;
+    /// `now` is how far the run has gone (by default, its latest event),
+    /// as far as an endless inner stream subscribed only to be drawn is drawn.
+    public static func diagrams(from tracer: Tracer, subscriptions: Bool = false, at now: TimeSpan? = nil, options: LaneDiagram.Options) -> [LaneDiagram] {
+        chains(from: tracer, subscriptions: subscriptions, at: now).filter { !$0.lanes.isEmpty }.map { chain in
             let title = chain.omitted == 0 ? nil
                 : "(not drawn: \(chain.omitted) more subscriptions and inner streams)"
             return LaneDiagram(lanes: chain.lanes, options: options, title: title)
         }
     }
 
-    static func chains(from tracer: Tracer, subscriptions: Bool) -> [(lanes: [LaneDiagram.Lane], omitted: Int)] {
+    static func chains(from tracer: Tracer, subscriptions: Bool, at now: TimeSpan?) -> [(lanes: [LaneDiagram.Lane], omitted: Int)] {
         let records = tracer.records
+        let now = now ?? records.reduce(TimeSpan.zero) { latest, record in
+            Swift.max(latest, record.subscribed, record.cancelled ?? .zero, record.events.last?.time ?? .zero)
+        }
         // Indexes built once: a run may have made a great many records.
         var topLevel: [ObjectIdentifier: [Int]] = [:]
         var inners: [Int: [Int]] = [:]
+        // The groups and windows traced stages emitted, as they played.
+        var emittedStreams: [ObjectIdentifier: [TimedEvent]] = [:]
         for index in records.indices {
-            if let parent = records[index].parent { inners[parent, default: []].append(index) }
+            if records[index].isEmittedStream { emittedStreams[ObjectIdentifier(records[index].node)] = events(records[index]) }
+            else if let parent = records[index].parent { inners[parent, default: []].append(index) }
             else { topLevel[ObjectIdentifier(records[index].node), default: []].append(index) }
+        }
+        /// A record's events, each stream it emitted written as what it
+        /// sent, and the lanes those streams are drawn in, nested under
+        /// it: drawn as `marbles(...)` draws a stream of streams.
+        func nested(_ record: Tracer.Record) -> (events: [TimedEvent], lanes: [LaneDiagram.Lane]) {
+            let recorded = events(record)
+            guard recorded.contains(where: { if case .next(.stream) = $0.event { true } else { false } }) else { return (recorded, []) }
+            let replayed = EventRecorder.replaying(recorded, until: record.cancelled ?? now) { emittedStreams[ObjectIdentifier($0)] }
+            return (replayed.eventsAsWritten, replayed.nestedLanes())
         }
         var roots: [Int?] = Array(repeating: nil, count: records.count)
         func root(_ index: Int) -> Int {
@@ -83,11 +100,13 @@ public enum TraceDiagram {
                     // gave up on) shows `!` where it was cancelled.
                     // A re-subscription (`retry`, `repeat`, a late
                     // `delaySubscription`) is blank until it starts.
-                    var lane = LaneDiagram.Lane(label: label, events: events(record), start: record.subscribed == .zero ? nil : record.subscribed,
+                    let drawn = nested(record)
+                    var lane = LaneDiagram.Lane(label: label, events: drawn.events, start: record.subscribed == .zero ? nil : record.subscribed,
                                                 cancelled: record.cancelled)
                     lane.isStage = !node.inputs.isEmpty
                     lane.node = node
                     add(lane, record: index)
+                    for nestedLane in drawn.lanes { add(nestedLane, record: nil) }
                     if subscriptions && node.inputs.isEmpty {
                         add(subscriptionLane(record, label: "  subscription"), record: nil)
                     }
@@ -103,8 +122,10 @@ public enum TraceDiagram {
                     omitted += Swift.max(0, innerRecords.count - mostInnerStreamsDrawn)
                     for inner in innerRecords.prefix(mostInnerStreamsDrawn) {
                         let innerRecord = records[inner]
-                        add(LaneDiagram.Lane(label: "  ↳ " + innerLabel(innerRecord, in: tracer), events: events(innerRecord),
+                        let drawn = nested(innerRecord)
+                        add(LaneDiagram.Lane(label: "  ↳ " + innerLabel(innerRecord, in: tracer), events: drawn.events,
                                              start: innerRecord.subscribed, cancelled: innerRecord.cancelled), record: inner)
+                        for nestedLane in drawn.lanes { add(nestedLane, record: nil) }
                     }
                 }
             }

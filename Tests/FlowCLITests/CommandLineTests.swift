@@ -395,6 +395,39 @@ extension CommandLineTests {
 
             """)
     }
+
+    /// `--trace` draws a stream of streams nested, as `marbles(...)` does:
+    /// in the text, and in the SVG, where each group's line begins at the
+    /// mark of the value that made it and stops at its `|`.
+    @Test func aTracedStreamOfGroupsIsDrawnNested() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("flow-trace-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let path = try Self.script("""
+            let groups = cold("-1-2-3-4|").groupBy { $0 % 2 }
+            groups.subscribe()
+            """)
+        let result = try Self.flow(["run", "--virtual", "--trace", "--svg", folder + "/trace.svg", path])
+        #expect(result.status == 0, "\(result.err)")
+        #expect(result.out == """
+                                         0    5
+            cold("-1-2-3-4|")            -1-2-3-4|
+            groups = groupBy { $0 % 2 }  -a-b----|
+              ↳ group 1                   1---3--|
+              ↳ group 0                     2---4|
+            legend                       a = cold("1---3--|"), b = cold("2---4|")
+
+            """)
+        let geometry = SVGGeometry(try String(contentsOfFile: folder + "/trace.svg", encoding: .utf8))
+        let groupMarks = geometry.marks.filter { $0.lane == 1 }.sorted { $0.event < $1.event }
+        #expect(groupMarks.count == 3)
+        for (lane, made) in [(2, 0), (3, 1)] {
+            let line = try #require(geometry.laneLines.first { $0.lane == lane })
+            let end = try #require(geometry.marks.filter { $0.lane == lane }.max { $0.event < $1.event })
+            #expect(abs(line.x1 - groupMarks[made].x) < 0.01, "lane \(lane) begins at \(line.x1), its group was made at \(groupMarks[made].x)")
+            #expect(line.ends == "completed" && abs(line.x2 - end.x) < 0.01, "lane \(lane)")
+        }
+    }
 }
 
 extension CommandLineTests {

@@ -96,7 +96,7 @@ import Testing
     @Test func windowsAreNumbered() throws {
         let lanes = try traced(#"marbles(cold("-a-b-c-d|").window(count: 2).flatMap { $0.toArray() })"#)
         #expect(lanes.last?.contains("  ↳ toArray of window 2") == true, "\(lanes)")
-        #expect(lanes.last?.contains("e = <window 1>") == true)
+        #expect(lanes.last?.contains(#"e = cold("-a-(b|)")"#) == true, "\(lanes)")
     }
 
     /// A lane of groups prints each as the `cold` stream it was, which an
@@ -119,7 +119,116 @@ import Testing
     @Test func groupsAreNamedByTheirKeys() throws {
         let lanes = try traced(#"marbles(cold("-1-2-3-4|").groupBy { $0 % 2 }.flatMap { $0.toArray() })"#)
         #expect(lanes.last?.contains("  ↳ toArray of group 1") == true)
-        #expect(lanes.last?.contains("a = <group 1>, b = <group 0>") == true)
+        #expect(lanes.last?.contains(#"a = cold("1---3--|"), b = cold("2---4|")"#) == true, "\(lanes)")
+    }
+
+    /// A traced stage that emits streams draws them nested as
+    /// `marbles(...)` does, by the same rule: groups and windows as the
+    /// script's own subscription fed them, a marble stream as its marble
+    /// says from where it was made, any other stream subscribed only to
+    /// be drawn when it is free of side effects, else saying why not.
+    @Test func aTracedStreamOfStreamsIsDrawnNested() throws {
+        let script = """
+            let numbers = cold("-1--2|")
+            let made = numbers.map { n in cold("-x|", x: n) }
+            let timers = numbers.map { n in timer(2ms).map { _ in n * 10 } }
+            let printed = numbers.map { n in timer(1ms).map { _ in print("ran \\(n)") } }
+            let groups = cold("-1-2-3-4|").groupBy { $0 % 2 }
+            let windows = cold("-a-b-c-d|").window(count: 2)
+            made.subscribe()
+            timers.subscribe()
+            printed.subscribe()
+            groups.subscribe()
+            windows.subscribe()
+            """
+        let lanes = try traced(script)
+        #expect(lanes == [
+            """
+                                                   0    5
+            numbers                                -1--2|
+            made = map { n in cold("-x|", x: n) }  -a--b|
+              ↳ cold("-x|", x: n)                   -1|
+              ↳ cold("-x|", x: n)                      -2|
+            legend                                 a = cold("-1|"), b = cold("-2|")
+            """,
+            """
+                                                                  0    5
+            numbers                                               -1--2|
+            timers = map { n in timer(2ms).map { _ in n * 10 } }  -a--b|
+              ↳ map { _ in n * 10 }                                --(c|)
+              ↳ map { _ in n * 10 }                                   --(d|)
+            legend                                                a = cold("--(a|)", a: 10), b = cold("--(a|)", a: 20), c = 10, d = 20
+            """,
+            """
+                                                                    0    5
+            numbers                                                 -1--2|
+            printed = map { n in timer(1ms).map { _ in print("ran…  -a--b|
+              ↳ map { _ in print("ran \\(n)") }                       not drawn: map { _ in print("ran \\(n)") } runs a closure that may have side effects
+              ↳ map { _ in print("ran \\(n)") }                          not drawn: map { _ in print("ran \\(n)") } runs a closure that may have side effects
+            legend                                                  a = <stream map>, b = <stream map>
+            """,
+            """
+                                         0    5
+            cold("-1-2-3-4|")            -1-2-3-4|
+            groups = groupBy { $0 % 2 }  -a-b----|
+              ↳ group 1                   1---3--|
+              ↳ group 0                     2---4|
+            legend                       a = cold("1---3--|"), b = cold("2---4|")
+            """,
+            """
+                                        0    5    10
+            cold("-a-b-c-d|")           -a-b-c-d|
+            windows = window(count: 2)  e--f---g|
+              ↳ window 1                -a-(b|)
+              ↳ window 2                   --c-(d|)
+              ↳ window 3                       -|
+            legend                      e = cold("-a-(b|)"), f = cold("--c-(d|)"), g = cold("-|")
+            """,
+        ], "\(lanes.joined(separator: "\n\n"))")
+
+        // The nested lanes are the ones `marbles(...)` draws of the same streams.
+        let drawn = try runScript("""
+            let numbers = cold("-1--2|")
+            marbles(numbers.map { n in timer(2ms).map { _ in n * 10 } })
+            marbles(cold("-1-2-3-4|").groupBy { $0 % 2 })
+            """).out.joined(separator: "\n")
+        for row in ["  ↳ map { _ in n * 10 }", "  ↳ group 1", "  ↳ group 0"] {
+            let inTrace = lanes.joined(separator: "\n").split(separator: "\n").first { $0.hasPrefix(row) }
+            let inMarbles = drawn.split(separator: "\n").first { $0.hasPrefix(row) }
+            #expect(inTrace.map { $0.dropFirst(row.count).trimmingCharacters(in: .whitespaces) }
+                        == inMarbles.map { $0.dropFirst(row.count).trimmingCharacters(in: .whitespaces) }, "\(row)")
+        }
+    }
+
+    /// In the trace's picture each nested lane's line begins where its
+    /// stream was made and stops at its end; a stream that is not drawn
+    /// says why, from where it was made, with no line.
+    @Test func aTracedStreamOfStreamsIsPicturedNested() throws {
+        let program = try Program(file: SourceFile(path: "nested.flow", text: """
+            let groups = cold("-1-2-3-4|").groupBy { $0 % 2 }
+            let printed = cold("-1|").map { n in timer(1ms).map { _ in print(n) } }
+            groups.subscribe()
+            printed.subscribe()
+            """), console: Console(out: { _ in }, err: { _ in }, color: false))
+        program.drawsLanes = false
+        program.tracesEverything = true
+        let diagrams = program.run(on: .virtual).laneDiagrams
+        #expect(diagrams.count == 2)
+        let svg = SVGDiagram(diagrams)
+        let geometry = SVGGeometry(svg.text)
+        let columns = try #require(svg.columnCenters.first)
+        let grouped = try #require(diagrams.first)
+        #expect(grouped.lanes.map(\.label) == [#"cold("-1-2-3-4|")"#, "groups = groupBy { $0 % 2 }", "  ↳ group 1", "  ↳ group 0"])
+        // group 1 is made at 1 and ends at 8; group 0 is made at 3 and ends at 8.
+        for (lane, made, end) in [(2, 1, 8), (3, 3, 8)] {
+            let line = try #require(geometry.laneLines.first { $0.diagram == 0 && $0.lane == lane })
+            #expect(abs(line.x1 - columns[made]) < 0.01, "lane \(lane) begins at \(line.x1), made at \(columns[made])")
+            #expect(line.ends == "completed" && abs(line.x2 - columns[end]) < 0.01, "lane \(lane) ends at \(line.x2)")
+            let xs = geometry.marks.filter { $0.diagram == 0 && $0.lane == lane }.map(\.x)
+            #expect(xs.count == 3 && abs(xs[0] - columns[made]) < 0.01, "lane \(lane): \(xs)")
+        }
+        #expect(svg.text.contains("not drawn: map { _ in print(n) } runs a closure that may have side effects"), "\(svg.text)")
+        #expect(!geometry.laneLines.contains { $0.diagram == 1 && $0.lane == 2 }, "a lane not drawn has no line")
     }
 
     /// Stages are labelled with their `let` names, a multi-line expression

@@ -39,6 +39,37 @@ import Testing
         #expect(lifetimes.first?.first?["end"] as? Int == 5)
     }
 
+    /// The playground traces every chain, and a stream of streams is
+    /// drawn nested there as `marbles(...)` draws it: groups under the
+    /// `groupBy` that made them, in the text and in the picture, where
+    /// each group's line begins at the mark of the value that made it.
+    @Test func thePlaygroundsTraceDrawsAStreamOfStreamsNested() async throws {
+        let served = try ServedFolder()
+        let text = """
+            let groups = cold("-1-2-3-4|").groupBy { $0 % 2 }
+            groups.subscribe()
+            let made = cold("-1|").map { n in cold("-x|", x: n) }
+            made.subscribe()
+
+            """
+        let result = try await served.json("/api/render", method: "POST", body: ServedFolder.encode(["text": text, "name": "nested.flow"]))
+        #expect(result["ok"] as? Bool == true)
+        let lanes = try #require(result["text"] as? String)
+        for row in ["  ↳ group 1                   1---3--|", "  ↳ group 0                     2---4|", #"a = cold("1---3--|"), b = cold("2---4|")"#,
+                    #"  ↳ cold("-x|", x: n)                   -1|"#] {
+            #expect(lanes.contains(row), "\(row) in \(lanes)")
+        }
+        #expect(!lanes.contains("<group"), "\(lanes)")
+        let geometry = SVGGeometry(try #require(result["svg"] as? String))
+        let groupMarks = geometry.marks.filter { $0.diagram == 0 && $0.lane == 1 }.sorted { $0.event < $1.event }
+        #expect(groupMarks.count == 3)
+        for (lane, made) in [(2, 0), (3, 1)] {
+            let line = try #require(geometry.laneLines.first { $0.diagram == 0 && $0.lane == lane })
+            #expect(abs(line.x1 - groupMarks[made].x) < 0.01, "lane \(lane) begins at \(line.x1), its group was made at \(groupMarks[made].x)")
+            #expect(line.ends == "completed")
+        }
+    }
+
     /// Presentation mode's deck, asked with the room the page has: `flow
     /// slides`'s slides laid out for it (its text at least 20 px), test
     /// blocks' `marbles(...)` calls among them in their place, and each

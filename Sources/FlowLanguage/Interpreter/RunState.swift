@@ -201,8 +201,9 @@ public final class RunState {
         var tracers = [scheduler.tracer, marbles.scheduler.tracer].compactMap { $0 }
         if scheduler === marbles.scheduler { tracers = Array(tracers.prefix(1)) }
         for tracer in tracers {
-            let options = tracer === scheduler.tracer && !scheduler.isVirtual ? liveOptions : laneOptions
-            diagrams += TraceDiagram.diagrams(from: tracer, subscriptions: showsSubscriptions, options: options)
+            let clock: Scheduler = tracer === scheduler.tracer ? scheduler : marbles.scheduler
+            let options = clock === scheduler && !scheduler.isVirtual ? liveOptions : laneOptions
+            diagrams += TraceDiagram.diagrams(from: tracer, subscriptions: showsSubscriptions, at: clock.now, options: options)
         }
         return drawable(diagrams)
     }

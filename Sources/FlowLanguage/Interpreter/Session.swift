@@ -324,7 +324,7 @@ public final class Session {
         options.symbols = drawnSymbols
         let diagrams: [LaneDiagram]
         if let tracer = run.marbles.scheduler.tracer {
-            diagrams = TraceDiagram.diagrams(from: tracer, options: options)
+            diagrams = TraceDiagram.diagrams(from: tracer, at: run.marbles.scheduler.now, options: options)
         } else {
             diagrams = [Report.lanes(recorded, options: options)]
         }

@@ -25,6 +25,11 @@ public final class Tracer {
         public internal(set) var causes: [Cause?] = []
         /// When it was cancelled before ending, if it was.
         public internal(set) var cancelled: TimeSpan?
+        /// A stream an operator made and a traced stage emitted (a
+        /// `groupBy`'s group, a `window`'s window), recorded as the
+        /// script's own subscription fed it: no stage of the script
+        /// subscribed it. `parent` is the stage that emitted it.
+        public internal(set) var isEmittedStream = false
     }
 
     /// An event by its record and its place in the record's events.
@@ -182,6 +187,21 @@ public final class Tracer {
         records[index].causes.append(cause)
     }
 
+    /// Records `made`, a group or a window the stage of `emitter` has just
+    /// emitted, as it plays: the subject the script's own subscription
+    /// feeds, observed from now on, so a diagram draws it nested under
+    /// that stage whether or not the script reads it. It goes around
+    /// `subscribe`, which would take it for an inner stream of the
+    /// script's.
+    fileprivate func recordEmittedStream(_ made: Observable, by emitter: Int, on scheduler: Scheduler) {
+        let index = records.count
+        var record = Record(node: made, parent: emitter, subscriber: nil, subscribed: scheduler.now,
+                            subscribedFor: Cause(record: emitter, event: records[emitter].events.count - 1))
+        record.isEmittedStream = true
+        records.append(record)
+        made.subscribeCore(TraceObserver(EmittedStreamEnd(), tracer: self, record: index, scheduler: scheduler), on: scheduler)
+    }
+
     fileprivate func cancelled(_ index: Int, at time: TimeSpan) {
         if records[index].cancelled == nil && !(records[index].events.last?.event.isTerminal ?? false) {
             records[index].cancelled = time
@@ -219,6 +239,9 @@ final class TraceObserver: Observer, Disposable {
 
     func onNext(_ value: Value) {
         tracer.record(.next(value), at: scheduler.now, in: index)
+        if case .stream(let made) = value, DrawingOnly.isMadeByAnOperator(made) {
+            tracer.recordEmittedStream(made, by: index, on: scheduler)
+        }
         tracer.beginDelivery(index)
         defer { tracer.endDelivery() }
         downstream.onNext(value)
@@ -240,4 +263,13 @@ final class TraceObserver: Observer, Disposable {
         upstream = nil
         up?.dispose()
     }
+}
+
+/// Where the events of an emitted stream the tracer records go once
+/// recorded: nowhere, the recording is all it is for.
+private final class EmittedStreamEnd: Observer {
+    func onSubscribe(_ subscription: Disposable) {}
+    func onNext(_ value: Value) {}
+    func onError(_ error: FlowError) {}
+    func onCompleted() {}
 }
