@@ -92,10 +92,17 @@ struct Grade: ParsableCommand {
 
     func run() throws {
         // Ctrl-C and SIGTERM are answered from here on, wherever grading is:
-        // finding files, grading them, writing the report.
+        // reading the key and the roster and finding files (where a read
+        // can wait for ever, as on a FIFO nobody writes: with no child
+        // started and nothing written, the process ends at once), grading
+        // them (the children stopped, the rows so far written), writing
+        // the report (cut where it is).
         let interruption = Atomic<Int32>(0)
+        let settingUp = Atomic<Bool>(true)
         let watch = LiveWorld().watchInterrupts { kind in
-            interruption.store(kind == .terminate ? SIGTERM : SIGINT, ordering: .relaxed)
+            let signal = kind == .terminate ? SIGTERM : SIGINT
+            interruption.store(signal, ordering: .relaxed)
+            if settingUp.load(ordering: .acquiring) { _exit(128 + signal) }
         }
         defer { watch?.cancel() }
         func stopped() -> Bool { interruption.load(ordering: .relaxed) != 0 }
@@ -137,6 +144,7 @@ struct Grade: ParsableCommand {
         childArguments += permissions.arguments
         let grader = ClassGrader(limits: limits, jobs: jobs ?? Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))), childArguments: childArguments,
                                  keyTests: answerKey?.tests)
+        settingUp.store(false, ordering: .releasing)
         let graded = grader.grade(files, stop: stopped)
         // Stopped while grading, the rows so far are written whole; a signal
         // while a long report is written stops the writing.
@@ -150,7 +158,8 @@ struct Grade: ParsableCommand {
         }
         if stopped() {
             let left = files.count - graded.count
-            destination.write("stopped by \(interruption.load(ordering: .relaxed) == SIGTERM ? "SIGTERM" : "Ctrl-C"): \(left) file\(left == 1 ? "" : "s") not graded")
+            let what = interruptedGrading ? "\(left) file\(left == 1 ? "" : "s") not graded" : "the report was being written"
+            destination.write("stopped by \(interruption.load(ordering: .relaxed) == SIGTERM ? "SIGTERM" : "Ctrl-C"): \(what)")
         }
         try destination.close()
         try exitIfStopped()

@@ -646,6 +646,94 @@ import Testing
         #expect(!Self.processes().contains { $0.contains("grade-file") && $0.contains(folder + "/b.flow") }, "the child was left running")
     }
 
+    /// A signal before the first student is graded, while the key is read
+    /// from a FIFO that never ends (a read that waits for ever): the grader
+    /// ends at once, 128 + the signal, having started no child and printed
+    /// nothing.
+    @Test(arguments: [SIGINT, SIGTERM])
+    func aSignalBeforeTheFirstStudentEndsTheGrader(_ signal: Int32) throws {
+        let folder = temporaryPath("interrupted-early")
+        try FileManager.default.createDirectory(atPath: folder + "/class", withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        try "test \"quick\" { expect(just(1)).toBe(\"(a|)\", a: 1) }\n".write(toFile: folder + "/class/a.flow", atomically: true, encoding: .utf8)
+        #expect(mkfifo(folder + "/key.flow", 0o600) == 0)
+        let (process, out, err) = try FlowProcess.start(["grade", "--key", "key.flow", "class"], in: URL(fileURLWithPath: folder))
+        // The FIFO opens for writing once the grader has it open to read;
+        // held open and never written, the grader's read waits.
+        var writer: Int32 = -1
+        #expect(waitFor { writer = open(folder + "/key.flow", O_WRONLY | O_NONBLOCK); return writer >= 0 }, "the grader never opened the key")
+        defer { if writer >= 0 { close(writer) } }
+        kill(process.processIdentifier, signal)
+        let ended = waitFor { !process.isRunning }
+        if !ended { kill(process.processIdentifier, SIGKILL) }
+        #expect(ended, "the grader did not answer the signal while reading the key")
+        process.waitUntilExit()
+        #expect(process.terminationReason == .exit && process.terminationStatus == 128 + signal)
+        #expect(out.fileHandleForReading.readDataToEndOfFile().isEmpty)
+        #expect(err.fileHandleForReading.readDataToEndOfFile().isEmpty)
+        #expect(!Self.processes().contains { $0.contains("grade-file") && $0.contains(folder) }, "a child was started")
+    }
+
+    /// A signal as soon as the first student's child has ended, so between
+    /// two students (or as the next one starts): the first row is printed,
+    /// the others are counted as not graded, and no child is left running.
+    @Test(arguments: [SIGINT, SIGTERM])
+    func aSignalBetweenStudentsPrintsTheRowsSoFar(_ signal: Int32) throws {
+        let folder = temporaryPath("interrupted-between")
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        // Long enough for its child to be seen.
+        try "test \"counts\" { var n = 0; for i in 0..<200000 { n += 1 }; expect(just(n)).toBe(\"(a|)\", a: 200000) }\n"
+            .write(toFile: folder + "/a.flow", atomically: true, encoding: .utf8)
+        for name in ["b", "c"] {
+            try "test \"quick\" { expect(just(1)).toBe(\"(a|)\", a: 1) }\n".write(toFile: folder + "/\(name).flow", atomically: true, encoding: .utf8)
+        }
+        let (process, out, _) = try FlowProcess.start(["grade", "--jobs", "1", folder])
+        let first = { Self.processes().contains { $0.contains("grade-file") && $0.contains(folder + "/a.flow") } }
+        #expect(waitFor(first), "a.flow's child was never seen")
+        #expect(waitFor { !first() }, "a.flow's child never ended")
+        kill(process.processIdentifier, signal)
+        let text = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationReason == .exit && process.terminationStatus == 128 + signal)
+        let lines = text.split(separator: "\n").map { $0.split(separator: " ").joined(separator: " ") }
+        #expect(lines.contains { $0.hasSuffix("a.flow 1 of 1 1 of 1") }, "\(text)")
+        #expect(text.hasSuffix("stopped by \(signal == SIGINT ? "Ctrl-C" : "SIGTERM"): 2 files not graded\n"), "\(text)")
+        #expect(!Self.processes().contains { $0.contains("grade-file") && $0.contains(folder) }, "a child was left running")
+    }
+
+    /// A signal while the report is written (every student graded, the
+    /// report's pipe full and unread): the report stops where it is, says
+    /// why, and the grader ends 128 + the signal.
+    @Test(arguments: [SIGINT, SIGTERM])
+    func aSignalDuringTheReportCutsItShort(_ signal: Int32) throws {
+        let folder = temporaryPath("interrupted-report")
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        // Failing tests with long names: a report of about 500 KB.
+        let name = String(repeating: "t", count: 30_000)
+        for student in ["a", "b", "c"] {
+            let tests = (0..<3).map { "test \"\(name)\($0)\" { expect(just(1)).toBe(\"(a|)\", a: 2) }\n" }.joined()
+            try tests.write(toFile: folder + "/\(student).flow", atomically: true, encoding: .utf8)
+        }
+        let (process, out, _) = try FlowProcess.start(["grade", "--details", folder])
+        let reader = out.fileHandleForReading.fileDescriptor
+        // The pipe holds 64 KiB: once that much waits unread, the report is
+        // being written and the grader waits to write more.
+        #expect(waitFor {
+            var waiting: Int32 = 0
+            return ioctl(reader, UInt(FIONREAD), &waiting) == 0 && waiting >= 60_000
+        }, "the report never filled its pipe")
+        #expect(!Self.processes().contains { $0.contains("grade-file") && $0.contains(folder) })
+        kill(process.processIdentifier, signal)
+        let text = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationReason == .exit && process.terminationStatus == 128 + signal)
+        #expect(text.hasPrefix("file "), "\(text.prefix(200))")
+        #expect(text.utf8.count < 400_000, "the report was not cut: \(text.utf8.count) bytes")
+        #expect(text.hasSuffix("\nstopped by \(signal == SIGINT ? "Ctrl-C" : "SIGTERM"): the report was being written\n"), "\(text.suffix(300))")
+    }
+
     /// The command lines of this machine's processes.
     static func processes() -> [String] {
         let ids = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
