@@ -142,6 +142,27 @@ import FlowRuntime
         }
     }
 
+    /// A denial names the function that asked, whichever of the module's
+    /// it is (a denied `http.lines` was once reported as `http.get`), on
+    /// the live clock and in virtual time.
+    @Test(arguments: [
+        ("http.get(\"URL\")", "http.get"),
+        ("http.post(\"URL\", body: \"x\")", "http.post"),
+        ("http.request(method: \"PUT\", url: \"URL\")", "http.request"),
+        ("http.lines(\"URL\")", "http.lines"),
+        ("http.events(\"URL\")", "http.events"),
+    ])
+    func aDenialNamesTheFunctionThatAsked(call: String, name: String) throws {
+        let url = "http://127.0.0.1:9/feed"
+        for live in [true, false] {
+            let result = try run(call.replacingOccurrences(of: "URL", with: url) + ".sink { print($0) }", live: live,
+                                 access: Access(.graded(folders: ["/tmp"])))
+            #expect(result.out.isEmpty)
+            #expect(result.err.joined(separator: "\n").contains("io.flow:1:6: error: \(name) \"\(url)\": network access is not allowed "
+                                                               + "(flow grade --allow-net=127.0.0.1 grants it)"), "\(result.err)")
+        }
+    }
+
     /// An https request to a name judged by its addresses goes to the
     /// address judged, and its certificate is still checked for the name.
     /// The name is one no DNS knows, answered by a resolver that says

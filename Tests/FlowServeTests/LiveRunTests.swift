@@ -69,6 +69,35 @@ import Testing
         #expect(written == "kept\n")
     }
 
+    /// A dangling symlink in the served folder that leads outside it is no
+    /// way out, end to end through the server: a live run's `file.write`
+    /// and `file.append` through one are refused at their calls and make
+    /// nothing outside, and the page cannot save a script through one.
+    @Test func aDanglingSymlinkLeadsAPagesRunNowhereOutside() async throws {
+        let served = try ServedFolder()
+        let outside = served.folder.deletingLastPathComponent().appendingPathComponent("escaped-\(UUID().uuidString)").path
+        defer { for suffix in [".txt", "-appended.txt", ".flow"] { try? FileManager.default.removeItem(atPath: outside + suffix) } }
+        for (link, target) in [("written.txt", ".txt"), ("appended.txt", "-appended.txt"), ("saved.flow", ".flow")] {
+            try FileManager.default.createSymbolicLink(atPath: served.folder.appendingPathComponent(link).path, withDestinationPath: outside + target)
+        }
+        // A run ends at its first error: one run for each.
+        for (operation, link) in [("write", "written.txt"), ("append", "appended.txt")] {
+            let messages = try await served.live("of(\"x\").sink(file.\(operation)(\"\(link)\"))\n", name: "escape.flow") { _ in false }
+            let final = try #require(messages.last)
+            #expect(final["running"] as? Bool == false)
+            let errors = ((final["errors"] as? [[String: Any]]) ?? []).compactMap { $0["message"] as? String }
+            #expect(errors.contains { $0.contains("file.\(operation) \"\(link)\"") && $0.contains("writing outside the served folder is not allowed") },
+                    "\(errors)")
+        }
+        let saved = try await served.request("/api/file?path=saved.flow", method: "PUT", body: "print(1)\n")
+        #expect(saved.status == 403, "\(saved)")
+        for suffix in [".txt", "-appended.txt", ".flow"] {
+            #expect(!FileManager.default.fileExists(atPath: outside + suffix), "\(outside + suffix) was made")
+        }
+        // The links are as they were.
+        #expect(try FileManager.default.destinationOfSymbolicLink(atPath: served.folder.appendingPathComponent("written.txt").path) == outside + ".txt")
+    }
+
     /// The page's Stop ends a live run stuck in a deinit chain (each Hen's
     /// deinit makes two, sixty deep, which no limit ends): one located
     /// error, and nothing after it runs.
