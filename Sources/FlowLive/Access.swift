@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import FlowRuntime
+import NIOConcurrencyHelpers
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -72,7 +73,7 @@ public final class Access: Sendable {
     @discardableResult
     public func checkNet(host written: String, port: Int, shown: String) throws -> CheckedHost {
         let host = HostAddress.canonical(written)
-        let granted = permissions.net, denied = permissions.deniedNet
+        let granted = permissions.net, denied = resolvedDenials()
         var addresses: [String] = []
         if !HostAddress.isAddress(host), granted.namesAddresses || denied.namesAddresses {
             addresses = resolve(host)
@@ -96,6 +97,47 @@ public final class Access: Sendable {
             throw FlowError("\(shown): \(what) is not allowed (\(permissions.command) --allow-net=\(host) grants it)")
         }
         return CheckedHost(host: host, address: address)
+    }
+
+    /// `--deny-net` with each name in it followed by the addresses it
+    /// resolves to, so a denied name denies them too (`localhost` denies
+    /// 127.0.0.1 and ::1, however a request spells them, and a name that
+    /// resolves to one of them): looked up once a
+    /// run, when a request is first judged. Grants are not widened so: a
+    /// grant of a name is of that name.
+    func resolvedDenials() -> Permissions.Scope {
+        guard case .only(let entries) = permissions.deniedNet, entries.contains(where: { !HostAddress.isAddress(Self.hostAndPort(entry: $0).host) }) else {
+            return permissions.deniedNet
+        }
+        return denialsWithAddresses.withLockedValue { known in
+            if let known { return known }
+            var widened = entries
+            for entry in entries {
+                let (host, port) = Self.hostAndPort(entry: entry)
+                guard !HostAddress.isAddress(host) else { continue }
+                // RFC 6761: localhost is the loopback addresses, whatever
+                // /etc/hosts lists (often 127.0.0.1 alone).
+                let loopback = host == "localhost" || host.hasSuffix(".localhost") ? ["127.0.0.1", "[::1]"] : []
+                for address in loopback + resolve(host) {
+                    let denial = port.map { "\(address):\($0)" } ?? address
+                    if !widened.contains(denial) { widened.append(denial) }
+                }
+            }
+            known = .only(widened)
+            return .only(widened)
+        }
+    }
+
+    private let denialsWithAddresses = NIOLockedValueBox<Permissions.Scope?>(nil)
+
+    /// A rule's host (in its one form) and port, if it names one.
+    static func hostAndPort(entry: String) -> (host: String, port: String?) {
+        if entry.hasPrefix("["), let close = entry.firstIndex(of: "]") {
+            let after = entry[entry.index(after: close)...]
+            return (String(entry[...close]), after.hasPrefix(":") ? String(after.dropFirst()) : nil)
+        }
+        if let colon = entry.lastIndex(of: ":") { return (String(entry[..<colon]), String(entry[entry.index(after: colon)...])) }
+        return (entry, nil)
     }
 
     /// Reading the environment variable `name` (`env["TOKEN"]`): `shown`

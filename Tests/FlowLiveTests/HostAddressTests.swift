@@ -1,5 +1,6 @@
 import FlowLive
 @testable import FlowRuntime
+import Synchronization
 import Testing
 #if canImport(Glibc)
 import Glibc
@@ -103,6 +104,44 @@ import Glibc
         }
     }
 
+    /// A denied name denies the addresses it resolves to, in every spelling,
+    /// and any name that resolves to one of them: `--deny-net=localhost`
+    /// stops 127.0.0.1 and ::1 (RFC 6761: localhost is the loopback
+    /// addresses, whatever /etc/hosts lists; here it lists 127.0.0.1 alone).
+    @Test func aDeniedNameDeniesItsAddresses() {
+        let answers = ["localhost": ["127.0.0.1"], "loopback.test": ["[::1]"], "elsewhere.test": ["192.0.2.9"]]
+        let lookUps = LookUps()
+        let resolve: @Sendable (String) -> [String] = { name in
+            lookUps.names.withLock { $0.append(name) }
+            return answers[name] ?? []
+        }
+        var permissions = Permissions.everything(command: "flow run")
+        permissions.deny(.net, "localhost")
+        let access = Access(permissions, resolve: resolve)
+        for host in ["localhost", "LOCALHOST.", "127.0.0.1", "127.1", "2130706433", "[::ffff:127.0.0.1]", "[::1]", "[0:0:0:0:0:0:0:1]",
+                     "0.0.0.0", "[::]", "loopback.test"] {
+            var message: String?
+            do { try access.checkNet(url: "http://\(host):8080/x", by: "http.get") } catch { message = FlowError.wrap(error).message }
+            #expect(message?.contains("is denied by flow run --deny-net") == true, "\(host): \(message ?? "allowed")")
+        }
+        for host in ["elsewhere.test", "127.0.0.2", "[::2]"] {
+            #expect((try? access.checkNet(url: "http://\(host):8080/x", by: "http.get")) != nil, "\(host) was denied")
+        }
+        // The denied name is looked up once a run, not at each request.
+        lookUps.names.withLock { $0 = [] }
+        let another = Access(permissions, resolve: resolve)
+        for host in ["127.0.0.1", "[::1]", "127.0.0.2"] { _ = try? another.checkNet(url: "http://\(host)/", by: "http.get") }
+        #expect(lookUps.names.withLock { $0 } == ["localhost"])
+
+        // With a port, its addresses at that port alone.
+        var onePort = Permissions.everything(command: "flow run")
+        onePort.deny(.net, "localhost:8080")
+        let atPort = Access(onePort, resolve: resolve)
+        #expect((try? atPort.checkNet(url: "http://127.0.0.1:8080/", by: "http.get")) == nil)
+        #expect((try? atPort.checkNet(url: "http://[::1]:8080/", by: "http.get")) == nil)
+        #expect((try? atPort.checkNet(url: "http://127.0.0.1:8081/", by: "http.get")) != nil)
+    }
+
     /// A name is judged by the addresses it resolves to when a rule names
     /// an address, and the request then goes to the address judged.
     /// (`localhost` is resolved from /etc/hosts: no DNS.)
@@ -120,4 +159,9 @@ import Glibc
         // Without a rule naming an address, a name is judged by its name alone.
         #expect(try Access(.everything(command: "flow run")).checkNet(url: "http://localhost/", by: "http.get")?.address == nil)
     }
+}
+
+/// The names a stand-in resolver was asked, in order.
+private final class LookUps: Sendable {
+    let names = Mutex<[String]>([])
 }
