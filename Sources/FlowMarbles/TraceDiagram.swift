@@ -68,7 +68,41 @@ public enum TraceDiagram {
         }.map(\.element)
         // The first subscription of each chain drawn: not a shared input's.
         let chainRootSet = Set(tracer.chains.flatMap { topLevel[ObjectIdentifier($0)] ?? [] })
-        return drawn.map { chain in
+        // Chains that read one `share` are drawn in one diagram: the
+        // shared source once, with its subscribers, and each chain's own
+        // stages under it.
+        var together: [[Observable]] = []
+        var diagramOfShare: [ObjectIdentifier: Int] = [:]
+        for chain in drawn {
+            let shares = stages(endingAt: chain).filter(\.sharesItsInput).map(ObjectIdentifier.init)
+            let diagram = shares.lazy.compactMap { diagramOfShare[$0] }.first ?? together.count
+            if diagram == together.count { together.append([]) }
+            together[diagram].append(chain)
+            for share in shares where diagramOfShare[share] == nil { diagramOfShare[share] = diagram }
+        }
+        /// Every subscription of a shared node, top-level or inner.
+        func subscriptionsOf(_ share: Observable) -> [Int] {
+            records.indices.filter { records[$0].node === share && !records[$0].isEmittedStream }
+        }
+        /// Every subscriber of a share, in any chain, each `^` … `!`,
+        /// counted and named by who subscribed it: one subscription of the
+        /// source served them all.
+        func subscriberLanes(of share: Observable) -> [LaneDiagram.Lane] {
+            let subscribers = subscriptionsOf(share)
+            return subscribers.prefix(mostSubscriptionsDrawn).enumerated().map { k, subscriber in
+                subscriptionLane(records[subscriber], label: "  subscriber \(k + 1) of \(subscribers.count): " + subscriberName(subscriber))
+            }
+        }
+
+        /// Who subscribed a share: the chain it was subscribed for, or the
+        /// inner stream it is, by the value it was made for.
+        func subscriberName(_ subscriber: Int) -> String {
+            if records[subscriber].parent != nil { return innerLabel(records[subscriber], in: tracer) }
+            let chain = records[root(subscriber)].node
+            return chain.name ?? stageLabel(chain)
+        }
+
+        return together.map { chains in
             var lanes: [LaneDiagram.Lane] = []
             var omitted = 0
             // The lane each drawn record is, to place the events' origins.
@@ -77,20 +111,34 @@ public enum TraceDiagram {
                 if let record { drawnRecords[record] = lanes.count }
                 lanes.append(lane)
             }
-            // The subscriptions of this chain: a source two chains read
+            // The subscriptions of these chains: a source two chains read
             // is drawn in each with the subscription that chain made.
-            let chainRoots = Set(topLevel[ObjectIdentifier(chain)] ?? [])
+            let chainRoots = Set(chains.flatMap { topLevel[ObjectIdentifier($0)] ?? [] })
             // Nodes the runtime made for an operator (the `of` and
             // `concat` behind `startWith`) are not drawn: a lane is for
             // something the script wrote.
-            let chainStages = stages(endingAt: chain)
+            var chainStages: [Observable] = []
+            var seenStages = Set<ObjectIdentifier>()
+            for chain in chains {
+                for stage in stages(endingAt: chain) where seenStages.insert(ObjectIdentifier(stage)).inserted { chainStages.append(stage) }
+            }
             // What a `share` subscribed for all its subscribers is no one
-            // chain's: it is drawn in each chain that reads the share.
+            // chain's: it is drawn once, with the share.
             let sharedInputs = Set(chainStages.filter(\.sharesItsInput).flatMap(\.inputs).map(ObjectIdentifier.init))
-            for node in chainStages where node === chain || node.origin != nil {
+            // The shares drawn with their sources, to draw each once.
+            var drawnShares = Set<ObjectIdentifier>()
+            for node in chainStages where chains.contains(where: { $0 === node }) || node.origin != nil {
                 let shared = sharedInputs.contains(ObjectIdentifier(node))
-                let nodeRecords = (topLevel[ObjectIdentifier(node)] ?? []).filter {
+                var nodeRecords = (topLevel[ObjectIdentifier(node)] ?? []).filter {
                     chainRoots.contains(root($0)) || (shared && records[$0].subscriber == nil && root($0) == $0 && !chainRootSet.contains($0))
+                }
+                if node.sharesItsInput, let first = nodeRecords.first {
+                    // Each chain subscribed the share, which sent them all
+                    // the same: drawn once, as the first chain's, and its
+                    // subscribers below it.
+                    let firstChain = root(first)
+                    nodeRecords = nodeRecords.filter { root($0) == firstChain }
+                    drawnShares.insert(ObjectIdentifier(node))
                 }
                 omitted += Swift.max(0, nodeRecords.count - mostSubscriptionsDrawn)
                 for (n, index) in nodeRecords.prefix(mostSubscriptionsDrawn).enumerated() {
@@ -111,12 +159,7 @@ public enum TraceDiagram {
                         add(subscriptionLane(record, label: "  subscription"), record: nil)
                     }
                     if node.sharesItsInput, n == 0 {
-                        // Every subscriber of the share, in any chain: one
-                        // subscription of the source served them all.
-                        let subscribers = topLevel[ObjectIdentifier(node)] ?? []
-                        for (k, subscriber) in subscribers.prefix(mostSubscriptionsDrawn).enumerated() {
-                            add(subscriptionLane(records[subscriber], label: "  subscriber \(k + 1) of \(subscribers.count)"), record: nil)
-                        }
+                        for lane in subscriberLanes(of: node) { add(lane, record: nil) }
                     }
                     let innerRecords = inners[index] ?? []
                     omitted += Swift.max(0, innerRecords.count - mostInnerStreamsDrawn)
@@ -127,6 +170,23 @@ public enum TraceDiagram {
                                              start: innerRecord.subscribed, cancelled: innerRecord.cancelled), record: inner)
                         for nestedLane in drawn.lanes { add(nestedLane, record: nil) }
                     }
+                    // A share read as an inner stream: the one request it
+                    // made for them, drawn once, and who it served.
+                    for share in innerRecords.prefix(mostInnerStreamsDrawn).map({ records[$0].node }) where share.sharesItsInput
+                        && drawnShares.insert(ObjectIdentifier(share)).inserted {
+                        for input in share.inputs {
+                            for sourceRecord in (topLevel[ObjectIdentifier(input)] ?? []).filter({ !chainRootSet.contains($0) && root($0) == $0 })
+                                .prefix(mostSubscriptionsDrawn) {
+                                let source = records[sourceRecord]
+                                var lane = LaneDiagram.Lane(label: "  " + stageLabel(input) + ", shared by " + (share.name ?? share.displayName),
+                                                            events: events(source), start: source.subscribed == .zero ? nil : source.subscribed,
+                                                            cancelled: source.cancelled)
+                                lane.node = input
+                                add(lane, record: sourceRecord)
+                            }
+                        }
+                        for lane in subscriberLanes(of: share) { add(lane, record: nil) }
+                    }
                 }
             }
             for (record, lane) in drawnRecords {
@@ -134,6 +194,7 @@ public enum TraceDiagram {
             }
             return (lanes, omitted)
         }
+
     }
 
     /// Where in the diagram an event came from: its cause, or, when that

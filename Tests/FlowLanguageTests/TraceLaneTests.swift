@@ -345,9 +345,10 @@ import Testing
     }
 
     /// One request where `share()` made one: the shared source is drawn
-    /// once in each chain that reads it, with every subscriber of the
-    /// share marked `^` … `!` and counted; without `share()`, each chain
-    /// shows its own subscription of the source.
+    /// once, in one diagram with every chain that reads it, with every
+    /// subscriber of the share marked `^` … `!`, counted and named by the
+    /// chain it served; without `share()`, each chain shows its own
+    /// subscription of the source.
     @Test func aSharedSourceIsDrawnOnceWithItsSubscribers() throws {
         let shared = try traced("""
             let request = cold("--r|").share()
@@ -355,18 +356,42 @@ import Testing
             let b = request.map { $0 + "2" }
             marbles(a, b)
             """)
-        let chains = shared.filter { $0.contains("share()") }
-        #expect(chains.count == 2, "\(shared)")
-        for chain in chains {
-            #expect(chain.components(separatedBy: "cold(\"--r|\")").count - 1 == 1, "\(chain)")
-            #expect(chain.contains("  subscriber 1 of 2   ^--!") && chain.contains("  subscriber 2 of 2   ^--!"), "\(chain)")
-        }
+        #expect(shared.dropFirst() == ["""
+                                    0
+            cold("--r|")            --r|
+            request = share()       --r|
+              subscriber 1 of 2: a  ^--!
+              subscriber 2 of 2: b  ^--!
+            a = map { $0 + "1" }    --a|
+            b = map { $0 + "2" }    --b|
+            legend                  a = "r1", b = "r2"
+            """], "\(shared.joined(separator: "\n\n"))")
         let unshared = try traced("""
             let request = cold("--r|")
             marbles(request.map { $0 + "1" }, request.map { $0 + "2" })
             """)
         // Two requests: each chain's own.
         #expect(unshared.filter { $0.contains("\nrequest           --r|") }.count == 2 && !unshared.joined().contains("subscriber"), "\(unshared)")
+    }
+
+    /// A share read as an inner stream draws the one request it made,
+    /// once, with each inner stream it served as a subscriber.
+    @Test func aSharedInnerStreamDrawsItsOneRequest() throws {
+        let lanes = try traced("""
+            let request = cold("--r|").share()
+            let clicks = cold("-a-b|")
+            clicks.flatMap { _ in request }.subscribe()
+            """)
+        #expect(lanes == ["""
+                                               0
+            clicks                             -a-b   |
+            flatMap { _ in request }           ---[rr]|
+              ↳ for a                           --r   |
+              ↳ for b                             r   |
+              cold("--r|"), shared by request   --r   |
+              subscriber 1 of 2: for a         -^--   !
+              subscriber 2 of 2: for b         ---^   !
+            """], "\(lanes.joined(separator: "\n\n"))")
     }
 
     @Test func lanesAreLabelledWithTheirNames() throws {

@@ -121,13 +121,19 @@ public final class Tracer {
         let host = behind.isInner ? behind.record : nil
         let innerOf = host ?? delivering.last.flatMap { $0.depth == subscribing.count ? consumer(of: $0.record) : nil }
         let isWatched = isWatched(node)
-        guard isTraced(node) || isWatched || innerOf != nil else {
+        // The one subscription a recorded `share` makes of its input: the
+        // request it shares, drawn once with its subscribers, also where
+        // the share is an inner stream that no chain traces.
+        let feedsARecordedShare = subscribing.last.map { share in
+            share.sharesItsInput && share.inputs.contains { $0 === node } && latestRecord[ObjectIdentifier(share)] != nil
+        } ?? false
+        guard isTraced(node) || isWatched || innerOf != nil || feedsARecordedShare else {
             subscribing.append(node)
             defer { subscribing.removeLast() }
             return core(observer)
         }
         let index = records.count
-        let parent = isTraced(node) || isWatched ? nil : innerOf
+        let parent = isTraced(node) || isWatched || feedsARecordedShare ? nil : innerOf
         let subscribedFor = parent == nil ? nil : takeMadeFor(node) ?? eventBeingDelivered
         records.append(Record(node: node, parent: parent, subscriber: behind.record, subscribed: scheduler.now, subscribedFor: subscribedFor))
         latestRecord[ObjectIdentifier(node)] = index
