@@ -198,6 +198,38 @@ import Testing
         }
     }
 
+    /// While it runs, a live run's picture grows at the live scale (100 ms
+    /// a column); once it has ended, it is drawn at the run's own scale,
+    /// chosen from all its events: ticks 30 ms apart, which 100 ms columns
+    /// would heap three to a column, each get a column of their own, at
+    /// their times.
+    @Test func aFinishedLiveRunIsDrawnAtTheScaleOfAllItsEvents() async throws {
+        let served = try ServedFolder()
+        let script = """
+            let ticks = interval(30ms).take(12)
+            marbles(ticks)
+            ticks.sink { _ in }
+
+            """
+        let messages = try await served.live(script, name: "ticks.flow") { _ in false }
+        let final = try #require(messages.last)
+        #expect(final["running"] as? Bool == false)
+        let snapshots = messages.filter { $0["running"] as? Bool == true && ($0["svg"] as? String)?.contains("data-e=") == true }
+        #expect(!snapshots.isEmpty, "a run of 360 ms sends snapshots every quarter second")
+        // Each diagram of it: the marbles(...) lane and the traced chain.
+        for snapshot in snapshots { #expect((snapshot["columnFrames"] as? [Int])?.allSatisfy { $0 == 100 } == true, "\(snapshot["columnFrames"] ?? "none")") }
+        let frame = try #require((final["columnFrames"] as? [Int])?.first)
+        #expect(frame < 30, "ticks 30 ms apart drawn \(frame) ms a column")
+        let marks = SVGGeometry.elements(try #require(final["svg"] as? String))
+            .filter { $0.attributes["data-d"] == "0" && $0.attributes["data-l"] == "0" }.compactMap { Int($0.attributes["data-t"] ?? "") }
+        #expect(marks.count == 13, "12 ticks and the completion: \(marks)")
+        // In order, and true to time: the ticks span at least eleven waits of 30 ms.
+        #expect(marks == marks.sorted(), "\(marks)")
+        let firstTick = try #require(marks.first), lastTick = marks[marks.count - 2]
+        #expect((lastTick - firstTick + 1) * frame >= 11 * 30, "ticks from column \(firstTick) to \(lastTick) at \(frame) ms a column")
+        #expect(Set(marks.dropLast()).count >= 10, "ticks heaped into few columns: \(marks)")
+    }
+
     /// Reading or writing files happens only when the learner runs the
     /// script, never on a keystroke.
     @Test func scriptsThatReachOutsideRunOnlyWhenAskedTo() async throws {

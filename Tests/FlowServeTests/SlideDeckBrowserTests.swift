@@ -122,6 +122,30 @@ import Testing
             #expect(titles.first == "Groups by parity", "\(titles)")
             #expect(titles.contains("Windows of three") || titles.contains { $0.hasPrefix("Windows of three (") }, "\(titles)")
             #expect(titles.last == "Twice" || titles.last?.hasPrefix("Twice (") == true, "\(titles)")
+            // The speaker notes, the comment lines under a slide's title: in the counter's
+            // tooltip, and shown under the slide with N, following the slide shown.
+            let tooltip = try await browser.run("return document.getElementById('slide-count').title") as? String ?? ""
+            #expect(tooltip.contains("Groups by parity") && tooltip.contains("Each group branches off where its key first appears."), "\(tooltip)")
+            #expect(try await browser.run("return document.getElementById('slide-notes').hidden") as? Bool == true, "notes are shown only when asked")
+            try await browser.press("n")
+            try await browser.waitFor("the first slide's notes", """
+                const notes = document.getElementById('slide-notes');
+                return !notes.hidden && getComputedStyle(notes).display !== 'none' && notes.getBoundingClientRect().height > 0
+                  && notes.textContent === 'Each group branches off where its key first appears.'
+                """)
+            let notesSize = try await browser.run("return parseFloat(getComputedStyle(document.getElementById('slide-notes')).fontSize)") as? Double ?? 0
+            #expect(notesSize >= 20, "notes of \(notesSize) px")
+            try await browser.press("\u{E014}")  // ArrowRight
+            try await browser.waitFor("the next slide's notes", """
+                return document.getElementById('slide-count').textContent.startsWith('2 /')
+                  && !document.getElementById('slide-notes').hidden
+                  && document.getElementById('slide-notes').textContent === '(no notes for this slide)'
+                """)
+            try await browser.press("\u{E012}")  // ArrowLeft
+            try await browser.press("n")
+            try await browser.waitFor("the notes hidden again", """
+                return document.getElementById('slide-count').textContent.startsWith('1 /') && document.getElementById('slide-notes').hidden
+                """)
             // A mark of a slide is the page's own: it names the diagram and lane it is in.
             let named = try await browser.run("""
                 const mark = document.querySelector('#diagram [data-e]');

@@ -233,6 +233,8 @@ document.addEventListener("keydown", (event) => {
   }
   const actions = {
     p: () => present(!presenting),
+    // The speaker notes of the slide shown, as flow slides' deck shows them.
+    n: () => { if (presenting) { state.showsNotes = !state.showsNotes; drawPicture(); } },
     e: () => { if (presenting) { document.body.classList.toggle("with-editor"); applyZoom(); updateGutter(); askForDeck(); } },
     "+": () => zoom(1.25), "=": () => zoom(1.25), "-": () => zoom(1 / 1.25), "0": () => { state.zoom = 1; applyZoom(); },
     "[": () => editorFont(-2), "]": () => editorFont(2),
@@ -371,6 +373,7 @@ function drawPicture() {
   const slides = deckSlides();
   const deck = isPresenting() && slides.length > 0 && slides.every((slide) => slide.svg);
   $("slide-bar").hidden = !isPresenting();
+  $("slide-notes").hidden = true;
   diagram.classList.toggle("deck", deck);
   if (deck) {
     state.slide = placeSlide(slides, result.running);
@@ -380,6 +383,8 @@ function drawPicture() {
     diagram.innerHTML = slide.svg;
     $("slide-count").textContent = (state.slide + 1) + " / " + slides.length;
     $("slide-count").title = slide.title + (slide.notes.length ? "\n\n" + slide.notes.join("\n") : "");
+    $("slide-notes").textContent = slide.notes.length ? slide.notes.join("\n") : "(no notes for this slide)";
+    $("slide-notes").hidden = !state.showsNotes;
     $("slide-back").disabled = state.slide === 0;
     $("slide-forward").disabled = state.slide === slides.length - 1;
   } else if (result.svg) {
