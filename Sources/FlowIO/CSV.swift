@@ -383,7 +383,7 @@ extension IOModules {
             var formatter = CSVFormatter(delimiter: String(Character(try delimiter(args, 1))), lineTerminator: terminator)
             return .function(try FileWriter(path: try path(args, access), append: false, location: args.context.location, access: access,
                                             name: "csv.write", lineTerminator: terminator, format: { try formatter.lines(for: $0) },
-                                            claims: args.context.runClaims))
+                                            context: args.context, claims: args.context.runClaims))
         },
     ], examples: ["read": #"csv.read("orders.csv", header: true, typed: true).filter { $0.total > 100 }"#,
                   "parse": #"csv.parse(stdin.lines(), header: true)"#,

@@ -785,7 +785,7 @@ final class FileWriter: Function, StreamConsumer {
     /// What ends each line: LF, or CRLF for `csv.write`.
     private let lineTerminator: String
     /// Its line in the report a stop prints.
-    private var ledgerEntry = 0
+    private var ledgerPlace: CommitLedger.Place
     private var lines = 0
     private let onCommit: Function?
     /// Where an `onCommit:` that fails once the stream has ended is reported.
@@ -803,6 +803,7 @@ final class FileWriter: Function, StreamConsumer {
         self.format = format
         self.lineTerminator = lineTerminator
         self.path = path
+        ledgerPlace = CommitLedger.Place("\(name)(\(path.debugDescription))", "line", append ? "appended" : "written")
         if append {
             target = nil
             temporaryName = nil
@@ -846,8 +847,9 @@ final class FileWriter: Function, StreamConsumer {
             }
         }
         super.init(name: name, parameterCount: 1, location: location)
-        ledgerEntry = CommitLedger.shared.open("\(name)(\(path.debugDescription))", "line", append ? "appended" : "written")
     }
+
+    func count(in ledger: CommitLedger) { ledgerPlace.subscribed(in: ledger) }
 
     override func call(_ a: Value) throws -> Value {
         guard let handle else { throw FlowError("cannot write \(path): the file is closed", at: location) }
@@ -867,7 +869,7 @@ final class FileWriter: Function, StreamConsumer {
         guard fputs(line, handle) >= 0, fflush(handle) == 0 else {
             throw FlowError("cannot write \(path): \(String(cString: strerror(errno)))", at: location)
         }
-        CommitLedger.shared.add(ledgerEntry, count: 1, bytes: line.utf8.count)
+        ledgerPlace.used(in: context?.commitLedger).add(1, bytes: line.utf8.count)
         lines += 1
         if appendingIdentity != nil, let onCommit { _ = try onCommit.call(.int(lines)) }
         return .null
@@ -893,7 +895,7 @@ final class FileWriter: Function, StreamConsumer {
         guard ending == .completed else {
             fclose(handle)
             unlinkat(target.folder, temporaryName, 0)
-            CommitLedger.shared.settle(ledgerEntry, "not put in place: \(path) keeps its old contents")
+            ledgerPlace.account.settle("not put in place: \(path) keeps its old contents")
             let why = ending == .failed ? "its stream failed" : "its stream was stopped before it ended"
             return "nothing was written to \(path) (\(why)); it keeps its old contents"
         }
@@ -907,7 +909,7 @@ final class FileWriter: Function, StreamConsumer {
         }
         // Makes the rename durable.
         fsync(target.folder)
-        CommitLedger.shared.settle(ledgerEntry, "\(path) replaced")
+        ledgerPlace.account.settle("\(path) replaced")
         if let onCommit {
             do { _ = try onCommit.call(.int(lines)) } catch {
                 context?.reportLate(FlowError.wrap(error).located(at: onCommit.location ?? location))

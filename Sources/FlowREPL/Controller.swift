@@ -182,6 +182,11 @@ final class Controller: SessionListener {
         }
     }
 
+    /// Dimmed, as the REPL's other notes about its jobs are.
+    func session(_ session: Session, committed summary: String) {
+        screen.show(paint.dim(summary))
+    }
+
     // MARK: - Formatting
 
     /// Time on the live clock since a subscription: `+120ms`, `+1.503s`.

@@ -146,7 +146,14 @@ final class Playground: Sendable {
                                   inputs: remote == nil ? draggableLanes(of: outcome.laneDiagrams, in: file) : [], live: remote != nil,
                                   source: text, testDiagrams: testDiagrams, deck: deck)
         rendering.live = remote != nil
+        rendering.committed = outcome.commits.summary(ending: remote == nil ? nil : Self.ending(of: outcome))
         return rendering
+    }
+
+    /// How a live run ended, as the summary of what its sinks committed
+    /// begins (`done; what the sinks committed:`).
+    static func ending(of outcome: Program.Outcome) -> String {
+        outcome.interrupted != nil ? "stopped" : outcome.passed ? "done" : "failed"
     }
 
     /// A live run's diagrams at one fixed scale, so that the picture grows
@@ -218,13 +225,16 @@ final class Playground: Sendable {
                     try? await Task.sleep(for: Self.liveSnapshotInterval)
                     guard drawing.withLockedValue({ busy in defer { busy = true }; return !busy }) else { continue }
                     // Drawn on the run's loop, where its lanes are recorded.
-                    let asked = remote.snapshot { diagrams, errors in
+                    let asked = remote.snapshot { diagrams, errors, commits in
                         defer { drawing.withLockedValue { $0 = false } }
                         var rendering = Rendering(drawing: Self.atLiveScale(diagrams), name: name, output: printed.text,
                                                   errors: errors.map { Self.problem($0, file: file) }, tests: [], inputs: [], live: true,
                                                   source: text, deck: deck.withLockedValue { $0.presenting ? $0.room : nil })
                         rendering.live = true
                         rendering.running = true
+                        // Read on the run's loop, which a commit's answer
+                        // hops onto: as it stands, not waited for.
+                        rendering.committed = commits.summary(ending: "so far", waitingUpTo: 0)
                         continuation.yield(rendering)
                     }
                     if !asked { drawing.withLockedValue { $0 = false } }

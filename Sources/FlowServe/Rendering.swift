@@ -55,6 +55,10 @@ struct Rendering: Codable, Sendable {
     var madeFrom: [[[LaneDiagram.EventPlace?]]]
     var text: String
     var output: String
+    /// What the run's sinks committed (`CommitLedger.summary`), shown
+    /// under its output: so far while a live run goes on, then how it
+    /// ended. Nil when no sink was used.
+    var committed: String?
     var errors: [Problem]
     var tests: [TestResult]
     var inputs: [DraggableLane]

@@ -313,10 +313,9 @@ struct Run: ParsableCommand {
         if virtual && !self.virtual {
             Output.err("flow: every source here is a marble: ran in virtual time (--live for the wall clock)")
         }
-        CommitLedger.shared.reset()
-        program.beforeForcedExit = {
+        program.beforeForcedExit = { commits in
             PartialFiles.shared.removeAll()
-            Self.reportCommitted(stopped: "stopped")
+            Self.reportCommitted(commits, ending: "stopped")
         }
         var interrupts: InterruptWatch?
         if virtual {
@@ -354,25 +353,23 @@ struct Run: ParsableCommand {
             case .hangUp: "SIGHUP"
             case .quit: "SIGQUIT"
             }
-            Self.reportCommitted(stopped: "stopped by " + by)
+            Self.reportCommitted(outcome.commits, ending: "stopped by " + by)
             throw ExitCode(interrupt.exitStatus)
         }
         // However a run ends, what its sinks committed is said: always
         // after a failure, as after a stop; after a completed run as a line
         // of the log's info level (psql's `COPY 4340342`).
         if !outcome.passed {
-            Self.reportCommitted(stopped: "failed")
+            Self.reportCommitted(outcome.commits, ending: "failed")
             throw ExitCode(ExitStatus.failed.rawValue)
         }
-        if logLevel <= .info { Self.reportCommitted(stopped: "done") }
+        if logLevel <= .info { Self.reportCommitted(outcome.commits, ending: "done") }
     }
 
     /// What the sinks committed when the run ended, one line each: what an
     /// operator needs to know to resume the job, or to check it.
-    static func reportCommitted(stopped: String) {
-        let lines = CommitLedger.shared.report()
-        guard !lines.isEmpty else { return }
-        Output.err("flow: \(stopped); what the sinks committed:\n" + lines.map { "  " + $0 }.joined(separator: "\n"))
+    static func reportCommitted(_ commits: CommitLedger, ending: String) {
+        if let summary = commits.summary(ending: ending) { Output.err("flow: " + summary) }
     }
 }
 

@@ -67,6 +67,9 @@ enum TestRunner {
         var compiled: Bool
         /// What the statements outside the test blocks printed, when captured.
         var output = ""
+        /// What the sinks of the statements outside the test blocks
+        /// committed, when those are not a test themselves (`CommitLedger.lines`).
+        var committed: [String] = []
         /// Graded on a key: what the file holds that earns and costs
         /// nothing (its own tests, its top level's failures).
         var warnings: [String] = []
@@ -139,9 +142,12 @@ enum TestRunner {
                 + outcome.errors.compactMap { feedback.describe($0, file: file, color: color, showingSource: showingSource) }
         }
         func record(_ name: String, _ outcome: Program.Outcome, points: Int, earned: Int? = nil) {
-            results.append(.init(file: file.path, name: name, status: outcome.passed ? .passed : .failed,
-                                 details: outcome.passed ? "" : describe(outcome).joined(separator: "\n"), points: earned ?? (outcome.passed ? points : 0),
-                                 possible: points, output: feedback >= .why ? capture?.output(of: name) ?? "" : ""))
+            var result = TestReport.Result(file: file.path, name: name, status: outcome.passed ? .passed : .failed,
+                                           details: outcome.passed ? "" : describe(outcome).joined(separator: "\n"),
+                                           points: earned ?? (outcome.passed ? points : 0),
+                                           possible: points, output: feedback >= .why ? capture?.output(of: name) ?? "" : "")
+            result.committed = outcome.commits.lines()
+            results.append(result)
         }
         func broken(_ name: String, _ problems: [Diagnostic]) {
             let shown = feedback < .where ? [] : problems.map { key?.describe($0) ?? $0.render(color: color) }
@@ -183,6 +189,7 @@ enum TestRunner {
         let topLevelIsATest = results.contains { $0.name == file.path }
         var run = FileRun(file: path, results: results, compiled: true, output: topLevelIsATest || feedback < .why ? "" : capture?.output(of: file.path) ?? "")
         run.warnings = warnings
+        if !topLevelIsATest { run.committed = topLevel.commits.lines() }
         return run
     }
 }
@@ -191,6 +198,14 @@ enum TestRunner {
 /// comes) or as TAP, JSON or JUnit XML for a program. In those, what the
 /// scripts printed travels with each test (TAP comment lines, a JSON field,
 /// JUnit's `<system-out>`) and nothing else reaches the destination.
+///
+/// What a test's sinks committed (`CommitLedger.summary`) follows it in
+/// each format: lines indented under its ✓ or ✗ line, TAP comment lines
+/// after its entry, a JSON `committed` array of lines, JUnit's
+/// `<system-err>` (the run's own notes, as `flow run` writes them to
+/// standard error). The statements outside a file's tests, when they are
+/// not a test themselves, are said before its tests, or in the file's
+/// entry (JSON's `files`, the JUnit suite's `<system-err>`).
 final class TestReport {
     enum Format: String, ExpressibleByArgument, CaseIterable {
         case text, tap, json, junit
@@ -213,6 +228,8 @@ final class TestReport {
         var possible = 1
         /// What the script printed during the test, when captured.
         var output = ""
+        /// What the test's sinks committed, a line each (`CommitLedger.lines`).
+        var committed: [String] = []
 
         var json: Value {
             .dictionary(["name": .string(name), "status": .string(status.rawValue), "points": .int(points), "possible": .int(possible),
@@ -236,8 +253,9 @@ final class TestReport {
     let format: Format
     private let destination: ReportDestination
     private(set) var results: [Result] = []
-    /// What each file printed outside its tests, when captured and not empty.
-    private var fileOutputs: [(file: String, output: String)] = []
+    /// What each file printed and committed outside its tests, for the
+    /// files where either is not empty.
+    private var fileOutputs: [(file: String, output: String, committed: [String])] = []
     private(set) var filesNotCompiled = 0
     var passed: Int { results.filter { $0.status == .passed }.count }
     var failed: Int { results.count - passed }
@@ -255,9 +273,17 @@ final class TestReport {
     func fileDidNotCompile(_ path: String) { filesNotCompiled += 1 }
 
     func add(_ run: TestRunner.FileRun) {
-        if !run.output.isEmpty {
-            fileOutputs.append((run.file, run.output))
-            if format == .tap { destination.write(Self.tapComment(run.output)) }
+        if !run.output.isEmpty || !run.committed.isEmpty {
+            fileOutputs.append((run.file, run.output, run.committed))
+        }
+        if !run.output.isEmpty, format == .tap { destination.write(Self.tapComment(run.output)) }
+        if !run.committed.isEmpty {
+            let summary = CommitLedger.summary(run.committed, ending: "\(run.file), outside its tests")
+            switch format {
+            case .text: destination.write(Self.visibleLines(summary, color: false))
+            case .tap: destination.write(Self.tapComment(summary))
+            case .json, .junit: break
+            }
         }
         for result in run.results { add(result) }
     }
@@ -276,6 +302,10 @@ final class TestReport {
             case .stopped: destination.write("✗ \(named) (stopped)")
             }
             if !result.details.isEmpty { destination.write(Self.visibleLines(result.details, color: color)) }
+            if !result.committed.isEmpty {
+                destination.write(Self.visibleLines(CommitLedger.summary(result.committed), color: false)
+                    .split(separator: "\n", omittingEmptySubsequences: false).map { "  " + $0 }.joined(separator: "\n"))
+            }
         case .tap:
             let ok = result.status == .passed ? "ok" : "not ok"
             destination.write("\(ok) \(results.count) - \(Self.tapDescription(result.file)): \(Self.tapDescription(result.name))")
@@ -288,6 +318,7 @@ final class TestReport {
                 }
                 destination.write("  ...")
             }
+            if !result.committed.isEmpty { destination.write(Self.tapComment(CommitLedger.summary(result.committed))) }
         case .json, .junit:
             break
         }
@@ -354,10 +385,13 @@ final class TestReport {
         case .json:
             let tests = results.map { result -> Value in
                 .dictionary(["file": .string(result.file), "name": .string(result.name), "status": .string(result.status.rawValue),
-                             "details": .string(result.details), "output": .string(result.output)])
+                             "details": .string(result.details), "output": .string(result.output),
+                             "committed": .array(result.committed.map(Value.string))])
             }
-            // What files printed outside their tests, for the files that did.
-            let files = Value.array(fileOutputs.map { .dictionary(["file": .string($0.file), "output": .string($0.output)]) })
+            // What files printed or committed outside their tests, for the files that did.
+            let files = Value.array(fileOutputs.map {
+                .dictionary(["file": .string($0.file), "output": .string($0.output), "committed": .array($0.committed.map(Value.string))])
+            })
             let summary: Value = .dictionary(["passed": .int(passed), "failed": .int(failed), "filesNotCompiled": .int(filesNotCompiled),
                                               "tests": .array(tests), "files": files])
             destination.write((try? JSON.string(summary)) ?? "{}")
@@ -379,7 +413,7 @@ final class TestReport {
             out += "  <testsuite name=\"\(attribute(file))\" tests=\"\(cases.count)\" failures=\"\(failures)\">\n"
             for result in cases {
                 out += "    <testcase classname=\"\(attribute(file))\" name=\"\(attribute(result.name))\""
-                if result.status == .passed && result.output.isEmpty {
+                if result.status == .passed && result.output.isEmpty && result.committed.isEmpty {
                     out += "/>\n"
                     continue
                 }
@@ -388,10 +422,12 @@ final class TestReport {
                     out += "      <failure message=\"\(attribute(result.status.rawValue))\">\(xml(result.details))</failure>\n"
                 }
                 if !result.output.isEmpty { out += "      <system-out>\(xml(result.output))</system-out>\n" }
+                if !result.committed.isEmpty { out += "      <system-err>\(xml(CommitLedger.summary(result.committed)))</system-err>\n" }
                 out += "    </testcase>\n"
             }
             if let printed = fileOutputs.first(where: { $0.file == file }) {
-                out += "    <system-out>\(xml(printed.output))</system-out>\n"
+                if !printed.output.isEmpty { out += "    <system-out>\(xml(printed.output))</system-out>\n" }
+                if !printed.committed.isEmpty { out += "    <system-err>\(xml(CommitLedger.summary(printed.committed)))</system-err>\n" }
             }
             out += "  </testsuite>\n"
         }

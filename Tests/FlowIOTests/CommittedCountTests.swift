@@ -1,4 +1,7 @@
 import Foundation
+#if canImport(FoundationXML)
+import FoundationXML
+#endif
 import FlowTestSupport
 import Testing
 
@@ -77,6 +80,19 @@ struct DatabaseCommittedCountTests {
         let told = printed.split(separator: "\n").compactMap { Int($0) }
         #expect((told.last ?? 0) <= count && told.count > 0, "told \(told.suffix(3)), the table holds \(count)")
     }
+
+    /// In the REPL, a line's database sink says what it committed once its
+    /// last batch is answered, not when its stream ends (which is long
+    /// before): the count is what the table holds.
+    @Test func aREPLLineSaysWhatItsLoadCommittedOnceItsBatchesAreAnswered() throws {
+        let table = TestDatabase.uniqueName("repl")
+        try TestDatabase.sql("CREATE TABLE \(table) (id int PRIMARY KEY)")
+        let result = try FlowProcess.run(["repl"], stdin: "range(1, 5000).map { (id: $0) }.sink(pg.copy(into: \"\(table)\", batch: 1000))\n",
+                                         timeout: 120, environment: ["DATABASE_URL": url])
+        #expect(result.status == 0, "\(result.err)")
+        #expect(try TestDatabase.sql("SELECT count(*) FROM \(table)") == "5000")
+        #expect(result.out == "what the sinks committed:\n  pg.copy(into: \"\(table)\"): 5000 rows committed\n", "\(result.out)")
+    }
 }
 
 /// The file sinks under the same rule as the database's.
@@ -110,5 +126,132 @@ struct DatabaseCommittedCountTests {
         let failed = try FlowProcess.run(["run", "--live", "--log-level", "off", "job.flow"], in: URL(fileURLWithPath: folder), timeout: 60)
         #expect(failed.status == 1, "\(failed.err)")
         #expect(failed.err.contains("flow: failed; what the sinks committed:\n  file.append(\"failed.log\"): 2 lines appended (4 bytes)"), "\(failed.err)")
+    }
+}
+
+/// `flow test` says what each test's sinks committed with the test, in
+/// every format, where the format allows it: text under the test's line,
+/// TAP comment lines, a JSON `committed` array, JUnit's `<system-err>`;
+/// the statements outside the tests before them (JSON's `files`, the
+/// suite's `<system-err>`). A test whose sinks committed nothing says nothing.
+@Suite struct TestCommandCommittedCountTests {
+    static let script = """
+        let log = file.append("shared.log")
+        of("top").sink(log)
+        test "writes a report" {
+          of(1, 2, 3).sink(file.write("report.txt"))
+          expect(cold("-a|")).toBe("-a|")
+        }
+        test "appends and fails" {
+          of("x", "y").sink(file.append("events.log"))
+          expect(cold("-a|")).toBe("-b|")
+        }
+        test "writes nothing" {
+          expect(cold("-a|")).toBe("-a|")
+        }
+        """
+
+    func folder() throws -> String {
+        let folder = temporaryPath("committed-tests-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        try Self.script.write(toFile: folder + "/jobs.flow", atomically: true, encoding: .utf8)
+        return folder
+    }
+
+    @Test func theTextReportSaysItUnderEachTest() throws {
+        let folder = try folder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let result = try FlowProcess.run(["test", "jobs.flow"], in: URL(fileURLWithPath: folder), timeout: 60)
+        #expect(result.status == 1, "\(result.err)")
+        #expect(result.out.hasPrefix("""
+            jobs.flow, outside its tests; what the sinks committed:
+              file.append("shared.log"): 1 line appended (4 bytes)
+            ✓ jobs.flow: writes a report
+              what the sinks committed:
+                file.write("report.txt"): 3 lines written (6 bytes), report.txt replaced
+            ✗ jobs.flow: appends and fails
+            """), "\(result.out)")
+        #expect(result.out.contains("""
+              what the sinks committed:
+                file.append("events.log"): 2 lines appended (4 bytes)
+            ✓ jobs.flow: writes nothing
+            2 passed, 1 failed
+            """), "\(result.out)")
+        #expect(try String(contentsOfFile: folder + "/report.txt", encoding: .utf8) == "1\n2\n3\n")
+    }
+
+    /// TAP: comment lines, which a TAP reader shows and skips, after each
+    /// test's entry (its YAML block kept right after its `not ok` line).
+    @Test func tapSaysItInCommentLines() throws {
+        let folder = try folder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let result = try FlowProcess.run(["test", "--format", "tap", "jobs.flow"], in: URL(fileURLWithPath: folder), timeout: 60)
+        #expect(result.status == 1, "\(result.err)")
+        let lines = result.out.split(separator: "\n").map(String.init)
+        #expect(lines.first == "TAP version 13")
+        #expect(lines.last == "1..3")
+        #expect(result.out.contains("""
+            # jobs.flow, outside its tests; what the sinks committed:
+            #   file.append("shared.log"): 1 line appended (4 bytes)
+            ok 1 - jobs.flow: writes a report
+            # what the sinks committed:
+            #   file.write("report.txt"): 3 lines written (6 bytes), report.txt replaced
+            not ok 2 - jobs.flow: appends and fails
+              ---
+            """), "\(result.out)")
+        #expect(result.out.contains("""
+              ...
+            # what the sinks committed:
+            #   file.append("events.log"): 2 lines appended (4 bytes)
+            ok 3 - jobs.flow: writes nothing
+            1..3
+            """), "\(result.out)")
+        // Every line is a test line, the plan, the version, a comment or
+        // inside a YAML block: nothing a TAP reader would misread.
+        for line in lines {
+            #expect(line.hasPrefix("ok ") || line.hasPrefix("not ok ") || line.hasPrefix("# ") || line.hasPrefix("  ")
+                    || line == "TAP version 13" || line == "1..3", "\(line)")
+        }
+    }
+
+    @Test func jsonGivesEachTestItsCommittedLines() throws {
+        let folder = try folder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let result = try FlowProcess.run(["test", "--format", "json", "jobs.flow"], in: URL(fileURLWithPath: folder), timeout: 60)
+        #expect(result.status == 1, "\(result.err)")
+        let report = try #require(try JSONSerialization.jsonObject(with: Data(result.out.utf8)) as? [String: Any])
+        let tests = try #require(report["tests"] as? [[String: Any]])
+        #expect(tests.map { $0["name"] as? String } == ["writes a report", "appends and fails", "writes nothing"])
+        #expect(tests.map { $0["committed"] as? [String] } == [
+            [#"file.write("report.txt"): 3 lines written (6 bytes), report.txt replaced"#],
+            [#"file.append("events.log"): 2 lines appended (4 bytes)"#],
+            [],
+        ])
+        let files = try #require(report["files"] as? [[String: Any]])
+        #expect(files.first?["committed"] as? [String] == [#"file.append("shared.log"): 1 line appended (4 bytes)"#], "\(files)")
+    }
+
+    @Test func junitSaysItInSystemErr() throws {
+        let folder = try folder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let result = try FlowProcess.run(["test", "--format", "junit", "jobs.flow"], in: URL(fileURLWithPath: folder), timeout: 60)
+        #expect(result.status == 1, "\(result.err)")
+        let parser = XMLParser(data: Data(result.out.utf8))
+        #expect(parser.parse(), "not well-formed XML: \(result.out)")
+        #expect(result.out.contains("""
+                <testcase classname="jobs.flow" name="writes a report">
+                  <system-err>what the sinks committed:
+              file.write(&quot;report.txt&quot;): 3 lines written (6 bytes), report.txt replaced</system-err>
+                </testcase>
+            """), "\(result.out)")
+        #expect(result.out.contains("""
+                  <system-err>what the sinks committed:
+              file.append(&quot;events.log&quot;): 2 lines appended (4 bytes)</system-err>
+                </testcase>
+                <testcase classname="jobs.flow" name="writes nothing"/>
+                <system-err>what the sinks committed:
+              file.append(&quot;shared.log&quot;): 1 line appended (4 bytes)</system-err>
+              </testsuite>
+            """), "\(result.out)")
     }
 }

@@ -28,6 +28,36 @@ import Testing
         #expect(lines.filter { $0.hasPrefix("#1 +") }.map { $0.split(separator: " ").dropFirst(2).joined(separator: " ") } == ["0", "1", "2", "completed"])
     }
 
+    /// What a line's sinks committed follows the line: at once when its
+    /// subscriptions ended with it, else once the last of them ends; a
+    /// sink bound by one line and subscribed by another is said by the
+    /// line that used it, and a line that commits nothing says nothing.
+    @Test func eachLineSaysWhatItsSinksCommittedOnceTheyEnd() throws {
+        let folder = temporaryPath("repl-committed-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let input = """
+            of(1, 2).sink(file.append("now.log"))
+            let later = file.write("later.txt")
+            interval(20ms).take(3).sink(later)
+            print("typed after")
+
+            """
+        let result = try FlowProcess.run(["repl"], stdin: input, in: URL(fileURLWithPath: folder), timeout: 60)
+        #expect(result.status == 0, "\(result.err)")
+        #expect(result.out == """
+            what the sinks committed:
+              file.append("now.log"): 2 lines appended (4 bytes)
+            later: Closure = <closure file.write>
+            #1 running: :cancel 1 or Ctrl-C stops it
+            typed after
+            #1 ended; what the sinks committed:
+              file.write("later.txt"): 3 lines written (6 bytes), later.txt replaced
+
+            """, "\(result.out)")
+        #expect(try String(contentsOfFile: folder + "/later.txt", encoding: .utf8) == "0\n1\n2\n")
+    }
+
     @Test func aPastedChainRunsOnce() throws {
         let result = try FlowProcess.run(["repl"], stdin: "of(1, 2)\n  .map { $0 * 10 }\n  .filter { $0 > 10 }\n")
         // The times are the live clock's: only the events are compared.

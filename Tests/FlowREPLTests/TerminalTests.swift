@@ -111,6 +111,31 @@ struct TerminalTests {
         try tmux.waitFor { $0.contains("flow> 1 + 1\n2") }
     }
 
+    /// Ctrl-C stops a line's sink, which then says what it committed:
+    /// the lines the file holds.
+    @Test func ctrlCStopsASinkThatSaysWhatItCommitted() throws {
+        let log = temporaryPath("repl-cancelled-\(UUID().uuidString).log")
+        defer { try? FileManager.default.removeItem(atPath: log) }
+        let tmux = try Tmux()
+        defer { tmux.close() }
+        try tmux.waitFor { $0.contains("flow>") }
+        tmux.type("interval(20ms).sink(file.append(\"\(log)\"))")
+        tmux.press("Enter")
+        try tmux.waitFor { $0.contains("#1 running") }
+        #expect(waitFor(seconds: 30) { ((try? String(contentsOfFile: log, encoding: .utf8)) ?? "").split(separator: "\n").count >= 3 })
+        tmux.press("C-c")
+        let said = #/#1 cancelled; what the sinks committed:\n  file\.append\("[^"]+"\): (\d+) lines appended \(\d+ bytes\)/#
+        let screen = try tmux.waitFor { $0.contains(said) }
+        #expect(screen.contains("cancelled #1 interval(20ms)"), "\(screen)")
+        let lines = ((try? String(contentsOfFile: log, encoding: .utf8)) ?? "").split(separator: "\n").count
+        let reported = screen.firstMatch(of: said).flatMap { Int($0.1) }
+        #expect(reported == lines, "the file holds \(lines) lines: \(screen)")
+        // The prompt is back, and usable.
+        tmux.type("1 + 1")
+        tmux.press("Enter")
+        try tmux.waitFor { $0.contains("flow> 1 + 1\n2") }
+    }
+
     @Test func ctrlCStopsALongSynchronousStream() throws {
         let tmux = try Tmux()
         defer { tmux.close() }

@@ -147,6 +147,38 @@ import Testing
         #expect(try String(contentsOf: served.folder.appendingPathComponent("notes.txt"), encoding: .utf8) == "a\n")
     }
 
+    /// A live run's output panel says what its sinks committed: so far in
+    /// each snapshot while it runs, then how it ended with the count the
+    /// file holds (stopped from the page, or done).
+    @Test func aLiveRunSaysWhatItsSinksCommitted() async throws {
+        let served = try ServedFolder()
+        let ticking = "interval(20ms).map { \"tick \\($0)\" }.sink(file.append(\"ticks.log\"))\n"
+        let messages = try await served.live(ticking, name: "ticks.flow") { message in
+            guard let committed = message["committed"] as? String else { return false }
+            return committed.hasPrefix("so far; what the sinks committed:") && Self.appended(in: committed) >= 3
+        }
+        let snapshots = messages.filter { $0["running"] as? Bool == true }.compactMap { $0["committed"] as? String }
+        #expect(snapshots.contains { $0.hasPrefix("so far; what the sinks committed:\n  file.append(\"ticks.log\"): ") }, "\(snapshots)")
+        let final = try #require(messages.last)
+        let committed = try #require(final["committed"] as? String, "\(final.keys)")
+        #expect(committed.hasPrefix("stopped; what the sinks committed:\n  file.append(\"ticks.log\"): "), "\(committed)")
+        let lines = try String(contentsOf: served.folder.appendingPathComponent("ticks.log"), encoding: .utf8).split(separator: "\n").count
+        #expect(Self.appended(in: committed) == lines, "the file holds \(lines) lines: \(committed)")
+
+        let done = try await served.live("of(1, 2, 3).sink(file.write(\"three.txt\"))\n", name: "three.flow") { _ in false }
+        #expect(try #require(done.last)["committed"] as? String == """
+            done; what the sinks committed:
+              file.write("three.txt"): 3 lines written (6 bytes), three.txt replaced
+            """)
+        // A run whose sinks committed nothing says nothing of them.
+        let quiet = try await served.live("of(1).sink { print($0) }\n", name: "quiet.flow") { _ in false }
+        #expect(try #require(quiet.last)["committed"] == nil)
+    }
+
+    private static func appended(in summary: String) -> Int {
+        summary.firstMatch(of: #/: (\d+) lines? appended/#).flatMap { Int($0.1) } ?? -1
+    }
+
     /// A relative permission path means the folder the user saw when
     /// starting the server, not one inside the folder it changes into.
     @Test func relativePermissionPathsAreTheUsers() async throws {

@@ -74,6 +74,8 @@ final class RowWriter: Function, StreamConsumer, ValueHolder {
     private var committed = 0
     private var timer: Disposable?
     private var hold: Disposable?
+    /// The ledger told the writer has writes under way, for as long as it holds the loop.
+    private var writingIn: CommitLedger.Account?
     private var subscription: Disposable?
     /// The table's columns, once read from the catalog.
     private let columns = TableColumns()
@@ -81,7 +83,7 @@ final class RowWriter: Function, StreamConsumer, ValueHolder {
     private var failure: FlowError?
     private var whenSettled: [(Bool) -> Void] = []
     /// Its line in the report a stop prints.
-    private var ledgerEntry = 0
+    private var ledgerPlace: CommitLedger.Place
     /// The most rows in one transaction.
     private let batchLimit: Int
     /// Whether the stream was told the writer has enough.
@@ -103,18 +105,19 @@ final class RowWriter: Function, StreamConsumer, ValueHolder {
         if case .copy = target { batchLimit = batch ?? Self.copyBatchSize } else { batchLimit = batch ?? Self.batchSize }
         self.database = database
         self.context = context
-        pool = try database.pool(for: address, by: name)
-        super.init(name: name, parameterCount: 1, location: context.location)
         // Two pg.execute sinks of a run are told apart by their statements.
         var named = shown
         if case .execute(let sql) = target {
             let line = sql.split(whereSeparator: \.isNewline).joined(separator: " ")
             named = "pg.execute(\((line.count > 60 ? line.prefix(59) + "…" : line).debugDescription))"
         }
-        ledgerEntry = CommitLedger.shared.open(named, "row", "committed")
+        ledgerPlace = CommitLedger.Place(named, "row", "committed")
+        pool = try database.pool(for: address, by: name)
+        super.init(name: name, parameterCount: 1, location: context.location)
     }
 
     func attach(to subscription: Disposable) { self.subscription = subscription }
+    func count(in ledger: CommitLedger) { ledgerPlace.subscribed(in: ledger) }
 
     override func call(_ args: [Value]) throws -> Value { try call(args.count == 1 ? args[0] : .tuple(Tuple(args))) }
 
@@ -205,13 +208,18 @@ final class RowWriter: Function, StreamConsumer, ValueHolder {
         }
         let control = BatchControl()
         inFlight = (rows.count, control)
-        if hold == nil { hold = live.hold() }
+        if hold == nil {
+            hold = live.hold()
+            writingIn = ledgerPlace.used(in: context.commitLedger)
+            writingIn?.beginWriting()
+        }
         let answer = live.makeCallback { [self] (outcome: BatchOutcome) in finished(outcome, rows: rows.count) }
-        Self.spawn(rows, target: target, pool: pool, columns: columns, control: control, ledgerEntry: ledgerEntry, then: answer)
+        Self.spawn(rows, target: target, pool: pool, columns: columns, control: control,
+                   ledgerEntry: ledgerPlace.used(in: context.commitLedger), then: answer)
     }
 
     private static func spawn(_ rows: [EncodedRow], target: Target, pool: DatabasePool, columns: TableColumns,
-                              control: BatchControl, ledgerEntry: Int, then answer: @escaping @Sendable (BatchOutcome) -> Void) {
+                              control: BatchControl, ledgerEntry: CommitLedger.Account, then answer: @escaping @Sendable (BatchOutcome) -> Void) {
         let key = DatabaseCancels.writing(control, on: pool)
         Task {
             let outcome = await write(rows, target: target, pool: pool, columns: columns, control: control, ledgerEntry: ledgerEntry)
@@ -272,6 +280,8 @@ final class RowWriter: Function, StreamConsumer, ValueHolder {
         for action in waiting { action(failure == nil) }
         if ending != nil || failure != nil {
             hold.release()
+            writingIn?.endWriting()
+            writingIn = nil
         }
     }
 
@@ -332,7 +342,7 @@ final class RowWriter: Function, StreamConsumer, ValueHolder {
     /// connection (`txid_status`, PostgreSQL's way of learning whether a
     /// transaction committed when the connection was lost during COMMIT).
     private static func write(_ rows: [EncodedRow], target: Target, pool: DatabasePool, columns: TableColumns,
-                              control: BatchControl, ledgerEntry: Int) async -> BatchOutcome {
+                              control: BatchControl, ledgerEntry: CommitLedger.Account) async -> BatchOutcome {
         let sql: String?
         if case .execute(let text) = target { sql = text } else { sql = nil }
         let unanswered = NIOLockedValueBox<Int64?>(nil)
@@ -344,7 +354,7 @@ final class RowWriter: Function, StreamConsumer, ValueHolder {
                 if let transaction = unanswered.withLockedValue({ $0 }) {
                     switch try await status(of: transaction, pool: pool) {
                     case "committed":
-                        CommitLedger.shared.add(ledgerEntry, count: rows.count)
+                        ledgerEntry.add(rows.count)
                         return .committed
                     case "in progress":
                         throw ConnectionLost.closed
@@ -380,7 +390,7 @@ final class RowWriter: Function, StreamConsumer, ValueHolder {
 
     /// One try at writing the batch.
     private static func attempt(_ rows: [EncodedRow], target: Target, pool: DatabasePool, columns: TableColumns,
-                                control: BatchControl, ledgerEntry: Int, unanswered: NIOLockedValueBox<Int64?>) async throws -> BatchOutcome {
+                                control: BatchControl, ledgerEntry: CommitLedger.Account, unanswered: NIOLockedValueBox<Int64?>) async throws -> BatchOutcome {
         try await pool.withConnection { lease in
             try await lease.answering(stepsWithin: statementTimeout + answerGrace) { connection, deadline in
                 try await attempt(rows, target: target, on: lease, connection: connection, deadline: deadline, pool: pool,
@@ -391,7 +401,7 @@ final class RowWriter: Function, StreamConsumer, ValueHolder {
 
     private static func attempt(_ rows: [EncodedRow], target: Target, on lease: Lease, connection: PostgresConnection,
                                 deadline: StepDeadline, pool: DatabasePool, columns: TableColumns, control: BatchControl,
-                                ledgerEntry: Int, unanswered: NIOLockedValueBox<Int64?>) async throws -> BatchOutcome {
+                                ledgerEntry: CommitLedger.Account, unanswered: NIOLockedValueBox<Int64?>) async throws -> BatchOutcome {
         let logger = DatabasePool.logger
         func step(_ query: PostgresQuery) async throws -> [PostgresRow] {
             deadline.arm()
@@ -455,11 +465,11 @@ final class RowWriter: Function, StreamConsumer, ValueHolder {
         unanswered.withLockedValue { $0 = transaction }
         // Counted where the server's answer arrives, not on the loop: a
         // stop reports what was committed even while the loop is stopping.
-        CommitLedger.shared.beginCommit()
-        defer { CommitLedger.shared.endCommit() }
+        ledgerEntry.beginCommit()
+        defer { ledgerEntry.endCommit() }
         _ = try await step("COMMIT")
         unanswered.withLockedValue { $0 = nil }
-        CommitLedger.shared.add(ledgerEntry, count: rows.count)
+        ledgerEntry.add(rows.count)
         return .committed
     }
 

@@ -9,7 +9,7 @@ import NIOConcurrencyHelpers
 /// Calls before the run has started wait for it (a stop asked for first
 /// stops it as soon as it starts); calls after it has ended do nothing.
 public final class LiveRunRemote: Sendable {
-    public typealias Snapshot = @Sendable (_ diagrams: [LaneDiagram], _ errors: [FlowError]) -> Void
+    public typealias Snapshot = @Sendable (_ diagrams: [LaneDiagram], _ errors: [FlowError], _ commits: CommitLedger) -> Void
 
     /// A snapshot asked for, on its way to the loop.
     struct Request: Sendable {
@@ -36,8 +36,8 @@ public final class LiveRunRemote: Sendable {
     }
 
     /// Calls `receive` on the run's loop with the diagrams as they are now
-    /// (the lanes of `marbles(...)` and each traced chain) and the stream
-    /// errors so far. Not called if the run has ended. False when the run
+    /// (the lanes of `marbles(...)` and each traced chain), the stream
+    /// errors so far and what the run's sinks have committed. Not called if the run has ended. False when the run
     /// has not started yet, so nothing was asked.
     @discardableResult
     public func snapshot(_ receive: @escaping Snapshot) -> Bool {

@@ -251,6 +251,9 @@ public final class Program {
         public var questions: [ExerciseQuestion] = []
         /// What each expectation that carries points earned of them.
         public var scores: [(earned: Int, possible: Int)] = []
+        /// What the run's sinks committed (rows, lines, files): its
+        /// `summary` is what each command says of it.
+        public var commits = CommitLedger()
         public var passed: Bool { failures.isEmpty && errors.isEmpty }
     }
 
@@ -307,8 +310,9 @@ public final class Program {
     /// Follows and stops a live run from another thread (`flow serve`).
     public var remote: LiveRunRemote?
     /// Runs just before the process is made to exit because a busy run did
-    /// not stop in time (the command line removes unfinished output files).
-    public var beforeForcedExit: @Sendable () -> Void = {}
+    /// not stop in time, given what the run's sinks committed (the command
+    /// line removes unfinished output files and says what was committed).
+    public var beforeForcedExit: @Sendable (CommitLedger) -> Void = { _ in }
 
     /// Where a run's time comes from.
     public enum Clock {
@@ -372,7 +376,7 @@ public final class Program {
                 stop()
             }
             if stopsOnInterrupt {
-                let beforeForcedExit = self.beforeForcedExit
+                let (beforeForcedExit, commits) = (self.beforeForcedExit, run.commits)
                 interruption = host.watchInterrupts { kind in
                     interrupt(kind)
                     // The loop may be busy with synchronous work that does
@@ -380,7 +384,7 @@ public final class Program {
                     // long) and never reach the hop: the interrupt must
                     // still end the run.
                     loopEnded.arm(after: Program.interruptGrace) {
-                        beforeForcedExit()
+                        beforeForcedExit(commits)
                         console.err("flow: stopped: the run was busy and did not stop within half a second")
                         _exit(kind.exitStatus)
                     }
@@ -406,7 +410,7 @@ public final class Program {
                 environment.interruptedBy = { "the page's Stop" }
                 let (options, subscriptions) = (laneOptions, showsSubscriptions)
                 remote.attach(stop: { _ in interrupt(.interrupt) }, snapshot: scheduler.makeCallback { (request: LiveRunRemote.Request) in
-                    request.receive(run.diagrams(laneOptions: options, showsSubscriptions: subscriptions), run.streamErrors)
+                    request.receive(run.diagrams(laneOptions: options, showsSubscriptions: subscriptions), run.streamErrors, run.commits)
                 })
             }
             if marblesForBindings || facts.drawsMarbles {
@@ -423,6 +427,7 @@ public final class Program {
         // virtual time, whether or not it was stopped.
         environment.interruptRequested = { false }
         guard let run = liveRun else { return outcome }
+        outcome.commits = run.commits
         let after = finish(run, bindings: (frame, bindings))
         run.countErrorsNotShown(report: environment.reportStreamError)
         outcome.errors += run.streamErrors
@@ -499,6 +504,7 @@ public final class Program {
         outcome.expectations = run.expectationCount
         outcome.scores = run.marbles.scores
         outcome.cutAt = run.marbles.cutAt
+        outcome.commits = run.commits
         return outcome
     }
 

@@ -61,6 +61,8 @@ public final class RunState {
     }
     /// The files this run's sinks write, kept for the whole run.
     let claims = RunClaims()
+    /// What this run's sinks committed: rows, lines, files.
+    public let commits = CommitLedger()
     /// Expectations registered in this run (a test block with none passes trivially).
     var expectationCount = 0
     /// Exercises' `toBe("???")` lanes met while answering exercises.
@@ -121,7 +123,17 @@ public final class RunState {
             last.runningSlot = subscription.runningSlot
         }
         subscription.runningSlot = -1
+        if active.isEmpty { onIdle?() }
     }
+
+    /// Whether nothing the run subscribed is still running.
+    var isIdle: Bool { active.isEmpty }
+    /// Told when the run's last running subscription ends (the REPL then
+    /// says what a line's sinks committed). It is told as the subscription
+    /// is let go of, before its sinks have been told how it ended.
+    var onIdle: (() -> Void)?
+    /// Whether the user stopped a subscription of it (the REPL's Ctrl-C or `:cancel`).
+    var wasCancelled = false
 
     func isActive(_ subscription: some RunningSubscription) -> Bool {
         let slot = subscription.runningSlot
@@ -460,6 +472,7 @@ final class CallSiteContext: OperatorContext {
     override var scheduler: Scheduler? { environment.run.scheduler }
     override var dialect: Dialect { environment.dialect }
     override var runClaims: RunClaims? { environment.run.claims }
+    override var commitLedger: CommitLedger? { environment.run.commits }
 
     override func reportLate(_ error: FlowError) {
         environment.run.failed(error, report: environment.reportStreamError)

@@ -16,6 +16,10 @@ public protocol SessionListener: AnyObject {
     func session(_ session: Session, drew diagram: LaneDiagram)
     /// A `test` block ran in virtual time: its failures, rendered.
     func session(_ session: Session, ranTest name: String, failures: [String])
+    /// What the sinks of an input committed, once nothing it started runs
+    /// (`CommitLedger.summary`): right after the input, or when its last
+    /// subscription ends or is cancelled.
+    func session(_ session: Session, committed summary: String)
 }
 
 /// An interactive session: inputs are compiled one at a time against the
@@ -101,7 +105,11 @@ public final class Session {
         frame = Frame(count: inputScope.count, parent: frame)
         let run = Self.liveRun(named: file.path, on: scheduler)
         environment.run = run
-        defer { run.onTrack = nil }
+        let firstJob = nextJobID
+        defer {
+            run.onTrack = nil
+            reportCommits(of: run, jobs: jobs.filter { $0.id >= firstJob && $0.isRunning }.map(\.id))
+        }
         var stopped = false
         for (statement, code) in zip(compiled.statements, compiled.body) {
             // Ctrl-C stops the rest of the line, as it stops a loop, also
@@ -121,6 +129,35 @@ public final class Session {
         pruneJobs()
     }
 
+
+    /// Says what an input's sinks committed once nothing it started runs:
+    /// at once when its subscriptions ended with it, else when the last of
+    /// them ends or is cancelled (`jobs`: those still running after it).
+    private func reportCommits(of run: RunState, jobs: [Int]) {
+        guard !run.isIdle else { return sayCommits(of: run, ending: nil) }
+        let named = jobs.map { "#\($0)" }.joined(separator: ", ")
+        run.onIdle = { [weak self, unowned run] in
+            run.onIdle = nil
+            // Told as the last subscription is let go of: its sinks are
+            // told how it ended (a file put in place) just after.
+            _ = self?.scheduler.schedule(after: .zero) { [weak self, run] in
+                self?.sayCommits(of: run, ending: named + (run.wasCancelled ? " cancelled" : " ended"))
+            }
+        }
+    }
+
+    /// `summary` once the sinks have settled what they received and the
+    /// commits sent to a server are answered (polled: the loop the answers
+    /// hop onto must not wait), or after ten minutes at most.
+    private func sayCommits(of run: RunState, ending: String?, waited: Int = 0) {
+        if run.commits.isWriting, waited < 30_000 {
+            _ = scheduler.schedule(after: .milliseconds(Int64(20))) { [weak self] in
+                self?.sayCommits(of: run, ending: ending, waited: waited + 1)
+            }
+            return
+        }
+        if let summary = run.commits.summary(ending: ending, waitingUpTo: 0) { listener?.session(self, committed: summary) }
+    }
 
     /// Runs one statement; false when it failed.
     private func execute(_ statement: Statement, _ code: Code, in file: SourceFile, run: RunState) -> Bool {
@@ -420,6 +457,7 @@ public final class Job {
     public var isRunning: Bool { subscriptions.contains { run.isActive($0) } }
 
     func cancel() {
+        if isRunning { run.wasCancelled = true }
         for subscription in subscriptions where run.isActive(subscription) {
             run.untrack(subscription)
             subscription.dispose()

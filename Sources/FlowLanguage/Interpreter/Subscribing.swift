@@ -202,7 +202,10 @@ extension Environment {
             ? ScriptSubscriber(handlers: handlers.resolved(for: dialect), location: location, environment: self)
             : ScriptSubscriber(handlers: handlers, location: location, environment: self)
         // A sink that writes after the fact (a database's) can end its stream.
-        if let consumer = handlers.next?.streamConsumer { consumer.attach(to: subscriber) }
+        if let consumer = handlers.next?.streamConsumer {
+            consumer.attach(to: subscriber)
+            consumer.count(in: run.commits)
+        }
         run.track(subscriber)
         stream.subscribe(subscriber, on: run.scheduler)
         return subscriber

@@ -258,6 +258,9 @@ open class OperatorContext {
     /// What the run in progress has claimed (the files its sinks write);
     /// nil where no run keeps claims.
     open var runClaims: RunClaims? { nil }
+    /// Where the run in progress keeps what its sinks committed; nil where
+    /// no run keeps it (the sinks then count for nobody).
+    open var commitLedger: CommitLedger? { nil }
     /// An error found after the stream that caused it has ended (a
     /// database sink's last commit failed): reported as a stream error of
     /// the run, which then fails.

@@ -154,10 +154,13 @@ public protocol StreamConsumer: AnyObject {
     /// The subscription that feeds it, so a consumer whose output fails
     /// later (a commit on a server) can end its own stream.
     func attach(to subscription: Disposable)
+    /// The run whose subscription feeds it keeps what it commits there.
+    func count(in ledger: CommitLedger)
 }
 
 extension StreamConsumer {
     public func attach(to subscription: Disposable) {}
+    public func count(in ledger: CommitLedger) {}
 }
 
 /// How a stream ended, for a `StreamConsumer`.

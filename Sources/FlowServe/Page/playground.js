@@ -511,6 +511,9 @@ function show(result) {
   const following = shown.scrollLeft + shown.clientWidth >= shown.scrollWidth - 40;
   showTests(result.tests);
   $("output").textContent = result.output;
+  // What the run's sinks committed (so far, while it runs), set apart under it.
+  $("committed").textContent = result.committed || "";
+  $("committed").hidden = !result.committed;
   const diagram = $("diagram");
   diagram.classList.toggle("live", Boolean(result.running));
   drawPicture();
