@@ -19,6 +19,8 @@ struct PostgresFaultTests {
         var status: Int32
         var out: String
         var err: String
+        /// The threads' stacks of a run that did not end, taken before it was killed.
+        var stacks = ""
     }
 
     /// Runs `flow run ARGUMENTS` against `database`; once `underWay` holds
@@ -31,11 +33,15 @@ struct PostgresFaultTests {
         try database.halt()
         try database.resume()
         let ended = waitFor(seconds: 120) { !process.isRunning }
-        if !ended { kill(process.processIdentifier, SIGKILL) }
+        var stacks = ""
+        if !ended {
+            stacks = FlowProcess.threadBacktraces(of: process.processIdentifier)
+            kill(process.processIdentifier, SIGKILL)
+        }
         let printed = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         let said = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         process.waitUntilExit()
-        return RestartedRun(reachedTheRestart: reached, ended: ended, status: process.terminationStatus, out: printed, err: said)
+        return RestartedRun(reachedTheRestart: reached, ended: ended, status: process.terminationStatus, out: printed, err: said, stacks: stacks)
     }
 
     /// The server is killed (as a crash would) and started again while
@@ -57,7 +63,7 @@ struct PostgresFaultTests {
             let run = try restartTheServer(database, under: [path, table]) {
                 (Int((try? database.sql("SELECT count(*) FROM \(table)")) ?? "") ?? 0) > 0
             }
-            #expect(run.ended, "round \(round): the run did not end within 120 s after the restart")
+            #expect(run.ended, "round \(round): the run did not end within 120 s after the restart; its threads:\n\(run.stacks)")
             let count = Int(try database.sql("SELECT count(*) FROM \(table)")) ?? -1
             if run.status == 0 {
                 resumed += 1
@@ -92,7 +98,7 @@ struct PostgresFaultTests {
         for round in 1...20 {
             let run = try restartTheServer(database, under: [path]) { (try? database.sql(blocked)) == "1" }
             #expect(run.reachedTheRestart, "round \(round)")
-            #expect(run.ended, "round \(round): the run did not end")
+            #expect(run.ended, "round \(round): the run did not end; its threads:\n\(run.stacks)")
             #expect(run.status == 1, "round \(round): \(run.err)")
             #expect(run.err.contains(":1:4: error: pg.query: the connection to postgres://flow@127.0.0.1:"), "round \(round): \(run.err)")
             #expect(!run.err.contains("Fatal error"), "round \(round): \(run.err)")
@@ -124,7 +130,7 @@ struct PostgresFaultTests {
             let run = try restartTheServer(database, under: [queue]) {
                 (Int((try? database.sql("SELECT count(*) FROM \(handledTable)")) ?? "") ?? 0) > 0
             }
-            #expect(run.ended, "round \(round): the queue did not end after the restart: \(run.err)")
+            #expect(run.ended, "round \(round): the queue did not end after the restart: \(run.err); its threads:\n\(run.stacks)")
             #expect([0, 1].contains(run.status), "round \(round): \(run.err)")
             let left = Int(try database.sql("SELECT count(*) FROM \(jobs)")) ?? -1
             let handled = Int(try database.sql("SELECT count(DISTINCT id) FROM \(handledTable)")) ?? -1

@@ -53,6 +53,32 @@ public enum FlowProcess {
                       timedOut: process.terminationReason == .uncaughtSignal && process.terminationStatus == SIGKILL)
     }
 
+    /// Every thread's stack of a process that hangs, from gdb (which CI
+    /// installs), before the test kills it: a hang seen once in a hundred
+    /// runs on a loaded machine is then explained by the log of that run.
+    /// A test may trace its own child (Yama's ptrace scope 1 allows it).
+    public static func threadBacktraces(of pid: Int32) -> String {
+        let gdb = "/usr/bin/gdb"
+        guard FileManager.default.isExecutableFile(atPath: gdb) else { return "(no backtrace: gdb is not installed)" }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: gdb)
+        process.arguments = ["-p", String(pid), "-batch", "-nx", "-ex", "set pagination off", "-ex", "thread apply all bt 40"]
+        let out = Pipe()
+        process.standardOutput = out
+        process.standardError = out
+        process.standardInput = FileHandle.nullDevice
+        do { try process.run() } catch { return "(no backtrace: \(error))" }
+        let killer = DispatchWorkItem { if process.isRunning { process.terminate() } }
+        DispatchQueue.global().asyncAfter(deadline: .now() + 120, execute: killer)
+        let text = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        killer.cancel()
+        // gdb's own chatter (symbol loading) is dropped; the threads are kept.
+        return text.split(separator: "\n", omittingEmptySubsequences: false)
+            .filter { $0.hasPrefix("Thread ") || $0.hasPrefix("#") }
+            .joined(separator: "\n")
+    }
+
     /// Runs `flow` as `run` does, in an address space limited to `megabytes`
     /// (the shell's `ulimit -v`): what counting cannot stop, the process
     /// limit does, and the run must still end cleanly, never in a trap.
