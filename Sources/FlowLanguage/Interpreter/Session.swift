@@ -180,8 +180,10 @@ public final class Session {
                 if Compiler.subscribesItself(expr) { break }
                 if case .stream(let stream) = value {
                     subscribe(stream, as: job, at: file.location(of: expr.span.start))
-                } else if !value.isNull, !value.isSubscription {
-                    // A subscription (what `sink` returns) is shown by its events.
+                } else if !value.isNull, !value.isVoid, !value.isSubscription {
+                    // A subscription (what `sink` returns) is shown by its
+                    // events; `()`, what a call that returns nothing gives,
+                    // is not shown, as Swift's REPL shows nothing for it.
                     listener?.session(self, evaluated: value)
                 }
             default:

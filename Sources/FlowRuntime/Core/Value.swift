@@ -153,6 +153,11 @@ extension Value {
 
     public var isNull: Bool { if case .null = self { true } else { false } }
 
+    /// Swift's `()`: what a function that returns nothing gives, `print` too.
+    public var isVoid: Bool {
+        if case .tuple(let t) = self { t.elements.isEmpty && t.nominal == nil } else { false }
+    }
+
     /// Truthiness is strict, as in Swift: only a Bool is a condition.
     public func asBool() throws -> Bool {
         if case .bool(let b) = self { return b }

@@ -145,7 +145,7 @@ extension Compiler {
             } else {
                 env.print(shown.joined(separator: separator), terminator: terminator)
             }
-            return .null
+            return .void
         }
     }
 
