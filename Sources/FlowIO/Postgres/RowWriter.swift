@@ -475,13 +475,22 @@ final class RowWriter: Function, StreamConsumer, ValueHolder {
 
     /// What the server says of a transaction whose COMMIT went unanswered:
     /// `committed`, `aborted`, `in progress`, or nothing (too old to know).
-    private static func status(of transaction: Int64, pool: DatabasePool) async throws -> String {
+    /// A server that crashed before it made the transaction's id durable
+    /// has handed out fewer ids since it came back, and calls this one "in
+    /// the future": it never committed.
+    static func status(of transaction: Int64, pool: DatabasePool) async throws -> String {
         try await pool.withConnection { lease in
             var bindings = PostgresBindings()
             bindings.append(transaction)
             let query = PostgresQuery(unsafeSQL: "SELECT coalesce(txid_status($1), 'unknown')", binds: bindings)
-            let rows = try await lease.rows(of: query, within: answerGrace)
-            return try rows.first?.decode(String.self) ?? "unknown"
+            do {
+                let rows = try await lease.rows(of: query, within: answerGrace)
+                return try rows.first?.decode(String.self) ?? "unknown"
+            } catch let error as PSQLError where error.serverInfo?[.sqlState] == "22023" {
+                // invalid_parameter_value, txid_status's one error: "transaction
+                // ID ... is in the future" (its text is in the server's language).
+                return "aborted"
+            }
         }
     }
 
