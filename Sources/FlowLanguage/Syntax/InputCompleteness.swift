@@ -30,12 +30,12 @@ public enum InputCompleteness {
         return false
     }
 
-    /// A line that starts with `.member` continues the chain before it, as
-    /// in a script; so does one starting with `?`, `&&` or `||`, which
-    /// cannot start a statement. (A line starting with `:` is a REPL command.)
+    /// A line continues the input before it as it would continue a
+    /// statement in a script (`.member`, `?`, `->`, `&&`, `||`: the
+    /// lexer's rule), except a line starting with `:`, which is a REPL command.
     public static func continuesChain(_ line: String) -> Bool {
-        let start = line.drop(while: { $0 == " " || $0 == "\t" })
-        if start.hasPrefix("."), let next = start.dropFirst().first, next.isLetter || next == "_" { return true }
-        return start.hasPrefix("?") || start.hasPrefix("&&") || start.hasPrefix("||")
+        let start = line.utf8.drop(while: { $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\t") })
+        if start.first == UInt8(ascii: ":") { return false }
+        return Lexer.beginsByContinuing(ArraySlice(start))
     }
 }

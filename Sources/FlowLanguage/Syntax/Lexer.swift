@@ -312,11 +312,24 @@ struct Lexer {
             if peek() == UInt8(ascii: "\n") { position += 1; continue }
             break
         }
-        if peek() == UInt8(ascii: "."), peek(1).isIdentifierStart { return true }
-        if peek() == UInt8(ascii: "?") || peek() == UInt8(ascii: ":") { return true }
-        if peek() == UInt8(ascii: "-"), peek(1) == UInt8(ascii: ">") { return true }
-        if matches("&&") || matches("||") { return true }
-        return false
+        return Self.beginsByContinuing(bytes[position..<end])
+    }
+
+    /// Whether a line that begins with `start` (its indentation skipped)
+    /// continues the statement before it: `.member`, or what no statement
+    /// can begin with (`?`, `:`, `->`, `&&`, `||`). The one rule, for
+    /// scripts and for the REPL's next line.
+    static func beginsByContinuing(_ start: ArraySlice<UInt8>) -> Bool {
+        var bytes = start.makeIterator()
+        let first = bytes.next(), second = bytes.next()
+        switch first {
+        case UInt8(ascii: "."): return second?.isIdentifierStart ?? false
+        case UInt8(ascii: "?"), UInt8(ascii: ":"): return true
+        case UInt8(ascii: "-"): return second == UInt8(ascii: ">")
+        case UInt8(ascii: "&"): return second == UInt8(ascii: "&")
+        case UInt8(ascii: "|"): return second == UInt8(ascii: "|")
+        default: return false
+        }
     }
 
     private mutating func identifier() -> Token {

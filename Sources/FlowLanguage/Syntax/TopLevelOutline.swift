@@ -19,9 +19,10 @@ extension SourceFile {
     static let declarationModifiers: Set<String> = ["final", "private", "fileprivate", "public", "internal", "static", "lazy", "indirect"]
     static let declaringNothing: Set<String> = ["import", "extension"]
 
-    /// The top-level statements in order. Newlines end a statement except
-    /// inside brackets and before a line that begins with `.`, as the
-    /// language reads them; `;` ends one too.
+    /// The top-level statements in order. A line break ends a statement
+    /// outside brackets; the lexer, which owns the rule, gives none where
+    /// the next line continues the statement (it begins with `.member`, or
+    /// the line ends with an operator), and gives one for `;`.
     public var topLevelStatements: [TopLevelStatement] {
         var lexer = Lexer(file: self)
         let tokens = lexer.tokenize()
@@ -39,13 +40,9 @@ extension SourceFile {
             case .end:
                 close()
             case .newline where depth == 0:
-                // A line that begins with `.` continues the statement.
-                let next = tokens[(i + 1)...].first { !$0.kind.isNewline }
-                if next?.isSymbol(".") != true { close() }
+                close()
             case .newline:
                 continue
-            case .symbol(";") where depth == 0:
-                close()
             default:
                 if first == nil { first = i }
                 last = i
