@@ -247,11 +247,10 @@ extension SourceFile {
                 case .interpolation(let span): "\\(" + text(of: span) + ")"
                 }
             }.joined()
-            var points = 1
-            if i + 6 < tokens.count, tokens[i + 2].isSymbol("("), tokens[i + 3].labelText == "points", tokens[i + 4].isSymbol(":"),
-               case .integer(let n) = tokens[i + 5].kind, tokens[i + 6].isSymbol(")") {
-                points = n
-            }
+            // Read by the parser's own rule, from the name on: a grade and
+            // a run cannot disagree on a test's points.
+            var parser = Parser(file: self, range: tokens[i + 1].span.end..<bytes.count)
+            let points = (try? parser.parseTestPoints()).flatMap { $0 } ?? 1
             tests.append((name, token.span.start, points))
         }
         return tests
