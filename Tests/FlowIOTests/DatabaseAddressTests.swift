@@ -1,4 +1,5 @@
 import Foundation
+import NIOConcurrencyHelpers
 import Testing
 
 @testable import FlowIO
@@ -42,6 +43,42 @@ import FlowTestSupport
     }
 
     /// The repro: five parse errors printed the password, also from DATABASE_URL.
+    /// A database host judged by its addresses (a rule names an address)
+    /// is connected to at the address judged: the name is one no DNS
+    /// knows, answered by a resolver that says 127.0.0.1 the first time
+    /// and ::1 after (a rebinding); the connection reaches the listener on
+    /// 127.0.0.1, and nothing the one at the same port on ::1. The pool a
+    /// `pg` call is given is asked to connect here directly, on a thread of
+    /// its own: the query's task would wait for a turn of the cooperative
+    /// pool, which the tests running beside it can hold for minutes.
+    @Test func aDatabaseNameIsConnectedToAtTheAddressJudged() async throws {
+        let judged = try ClosingListener()
+        defer { judged.shutdown() }
+        // Where a second look-up would lead: absent where the machine has no IPv6.
+        let rebound = try? ClosingListener(address: "::1", port: judged.port)
+        defer { rebound?.shutdown() }
+        let lookUps = NIOLockedValueBox<[String]>([])
+        let rebinding: @Sendable (String) -> [String] = { name in
+            lookUps.withLockedValue {
+                $0.append(name)
+                return $0.count == 1 ? ["127.0.0.1"] : ["[::1]"]
+            }
+        }
+        var permissions = Permissions.everything(command: "flow run")
+        permissions.deny(.net, "192.0.2.1")
+        let database = DatabaseRun(access: Access(permissions, resolve: rebinding))
+        let pool = try database.pool(for: try DatabaseAddress.parse("postgres://flow@flow-db.test:\(judged.port)/flow?sslmode=disable"), by: "pg.query")
+        #expect(pool.address.host == "flow-db.test" && pool.address.judgedAddress == "127.0.0.1")
+        let connected: String? = await withTaskExecutorPreference(ThreadExecutor.shared) {
+            do { _ = try await DatabasePool.connect(to: pool.address); return "connected" } catch { return nil }
+        }
+        // The listener closes what it accepts: no connection is made, but one was reached.
+        #expect(connected == nil)
+        #expect(judged.connections.withLockedValue { $0 } == 1)
+        #expect(rebound?.connections.withLockedValue { $0 } ?? 0 == 0)
+        #expect(lookUps.withLockedValue { $0 } == ["flow-db.test"])
+    }
+
     @Test func noMessageShowsThePassword() {
         let broken = [
             "mysql://ada:s3cret@h/db", "postgres://ada:s3cret@[::1/db", "postgres://ada:s3cret@[::1]x/db",

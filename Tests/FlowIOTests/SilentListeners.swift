@@ -1,4 +1,7 @@
 import Foundation
+import NIOConcurrencyHelpers
+import NIOCore
+import NIOPosix
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -45,4 +48,31 @@ final class SilentListener {
     }
 
     deinit { for descriptor in descriptors { close(descriptor) } }
+}
+
+/// A loopback listener that accepts each connection and closes it at once,
+/// counting them: where a client connected, and whether it did at all.
+final class ClosingListener: Sendable {
+    let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
+    let port: Int
+    let connections = NIOLockedValueBox(0)
+    private let channel: Channel
+
+    /// Listens on `address` (`127.0.0.1`, `::1`) at `port`, any free one if 0.
+    init(address: String = "127.0.0.1", port: Int = 0) throws {
+        let connections = self.connections
+        channel = try ServerBootstrap(group: group)
+            .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
+            .childChannelInitializer { channel in
+                connections.withLockedValue { $0 += 1 }
+                return channel.close()
+            }
+            .bind(host: address, port: port).wait()
+        self.port = channel.localAddress!.port!
+    }
+
+    func shutdown() {
+        try? channel.close().wait()
+        try? group.syncShutdownGracefully()
+    }
 }

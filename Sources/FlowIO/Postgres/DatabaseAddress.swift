@@ -35,6 +35,11 @@ struct DatabaseAddress: Sendable, Hashable {
     /// never handed the path to open by itself.
     var rootCertificateBytes: [UInt8]?
     var connectTimeout: TimeSpan = .seconds(10)
+    /// The address the host name was judged by, when the run's
+    /// permissions resolved it (`DatabaseRun.pool`): connected to instead
+    /// of the name, so a second look-up cannot lead elsewhere; the name is
+    /// still the one a certificate is checked against.
+    var judgedAddress: String?
 
     /// The address as messages show it: never the password.
     var shown: String {

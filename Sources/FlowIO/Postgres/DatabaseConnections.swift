@@ -128,7 +128,7 @@ final class DatabasePool: Sendable {
         do {
             let channel = try await ClientBootstrap(group: PostgresConnection.defaultEventLoopGroup)
                 .connectTimeout(configuration.options.connectTimeout)
-                .connect(host: address.host, port: address.port).get()
+                .connect(host: address.judgedAddress ?? address.host, port: address.port).get()
             do {
                 connection = try await PostgresConnection.connect(on: channel.eventLoop, configuration: try address.configuration(on: channel),
                                                                   id: id, logger: logger)

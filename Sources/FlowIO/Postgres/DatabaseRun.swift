@@ -22,8 +22,9 @@ final class DatabaseRun: Sendable {
 
     /// The pool for `address`, once the run may reach its host.
     func pool(for address: DatabaseAddress, by operation: String) throws -> DatabasePool {
-        try access.checkNet(host: address.permissionHost, port: address.port, shown: "\(operation) \(address.shown)")
+        let checked = try access.checkNet(host: address.permissionHost, port: address.port, shown: "\(operation) \(address.shown)")
         var address = address
+        address.judgedAddress = checked.address.map { $0.hasPrefix("[") ? String($0.dropFirst().dropLast()) : $0 }
         if let path = address.rootCertificate {
             address.rootCertificateBytes = try Self.readCertificate(path, access: access, by: operation)
         }
