@@ -96,13 +96,18 @@ struct Grade: ParsableCommand {
         // can wait for ever, as on a FIFO nobody writes: with no child
         // started and nothing written, the process ends at once), grading
         // them (the children stopped, the rows so far written), writing
-        // the report (cut where it is).
+        // the report (cut where it is; a write that cannot end, to a pipe
+        // nobody reads or a FIFO nobody opens, is given up after a grace).
         let interruption = Atomic<Int32>(0)
-        let settingUp = Atomic<Bool>(true)
+        let phase = Atomic<Int>(GradingPhase.settingUp)
         let watch = LiveWorld().watchInterrupts { kind in
             let signal = kind == .terminate ? SIGTERM : SIGINT
             interruption.store(signal, ordering: .relaxed)
-            if settingUp.load(ordering: .acquiring) { _exit(128 + signal) }
+            switch phase.load(ordering: .acquiring) {
+            case GradingPhase.settingUp: _exit(128 + signal)
+            case GradingPhase.reporting: GradingPhase.exitIfStuck(signal)
+            default: break
+            }
         }
         defer { watch?.cancel() }
         func stopped() -> Bool { interruption.load(ordering: .relaxed) != 0 }
@@ -144,11 +149,13 @@ struct Grade: ParsableCommand {
         childArguments += permissions.arguments
         let grader = ClassGrader(limits: limits, jobs: jobs ?? Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))), childArguments: childArguments,
                                  keyTests: answerKey?.tests)
-        settingUp.store(false, ordering: .releasing)
+        phase.store(GradingPhase.grading, ordering: .releasing)
         let graded = grader.grade(files, stop: stopped)
+        phase.store(GradingPhase.reporting, ordering: .releasing)
         // Stopped while grading, the rows so far are written whole; a signal
         // while a long report is written stops the writing.
         let interruptedGrading = stopped()
+        if interruptedGrading { GradingPhase.exitIfStuck(interruption.load(ordering: .relaxed)) }
         let report = ClassReport(rows: graded, testNames: answerKey?.tests.map(\.name), details: details || (feedback ?? .none) > .none,
                                  feedback: level, roster: classList)
         switch format {
@@ -163,6 +170,24 @@ struct Grade: ParsableCommand {
         }
         try destination.close()
         try exitIfStopped()
+    }
+}
+
+/// Where `flow grade` is, for what a signal does.
+enum GradingPhase {
+    static let settingUp = 0, grading = 1, reporting = 2
+    /// How long a stopped grader's report may take to end before the
+    /// process ends without it.
+    static let reportGrace: UInt32 = 10
+
+    /// Ends the process, 128 + `signal`, unless the report ends first: a
+    /// stopped report is cut at its next row, so only a write that cannot
+    /// end takes this long.
+    static func exitIfStuck(_ signal: Int32) {
+        startBackgroundThread {
+            sleep(reportGrace)
+            _exit(128 + signal)
+        }
     }
 }
 

@@ -734,6 +734,33 @@ import Testing
         #expect(text.hasSuffix("\nstopped by \(signal == SIGINT ? "Ctrl-C" : "SIGTERM"): the report was being written\n"), "\(text.suffix(300))")
     }
 
+    /// A signal while the report waits on a reader that never reads (a
+    /// pipe nobody drains): the grader does not wait for ever, it ends,
+    /// 128 + the signal, after a grace of seconds.
+    @Test func aSignalEndsAReportNobodyReads() throws {
+        let folder = temporaryPath("interrupted-unread")
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let name = String(repeating: "t", count: 30_000)
+        for student in ["a", "b", "c"] {
+            let tests = (0..<3).map { "test \"\(name)\($0)\" { expect(just(1)).toBe(\"(a|)\", a: 2) }\n" }.joined()
+            try tests.write(toFile: folder + "/\(student).flow", atomically: true, encoding: .utf8)
+        }
+        let (process, out, _) = try FlowProcess.start(["grade", "--details", folder])
+        let reader = out.fileHandleForReading.fileDescriptor
+        #expect(waitFor {
+            var waiting: Int32 = 0
+            return ioctl(reader, UInt(FIONREAD), &waiting) == 0 && waiting >= 60_000
+        }, "the report never filled its pipe")
+        kill(process.processIdentifier, SIGTERM)
+        // Nothing is read until it has ended.
+        let ended = waitFor { !process.isRunning }
+        if !ended { kill(process.processIdentifier, SIGKILL) }
+        #expect(ended, "the grader waited for ever on a report nobody reads")
+        process.waitUntilExit()
+        #expect(process.terminationReason == .exit && process.terminationStatus == 128 + SIGTERM)
+    }
+
     /// The command lines of this machine's processes.
     static func processes() -> [String] {
         let ids = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
