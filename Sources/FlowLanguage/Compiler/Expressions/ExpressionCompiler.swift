@@ -390,6 +390,11 @@ extension Compiler {
             // `TimeZone.current`, `Locale.current`: the system's, as Foundation gives.
             return CompiledExpression({ _ in made() }, type: .named(typeName), typeIsSure: true)
         }
+        if name == "none", case .name("Optional", let typeSpan) = base, scope.lookup("Optional") == nil, resolveType("Optional", in: scope) == nil {
+            // `Optional<String>.none`: nil, of the optional type written.
+            return CompiledExpression({ _ in .null }, type: writtenOptionalType(at: typeSpan, in: scope) ?? .optional(.unknown),
+                                      typeIsSure: writtenOptionalType(at: typeSpan, in: scope) != nil)
+        }
         if case .name(let typeName, _) = base, scope.lookup(typeName) == nil, let constant = SwiftVocabulary.numberConstant(typeName, name) {
             return CompiledExpression { _ in constant }
         }

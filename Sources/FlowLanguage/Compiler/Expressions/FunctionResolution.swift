@@ -96,6 +96,9 @@ extension Compiler {
                 // RxSwift's `DisposeBag()`, Combine's `Set<AnyCancellable>()`.
                 return CompiledExpression { _ in name == "DisposeBag" ? .function(DisposeBagValue()) : .array([]) }
             }
+            if name == "Optional", resolveType(name, in: scope) == nil, arguments.count == 1, arguments[0].label == nil {
+                return compileOptionalWrapping(arguments[0].value, typeSpan: nameSpan, in: scope)
+            }
             if name == "NotificationCenter", arguments.isEmpty {
                 return CompiledExpression { _ in .function(NotificationCenterValue()) }
             }

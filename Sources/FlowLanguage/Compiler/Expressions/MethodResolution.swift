@@ -182,6 +182,9 @@ extension Compiler {
         if name == "random", RandomValues.typeNames.contains(type), resolveType(type, in: scope) == nil {
             return compileRandomCall(type, nameSpan, arguments, in: scope)
         }
+        if type == "Optional", name == "some", resolveType(type, in: scope) == nil, arguments.count == 1, arguments[0].label == nil {
+            return compileOptionalWrapping(arguments[0].value, typeSpan: typeSpan, in: scope)
+        }
         if type == "Disposables", name == "create" {
             // What `Observable.create`'s closure returns: its teardown
             // closure, or nothing to do.

@@ -49,3 +49,24 @@ extension Compiler {
         return CompiledExpression({ frame in convert(try code(frame)) }, type: type, typeIsSure: true)
     }
 }
+
+extension Compiler {
+    /// `Optional<Double>` written at `typeSpan`: its type, where it names one.
+    func writtenOptionalType(at typeSpan: Span, in scope: Scope) -> StaticType? {
+        guard let text = file.genericTypeText(at: typeSpan.start), case .optional(let wrapped) = staticType(text: text, in: scope),
+              wrapped.isKnown else { return nil }
+        return .optional(wrapped)
+    }
+
+    /// `Optional(4)`, `Optional<Double>(5)`, `Optional.some(x)`: the value,
+    /// an optional of its type (flow keeps one nil, so wrapping a value
+    /// changes how it is described, `Optional(4)`, not the value); with the
+    /// type written, converted to it, as `Optional<Double>(5)` is `5.0`.
+    func compileOptionalWrapping(_ argument: Expr, typeSpan: Span, in scope: Scope) -> CompiledExpression {
+        if let written = writtenOptionalType(at: typeSpan, in: scope), case .optional(let wrapped) = written {
+            return converted(compiled(argument, convertingTo: wrapped, in: scope), to: written)
+        }
+        let value = compiled(argument, in: scope)
+        return value.typed(.optional(value.type), sure: value.typeIsSure && value.type.isKnown)
+    }
+}
