@@ -94,6 +94,9 @@ enum SwiftVocabulary {
         switch expr {
         case .name(let name, _): return name.isCapitalised ? name : nil
         case .member(let base, let name, _, _): return typeName(base).map { "\($0).\(name)" }
+        // `Int?.self`, which parses as the chain `Int?` `.self`.
+        case .optionalBind(let wrapped, _): return typeName(wrapped).map { "\($0)?" }
+        case .optionalChain(let chain, _): return typeName(chain)
         case .array(let elements, _) where elements.count == 1: return typeName(elements[0]).map { "[\($0)]" }
         case .dictionary(let pairs, _) where pairs.count == 1:
             guard let key = typeName(pairs[0].key), let value = typeName(pairs[0].value) else { return nil }

@@ -406,7 +406,10 @@ extension Compiler {
             return CompiledExpression(compileStaticMember(type, name, nameSpan, in: scope))
         }
         if name == "self", let type = SwiftVocabulary.typeName(base), !type.split(separator: ".").contains(where: { scope.lookup(String($0)) != nil }) {
-            let value = SwiftVocabulary.type(type)
+            // `Optional<Int>.self`: the generic arguments written after the name.
+            var written = type
+            if case .name(_, let span) = base, let generic = file.genericTypeText(at: span.start) { written = generic }
+            let value = SwiftVocabulary.type(written)
             return CompiledExpression { _ in value }
         }
         let receiver = compiled(base, in: scope), b = receiver.code
@@ -589,6 +592,8 @@ extension Compiler {
     func compileOptional(_ expr: Expr, in scope: Scope) -> CompiledExpression {
         switch expr {
         case .optionalChain(let chain, _):
+            // `Int?.self` is the metatype of `Int?`, not a chain.
+            if case .member(let base, "self", _, _) = chain, SwiftVocabulary.typeName(base) != nil { return compiled(chain, in: scope) }
             let compiledChain = compiled(chain, in: scope), code = compiledChain.code
             return CompiledExpression({ frame in
                 do { return try code(frame) } catch is NilInOptionalChain { return .null }
