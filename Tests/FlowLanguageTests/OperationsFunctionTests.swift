@@ -96,11 +96,19 @@ import Testing
             let iso = ISO8601DateFormatter()
             iso.formatOptions = [.withFullDate]
             print(iso.string(from: Date(timeIntervalSince1970: 0)), iso.timeZone!)
+            f.timeZone = nil
+            f.locale = nil
+            f.timeStyle = .short
+            print(f.timeZone == TimeZone.current, f.locale == Locale.current, f.dateStyle, f.timeStyle, f.dateFormat!.isEmpty)
+            f.timeStyle = .none
+            print(f.timeStyle, f.dateFormat!.isEmpty)
             """#)
         #expect(printed == """
             2023-11-15 yyyy-MM-dd true
             true true
             1970-01-01 GMT (0)
+            true true none short false
+            none true
             """, "\(printed)")
         let badFormat = OperatorDocs.printed(by: """
             let f = DateFormatter()
@@ -122,10 +130,19 @@ import Testing
         #expect(badOption.contains("example.flow:3:") && badOption.contains("formatOptions are options such as .withInternetDateTime"), "\(badOption)")
         let unknownProperty = OperatorDocs.printed(by: """
             let f = DateFormatter()
-            f.dateStyle = 2
+            f.calendar = 2
             """)
-        #expect(unknownProperty.contains("example.flow:2:3") && unknownProperty.contains("flow has no DateFormatter property 'dateStyle'")
-                && unknownProperty.contains("it sets 'dateFormat', 'timeZone', 'locale', 'isLenient'"), "\(unknownProperty)")
+        #expect(unknownProperty.contains("example.flow:2:3") && unknownProperty.contains("flow has no DateFormatter property 'calendar'")
+                && unknownProperty.contains("it sets 'dateFormat', 'timeZone', 'locale', 'isLenient', 'dateStyle', 'timeStyle'"), "\(unknownProperty)")
+        // A style is one of Foundation's five, checked where it is set.
+        let badStyle = OperatorDocs.printed(by: """
+            let f = DateFormatter()
+            f.dateStyle = .medium
+            f.timeStyle = 2
+            print("not reached")
+            """)
+        #expect(badStyle.contains("example.flow:3:") && badStyle.contains("DateFormatter's timeStyle is .none, .short, .medium, .long or .full, not Int 2")
+                && !badStyle.contains("not reached"), "\(badStyle)")
         let misspelt = OperatorDocs.printed(by: """
             let f = DateFormatter()
             f.dateformat = "yyyy"

@@ -126,6 +126,8 @@ enum SwiftVocabulary {
         case _ where constantNames.contains(name): .string(name)
         // `iso.formatOptions = [.withFullDate]`: an option by its name.
         case _ where ISO8601FormatterValue.options[name] != nil: .string(name)
+        // `f.dateStyle = .medium`: a DateFormatter.Style by its name (`.none` is nil above).
+        case _ where DateFormatterValue.styles[name] != nil: .string(name)
         default: nil
         }
     }

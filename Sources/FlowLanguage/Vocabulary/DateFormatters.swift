@@ -12,10 +12,14 @@ import Synchronization
 enum DateFormatterValue {
     /// `DateFormatter()`: `dateFormat` (a pattern, "" at first, which
     /// formats to ""), `timeZone` and `locale` (the system's at first, as
-    /// Foundation's), `isLenient`.
+    /// Foundation's), `isLenient`, `dateStyle` and `timeStyle` (`.none` at
+    /// first; setting one sets `dateFormat` to the locale's pattern for them).
     static let objectClass = ObjectClass(
-        name: "DateFormatter", fieldNames: ["dateFormat", "timeZone", "locale", "isLenient"],
-        publishedFields: [false, false, false, false], weakFields: [false, false, false, false], superclass: nil)
+        name: "DateFormatter", fieldNames: ["dateFormat", "timeZone", "locale", "isLenient", "dateStyle", "timeStyle"],
+        publishedFields: Array(repeating: false, count: 6), weakFields: Array(repeating: false, count: 6), superclass: nil)
+
+    /// Foundation's `DateFormatter.Style`s, by the names Swift writes and prints them with.
+    static let styles: [String: DateFormatter.Style] = ["none": .none, "short": .short, "medium": .medium, "long": .long, "full": .full]
 
     /// The classes among these, whose properties a `let` holding one sets.
     static let classes: [String: ObjectClass] = ["DateFormatter": objectClass, "ISO8601DateFormatter": ISO8601FormatterValue.objectClass]
@@ -32,8 +36,58 @@ enum DateFormatterValue {
 
     static func make() -> Value {
         .object(ScriptObject(objectClass, fields: [
-            .string(""), TimeZoneValue.make(TimeZone.current), LocaleValue.make(Locale.current), .bool(false),
+            .string(""), TimeZoneValue.make(TimeZone.current), LocaleValue.make(Locale.current), .bool(false), .string("none"), .string("none"),
         ]))
+    }
+
+    /// After a script set property `field` (which held `old`): the object
+    /// as Foundation's setters leave it. A style sets `dateFormat` to the
+    /// locale's pattern for the two styles, which a `dateFormat` set later
+    /// replaces, and which a new locale makes again unless a `dateFormat`
+    /// was set after the styles; `timeZone` and `locale` set to nil (Swift's
+    /// `TimeZone!` and `Locale!`) read back as the system's, as Foundation's do.
+    static func changed(_ object: ScriptObject, field: Int, from old: Value) throws {
+        switch objectClass.fieldNames[field] {
+        case "timeZone":
+            if case .null = object.fields[field] { object.fields[field] = TimeZoneValue.make(TimeZone.current) }
+        case "locale":
+            if case .null = object.fields[field] { object.fields[field] = LocaleValue.make(Locale.current) }
+            let (date, time) = try (style(object.fields[4], "dateStyle"), style(object.fields[5], "timeStyle"))
+            // A pattern the styles made is made again for the new locale.
+            guard date != .none || time != .none, case .string(let format) = object.fields[0],
+                  format == pattern(date: date, time: time, locale: try LocaleValue.identifier(old)) else { return }
+            object.fields[0] = .string(pattern(date: date, time: time, locale: try LocaleValue.identifier(object.fields[2])))
+        case "dateStyle", "timeStyle":
+            let style: DateFormatter.Style
+            do { style = try self.style(object.fields[field], objectClass.fieldNames[field]) } catch {
+                // Refused where it is set: the formatter keeps the style it had.
+                object.fields[field] = old
+                throw error
+            }
+            object.fields[field] = .string(styles.first { $0.value == style }!.key)
+            object.fields[0] = .string(pattern(date: try self.style(object.fields[4], "dateStyle"), time: try self.style(object.fields[5], "timeStyle"),
+                                               locale: try LocaleValue.identifier(object.fields[2])))
+        default:
+            break
+        }
+    }
+
+    /// A style property's value: `.none` (which flow reads as nil too), `.short`, `.medium`, `.long`, `.full`.
+    private static func style(_ value: Value, _ property: String) throws -> DateFormatter.Style {
+        switch value {
+        case .null: return .none
+        case .string(let name) where styles[name] != nil: return styles[name]!
+        default: throw FlowError("DateFormatter's \(property) is .none, .short, .medium, .long or .full, not \(value.typeName) \(value.literal)")
+        }
+    }
+
+    /// The pattern Foundation gives a formatter of these styles in `locale` (nil: the system's).
+    private static func pattern(date: DateFormatter.Style, time: DateFormatter.Style, locale: String?) -> String {
+        let formatter = DateFormatter()
+        formatter.locale = locale.map(Locale.init(identifier:)) ?? Locale.current
+        formatter.dateStyle = date
+        formatter.timeStyle = time
+        return formatter.dateFormat ?? ""
     }
 
     /// The object's settings, checked: a property set to a value of

@@ -103,6 +103,12 @@ extension Value {
         }
         // An object is changed where it is: every name holding it sees the change.
         if case .object(let object) = self, let i = object.objectClass.fieldIndex(name) {
+            // Foundation's DateFormatter: its setters change more than the property.
+            if object.objectClass === DateFormatterValue.objectClass {
+                let old = object.fields[i]
+                try object.updateField(i, body)
+                return try DateFormatterValue.changed(object, field: i, from: old)
+            }
             try object.updateField(i, body)
             return
         }
