@@ -135,13 +135,14 @@ public final class Session {
     /// them ends or is cancelled (`jobs`: those still running after it).
     private func reportCommits(of run: RunState, jobs: [Int]) {
         guard !run.isIdle else { return sayCommits(of: run, ending: nil) }
-        let named = jobs.map { "#\($0)" }.joined(separator: ", ")
+        // Named by its jobs; work that is not one (`asyncAfter`) goes unnamed.
+        let named = jobs.isEmpty ? nil : jobs.map { "#\($0)" }.joined(separator: ", ")
         run.onIdle = { [weak self, unowned run] in
             run.onIdle = nil
             // Told as the last subscription is let go of: its sinks are
             // told how it ended (a file put in place) just after.
             _ = self?.scheduler.schedule(after: .zero) { [weak self, run] in
-                self?.sayCommits(of: run, ending: named + (run.wasCancelled ? " cancelled" : " ended"))
+                self?.sayCommits(of: run, ending: named.map { $0 + (run.wasCancelled ? " cancelled" : " ended") })
             }
         }
     }
