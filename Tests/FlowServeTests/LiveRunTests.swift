@@ -255,11 +255,14 @@ import Testing
         let marks = SVGGeometry.elements(try #require(final["svg"] as? String))
             .filter { $0.attributes["data-d"] == "0" && $0.attributes["data-l"] == "0" }.compactMap { Int($0.attributes["data-t"] ?? "") }
         #expect(marks.count == 13, "12 ticks and the completion: \(marks)")
-        // In order, and true to time: the ticks span at least eleven waits of 30 ms.
+        // In order, and true to time: tick k is due 30k ms after the start and
+        // a timer never fires early, so its column is never before that time
+        // (a loaded machine may draw it later, and catch-up ticks closer:
+        // nothing here depends on how late).
         #expect(marks == marks.sorted(), "\(marks)")
-        let firstTick = try #require(marks.first), lastTick = marks[marks.count - 2]
-        #expect((lastTick - firstTick + 1) * frame >= 11 * 30, "ticks from column \(firstTick) to \(lastTick) at \(frame) ms a column")
-        #expect(Set(marks.dropLast()).count >= 10, "ticks heaped into few columns: \(marks)")
+        for (k, column) in marks.dropLast().enumerated() {
+            #expect((column + 1) * frame >= 30 * (k + 1), "tick \(k + 1) drawn at column \(column), \(frame) ms a column: \(marks)")
+        }
     }
 
     /// Reading or writing files happens only when the learner runs the
