@@ -66,9 +66,14 @@ struct Flow: ParsableCommand {
             }
         }
         do {
-            var command = try parseAsRoot(PermissionOptions.normalized(Array(CommandLine.arguments.dropFirst())))
+            let arguments = Array(CommandLine.arguments.dropFirst())
             // Scripts may nest deeply: run on a thread with a large stack.
-            try withLargeStack { try command.run() }
+            if let settings = RunSettings(scriptAlone: arguments) {
+                try withLargeStack { try settings.run() }
+            } else {
+                var command = try parseAsRoot(PermissionOptions.normalized(arguments))
+                try withLargeStack { try command.run() }
+            }
             exitAfterOutputFailure(instead: ExitStatus.success.rawValue)
         } catch let status as ExitCode {
             exitAfterOutputFailure(instead: status.rawValue)
@@ -280,90 +285,19 @@ struct Run: ParsableCommand {
     }
 
     func run() throws {
-        if dryRun {
-            let file = try Loader.load(script)
-            let access = Access(permissions.applied(to: .everything(command: "flow run")))
-            _ = try Loader.compile(file, access: access, arguments: arguments, dialect: dialect.dialect, logLevel: logLevel)
-            try DryRunReport.run(file, arguments: arguments, access: access)
-            return
-        }
-        memory.apply(watchesProcess: !startsREPL)
         if startsREPL {
+            memory.apply()
             _ = REPL.run(banner: Flow.banner, access: Access(permissions.applied(to: .everything(command: "flow"))), dialect: dialect.dialect)
             return
         }
-        // A bad --svg path is reported before the run, not after it.
-        if let svg { try Loader.checkWritable(svg) }
-        if let png {
-            try Loader.checkWritable(png)
-            try PNGWriter.checkRenderer()
-        }
-        let file = try Loader.load(script)
-        let access = Access(permissions.applied(to: .everything(command: "flow run")))
-        let program = try Loader.compile(file, access: access, arguments: arguments, dialect: dialect.dialect, logLevel: logLevel)
-        program.marblesForBindings = marbles
-        program.tracesEverything = trace
-        program.stopsOnInterrupt = true
-        program.showsSubscriptions = subscriptions
-        program.laneOptions = LaneDiagram.Options(frame: frame.flatMap(Loader.duration), wide: wide, color: Output.colorOnStandardOutput)
-        program.laneOptions.terminalWidth = StandardStreams.terminalWidth(1)
-        // A script of marbles alone means virtual time: its lanes are then
-        // exact, the same every run (the README's first picture).
-        let virtual = self.virtual || (!live && program.isDrivenByMarblesAlone)
-        if virtual && !self.virtual {
-            Output.err("flow: every source here is a marble: ran in virtual time (--live for the wall clock)")
-        }
-        program.beforeForcedExit = { commits, interrupt in
-            PartialFiles.shared.removeAll()
-            Self.reportCommitted(commits, ending: "stopped by " + interrupt.name)
-        }
-        var interrupts: InterruptWatch?
-        if virtual {
-            // Virtual time has no loop to hop onto: an interrupt ends the
-            // process at once, leaving no unfinished output file behind.
-            interrupts = LiveWorld().watchInterrupts { interrupt in
-                PartialFiles.shared.removeAll()
-                Output.err("flow: stopped")
-                _exit(interrupt.exitStatus)
-            }
-        } else {
-            // Nowhere left to write: stop the live run as Ctrl-C would.
-            StandardStreams.onOutputFailure = { kill(getpid(), SIGINT) }
-        }
-        let outcome = program.run(on: virtual ? .virtual : .live(LiveWorld()))
-        interrupts?.cancel()
-        // A statement stopped with the run is cancelled on its server
-        // before the process goes.
-        if outcome.interrupted != nil { DatabaseCancels.abandonBatches() }
-        DatabaseCancels.settle()
-        if svg != nil || png != nil {
-            let picture = SVGDiagram(outcome.laneDiagrams, title: file.path, width: width.map(Double.init)).text
-            if let svg { try Loader.write(picture, to: svg) }
-            if let png { try PNGWriter.write(svg: picture, to: png) }
-        }
-        for failure in outcome.failures {
-            Output.err(Report.expectationFailure(failure, file: file, color: Output.colorOnStandardError))
-        }
-        // The script's own `exit(code)` decides, over anything it stopped.
-        if let status = outcome.exitStatus { throw ExitCode(status) }
-        if let interrupt = outcome.interrupted {
-            Self.reportCommitted(outcome.commits, ending: "stopped by " + interrupt.name)
-            throw ExitCode(interrupt.exitStatus)
-        }
-        // However a run ends, what its sinks committed is said: always
-        // after a failure, as after a stop; after a completed run as a line
-        // of the log's info level (psql's `COPY 4340342`).
-        if !outcome.passed {
-            Self.reportCommitted(outcome.commits, ending: "failed")
-            throw ExitCode(ExitStatus.failed.rawValue)
-        }
-        if logLevel <= .info { Self.reportCommitted(outcome.commits, ending: "done") }
+        try settings.run()
     }
 
-    /// What the sinks committed when the run ended, one line each: what an
-    /// operator needs to know to resume the job, or to check it.
-    static func reportCommitted(_ commits: CommitLedger, ending: String) {
-        if let summary = commits.summary(ending: ending) { Output.err("flow: " + summary) }
+    /// What the options ask of a run of a script.
+    var settings: RunSettings {
+        RunSettings(virtual: virtual, live: live, marbles: marbles, frame: frame, wide: wide, trace: trace, subscriptions: subscriptions,
+                    dryRun: dryRun, svg: svg, png: png, width: width, permissions: permissions.applied(to: RunSettings.defaultPermissions),
+                    maxMemory: memory.maxMemory, dialect: dialect.dialect, logLevel: logLevel, script: script, arguments: arguments)
     }
 }
 

@@ -15,8 +15,10 @@ struct MemoryOption: ParsableArguments {
 
     /// `watchesProcess`: the command runs one script in its process (`flow
     /// run`), so the whole process is the script's; a server or a REPL is not.
-    func apply(watchesProcess: Bool = false) {
-        if let bytes = maxMemory.flatMap(Self.bytes) {
+    func apply(watchesProcess: Bool = false) { Self.apply(maxMemory: maxMemory, watchesProcess: watchesProcess) }
+
+    static func apply(maxMemory: String?, watchesProcess: Bool) {
+        if let bytes = maxMemory.flatMap(bytes) {
             MemoryBudget.set(bytes: bytes)
             if watchesProcess { MemoryBudget.set(processBytes: bytes) }
         }
