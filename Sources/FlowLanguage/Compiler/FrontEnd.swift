@@ -49,6 +49,7 @@ enum FrontEnd {
         let order = order ?? (file.mayDeclareFunctionsOrTypes ? .afterParsing : .asParsed)
         let (compiled, errors) = withLargeStack(size: Self.stackSize) { () -> (Compiled, [Diagnostic]) in
             let compiler = Compiler(file: file, environment: environment)
+            compiler.readsClosureEffects = keepingCode
             var topLevel = Compiler.TopLevel(keepingCode: keepingCode)
             var kept: [Statement] = []
             var prologue: ((Frame) throws -> Void)?

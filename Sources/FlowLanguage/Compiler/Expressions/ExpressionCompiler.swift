@@ -513,7 +513,7 @@ extension Compiler {
             reusesFrame: !inner.createsClosures && !closure.capturesSelfWeakly, updatesFirstParameter: inner.changedParameters.contains(0),
             location: location(closure.span))
         shape.spreadsArrays = environment.dialect == .rxJS
-        shape.sideEffect = ClosureEffects(outside: scope).firstSideEffect(of: closure)
+        if readsClosureEffects { shape.sideEffect = ClosureEffects(outside: scope).firstSideEffect(of: closure) }
         // A closure of one expression gives that expression's type; its
         // signature is sure where Swift's is: every parameter's type written
         // (or none taken), and the result written or surely known.
