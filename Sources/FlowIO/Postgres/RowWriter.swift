@@ -486,12 +486,20 @@ final class RowWriter: Function, StreamConsumer, ValueHolder {
             do {
                 let rows = try await lease.rows(of: query, within: answerGrace)
                 return try rows.first?.decode(String.self) ?? "unknown"
-            } catch let error as PSQLError where error.serverInfo?[.sqlState] == "22023" {
-                // invalid_parameter_value, txid_status's one error: "transaction
-                // ID ... is in the future" (its text is in the server's language).
-                return "aborted"
+            } catch {
+                if let status = status(whenRefused: error) { return status }
+                throw error
             }
         }
+    }
+
+    /// What a refusal of `txid_status` says of the transaction: invalid_parameter_value
+    /// (22023) is its one error, "transaction ID ... is in the future" (in
+    /// the server's language): an id the server never made durable, so the
+    /// transaction never committed. nil for any other error.
+    static func status(whenRefused error: Error) -> String? {
+        guard let refusal = error as? PSQLError, refusal.serverInfo?[.sqlState] == "22023" else { return nil }
+        return "aborted"
     }
 
     /// Multi-row inserts: the batch's columns are every field any of its
