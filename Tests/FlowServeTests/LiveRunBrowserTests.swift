@@ -50,16 +50,17 @@ import Testing
                 return d.classList.contains('live') && d.scrollWidth > d.clientWidth + 300 && d.scrollLeft > 200
                   && document.querySelectorAll('#live-legend span').length >= 12
                 """)
-            // The labels follow the scroll a frame later: on a loaded machine, wait for that frame.
-            try? await browser.waitFor("the labels and legend on screen", """
+            // The labels follow the scroll a frame later, and the run scrolls on:
+            // a check made once can land between a scroll and its frame on a
+            // loaded machine. What is asked is that they are all on screen once
+            // the frame is drawn: wait for that, and say what was seen if never.
+            let settled = (try? await browser.waitFor("the labels and legend on screen", """
                 const v = (() => { \(Self.onScreen) })();
                 return v.length === 8 && v[0] >= 2 && v[1] === 1 && v[2] >= 12 && v[3] === 1 && v[4] === 1 && v[5] === 1
                   && v[6] >= 2 && v[7] === 1;
-                """, seconds: 30)
+                """, seconds: 60)) != nil
             let following = try await browser.run(Self.onScreen) as? [Int] ?? []
-            #expect(following.count == 8 && following[0] >= 2 && following[1] == 1, "labels: \(following)")
-            #expect(following.count == 8 && following[2] >= 12 && following[3] == 1 && following[4] == 1 && following[5] == 1, "legend: \(following)")
-            #expect(following.count == 8 && following[6] >= 2 && following[7] == 1, "the legend wraps, and is not drawn twice: \(following)")
+            #expect(settled, "labels, legend, its wrapping, drawn once: \(following)")
             // Scrolled back by hand, the labels come along.
             try await browser.run("const d = document.getElementById('diagram'); d.scrollLeft = d.scrollWidth / 3")
             try await browser.waitFor("the labels to follow the scroll", """
