@@ -68,8 +68,11 @@ public enum FlowProcess {
         process.standardError = out
         process.standardInput = FileHandle.nullDevice
         do { try process.run() } catch { return "(no backtrace: \(error))" }
-        let killer = DispatchWorkItem { if process.isRunning { process.terminate() } }
-        DispatchQueue.global().asyncAfter(deadline: .now() + 120, execute: killer)
+        // gdb itself can hang once attached (seen: asleep in pselect for 20
+        // minutes with every thread of its inferior stopped); it ignores
+        // SIGTERM then, so it is killed, which also detaches it.
+        let killer = DispatchWorkItem { if process.isRunning { kill(process.processIdentifier, SIGKILL) } }
+        DispatchQueue.global().asyncAfter(deadline: .now() + 60, execute: killer)
         let text = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         process.waitUntilExit()
         killer.cancel()
