@@ -14,17 +14,10 @@ struct Lease: Sendable {
     let watch: ClosingWatch
 
     init(connection: PostgresConnection, pid: Int32) {
-        self.init(connection: connection, pid: pid, watch: ClosingWatch(connection))
-    }
-
-    private init(connection: PostgresConnection, pid: Int32, watch: ClosingWatch) {
         self.connection = connection
         self.pid = pid
-        self.watch = watch
+        watch = ClosingWatch(connection)
     }
-
-    /// The same connection, known by its server process.
-    func serving(pid: Int32) -> Lease { Lease(connection: connection, pid: pid, watch: watch) }
 }
 
 /// The connections to one database, shared by every run of the process: at
@@ -149,11 +142,10 @@ final class DatabasePool: Sendable {
             throw refusal ? error : ConnectFailure(underlying: error)
         }
         do {
-            // Bounded as every later statement is: a server that goes away
-            // here must not leave the connection's maker waiting forever.
-            let unknown = Lease(connection: connection, pid: 0)
-            let rows = try await unknown.rows(of: "SELECT pg_backend_pid()", within: address.connectTimeout)
-            return unknown.serving(pid: try rows.first?.decode(Int32.self) ?? 0)
+            let rows = try await connection.query("SELECT pg_backend_pid()", logger: logger)
+            var pid: Int32 = 0
+            for try await row in rows { pid = try row.decode(Int32.self) }
+            return Lease(connection: connection, pid: pid)
         } catch {
             try? await connection.close()
             throw DatabaseFailure.isConnectionLoss(error) ? ConnectFailure(underlying: error) : error
