@@ -57,16 +57,10 @@ import FlowTestSupport
         // Where a second look-up would lead: absent where the machine has no IPv6.
         let rebound = try? ClosingListener(address: "::1", port: judged.port)
         defer { rebound?.shutdown() }
-        let lookUps = NIOLockedValueBox<[String]>([])
-        let rebinding: @Sendable (String) -> [String] = { name in
-            lookUps.withLockedValue {
-                $0.append(name)
-                return $0.count == 1 ? ["127.0.0.1"] : ["[::1]"]
-            }
-        }
+        let rebinding = RebindingResolver()
         var permissions = Permissions.everything(command: "flow run")
         permissions.deny(.net, "192.0.2.1")
-        let database = DatabaseRun(access: Access(permissions, resolve: rebinding))
+        let database = DatabaseRun(access: Access(permissions, resolve: rebinding.resolve))
         let pool = try database.pool(for: try DatabaseAddress.parse("postgres://flow@flow-db.test:\(judged.port)/flow?sslmode=disable"), by: "pg.query")
         #expect(pool.address.host == "flow-db.test" && pool.address.judgedAddress == "127.0.0.1")
         let connected: String? = await withTaskExecutorPreference(ThreadExecutor.shared) {
@@ -76,7 +70,7 @@ import FlowTestSupport
         #expect(connected == nil)
         #expect(judged.connections.withLockedValue { $0 } == 1)
         #expect(rebound?.connections.withLockedValue { $0 } ?? 0 == 0)
-        #expect(lookUps.withLockedValue { $0 } == ["flow-db.test"])
+        #expect(rebinding.lookUps == ["flow-db.test"])
     }
 
     @Test func noMessageShowsThePassword() {

@@ -179,22 +179,16 @@ import FlowRuntime
         // Where a second look-up would lead: absent where the machine has no IPv6.
         let rebound = try? TLSTestServer(address: "::1", port: judged.port)
         defer { rebound?.shutdown() }
-        let lookUps = NIOLockedValueBox<[String]>([])
-        let rebinding: @Sendable (String) -> [String] = { name in
-            lookUps.withLockedValue {
-                $0.append(name)
-                return $0.count == 1 ? ["127.0.0.1"] : ["[::1]"]
-            }
-        }
+        let rebinding = RebindingResolver()
         // A rule naming an address makes names be resolved to be judged.
         var permissions = Permissions.everything(command: "flow run")
         permissions.deny(.net, "192.0.2.1")
         for live in [true, false] {
-            lookUps.withLockedValue { $0 = [] }
+            rebinding.forget()
             let result = try run("http.get(\"https://\(TLSTestServer.name):\(judged.port)/\").sink { print($0.json()[\"served\"]) }",
-                                 live: live, access: Access(permissions, resolve: rebinding))
+                                 live: live, access: Access(permissions, resolve: rebinding.resolve))
             #expect(result.out == ["127.0.0.1"], "\(result.err)")
-            #expect(lookUps.withLockedValue { $0 } == [TLSTestServer.name])
+            #expect(rebinding.lookUps == [TLSTestServer.name])
         }
         #expect(judged.connections.withLockedValue { $0 } == 2)
         #expect(rebound?.connections.withLockedValue { $0 } ?? 0 == 0)
