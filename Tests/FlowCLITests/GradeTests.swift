@@ -702,6 +702,25 @@ import Testing
         #expect(!Self.processes().contains { $0.contains("grade-file") && $0.contains(folder) }, "a child was left running")
     }
 
+    /// Grades three students whose failing tests have long names (a report
+    /// of about 500 KB) in `folder`, and returns once the report fills its
+    /// unread pipe (64 KiB): the report is then being written and the
+    /// grader waits to write more.
+    static func gradeUntilTheReportFillsItsPipe(_ folder: String) throws -> (process: Process, out: Pipe) {
+        let name = String(repeating: "t", count: 30_000)
+        for student in ["a", "b", "c"] {
+            let tests = (0..<3).map { "test \"\(name)\($0)\" { expect(just(1)).toBe(\"(a|)\", a: 2) }\n" }.joined()
+            try tests.write(toFile: folder + "/\(student).flow", atomically: true, encoding: .utf8)
+        }
+        let (process, out, _) = try FlowProcess.start(["grade", "--details", folder])
+        let reader = out.fileHandleForReading.fileDescriptor
+        #expect(waitFor {
+            var waiting: Int32 = 0
+            return ioctl(reader, UInt(FIONREAD), &waiting) == 0 && waiting >= 60_000
+        }, "the report never filled its pipe")
+        return (process, out)
+    }
+
     /// A signal while the report is written (every student graded, the
     /// report's pipe full and unread): the report stops where it is, says
     /// why, and the grader ends 128 + the signal.
@@ -710,20 +729,7 @@ import Testing
         let folder = temporaryPath("interrupted-report")
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: folder) }
-        // Failing tests with long names: a report of about 500 KB.
-        let name = String(repeating: "t", count: 30_000)
-        for student in ["a", "b", "c"] {
-            let tests = (0..<3).map { "test \"\(name)\($0)\" { expect(just(1)).toBe(\"(a|)\", a: 2) }\n" }.joined()
-            try tests.write(toFile: folder + "/\(student).flow", atomically: true, encoding: .utf8)
-        }
-        let (process, out, _) = try FlowProcess.start(["grade", "--details", folder])
-        let reader = out.fileHandleForReading.fileDescriptor
-        // The pipe holds 64 KiB: once that much waits unread, the report is
-        // being written and the grader waits to write more.
-        #expect(waitFor {
-            var waiting: Int32 = 0
-            return ioctl(reader, UInt(FIONREAD), &waiting) == 0 && waiting >= 60_000
-        }, "the report never filled its pipe")
+        let (process, out) = try Self.gradeUntilTheReportFillsItsPipe(folder)
         #expect(!Self.processes().contains { $0.contains("grade-file") && $0.contains(folder) })
         kill(process.processIdentifier, signal)
         let text = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
@@ -741,17 +747,7 @@ import Testing
         let folder = temporaryPath("interrupted-unread")
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: folder) }
-        let name = String(repeating: "t", count: 30_000)
-        for student in ["a", "b", "c"] {
-            let tests = (0..<3).map { "test \"\(name)\($0)\" { expect(just(1)).toBe(\"(a|)\", a: 2) }\n" }.joined()
-            try tests.write(toFile: folder + "/\(student).flow", atomically: true, encoding: .utf8)
-        }
-        let (process, out, _) = try FlowProcess.start(["grade", "--details", folder])
-        let reader = out.fileHandleForReading.fileDescriptor
-        #expect(waitFor {
-            var waiting: Int32 = 0
-            return ioctl(reader, UInt(FIONREAD), &waiting) == 0 && waiting >= 60_000
-        }, "the report never filled its pipe")
+        let (process, out) = try Self.gradeUntilTheReportFillsItsPipe(folder)
         kill(process.processIdentifier, SIGTERM)
         // Nothing is read until it has ended.
         let ended = waitFor { !process.isRunning }
